@@ -1,0 +1,61 @@
+# One-command setup: every target provisions what it needs under .cache/ and is a no-op when the
+# cache is complete. `make test` is what CI runs (.ci/run); `make demo` is the README's main job.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON   ?= $(shell command -v python3.11 || command -v python3)
+CACHE    := .cache
+VENV     := $(CACHE)/venv
+PY       := $(VENV)/bin/python
+VERSION  := $(shell sed -n 's/^__version__ = "\(.*\)"/\1/p' accelerator/__init__.py)
+FLINK_VERSION := $(shell sed -n 's/^FLINK_VERSION = "\(.*\)"/\1/p' accelerator/__init__.py)
+MVN      := mvn -B -q -Dstyle.color=never
+SHIM_JAR := java-shim/target/flink-accelerator-$(VERSION).jar
+SHIM_SRC := $(shell find java-shim/src -type f 2>/dev/null) java-shim/pom.xml
+RUNTIME_JARS := $(CACHE)/runtime-jars/.fetched
+FLINK_HOME   := $(CACHE)/flink-$(FLINK_VERSION)
+FLINK_DIST   := $(FLINK_HOME)/.assembled
+PYTEST_ARGS  ?=
+
+.PHONY: help setup venv shim test test-java test-python demo clean-cache
+help:
+	@echo "make demo   - run the main job on a local Kafka broker and stock Flink $(FLINK_VERSION)"
+	@echo "make test   - everything CI runs: Java unit tests, then the Python and end-to-end tests"
+	@echo "make setup  - only provision (venv, shim jar, runtime jars, Flink distribution)"
+
+setup: $(VENV)/.installed $(SHIM_JAR) $(RUNTIME_JARS) $(FLINK_DIST)
+venv: $(VENV)/.installed
+shim: $(SHIM_JAR)
+
+$(VENV)/.installed: pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	@touch $@
+
+$(SHIM_JAR): $(SHIM_SRC)
+	$(MVN) -f java-shim/pom.xml package -DskipTests
+	@touch $@
+
+$(RUNTIME_JARS): java-shim/test-runtime/pom.xml
+	rm -rf $(CACHE)/runtime-jars
+	$(MVN) -f java-shim/test-runtime/pom.xml package -Druntime.dir=$(abspath $(CACHE)/runtime-jars)
+	@touch $@
+
+$(FLINK_DIST): $(RUNTIME_JARS) $(VENV)/.installed
+	rm -rf $(FLINK_HOME)
+	$(PY) -m accelerator.testing.distribution
+
+test: test-java test-python
+
+test-java:
+	$(MVN) -f java-shim/pom.xml verify
+
+test-python: setup
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+demo: setup
+	$(PY) -m accelerator demo
+
+clean-cache:
+	rm -rf $(CACHE)

@@ -1,0 +1,3 @@
+from accelerator.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,103 @@
+"""Assembles the stock Flink binary distribution from the PyPI wheels.
+
+The official tarball is not on a registry we can reach, but its parts are: `apache-flink`
+carries bin/ and conf/, `apache-flink-libraries` carries lib/, opt/, plugins/ and
+bin/bash-java-utils.jar. We download both with `pip download --no-deps` (never install them:
+they pin pyarrow and py4j) and lay them out like the tarball, then add what a Flink user adds
+(the Kafka SQL connector to lib/, the SQL gateway that sql-client.sh needs to opt/).
+
+Usage: python -m accelerator.testing.distribution
+"""
+
+from __future__ import annotations
+
+import shutil
+import stat
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+from accelerator import FLINK_VERSION
+from accelerator.testing import locations
+
+WHEELS = (f"apache-flink=={FLINK_VERSION}", f"apache-flink-libraries=={FLINK_VERSION}")
+#: Wheel member prefix -> distribution folder. Later wheels may add to the same folder.
+LAYOUT = {"pyflink/bin/": "bin", "pyflink/conf/": "conf", "pyflink/lib/": "lib",
+          "pyflink/opt/": "opt", "pyflink/plugins/": "plugins", "pyflink/licenses/": "licenses"}
+#: Jars fetched by java-shim/test-runtime/pom.xml that a user would add to the distribution.
+ADDED_JARS = {"flink-lib": "lib", "flink-opt": "opt"}
+MARKER = ".assembled"
+
+
+def download_wheels(dest: Path) -> list[Path]:
+    """Fetch both wheels once; a second call finds them and downloads nothing."""
+    dest.mkdir(parents=True, exist_ok=True)
+    wheels = [_find_wheel(dest, spec) for spec in WHEELS]
+    if all(wheels):
+        return wheels
+    subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
+                    "--dest", str(dest), *WHEELS], check=True)
+    return [_find_wheel(dest, spec, required=True) for spec in WHEELS]
+
+
+def _find_wheel(folder: Path, spec: str, required: bool = False) -> Path | None:
+    name, version = spec.split("==")
+    found = sorted(folder.glob(f"{name.replace('-', '_')}-{version}-*.whl"))
+    if not found and required:
+        raise FileNotFoundError(f"pip download left no wheel for {spec} in {folder}")
+    return found[0] if found else None
+
+
+def assemble(wheels: list[Path], runtime_jars: Path, dest: Path) -> Path:
+    """Lay the wheels out as the official tarball (bin conf lib opt plugins log) at `dest`.
+
+    Built in a sibling folder and renamed into place, so an interrupted run never leaves a
+    half-assembled distribution that looks complete.
+    """
+    staging = dest.with_name(dest.name + ".partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    for wheel in wheels:
+        _extract(wheel, staging)
+    (staging / "log").mkdir(exist_ok=True)  # flink-daemon.sh does not create it; no JVM starts without it
+    for source, folder in ADDED_JARS.items():
+        jars = sorted((runtime_jars / source).glob("*.jar"))
+        if not jars:
+            raise FileNotFoundError(f"no jars in {runtime_jars / source}; run `make setup`")
+        for jar in jars:
+            shutil.copy2(jar, staging / folder / jar.name)
+    for script in (staging / "bin").iterdir():
+        if script.suffix != ".jar":
+            script.chmod(script.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    (staging / MARKER).write_text("\n".join(w.name for w in wheels) + "\n")
+    shutil.rmtree(dest, ignore_errors=True)
+    staging.rename(dest)
+    return dest
+
+
+def _extract(wheel: Path, root: Path) -> None:
+    with zipfile.ZipFile(wheel) as archive:
+        for member in archive.infolist():
+            prefix = next((p for p in LAYOUT if member.filename.startswith(p)), None)
+            if prefix is None or member.is_dir():
+                continue
+            target = root / LAYOUT[prefix] / member.filename[len(prefix):]
+            if target.suffix in (".py", ".pyc", ".bat"):  # PyFlink's Python helpers are not part of the tarball
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with archive.open(member) as src, open(target, "wb") as out:
+                shutil.copyfileobj(src, out)
+
+
+def ensure_distribution() -> Path:
+    """Assemble the distribution unless a complete one is already cached."""
+    home = locations.flink_home()
+    if (home / MARKER).exists():
+        return home
+    wheels = download_wheels(locations.cache_dir() / "wheels")
+    return assemble(wheels, locations.require(locations.runtime_jars_dir(), "runtime jars"), home)
+
+
+if __name__ == "__main__":
+    print(ensure_distribution())

@@ -1,0 +1,43 @@
+"""Where `make setup` leaves what the local services need: everything lives under `.cache/`."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from accelerator import FLINK_VERSION, __version__
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+class NotProvisioned(RuntimeError):
+    """A service's files are missing: the fix is always the same make target."""
+
+
+def cache_dir() -> Path:
+    """The cache root; `ACCELERATOR_CACHE` overrides `<repo>/.cache`."""
+    return Path(os.environ.get("ACCELERATOR_CACHE", REPO_ROOT / ".cache")).resolve()
+
+
+def runtime_jars_dir() -> Path:
+    return cache_dir() / "runtime-jars"
+
+
+def flink_home() -> Path:
+    """The stock Flink binary distribution assembled from the PyPI wheels."""
+    return cache_dir() / f"flink-{FLINK_VERSION}"
+
+
+def kafka_broker_libs() -> Path:
+    return runtime_jars_dir() / "kafka-broker"
+
+
+def shim_jar() -> Path:
+    return REPO_ROOT / "java-shim" / "target" / f"flink-accelerator-{__version__}.jar"
+
+
+def require(path: Path, what: str) -> Path:
+    """Return `path`, or fail saying which make target provides it."""
+    if not path.exists():
+        raise NotProvisioned(f"{what} not found at {path}; run `make setup` in {REPO_ROOT}")
+    return path

@@ -1,0 +1,36 @@
+package org.flinkaccelerator;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Properties;
+
+/** What this jar is and which Flink release it was built for, read from the jar itself. */
+public final class BuildInfo {
+    private static final Properties PROPERTIES = load();
+
+    private BuildInfo() {}
+
+    /** The accelerator's version; the sidecar must speak the same one. */
+    public static String version() {
+        return PROPERTIES.getProperty("version");
+    }
+
+    /** The Flink release the shim's planner hook was written against. */
+    public static String flinkVersion() {
+        return PROPERTIES.getProperty("flink.version");
+    }
+
+    private static Properties load() {
+        Properties properties = new Properties();
+        try (InputStream in = BuildInfo.class.getResourceAsStream("/flink-accelerator.properties")) {
+            if (in == null) {
+                throw new IllegalStateException("flink-accelerator.properties missing from the jar");
+            }
+            properties.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return properties;
+    }
+}

@@ -1,0 +1,51 @@
+"""The pieces `make setup` provides, checked where they are used."""
+
+import os
+import re
+import subprocess
+import sys
+import zipfile
+
+import yaml
+
+import accelerator
+from accelerator.testing import locations
+
+
+def test_cli_reports_its_version():
+    out = subprocess.run([sys.executable, "-m", "accelerator", "--version"], capture_output=True,
+                         text=True, check=True).stdout
+    assert out.strip() == f"flink-accelerator {accelerator.__version__} (Flink {accelerator.FLINK_VERSION})"
+
+
+def test_jar_version_matches_python_package():
+    pom = (locations.REPO_ROOT / "java-shim" / "pom.xml").read_text()
+    assert re.search(r"<artifactId>flink-accelerator</artifactId>\s*(<!--.*?-->\s*)?<version>([^<]+)</version>",
+                     pom, re.S).group(2) == accelerator.__version__
+    with zipfile.ZipFile(locations.shim_jar()) as jar:
+        properties = jar.read("flink-accelerator.properties").decode()
+    assert f"version={accelerator.__version__}" in properties
+    assert f"flink.version={accelerator.FLINK_VERSION}" in properties
+
+
+def test_shim_jar_relocates_everything_it_bundles():
+    with zipfile.ZipFile(locations.shim_jar()) as jar:
+        classes = [n for n in jar.namelist() if n.endswith(".class")]
+    stray = [n for n in classes if not n.startswith("org/flinkaccelerator/")]
+    assert classes and not stray, stray[:10]
+
+
+def test_flink_distribution_is_laid_out_like_the_official_tarball():
+    home = locations.flink_home()
+    for folder in ("bin", "conf", "lib", "opt", "log", "plugins"):
+        assert (home / folder).is_dir() and not (home / folder).is_symlink(), folder
+    for script in ("start-cluster.sh", "stop-cluster.sh", "sql-client.sh", "flink", "config.sh"):
+        assert os.access(home / "bin" / script, os.X_OK), script
+    assert (home / "bin" / "bash-java-utils.jar").is_file()
+    lib = {p.name for p in (home / "lib").iterdir()}
+    v = accelerator.FLINK_VERSION
+    assert {f"flink-dist-{v}.jar", f"flink-table-planner-loader-{v}.jar", f"flink-json-{v}.jar",
+            "flink-sql-connector-kafka-5.0.0-2.2.jar"} <= lib
+    assert (home / "opt" / f"flink-sql-gateway-{v}.jar").is_file()
+    config = yaml.safe_load((home / "conf" / "config.yaml").read_text())
+    assert config["jobmanager"]["rpc"]["address"] == "localhost"  # the stock file, unmodified
