@@ -17,11 +17,12 @@ FLINK_HOME   := $(CACHE)/flink-$(FLINK_VERSION)
 FLINK_DIST   := $(FLINK_HOME)/.assembled
 PYTEST_ARGS  ?=
 
-.PHONY: help setup venv shim test test-java test-python demo clean-cache
+.PHONY: help setup venv shim test test-java test-python compat demo clean-cache
 help:
 	@echo "make demo   - run the main job on a local Kafka broker and stock Flink $(FLINK_VERSION)"
 	@echo "make test   - everything CI runs: Java unit tests, then the Python and end-to-end tests"
 	@echo "make setup  - only provision (venv, shim jar, runtime jars, Flink distribution)"
+	@echo "make compat - the compatibility suite alone (stock vs accelerated Flink on every case)"
 
 setup: $(VENV)/.installed $(SHIM_JAR) $(RUNTIME_JARS) $(FLINK_DIST)
 venv: $(VENV)/.installed
@@ -46,13 +47,16 @@ $(FLINK_DIST): $(RUNTIME_JARS) $(VENV)/.installed
 	rm -rf $(FLINK_HOME)
 	$(PY) -m accelerator.testing.distribution
 
-test: test-java test-python
+test: test-java test-python compat
 
 test-java:
 	$(MVN) -f java-shim/pom.xml verify
 
 test-python: setup
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+compat: setup
+	$(PY) -m accelerator compat --report $(CACHE)/compat-report.json
 
 demo: setup
 	$(PY) -m accelerator demo

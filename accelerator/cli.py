@@ -36,6 +36,17 @@ def _demo(args: argparse.Namespace) -> int:
     return demo.main(events=args.events)
 
 
+def _compat(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from accelerator.compat import runner
+    from accelerator.testing.locations import REPO_ROOT
+
+    case_dirs = [Path(d) for d in args.cases] or [REPO_ROOT / "flink-compat-tests" / "cases"]
+    return runner.main(case_dirs, args.filter, Path(args.report) if args.report else None,
+                       parallelism=args.parallelism, workers=args.workers)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="accelerator", description=__doc__)
     parser.add_argument("--version", action="version",
@@ -52,6 +63,15 @@ def build_parser() -> argparse.ArgumentParser:
     demo = commands.add_parser("demo", help="the main job: Nexmark-style bids through Kafka and Flink")
     demo.add_argument("--events", type=int, default=200_000)
     demo.set_defaults(run=_demo)
+
+    compat = commands.add_parser("compat", help="the compatibility suite: stock vs accelerated Flink")
+    compat.add_argument("--cases", nargs="*", default=[], metavar="DIR",
+                        help="folders holding case folders (default: flink-compat-tests/cases)")
+    compat.add_argument("--filter", default="*", metavar="GLOB", help="case names to run")
+    compat.add_argument("--report", metavar="FILE.json", help="write one JSON object per case")
+    compat.add_argument("--parallelism", type=int, default=1, help="Flink parallelism of each job")
+    compat.add_argument("--workers", type=int, default=2, help="cases run at the same time")
+    compat.set_defaults(run=_compat)
     return parser
 
 

@@ -1,0 +1,118 @@
+"""One compatibility case: a folder with `case.sql`, `input/NAME.jsonl` and an optional `case.yaml`."""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from accelerator.testing import sql
+
+CASE_KEYS = {"partitions", "wrapped", "ordered", "tolerate", "expect", "notes"}
+ACCELERATION_LEVELS = ("accelerated", "partial", "stock")
+TOPIC_PREFIX = "topic:"
+FORMAT_OPTION = re.compile(r"'(?:value\.)?format'\s*=\s*'([^']+)'")
+
+
+class CaseError(ValueError):
+    """The case folder does not follow the case format; the message says which file and what."""
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    path: Path
+    script: str
+    topics: tuple[str, ...]            # logical topic names, in order of first use
+    inputs: dict[str, Path]            # logical topic -> its input/NAME.jsonl
+    formats: dict[str, str]            # logical topic -> value format of the table reading/writing it
+    partitions: dict[str, int] = field(default_factory=dict)
+    wrapped: frozenset[str] = frozenset()
+    ordered: bool = True
+    tolerate: tuple[str, ...] = ()
+    expect: str | None = None
+    notes: str = ""
+
+    @property
+    def outputs(self) -> tuple[str, ...]:
+        """Topics the case writes: every topic without an input file."""
+        return tuple(t for t in self.topics if t not in self.inputs)
+
+    def partitions_of(self, topic: str) -> int:
+        return self.partitions.get(topic, 1)
+
+
+def load(path: Path) -> Case:
+    path = Path(path)
+    script_file = path / "case.sql"
+    if not script_file.is_file():
+        raise CaseError(f"{path}: no case.sql")
+    script = script_file.read_text()
+    names = sql.placeholders(script)
+    unknown = [n for n in names if n != "bootstrap" and not n.startswith(TOPIC_PREFIX)]
+    if unknown:
+        raise CaseError(f"{script_file}: unknown placeholders {unknown}; only ${{bootstrap}} and ${{topic:NAME}}")
+    topics = tuple(n[len(TOPIC_PREFIX):] for n in names if n.startswith(TOPIC_PREFIX))
+    inputs = {f.stem: f for f in sorted((path / "input").glob("*.jsonl"))}
+    stray = sorted(set(inputs) - set(topics))
+    if stray:
+        raise CaseError(f"{path}/input: files for topics the script never uses: {stray}")
+    settings = _settings(path / "case.yaml")
+    case = Case(name=path.name, path=path, script=script, topics=topics, inputs=inputs,
+                formats=_formats(script), partitions=dict(settings.get("partitions") or {}),
+                wrapped=frozenset(settings.get("wrapped") or ()),
+                ordered=bool(settings.get("ordered", True)),
+                tolerate=tuple(settings.get("tolerate") or ()), expect=settings.get("expect"),
+                notes=str(settings.get("notes") or ""))
+    _check(case)
+    return case
+
+
+def _settings(file: Path) -> dict:
+    if not file.exists():
+        return {}
+    settings = yaml.safe_load(file.read_text()) or {}
+    if not isinstance(settings, dict) or set(settings) - CASE_KEYS:
+        raise CaseError(f"{file}: keys must be among {sorted(CASE_KEYS)}, got {settings!r}")
+    return settings
+
+
+def _formats(script: str) -> dict[str, str]:
+    """The value format of the table on each topic, read from its CREATE TABLE options."""
+    formats = {}
+    for statement in sql.split_statements(script):
+        found = FORMAT_OPTION.search(statement)
+        for name in sql.placeholders(statement):
+            if name.startswith(TOPIC_PREFIX) and found:
+                formats.setdefault(name[len(TOPIC_PREFIX):], found.group(1))
+    return formats
+
+
+def _check(case: Case) -> None:
+    for topic in [*case.partitions, *case.wrapped]:
+        if topic not in case.topics:
+            raise CaseError(f"{case.path}/case.yaml names topic {topic!r}, which case.sql does not use")
+    if case.expect is not None and case.expect not in ACCELERATION_LEVELS:
+        raise CaseError(f"{case.path}/case.yaml: expect must be one of {ACCELERATION_LEVELS}")
+    if not case.outputs:
+        raise CaseError(f"{case.path}: every topic has an input file; nothing to compare")
+    for topic in case.inputs:
+        if topic not in case.formats:
+            raise CaseError(f"{case.path}: no 'format' option found for the table on topic {topic!r}")
+
+
+def discover(roots: list[Path], pattern: str = "*") -> list[Case]:
+    """Every case folder (one holding case.sql) under `roots` whose name matches `pattern`."""
+    cases = []
+    for root in roots:
+        for script in sorted(Path(root).rglob("case.sql")):
+            if fnmatch.fnmatch(script.parent.name, pattern):
+                cases.append(load(script.parent))
+    names = [c.name for c in cases]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise CaseError(f"case names must be unique: {duplicates}")
+    return cases

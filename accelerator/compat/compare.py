@@ -1,0 +1,75 @@
+"""Compares what stock and accelerated Flink wrote to one sink topic."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+
+from accelerator.testing.kafka import Record
+
+IDENTICAL, EQUIVALENT, MISMATCH, ERROR = "identical", "equivalent", "mismatch", "error"
+
+
+@dataclass(frozen=True)
+class Comparison:
+    status: str
+    passed: bool
+    detail: str = ""
+
+
+def _message(r: Record) -> tuple:
+    """What must match: value, key and headers bytes (timestamps are the producer's clock)."""
+    return (r.value, r.key, r.headers)
+
+
+def compare(stock: list[Record], accelerated: list[Record], *, ordered: bool = True,
+            fmt: str | None = None, tolerate: tuple[str, ...] = ()) -> Comparison:
+    """identical: same bytes (per partition in order, or as a multiset); equivalent: same rows
+    once decoded (passes only if every difference is in a tolerated column); else mismatch."""
+    if _same(stock, accelerated, ordered, _message):
+        return Comparison(IDENTICAL, True)
+    if fmt == "json":
+        try:
+            if _same(stock, accelerated, ordered, lambda r: _decoded(r, ())):
+                return Comparison(EQUIVALENT, False, "same rows, different bytes: "
+                                  + _first_difference(stock, accelerated))
+            if tolerate and _same(stock, accelerated, ordered, lambda r: _decoded(r, tolerate)):
+                return Comparison(EQUIVALENT, True, f"differs only in tolerated columns {list(tolerate)}")
+        except ValueError:
+            pass  # not JSON on one side: a plain mismatch
+    return Comparison(MISMATCH, False, _first_difference(stock, accelerated))
+
+
+def _same(a: list[Record], b: list[Record], ordered: bool, key) -> bool:
+    if ordered:
+        return _by_partition(a, key) == _by_partition(b, key)
+    return Counter(map(key, a)) == Counter(map(key, b))
+
+
+def _by_partition(records: list[Record], key) -> dict[int, list]:
+    out: dict[int, list] = {}
+    for r in records:
+        out.setdefault(r.partition, []).append(key(r))
+    return out
+
+
+def _decoded(r: Record, dropped: tuple[str, ...]) -> tuple:
+    value = None if r.value is None else json.loads(r.value)
+    if isinstance(value, dict):
+        value = {k: v for k, v in value.items() if k not in dropped}
+    return (json.dumps(value, sort_keys=True), r.key, r.headers)
+
+
+def _first_difference(stock: list[Record], accelerated: list[Record]) -> str:
+    if len(stock) != len(accelerated):
+        return f"stock wrote {len(stock)} messages, accelerated {len(accelerated)}"
+    for i, (s, a) in enumerate(zip(stock, accelerated)):
+        if _message(s) != _message(a) or s.partition != a.partition:
+            return (f"message {i} (partition {s.partition}): stock {_show(s)} vs accelerated {_show(a)}")
+    return "same messages in a different order"
+
+
+def _show(r: Record, limit: int = 200) -> str:
+    text = repr(r.value)
+    return (text[:limit] + "...") if len(text) > limit else text

@@ -1,0 +1,184 @@
+"""`accelerator compat`: runs every case on stock and on accelerated Flink and compares.
+
+One broker, one stock Flink distribution (the accelerator jar in lib/ when it is built) and its
+SQL gateway serve all cases; each case runs twice, `accelerator.enabled` false then true, on
+fresh topics, and every sink topic is read fully and compared.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from accelerator.compat import case as cases
+from accelerator.compat import encoding, inputs
+from accelerator.compat.compare import ERROR, IDENTICAL, MISMATCH, Comparison, compare
+from accelerator.testing import locations
+from accelerator.testing.flink import FlinkCluster, JobFailed, SqlSubmissionFailed
+from accelerator.testing.gateway import SqlGateway
+from accelerator.testing.kafka import KafkaBroker, Record
+
+ACCELERATED_MARKER = "Accelerated"
+
+
+@dataclass
+class RunOutcome:
+    """One run of a case's script: what reached the sink topics, or why it failed."""
+
+    outputs: dict[str, list[Record]] = field(default_factory=dict)
+    failure: str | None = None
+    duration_ms: int = 0
+    acceleration: str = "stock"
+
+
+@dataclass
+class CaseResult:
+    name: str
+    status: str
+    passed: bool
+    acceleration: str
+    fallback_reasons: list[str]
+    stock_ms: int
+    accelerated_ms: int
+    messages: int
+    expect: str | None = None
+    detail: str = ""
+
+    def line(self) -> str:
+        verdict = "PASS" if self.passed else "FAIL"
+        text = (f"{verdict} {self.name:<40} {self.status:<10} {self.acceleration:<11} "
+                f"stock {self.stock_ms:>6} ms  accelerated {self.accelerated_ms:>6} ms  {self.messages:>5} msgs")
+        shown = "\n     ".join(self.detail.splitlines()[:3])  # the report has all of it
+        return text + (f"\n     {shown}" if shown else "")
+
+
+def acceleration_of(vertex_names: list[str]) -> str:
+    """accelerated / partial / stock, from the operator names in the job graph's vertices."""
+    operators = [op.strip() for name in vertex_names for op in name.split(" -> ")]
+    processing = [op for op in operators if not op.startswith(("Source:", "Sink:", "Writer", "Committer"))]
+    marked = [op for op in operators if op.startswith(ACCELERATED_MARKER)]
+    if not marked:
+        return "stock"
+    return "accelerated" if all(op.startswith(ACCELERATED_MARKER) for op in processing) else "partial"
+
+
+class CompatRunner:
+    def __init__(self, broker: KafkaBroker, cluster: FlinkCluster, gateway: SqlGateway, parallelism: int = 1):
+        self.broker, self.cluster, self.gateway, self.parallelism = broker, cluster, gateway, parallelism
+
+    def run_case(self, case: cases.Case) -> CaseResult:
+        try:
+            records = self._input_records(case)
+            stock = self._run(case, records, accelerated=False)
+            accelerated = self._run(case, records, accelerated=True)
+        except (cases.CaseError, SqlSubmissionFailed, TimeoutError) as error:
+            return CaseResult(case.name, ERROR, False, "stock", [], 0, 0, 0, case.expect, str(error))
+        comparison = self._compare(case, stock, accelerated)
+        expect_met = case.expect is None or case.expect == accelerated.acceleration
+        detail = comparison.detail
+        if comparison.passed and not expect_met:
+            detail = f"expected acceleration {case.expect!r}, got {accelerated.acceleration!r}"
+        return CaseResult(case.name, comparison.status, comparison.passed and expect_met,
+                          accelerated.acceleration, [], stock.duration_ms, accelerated.duration_ms,
+                          sum(len(v) for v in stock.outputs.values()), case.expect, detail)
+
+    def _compare(self, case: cases.Case, stock: RunOutcome, accelerated: RunOutcome) -> Comparison:
+        if stock.failure or accelerated.failure:
+            if stock.failure and accelerated.failure:
+                if stock.failure == accelerated.failure:
+                    return Comparison(IDENTICAL, True, f"both failed: {stock.failure}")
+                return Comparison(MISMATCH, False, f"failed differently: stock {stock.failure!r} "
+                                                   f"vs accelerated {accelerated.failure!r}")
+            which = "stock" if stock.failure else "accelerated"
+            return Comparison(ERROR, False, f"only {which} failed: {stock.failure or accelerated.failure}")
+        for topic in case.outputs:
+            result = compare(stock.outputs[topic], accelerated.outputs[topic], ordered=case.ordered,
+                             fmt=case.formats.get(topic), tolerate=case.tolerate)
+            if not result.passed or result.status != IDENTICAL:
+                return Comparison(result.status, result.passed, f"topic {topic}: {result.detail}")
+        return Comparison(IDENTICAL, True)
+
+    def _input_records(self, case: cases.Case) -> dict[str, list[Record]]:
+        """Records per input topic, made once per case and produced identically for both runs."""
+        out = {}
+        for topic in case.inputs:
+            pending = inputs.records(case, topic)
+            rows = [p.row for p in pending if p.row is not None]
+            encoded = iter(encoding.encode_rows(case, topic, rows, broker=self.broker, cluster=self.cluster,
+                                                gateway=self.gateway) if rows else [])
+            out[topic] = [Record(value=next(encoded) if p.row is not None else p.value, key=p.key,
+                                 partition=p.partition, timestamp=p.timestamp, headers=p.headers)
+                          for p in pending]
+        return out
+
+    def _run(self, case: cases.Case, records: dict[str, list[Record]], accelerated: bool) -> RunOutcome:
+        run = f"{'acc' if accelerated else 'stock'}-{uuid.uuid4().hex[:8]}"
+        topics = {t: self.broker.create_topic(f"{case.name}-{t}-{run}", case.partitions_of(t)) for t in case.topics}
+        for topic, recs in records.items():
+            self.broker.produce(topics[topic], recs)
+        params = {"bootstrap": self.broker.bootstrap, **{f"topic:{t}": name for t, name in topics.items()}}
+        outcome = RunOutcome()
+        settings = {"accelerator.enabled": str(accelerated).lower(), "parallelism.default": str(self.parallelism)}
+        with self.gateway.session(settings) as session:
+            try:
+                job_ids = session.execute_script(case.script, params)
+            except SqlSubmissionFailed as error:
+                raise SqlSubmissionFailed(f"{case.path}/case.sql ({run}): {error}") from None
+        names: list[str] = []
+        for job_id in job_ids:
+            try:
+                job = self.cluster.wait_for_job(job_id)
+            except JobFailed as failure:
+                outcome.failure = _root_cause(failure.exception)
+                job = self.cluster.rest(f"/jobs/{job_id}")
+            outcome.duration_ms += job.get("duration", 0)
+            names += [v["name"] for v in job.get("vertices", [])]
+        outcome.acceleration = acceleration_of(names)
+        if outcome.failure is None:
+            outcome.outputs = {t: self.broker.consume(topics[t]) for t in case.outputs}
+        return outcome
+
+
+def _root_cause(stacktrace: str) -> str:
+    """The innermost 'Caused by' line of a Java stack trace (or its first line)."""
+    lines = [line for line in stacktrace.splitlines() if line.startswith("Caused by: ")]
+    return (lines[-1][len("Caused by: "):] if lines else stacktrace.splitlines()[0]).strip()
+
+
+def run_suite(case_list: list[cases.Case], *, workers: int = 2, parallelism: int = 1,
+              report: Path | None = None, out=print) -> list[CaseResult]:
+    jar = locations.shim_jar()
+    slots = max(2, workers * parallelism * 2)
+    with KafkaBroker() as broker, FlinkCluster(
+            slots_per_taskmanager=slots, extra_jars=[jar] if jar.exists() else [],
+            config={"taskmanager.memory.process.size": "2560m"}) as cluster:
+        gateway = SqlGateway(cluster).start()
+        runner = CompatRunner(broker, cluster, gateway, parallelism)
+        started = time.monotonic()
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            results = []
+            for result in pool.map(runner.run_case, case_list):
+                out(result.line())
+                results.append(result)
+        gateway.stop()
+    passed = sum(r.passed for r in results)
+    if report is not None:
+        report.parent.mkdir(parents=True, exist_ok=True)
+        report.write_text(json.dumps([asdict(r) for r in results], indent=2) + "\n")
+    out(f"compat: {len(case_list)} cases in {time.monotonic() - started:.0f}s"
+        + ("" if jar.exists() else " (no accelerator jar built: both runs are stock)"))
+    out(f"{passed} passed, {len(results) - passed} failed")
+    return results
+
+
+def main(case_dirs: list[Path], pattern: str, report: Path | None, parallelism: int, workers: int) -> int:
+    case_list = cases.discover(case_dirs, pattern)
+    if not case_list:
+        print(f"no cases matching {pattern!r} under {', '.join(map(str, case_dirs))}")
+        return 1
+    results = run_suite(case_list, workers=workers, parallelism=parallelism, report=report)
+    return 0 if all(r.passed for r in results) else 1

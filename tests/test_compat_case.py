@@ -1,0 +1,83 @@
+"""The case format: what a case folder declares, and the errors a broken one gets."""
+
+import pytest
+
+from accelerator.compat import case as cases
+from accelerator.compat import inputs
+
+SCRIPT = """
+CREATE TABLE src (a INT) WITH ('connector' = 'kafka', 'topic' = '${topic:src}',
+  'properties.bootstrap.servers' = '${bootstrap}', 'value.format' = 'raw');
+CREATE TABLE side (a INT) WITH ('connector' = 'kafka', 'topic' = '${topic:side}', 'format' = 'json',
+  'properties.bootstrap.servers' = '${bootstrap}');
+CREATE TABLE dst (a INT) WITH ('connector' = 'kafka', 'topic' = '${topic:dst}', 'format' = 'csv',
+  'properties.bootstrap.servers' = '${bootstrap}');
+INSERT INTO dst SELECT a FROM src;
+"""
+
+
+def make_case(tmp_path, script=SCRIPT, yaml_text=None, **files):
+    folder = tmp_path / "my_case"
+    (folder / "input").mkdir(parents=True)
+    (folder / "case.sql").write_text(script)
+    if yaml_text is not None:
+        (folder / "case.yaml").write_text(yaml_text)
+    for name, text in files.items():
+        (folder / "input" / f"{name}.jsonl").write_text(text)
+    return folder
+
+
+def test_topics_inputs_outputs_and_formats_come_from_the_folder(tmp_path):
+    folder = make_case(tmp_path, yaml_text="partitions: {dst: 3}\nordered: false\nexpect: partial\n",
+                       src='"a"\n', side='{"a": 1}\n')
+    case = cases.load(folder)
+    assert case.topics == ("src", "side", "dst")
+    assert case.outputs == ("dst",)
+    assert case.formats == {"src": "raw", "side": "json", "dst": "csv"}
+    assert (case.partitions_of("dst"), case.partitions_of("src"), case.ordered, case.expect) == (3, 1, False, "partial")
+
+
+@pytest.mark.parametrize("yaml_text, files, message", [
+    ("colour: red\n", {}, "keys must be among"),
+    ("expect: sometimes\n", {}, "expect must be one of"),
+    ("partitions: {nope: 2}\n", {}, "does not use"),
+    (None, {"stray": "1\n"}, "never uses"),
+    (None, {"src": "1\n", "side": "1\n", "dst": "1\n"}, "nothing to compare"),
+])
+def test_broken_cases_are_rejected_with_the_reason(tmp_path, yaml_text, files, message):
+    with pytest.raises(cases.CaseError, match=message):
+        cases.load(make_case(tmp_path, yaml_text=yaml_text, **files))
+
+
+def test_unknown_placeholders_are_rejected(tmp_path):
+    with pytest.raises(cases.CaseError, match="unknown placeholders"):
+        cases.load(make_case(tmp_path, script=SCRIPT + "-- ${brokers}\n"))
+
+
+def test_input_lines_by_format(tmp_path):
+    case = cases.load(make_case(tmp_path, src='"tab\\t✓"\nnull\n', side='{"a": 1}\n{"a": \n'))
+    assert [r.value for r in inputs.records(case, "src")] == ["tab\t✓".encode(), None]
+    assert [r.value for r in inputs.records(case, "side")] == [b'{"a": 1}', b'{"a": ']
+
+
+def test_wrapped_envelopes_carry_key_partition_timestamp_and_headers(tmp_path):
+    envelope = ('{"value": {"a": 1, "b": "é"}, "key": "k", "partition": 2, "timestamp": 5, '
+                '"headers": {"h": "v", "n": null}}\n{"value": "{not json", "key": null}\n')
+    case = cases.load(make_case(tmp_path, yaml_text="wrapped: [side]\n", side=envelope))
+    first, second = inputs.records(case, "side")
+    assert first.value == '{"a":1,"b":"é"}'.encode()
+    assert (first.key, first.partition, first.timestamp, first.headers) == (b"k", 2, 5, (("h", b"v"), ("n", None)))
+    assert (second.value, second.key) == (b"{not json", None)
+
+
+def test_bad_input_lines_name_file_and_line(tmp_path):
+    case = cases.load(make_case(tmp_path, src='"ok"\n42\n'))
+    with pytest.raises(cases.CaseError, match=r"src.jsonl:2: expected a JSON string literal"):
+        inputs.records(case, "src")
+
+
+def test_the_shipped_corpus_loads():
+    from accelerator.testing.locations import REPO_ROOT
+
+    corpus = cases.discover([REPO_ROOT / "flink-compat-tests" / "cases"])
+    assert len(corpus) >= 10
