@@ -33,6 +33,10 @@ logger.state.level = WARN
 """
 
 
+_LEADERSHIP_SETTLING = {KafkaError.NOT_LEADER_FOR_PARTITION, KafkaError.LEADER_NOT_AVAILABLE,
+                        KafkaError.UNKNOWN_TOPIC_OR_PART}
+
+
 @dataclass(frozen=True)
 class Record:
     """One Kafka message as produced or read back. `value`/`key` are bytes, or None."""
@@ -189,7 +193,21 @@ class KafkaBroker:
         futures = admin.create_topics(
             [NewTopic(name, num_partitions=partitions, replication_factor=1, config=config or {})])
         futures[name].result(timeout=30)
+        self._wait_for_leaders(admin, name, partitions)
         return name
+
+    @staticmethod
+    def _wait_for_leaders(admin: AdminClient, topic: str, partitions: int, timeout_s: float = 30.0) -> None:
+        """A created topic answers offset requests only once every partition has a leader."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            metadata = admin.list_topics(topic, timeout=10).topics.get(topic)
+            if (metadata is not None and metadata.error is None and len(metadata.partitions) == partitions
+                    and all(p.leader >= 0 and p.error is None for p in metadata.partitions.values())):
+                return
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"topic {topic}: partitions without a leader after {timeout_s}s")
+            time.sleep(0.05)
 
     def produce(self, topic: str, records: Iterable[Record | bytes | str]) -> int:
         """Produce in iteration order (per partition order is kept); returns the count sent."""
@@ -223,6 +241,19 @@ class KafkaBroker:
             raise RuntimeError(f"producing to {topic}: {remaining} undelivered, errors: {errors[:5]}")
         return count
 
+    @staticmethod
+    def _watermarks(consumer: Consumer, partition: TopicPartition, timeout_s: float = 30.0) -> tuple[int, int]:
+        """(low, high) offsets; retried while leadership of a new partition is still settling."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                return consumer.get_watermark_offsets(partition, timeout=10)
+            except KafkaException as error:
+                settling = error.args[0].retriable() or error.args[0].code() in _LEADERSHIP_SETTLING
+                if not settling or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+
     def consume(self, topic: str, timeout_s: float = 60.0,
                 isolation_level: str = "read_committed") -> list[Record]:
         """Every message now in `topic`, ordered by partition, then offset.
@@ -240,7 +271,7 @@ class KafkaBroker:
             ends: dict[int, int] = {}
             starts = []
             for p in sorted(metadata.partitions):
-                low, high = consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=10)
+                low, high = self._watermarks(consumer, TopicPartition(topic, p))
                 if high > low:
                     ends[p] = high
                     starts.append(TopicPartition(topic, p, low))
