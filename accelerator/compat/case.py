@@ -11,7 +11,7 @@ import yaml
 
 from accelerator.testing import sql
 
-CASE_KEYS = {"partitions", "wrapped", "ordered", "tolerate", "expect", "notes"}
+CASE_KEYS = {"partitions", "wrapped", "ordered", "tolerate", "expect", "expect_failure", "notes"}
 ACCELERATION_LEVELS = ("accelerated", "partial", "stock")
 TOPIC_PREFIX = "topic:"
 FORMAT_OPTION = re.compile(r"'(?:value\.)?format'\s*=\s*'([^']+)'")
@@ -34,6 +34,7 @@ class Case:
     ordered: bool = True
     tolerate: tuple[str, ...] = ()
     expect: str | None = None
+    expect_failure: bool = False       # stock Flink's job must fail, and the accelerated one alike
     notes: str = ""
 
     @property
@@ -66,6 +67,7 @@ def load(path: Path) -> Case:
                 wrapped=frozenset(settings.get("wrapped") or ()),
                 ordered=bool(settings.get("ordered", True)),
                 tolerate=tuple(settings.get("tolerate") or ()), expect=settings.get("expect"),
+                expect_failure=bool(settings.get("expect_failure", False)),
                 notes=str(settings.get("notes") or ""))
     _check(case)
     return case

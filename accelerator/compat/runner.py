@@ -87,6 +87,10 @@ class CompatRunner:
                           sum(len(v) for v in stock.outputs.values()), case.expect, detail)
 
     def _compare(self, case: cases.Case, stock: RunOutcome, accelerated: RunOutcome) -> Comparison:
+        if bool(stock.failure) != case.expect_failure:
+            return Comparison(ERROR, False, f"stock Flink failed: {stock.failure} (set expect_failure: true "
+                                            "in case.yaml if that is the point of the case)" if stock.failure
+                              else "stock Flink did not fail, but the case sets expect_failure: true")
         if stock.failure or accelerated.failure:
             if stock.failure and accelerated.failure:
                 if stock.failure == accelerated.failure:

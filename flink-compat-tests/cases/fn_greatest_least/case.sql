@@ -1,0 +1,10 @@
+CREATE TABLE src (id INT, ti TINYINT, si SMALLINT, i INT, b BIGINT, f FLOAT, d DOUBLE, m DECIMAL(10, 3), big DECIMAL(38, 10)) WITH (
+  'connector' = 'kafka', 'topic' = '${topic:src}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'json');
+CREATE TABLE results WITH (
+  'connector' = 'kafka', 'topic' = '${topic:out}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'format' = 'json')
+AS SELECT id,
+       GREATEST(COALESCE(i, 0), ti + 0, COALESCE(si, 1)) AS r1,
+       LEAST(COALESCE(d, 0), 1.5) AS r2
+FROM src;

@@ -1,0 +1,12 @@
+CREATE TABLE src (id INT, ti TINYINT, si SMALLINT, i INT, b BIGINT, f FLOAT, d DOUBLE, m DECIMAL(10, 3), big DECIMAL(38, 10)) WITH (
+  'connector' = 'kafka', 'topic' = '${topic:src}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'json');
+CREATE TABLE results WITH (
+  'connector' = 'kafka', 'topic' = '${topic:out}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'format' = 'json')
+AS SELECT id,
+       ROUND(d, 1) AS r1,
+       ROUND(m, 1) AS r2,
+       ROUND(m) AS r3,
+       ROUND(i, -1) AS r4
+FROM src;
