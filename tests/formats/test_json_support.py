@@ -1,0 +1,40 @@
+"""What the accelerated json format takes on, and what it leaves to stock Flink."""
+
+import pytest
+
+from accelerator.formats import json as json_format
+
+ALL_TYPES = ("ROW<`b` BOOLEAN, `i` INT, `d` DECIMAL(38, 18), `s` VARCHAR(2147483647), "
+             "`t` TIMESTAMP(3) WITH LOCAL TIME ZONE, `a` ARRAY<ROW<`x` BINARY(3)>>, "
+             "`m` MAP<VARCHAR(2147483647), MAP<CHAR(2), TIME(0)>>>")
+
+
+def test_every_listed_type_encodes():
+    assert json_format.supported(ALL_TYPES, {"json.encode.ignore-null-fields": "true"}) is None
+
+
+@pytest.mark.parametrize("row_type, fragment", [
+    ("ROW<`m` MULTISET<VARCHAR(2147483647)>>", "MULTISET"),
+    ("ROW<`m` MAP<INT, INT>>", "string map keys"),
+    ("ROW<`t` TIMESTAMP(3) WITH TIME ZONE>", "WITH TIME ZONE"),
+    ("ROW<`r` ROW<`x` ARRAY<MULTISET<INT>>>>", "r.x[]"),
+    ("INT", "needs a ROW type"),
+    ("ROW<`x` RAW('a', 'b')>", "unreadable"),
+])
+def test_unsupported_types_say_why(row_type, fragment):
+    assert fragment in json_format.supported(row_type, {})
+
+
+@pytest.mark.parametrize("options, fragment", [
+    ({"json.timestamp-format.standard": "iso-8601"}, "timestamp-format"),
+    ({"json.map-null-key.mode": "KEEP"}, "map-null-key.mode"),
+    ({"json.encode.ignore-null-fields": "yes"}, "true or false"),
+    ({"json.no-such-option": "1"}, "json.no-such-option"),
+    ({"json.fail-on-missing-field": "true", "json.ignore-parse-errors": "true"}, "cannot both"),
+])
+def test_options_flink_rejects_are_reported(options, fragment):
+    assert fragment in json_format.supported("ROW<`a` INT>", options)
+
+
+def test_decoding_is_left_to_flink_for_now():
+    assert json_format.supported("ROW<`a` INT>", {}, direction="decode") is not None
