@@ -1,0 +1,65 @@
+package org.flinkaccelerator;
+
+import static org.apache.flink.configuration.ConfigOptions.key;
+
+import java.time.Duration;
+import java.util.List;
+import org.apache.flink.configuration.ConfigOption;
+
+/**
+ * Every Flink configuration option the accelerator reads, in one place. They are ordinary Flink
+ * options, so {@code conf/config.yaml}, {@code SET} and {@code -D} all set them; docs/configuration.md
+ * is rendered from this list.
+ */
+public final class AcceleratorOptions {
+    private AcceleratorOptions() {}
+
+    public static final ConfigOption<Boolean> ENABLED =
+            key("accelerator.enabled")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Master switch. When true, the planner hands the supported stateless parts"
+                                    + " of streaming plans to the accelerator; when false, every plan is"
+                                    + " exactly stock Flink's.");
+
+    public static final ConfigOption<String> PYTHON_EXECUTABLE =
+            key("accelerator.python.executable")
+                    .stringType()
+                    .defaultValue("python3")
+                    .withDescription(
+                            "Python interpreter that has the 'accelerator' package installed; it runs"
+                                    + " the sidecar. Same meaning as Flink's 'python.executable'.");
+
+    public static final ConfigOption<Integer> BATCH_SIZE =
+            key("accelerator.batch.size")
+                    .intType()
+                    .defaultValue(16384)
+                    .withDescription(
+                            "Maximum number of rows in one batch sent to the sidecar. Larger batches"
+                                    + " cost less CPU per row; a batch is sent earlier when"
+                                    + " 'accelerator.batch.max-delay' passes.");
+
+    public static final ConfigOption<Duration> BATCH_MAX_DELAY =
+            key("accelerator.batch.max-delay")
+                    .durationType()
+                    .defaultValue(Duration.ofMillis(100))
+                    .withDescription(
+                            "Longest time a row waits in a partly filled batch before the batch is"
+                                    + " sent anyway; bounds the latency the accelerator adds. Batches"
+                                    + " are also sent on every watermark and checkpoint barrier.");
+
+    public static final ConfigOption<Boolean> FAIL_ON_FALLBACK =
+            key("accelerator.fallback.fail-on-fallback")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "When true, a job whose plan has any part the accelerator cannot run"
+                                    + " exactly fails at planning time, naming the reason, instead of"
+                                    + " running that part on stock Flink.");
+
+    /** All options, in the order the documentation lists them. */
+    public static List<ConfigOption<?>> all() {
+        return List.of(ENABLED, PYTHON_EXECUTABLE, BATCH_SIZE, BATCH_MAX_DELAY, FAIL_ON_FALLBACK);
+    }
+}

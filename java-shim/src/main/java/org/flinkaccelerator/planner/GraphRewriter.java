@@ -1,0 +1,56 @@
+package org.flinkaccelerator.planner;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecEdge;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
+import org.flinkaccelerator.planner.rules.RewriteRule;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Applies the rewrite rules, in order, to an ExecNode graph; no rules = the graph unchanged. */
+public final class GraphRewriter {
+    private static final Logger LOG = LoggerFactory.getLogger(GraphRewriter.class);
+
+    private final List<RewriteRule> rules;
+
+    public GraphRewriter(List<RewriteRule> rules) {
+        this.rules = List.copyOf(rules);
+    }
+
+    public ExecNodeGraph rewrite(ExecNodeGraph graph, ReadableConfig config) {
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("Rewrite rules {} considering the plan's nodes (sinks first): {}",
+                    rules.stream().map(RewriteRule::name).collect(Collectors.toList()), describe(graph));
+        }
+        ExecNodeGraph current = graph;
+        for (RewriteRule rule : rules) {
+            current = rule.apply(current, config);
+        }
+        return current;
+    }
+
+    /** "id:Type[description]" for every node reachable from the roots, each once. */
+    static List<String> describe(ExecNodeGraph graph) {
+        Set<ExecNode<?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        List<String> out = new ArrayList<>();
+        List<ExecNode<?>> pending = new ArrayList<>(graph.getRootNodes());
+        while (!pending.isEmpty()) {
+            ExecNode<?> node = pending.remove(0);
+            if (!seen.add(node)) {
+                continue;
+            }
+            out.add(node.getId() + ":" + node.getClass().getSimpleName() + "[" + node.getDescription() + "]");
+            for (ExecEdge edge : node.getInputEdges()) {
+                pending.add(edge.getSource());
+            }
+        }
+        return out;
+    }
+}

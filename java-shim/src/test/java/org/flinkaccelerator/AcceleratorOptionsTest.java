@@ -1,0 +1,56 @@
+package org.flinkaccelerator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+import org.junit.jupiter.api.Test;
+
+class AcceleratorOptionsTest {
+
+    @Test
+    void registryListsEveryOptionOnceUnderTheAcceleratorPrefix() {
+        List<String> keys = AcceleratorOptions.all().stream().map(ConfigOption::key).collect(Collectors.toList());
+        assertEquals(List.of("accelerator.enabled", "accelerator.python.executable", "accelerator.batch.size",
+                "accelerator.batch.max-delay", "accelerator.fallback.fail-on-fallback"), keys);
+    }
+
+    @Test
+    void everyOptionHasADefaultAndADescription() {
+        for (ConfigOption<?> option : AcceleratorOptions.all()) {
+            assertTrue(option.hasDefaultValue(), option.key());
+            assertFalse(option.description().getBlocks().isEmpty(), option.key());
+        }
+    }
+
+    @Test
+    void offByDefaultSoTheJarAloneChangesNothing() {
+        Configuration empty = new Configuration();
+        assertFalse(empty.get(AcceleratorOptions.ENABLED));
+        assertFalse(empty.get(AcceleratorOptions.FAIL_ON_FALLBACK));
+        assertEquals("python3", empty.get(AcceleratorOptions.PYTHON_EXECUTABLE));
+        assertTrue(empty.get(AcceleratorOptions.BATCH_SIZE) > 0);
+        assertTrue(empty.get(AcceleratorOptions.BATCH_MAX_DELAY).compareTo(Duration.ZERO) > 0);
+    }
+
+    @Test
+    void valuesParseTheWayConfigYamlAndSetSpellThem() {
+        Configuration conf = Configuration.fromMap(Map.of(
+                "accelerator.enabled", "true",
+                "accelerator.python.executable", "/opt/venv/bin/python",
+                "accelerator.batch.size", "65536",
+                "accelerator.batch.max-delay", "250 ms",
+                "accelerator.fallback.fail-on-fallback", "true"));
+        assertTrue(conf.get(AcceleratorOptions.ENABLED));
+        assertEquals("/opt/venv/bin/python", conf.get(AcceleratorOptions.PYTHON_EXECUTABLE));
+        assertEquals(65536, conf.get(AcceleratorOptions.BATCH_SIZE));
+        assertEquals(Duration.ofMillis(250), conf.get(AcceleratorOptions.BATCH_MAX_DELAY));
+        assertTrue(conf.get(AcceleratorOptions.FAIL_ON_FALLBACK));
+    }
+}

@@ -1,0 +1,35 @@
+package org.flinkaccelerator.loader;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URL;
+import org.flinkaccelerator.BuildInfo;
+import org.junit.jupiter.api.Test;
+
+class PlannerHookTest {
+
+    @Test
+    void factoryIsInThePackageTheBuildEmbeds() {
+        assertTrue(PlannerHook.FACTORY_CLASS.startsWith("org.flinkaccelerator.planner."));
+        assertTrue(PlannerHook.embeddedJarResource().endsWith("flink-accelerator-" + BuildInfo.version() + "-planner.jar"));
+    }
+
+    @Test
+    void hookIsNotInstalledOnAnotherFlinkLine() {
+        ClassLoader withEmbeddedJar = new ClassLoader(null) {
+            @Override
+            public URL getResource(String name) {
+                return name.equals(PlannerHook.embeddedJarResource()) ? getClass().getResource("/flink-accelerator.properties") : null;
+            }
+        };
+        assertTrue(PlannerHook.shouldInstall(withEmbeddedJar, "2.2.1"));
+        assertFalse(PlannerHook.shouldInstall(withEmbeddedJar, "2.3.0"));
+        assertFalse(PlannerHook.shouldInstall(withEmbeddedJar, "1.20.1"));
+    }
+
+    @Test
+    void hookIsNotInstalledWithoutTheEmbeddedJar() {
+        assertFalse(PlannerHook.shouldInstall(new ClassLoader(null) {}, "2.2.1"));
+    }
+}
