@@ -17,7 +17,7 @@ FLINK_HOME   := $(CACHE)/flink-$(FLINK_VERSION)
 FLINK_DIST   := $(FLINK_HOME)/.assembled
 PYTEST_ARGS  ?=
 
-.PHONY: help setup venv shim test test-java test-python compat demo clean-cache
+.PHONY: help setup venv shim test test-java test-python compat compat-docs demo clean-cache
 help:
 	@echo "make demo   - run the main job on a local Kafka broker and stock Flink $(FLINK_VERSION)"
 	@echo "make test   - everything CI runs: Java unit tests, then the Python and end-to-end tests"
@@ -49,7 +49,8 @@ $(FLINK_DIST): $(RUNTIME_JARS) $(VENV)/.installed
 
 test: test-java test-python compat
 
-test-java:
+# The sidecar tests start the real Python sidecar from the venv.
+test-java: $(VENV)/.installed
 	$(MVN) -f java-shim/pom.xml verify
 
 test-python: setup
@@ -57,6 +58,9 @@ test-python: setup
 
 compat: setup
 	$(PY) -m accelerator compat --report $(CACHE)/compat-report.json
+
+compat-docs: setup
+	$(PY) -m accelerator compat --workers 3 --report $(CACHE)/compat-report.json --summary docs/compatibility.md
 
 demo: setup
 	$(PY) -m accelerator demo

@@ -44,7 +44,14 @@ def _compat(args: argparse.Namespace) -> int:
 
     case_dirs = [Path(d) for d in args.cases] or [REPO_ROOT / "flink-compat-tests" / "cases"]
     return runner.main(case_dirs, args.filter, Path(args.report) if args.report else None,
-                       parallelism=args.parallelism, workers=args.workers)
+                       parallelism=args.parallelism, workers=args.workers,
+                       summary=Path(args.summary) if args.summary else None)
+
+
+def _sidecar(args: argparse.Namespace) -> int:
+    from accelerator.sidecar import server
+
+    return server.run(args)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -69,9 +76,16 @@ def build_parser() -> argparse.ArgumentParser:
                         help="folders holding case folders (default: flink-compat-tests/cases)")
     compat.add_argument("--filter", default="*", metavar="GLOB", help="case names to run")
     compat.add_argument("--report", metavar="FILE.json", help="write one JSON object per case")
+    compat.add_argument("--summary", metavar="FILE.md", help="write the Markdown table of docs/compatibility.md")
     compat.add_argument("--parallelism", type=int, default=1, help="Flink parallelism of each job")
     compat.add_argument("--workers", type=int, default=2, help="cases run at the same time")
     compat.set_defaults(run=_compat)
+
+    from accelerator.sidecar.arguments import add_arguments
+
+    sidecar = commands.add_parser("sidecar", help="the sidecar process a Flink operator starts (not for humans)")
+    add_arguments(sidecar)
+    sidecar.set_defaults(run=_sidecar)
     return parser
 
 

@@ -15,3 +15,20 @@ def test_root_cause_is_the_innermost_caused_by():
              "Caused by: org.apache.flink.shaded.jackson.core.JsonParseException: Unexpected end-of-input\n\tat z\n")
     assert _root_cause(trace) == "org.apache.flink.shaded.jackson.core.JsonParseException: Unexpected end-of-input"
     assert _root_cause("java.lang.RuntimeException: alone\n\tat a") == "java.lang.RuntimeException: alone"
+
+
+def test_summary_counts_cases_per_area():
+    from accelerator.compat.runner import CaseResult
+    from accelerator.compat.summary import render
+
+    def result(name, passed=True, status="identical", acceleration="stock", expect=None, detail=""):
+        return CaseResult(name, status, passed, acceleration, [], 1, 1, 1, expect, detail)
+
+    text = render([result("fn_upper"), result("fn_lower", acceleration="accelerated"),
+                   result("tumble", expect="stock"),
+                   result("fn_bad", passed=False, status="mismatch", detail="topic out: message 0\nmore")],
+                  "make compat-docs")
+    assert "| built-in functions | 3 | 2 | 2 | 1 | 0 | 2 |" in text
+    assert "| stateful shapes | 1 | 1 | 1 | 0 | 0 | 1 |" in text
+    assert "| **all** | 4 | 3 | 3 | 1 | 0 | 3 |" in text
+    assert "- `fn_bad`: mismatch: topic out: message 0" in text

@@ -136,10 +136,11 @@ def test_flag_on_in_config_yaml_keeps_exact_output_and_says_so(kafka_broker, new
         out = run_job(kafka_broker, cluster, new_topic, before_insert="EXPLAIN PLAN FOR " + QUERY)
         log = client_log(cluster)
     assert out == EXPECTED
-    # The rewrite seam gets the real ExecNode graph (no rules yet: identity), once per plan.
-    considered = [l for l in log.splitlines() if "Rewrite rules [] considering the plan's nodes" in l]
+    # The rewrite seam gets the real ExecNode graph, once per plan; today's rule only reports.
+    considered = [l for l in log.splitlines() if "Rewrite rules [export-kafka-segments] considering the plan's nodes" in l]
     assert len(considered) == 2, log
     assert all(t in considered[-1] for t in ("StreamExecSink", "StreamExecCalc", "StreamExecTableSourceScan"))
+    assert log.count("segment orders-to-big_orders can be accelerated") == 2, log
     assert log.count(ON_LINE) == 1, log
     assert OFF_LINE not in log
     (line,) = [l for l in log.splitlines() if ON_LINE in l]

@@ -179,10 +179,15 @@ def run_suite(case_list: list[cases.Case], *, workers: int = 2, parallelism: int
     return results
 
 
-def main(case_dirs: list[Path], pattern: str, report: Path | None, parallelism: int, workers: int) -> int:
+def main(case_dirs: list[Path], pattern: str, report: Path | None, parallelism: int, workers: int,
+         summary: Path | None = None) -> int:
     case_list = cases.discover(case_dirs, pattern)
     if not case_list:
         print(f"no cases matching {pattern!r} under {', '.join(map(str, case_dirs))}")
         return 1
     results = run_suite(case_list, workers=workers, parallelism=parallelism, report=report)
+    if summary is not None:
+        from accelerator.compat import summary as markdown
+
+        summary.write_text(markdown.render(results, "make compat-docs"))
     return 0 if all(r.passed for r in results) else 1

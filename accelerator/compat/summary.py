@@ -1,0 +1,56 @@
+"""docs/compatibility.md: the suite's current results as a table per area, made from a run."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import date
+
+from accelerator.compat.runner import CaseResult
+
+#: Area of a case, by name prefix; the first match wins.
+AREAS = (("fn_", "built-in functions"), ("type_", "types through formats"), ("nexmark_", "Nexmark"),
+         ("bad_input_", "bad input"), ("json_fail", "bad input"))
+STATEFUL = "stateful shapes"
+OTHER = "formats, options, metadata, time zones"
+
+
+def area_of(result: CaseResult) -> str:
+    for prefix, area in AREAS:
+        if result.name.startswith(prefix):
+            return area
+    return STATEFUL if result.expect == "stock" else OTHER
+
+
+def render(results: list[CaseResult], command: str) -> str:
+    by_area: dict[str, list[CaseResult]] = defaultdict(list)
+    for r in results:
+        by_area[area_of(r)].append(r)
+    lines = [
+        "# Compatibility",
+        "",
+        "Every case runs the same SQL on stock Flink 2.2.1 and with the accelerator enabled, against a",
+        "real broker, and compares what reached Kafka (see `flink-compat-tests/README.md`).",
+        f"Generated on {date.today().isoformat()} by `{command}`.",
+        "",
+        "| area | cases | passed | identical | accelerated | partial | stock |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for area in sorted(by_area):
+        rows = by_area[area]
+        count = lambda pred: sum(1 for r in rows if pred(r))  # noqa: E731
+        lines.append(f"| {area} | {len(rows)} | {count(lambda r: r.passed)} | "
+                     f"{count(lambda r: r.status == 'identical')} | "
+                     f"{count(lambda r: r.acceleration == 'accelerated')} | "
+                     f"{count(lambda r: r.acceleration == 'partial')} | "
+                     f"{count(lambda r: r.acceleration == 'stock')} |")
+    total = len(results)
+    lines.append(f"| **all** | {total} | {sum(r.passed for r in results)} | "
+                 f"{sum(r.status == 'identical' for r in results)} | "
+                 f"{sum(r.acceleration == 'accelerated' for r in results)} | "
+                 f"{sum(r.acceleration == 'partial' for r in results)} | "
+                 f"{sum(r.acceleration == 'stock' for r in results)} |")
+    failed = [r for r in results if not r.passed]
+    if failed:
+        lines += ["", "## Failing cases", ""] + [f"- `{r.name}`: {r.status}: {r.detail.splitlines()[0] if r.detail else ''}"
+                                                 for r in failed]
+    return "\n".join(lines) + "\n"

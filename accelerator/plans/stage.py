@@ -1,0 +1,75 @@
+"""One stage's Substrait plan, run on DataFusion over each decoded batch.
+
+The Python API cannot re-run a physical plan on new in-memory data, so each batch is registered
+as the table `decoded` and the plan (decoded from protobuf once per stage) is consumed again:
+that costs tens of microseconds on top of DataFusion's own planning (see `python -m
+accelerator.plans.bench`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pyarrow as pa
+from datafusion import SessionContext
+from datafusion.substrait import Consumer, Serde
+from google.protobuf import json_format
+from substrait import plan_pb2
+
+from accelerator.formats import types
+from accelerator.plans.udfs import flink_udfs
+
+PROTOCOL = 1
+DECODED = "decoded"
+VALUE = "value"
+
+
+class PlanError(ValueError):
+    """The descriptor cannot be run here; the operator must stay on stock Flink."""
+
+
+class StagePlan:
+    """Build once per stage from its descriptor; `execute` once per decoded batch."""
+
+    def __init__(self, descriptor: dict[str, Any] | str):
+        if isinstance(descriptor, str):
+            descriptor = json.loads(descriptor)
+        if descriptor.get("protocol") != PROTOCOL:
+            raise PlanError(f"stage descriptor protocol {descriptor.get('protocol')!r}, this sidecar speaks {PROTOCOL}")
+        self.name: str = descriptor["name"]
+        self.decoded_schema = decoded_schema(descriptor)
+        self.output_schema = types.to_arrow_schema(types.parse(descriptor["encode"]["row_type"]))
+        plan = json_format.Parse(json.dumps(descriptor["plan"]), plan_pb2.Plan())
+        self._plan = Serde.deserialize_bytes(plan.SerializeToString())
+        self._ctx = SessionContext()
+        for function in flink_udfs():
+            self._ctx.register_udf(function)
+        # Fail at open time, not on the first batch, if DataFusion cannot take the plan.
+        self.execute(pa.RecordBatch.from_pylist([], schema=self.decoded_schema))
+
+    def execute(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+        """The plan's result on `batch` (columns as in `decoded_schema`), as one batch of
+        `output_schema`; an empty batch gives an empty batch."""
+        if batch.schema != self.decoded_schema:
+            batch = batch.cast(self.decoded_schema)
+        self._ctx.register_record_batches(DECODED, [[batch]])
+        try:
+            frame = self._ctx.create_dataframe_from_logical_plan(Consumer.from_substrait_plan(self._ctx, self._plan))
+            result = frame.collect()
+        finally:
+            self._ctx.deregister_table(DECODED)
+        rows = sum(b.num_rows for b in result)
+        if rows == 0:
+            return pa.RecordBatch.from_pylist([], schema=self.output_schema)
+        table = pa.Table.from_batches([b for b in result if b.num_rows]).combine_chunks()
+        return table.rename_columns(self.output_schema.names).cast(self.output_schema).to_batches()[0]
+
+
+def decoded_schema(descriptor: dict[str, Any]) -> pa.Schema:
+    """The table the plan reads: the decoded value's fields, then the input's metadata columns."""
+    fields = list(types.to_arrow_schema(types.parse(descriptor["decode"]["row_type"])))
+    for f in descriptor["input"]["fields"]:
+        if f["name"] != descriptor["decode"]["column"]:
+            fields.append(types.to_arrow_field(f["name"], types.parse(f["type"])))
+    return pa.schema(fields)

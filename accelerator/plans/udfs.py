@@ -1,0 +1,109 @@
+"""Flink's semantics for the functions where DataFusion's built-ins differ.
+
+The Java shim names these under its Flink extension URN (`flink_*`); DataFusion's Substrait
+consumer finds functions by name, so registering these UDFs under the same names is all the
+wiring there is. Each works on whole Arrow arrays; DataFusion hands scalar arguments over as
+arrays of the batch's length.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pyarrow.compute as pc
+from datafusion import ScalarUDF, udf
+
+_INTEGERS = {"i8": pa.int8(), "i16": pa.int16(), "i32": pa.int32(), "i64": pa.int64()}
+
+
+class FlinkArithmeticError(ArithmeticError):
+    """The row would have failed the stock Flink job too (Java's ArithmeticException)."""
+
+
+def divide(a: pa.Array, b: pa.Array) -> pa.Array:
+    """Java integer division: truncates toward zero, MIN / -1 wraps to MIN, / 0 fails."""
+    valid = pc.and_(pc.is_valid(a), pc.is_valid(b))
+    if pc.any(pc.and_(valid, pc.equal(b, 0))).as_py():
+        raise FlinkArithmeticError("/ by zero (Flink fails the job on this row as well)")
+    minus_one = pc.fill_null(pc.equal(b, -1), False)
+    safe_divisor = pc.if_else(pc.or_(minus_one, pc.invert(valid)), pa.scalar(1, b.type), b)
+    quotient = pc.if_else(minus_one, pc.negate(a), pc.divide(a, safe_divisor))  # negate wraps, as Java's
+    return pc.if_else(valid, quotient, pa.scalar(None, a.type))
+
+
+def absolute(a: pa.Array) -> pa.Array:
+    """Java's Math.abs: ABS(MIN) stays MIN (Arrow's unchecked abs wraps the same way)."""
+    return pc.abs(a)
+
+
+def concat(a: pa.Array, b: pa.Array) -> pa.Array:
+    """Flink's CONCAT and ||: NULL if either side is NULL."""
+    return pc.binary_join_element_wise(a, b, "", null_handling="emit_null")
+
+
+def _constant(values: pa.Array) -> int | None:
+    """The single non-null value of an array that holds only it, else None."""
+    if len(values) == 0 or values.null_count:
+        return None
+    low, high = pc.min_max(values).values()
+    return low.as_py() if low == high else None
+
+
+def substring(s: pa.Array, pos: pa.Array, length: pa.Array) -> pa.Array:
+    """Flink's SUBSTRING on code points: position 0 means 1, a negative position counts from the
+    end (before the start gives ''), a negative length gives NULL."""
+    p, n = _constant(pos), _constant(length)
+    if p is None or n is None:
+        return pa.array([_substring_one(*row) for row in zip(s.to_pylist(), pos.to_pylist(), length.to_pylist())],
+                        pa.string())
+    if n < 0:
+        return pa.nulls(len(s), pa.string())
+    if p >= 0:
+        start = max(p - 1, 0)
+        return pc.utf8_slice_codeunits(s, start, start + n)
+    stop = p + n if p + n < 0 else None
+    sliced = pc.utf8_slice_codeunits(s, p, stop) if stop is not None else pc.utf8_slice_codeunits(s, p)
+    before_start = pc.less(pc.utf8_length(s), -p)
+    return pc.if_else(before_start, pa.scalar("", pa.string()), sliced)
+
+
+def _substring_one(s: str | None, pos: int | None, length: int | None) -> str | None:
+    if s is None or pos is None or length is None or length < 0:
+        return None
+    if pos > 0:
+        start = pos - 1
+    elif pos < 0:
+        start = len(s) + pos
+        if start < 0:
+            return ""
+    else:
+        start = 0
+    return s[start:start + length]
+
+
+def split_index(s: pa.Array, separator: pa.Array, index: pa.Array) -> pa.Array:
+    """Flink's SPLIT_INDEX with a literal separator: the index-th piece (from 0) of splitting on
+    the whole separator, keeping empty pieces; NULL for a negative or missing index; '' has no
+    pieces at all."""
+    sep = separator[0].as_py() if len(separator) else None
+    if sep is None or len(s) == 0:
+        return pa.nulls(len(s), pa.string())
+    pieces = pc.split_pattern(s, sep)
+    counts = pc.list_value_length(pieces)
+    usable = pc.and_(pc.and_(pc.greater_equal(index, 0), pc.less(index, counts)), pc.not_equal(s, ""))
+    usable = pc.fill_null(usable, False)
+    offsets = pieces.offsets.slice(0, len(s)).cast(pa.int64())
+    positions = pc.if_else(usable, pc.add(offsets, index.cast(pa.int64())), pa.scalar(0, pa.int64()))
+    values = pieces.values if len(pieces.values) else pa.array([""], pa.string())
+    return pc.if_else(usable, values.take(positions), pa.scalar(None, pa.string()))
+
+
+def flink_udfs() -> list[ScalarUDF]:
+    """Every UDF the Java side may name, for registering in a stage's SessionContext."""
+    out = []
+    for suffix, t in _INTEGERS.items():
+        out.append(udf(divide, [t, t], t, "immutable", f"flink_divide_{suffix}"))
+        out.append(udf(absolute, [t], t, "immutable", f"flink_abs_{suffix}"))
+    out.append(udf(concat, [pa.string(), pa.string()], pa.string(), "immutable", "flink_concat"))
+    out.append(udf(substring, [pa.string(), pa.int32(), pa.int32()], pa.string(), "immutable", "flink_substring"))
+    out.append(udf(split_index, [pa.string(), pa.string(), pa.int32()], pa.string(), "immutable", "flink_split_index"))
+    return out

@@ -1,0 +1,3 @@
+from accelerator.sidecar.server import main
+
+raise SystemExit(main())

@@ -1,0 +1,245 @@
+"""A shared-memory region: one file in /dev/shm that carries one Arrow record batch at a time.
+
+Bulk data between the JVM and the sidecar never goes over a socket. Each direction has its own
+region; the side that writes a region creates it (mode 0600, unpredictable name) and is the only
+one that ever writes or grows it. The other side attaches to it by path and only reads.
+
+Layout (all integers little-endian, unsigned)::
+
+    offset  size  field
+         0     8  magic, the ASCII bytes "FLKACSHM"
+         8     4  transport protocol version (PROTOCOL_VERSION)
+        12     4  header size in bytes (64): where the body starts
+        16     8  region size: the file's length in bytes, header included
+        24     8  sequence number of the committed body; 0 while nothing is committed
+        32     8  committed body length in bytes
+        40    24  reserved, zero
+        64     n  body: one Arrow IPC stream (schema message, one record batch message,
+                  end-of-stream marker), n = committed body length
+
+Commit protocol. The writer first sets the sequence to 0, grows the file if the batch does not
+fit (allocating it larger and then storing the new region size), writes the body, stores the
+body length and stores the new sequence number last. A reader asks for one sequence number and
+reads only when the header holds exactly that number, and then only the committed length: a
+batch that is half written, or stale from an earlier call, is refused, never read.
+
+Ownership passes with the control call: the JVM writes the request region, then calls
+`process(stage, sequence)`; the sidecar reads it and writes the response region before returning.
+So a reader never races a writer; the header guards against crashed or mismatched calls.
+
+Regions only grow (a shrinking file would fault a reader still mapping the old length). A reader
+re-maps when the header's region size exceeds its mapping. Reads are zero-copy: the returned
+batch's buffers point into the mapping, which stays mapped for as long as the batch is alive.
+"""
+
+from __future__ import annotations
+
+import errno
+import mmap
+import os
+import secrets
+import struct
+
+import pyarrow as pa
+
+from accelerator.sidecar import PROTOCOL_VERSION
+
+MAGIC = b"FLKACSHM"
+HEADER_SIZE = 64
+SHM_DIRECTORY = "/dev/shm"
+DEFAULT_SIZE = 4 << 20
+
+_HEADER = struct.Struct("<8sII")  # magic, version, header size (offset 0)
+_U64 = struct.Struct("<Q")
+_REGION_SIZE_AT = 16
+_SEQUENCE_AT = 24
+_LENGTH_AT = 32
+_PAGE = mmap.PAGESIZE
+
+
+class RegionError(RuntimeError):
+    """The region does not hold what the caller asked for (wrong sequence, bad header, ...)."""
+
+
+class SharedRegion:
+    """One region, as its writer (`create`) or as a reader (`attach`)."""
+
+    def __init__(self, path: str, fd: int, writer: bool):
+        self.path = path
+        self._fd = fd
+        self._writer = writer
+        self._map: mmap.mmap | None = None
+        self._mapped_size = 0
+        self._map_to(os.fstat(fd).st_size)
+
+    @classmethod
+    def create(cls, role: str, size: int = DEFAULT_SIZE, directory: str = SHM_DIRECTORY) -> "SharedRegion":
+        """A new region owned by this process: `role` (e.g. "response") goes into the file name so
+        an operator can tell leftover files apart; the random part makes the name unguessable."""
+        path = os.path.join(directory, f"flink-accelerator-{role}-{os.getpid()}-{secrets.token_hex(16)}")
+        flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        fd = os.open(path, flags, 0o600)
+        try:
+            size = _round_up(max(size, HEADER_SIZE + _PAGE))
+            _allocate(fd, 0, size, path)
+            region = cls(path, fd, writer=True)
+            region._write_header(size)
+        except BaseException:
+            os.close(fd)
+            remove(path)
+            raise
+        return region
+
+    @classmethod
+    def attach(cls, path: str) -> "SharedRegion":
+        """The region at `path`, written by another process, for reading."""
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        try:
+            region = cls(path, fd, writer=False)
+            region._check_header()
+        except BaseException:
+            os.close(fd)
+            raise
+        return region
+
+    @property
+    def size(self) -> int:
+        """The file's current length in bytes (header included)."""
+        return self._mapped_size
+
+    # -- writing -----------------------------------------------------------------------------
+
+    def write_batch(self, sequence: int, batch: pa.RecordBatch) -> int:
+        """Writes `batch` as the body of `sequence` and commits it; returns the body length."""
+        if not self._writer:
+            raise RegionError(f"{self.path} was attached for reading; only its creator writes it")
+        if sequence <= 0:
+            raise RegionError(f"sequence numbers start at 1, got {sequence}")
+        self._store(_SEQUENCE_AT, 0)
+        length = _stream_size(batch)
+        if HEADER_SIZE + length > self._mapped_size:
+            self._grow(HEADER_SIZE + length)
+        body = pa.py_buffer(memoryview(self._map)[HEADER_SIZE:HEADER_SIZE + length])
+        with pa.ipc.new_stream(pa.FixedSizeBufferWriter(body), batch.schema) as stream:
+            stream.write_batch(batch)
+        del body
+        self._store(_LENGTH_AT, length)
+        self._store(_SEQUENCE_AT, sequence)
+        return length
+
+    def _grow(self, needed: int) -> None:
+        size = _round_up(max(needed, 2 * self._mapped_size))
+        _allocate(self._fd, self._mapped_size, size, self.path)
+        self._map_to(size)
+        self._store(_REGION_SIZE_AT, size)
+
+    def _write_header(self, size: int) -> None:
+        self._map[0:HEADER_SIZE] = bytes(HEADER_SIZE)
+        _HEADER.pack_into(self._map, 0, MAGIC, PROTOCOL_VERSION, HEADER_SIZE)
+        self._store(_REGION_SIZE_AT, size)
+
+    def _store(self, offset: int, value: int) -> None:
+        _U64.pack_into(self._map, offset, value)
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def committed(self) -> tuple[int, int]:
+        """(sequence, body length) as the header says now."""
+        return self._load(_SEQUENCE_AT), self._load(_LENGTH_AT)
+
+    def read_batch(self, sequence: int) -> pa.RecordBatch:
+        """The batch committed as `sequence`, zero-copy over the mapping."""
+        committed, length = self.committed()
+        if committed != sequence:
+            state = "nothing committed (a write is in progress or failed)" if committed == 0 \
+                else f"batch {committed} is committed"
+            raise RegionError(f"{self.path}: asked for batch {sequence} but {state}")
+        region_size = self._load(_REGION_SIZE_AT)
+        if region_size > self._mapped_size:
+            self._map_to(region_size)
+        if HEADER_SIZE + length > self._mapped_size:
+            raise RegionError(f"{self.path}: batch {sequence} claims {length} bytes but the region"
+                              f" holds {self._mapped_size - HEADER_SIZE}")
+        body = pa.py_buffer(memoryview(self._map)[HEADER_SIZE:HEADER_SIZE + length])
+        with pa.ipc.open_stream(body) as stream:
+            batch = stream.read_next_batch()
+        return batch
+
+    def _check_header(self) -> None:
+        magic, version, header_size = _HEADER.unpack_from(self._map, 0)
+        if magic != MAGIC or header_size != HEADER_SIZE:
+            raise RegionError(f"{self.path} is not a flink-accelerator region (bad header)")
+        if version != PROTOCOL_VERSION:
+            raise RegionError(f"{self.path} was written with transport protocol {version}; this"
+                              f" sidecar speaks {PROTOCOL_VERSION}")
+
+    def _load(self, offset: int) -> int:
+        return _U64.unpack_from(self._map, offset)[0]
+
+    # -- mapping and lifetime ----------------------------------------------------------------
+
+    def _map_to(self, size: int) -> None:
+        access = mmap.ACCESS_WRITE if self._writer else mmap.ACCESS_READ
+        previous, self._map = self._map, mmap.mmap(self._fd, size, access=access)
+        self._mapped_size = size
+        _unmap(previous)
+
+    def close(self) -> None:
+        """Unmaps (once no batch read from the region is alive) and, for the writer, removes the
+        file. Safe to call more than once."""
+        if self._fd < 0:
+            return
+        _unmap(self._map)
+        self._map = None
+        os.close(self._fd)
+        self._fd = -1
+        if self._writer:
+            remove(self.path)
+
+    def __enter__(self) -> "SharedRegion":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def remove(path: str) -> None:
+    """Removes a region file that may already be gone (exit paths clean up after the other side)."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def _unmap(mapping: mmap.mmap | None) -> None:
+    """Unmaps now, or, while batches still point into the mapping, when the last one is freed."""
+    if mapping is None:
+        return
+    try:
+        mapping.close()
+    except BufferError:
+        pass
+
+
+def _allocate(fd: int, start: int, end: int, path: str) -> None:
+    """Takes the memory now, so a full /dev/shm is an error here rather than SIGBUS on a write."""
+    try:
+        os.posix_fallocate(fd, start, end - start)
+    except OSError as e:
+        if e.errno != errno.ENOSPC:
+            raise
+        raise RegionError(f"{os.path.dirname(path)} is full: {path} needs {end} bytes. Give the"
+                          f" TaskManager more shared memory (containers: a larger /dev/shm, e.g."
+                          f" docker --shm-size) or lower accelerator.batch.size") from e
+
+
+def _stream_size(batch: pa.RecordBatch) -> int:
+    """Exact length of `batch` as an IPC stream, found by writing it to a byte counter."""
+    counter = pa.MockOutputStream()
+    with pa.ipc.new_stream(counter, batch.schema) as stream:
+        stream.write_batch(batch)
+    return counter.size()
+
+
+def _round_up(size: int) -> int:
+    return -(-size // _PAGE) * _PAGE

@@ -1,0 +1,70 @@
+"""What the sidecar does with a batch: a `Stage`, made from a stage descriptor by its kind.
+
+This is the seam for the real work. A module that decodes, runs a plan and encodes calls
+`register("<kind>", factory)` at import time and is imported below; the transport, the control
+calls and the error replies stay as they are. A stage raises to fail a batch: an exception with an
+integer `row` attribute (like `accelerator.formats.FormatError`) names the offending row.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Protocol
+
+import pyarrow as pa
+
+#: Version of the stage descriptor format (its "protocol" field).
+DESCRIPTOR_PROTOCOL = 1
+
+
+class Stage(Protocol):
+    def process(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+        """The output batch for one input batch. Called for one batch at a time."""
+
+
+StageFactory = Callable[[dict], Stage]
+
+_FACTORIES: dict[str, StageFactory] = {}
+
+
+class DescriptorError(ValueError):
+    """The stage descriptor cannot be run by this sidecar."""
+
+
+def register(kind: str, factory: StageFactory) -> None:
+    """Makes descriptors with `"kind": kind` run as `factory(descriptor)`."""
+    if kind in _FACTORIES:
+        raise ValueError(f"stage kind {kind!r} is registered twice")
+    _FACTORIES[kind] = factory
+
+
+def create(descriptor: dict) -> Stage:
+    """The stage a parsed descriptor asks for."""
+    if not isinstance(descriptor, dict):
+        raise DescriptorError("a stage descriptor is a JSON object")
+    protocol = descriptor.get("protocol")
+    if protocol != DESCRIPTOR_PROTOCOL:
+        raise DescriptorError(f"descriptor protocol {protocol!r}; this sidecar runs protocol"
+                              f" {DESCRIPTOR_PROTOCOL}. Install the accelerator package that"
+                              f" matches the flink-accelerator jar")
+    kind = descriptor.get("kind")
+    if kind not in _FACTORIES:
+        raise DescriptorError(f"unknown stage kind {kind!r}; this sidecar runs {sorted(_FACTORIES)}")
+    return _FACTORIES[kind](descriptor)
+
+
+class IdentityStage:
+    """Hands every batch back unchanged; it exercises the transport without any plan. Like a real
+    stage it refuses a batch whose columns are not the descriptor's input fields."""
+
+    def __init__(self, descriptor: dict):
+        fields = descriptor.get("input", {}).get("fields")
+        self._names = None if fields is None else [f["name"] for f in fields]
+
+    def process(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+        if self._names is not None and batch.schema.names != self._names:
+            raise ValueError(f"batch columns {batch.schema.names} are not the stage's input fields"
+                             f" {self._names}")
+        return batch
+
+
+register("identity", IdentityStage)

@@ -1,0 +1,34 @@
+package org.flinkaccelerator.planner.stage;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The value format of a Kafka table, read from its options the way Flink's Kafka connector reads
+ * them ('value.format', or 'format'), with the options that belong to that format.
+ */
+record KafkaValueFormat(String format, Map<String, String> options) {
+    /** Formats the sidecar decodes and encodes exactly today. */
+    static final String JSON = "json";
+
+    /** The value format, or null when the table has none (Flink itself rejects such a table). */
+    static KafkaValueFormat of(Map<String, String> tableOptions) {
+        String format = tableOptions.getOrDefault("value.format", tableOptions.get("format"));
+        if (format == null) {
+            return null;
+        }
+        Map<String, String> options = new TreeMap<>();
+        tableOptions.forEach((key, value) -> {
+            if (key.startsWith(format + ".") || key.startsWith("value." + format + ".")) {
+                options.put(key, value);
+            }
+        });
+        return new KafkaValueFormat(format, options);
+    }
+
+    /** Null when the table's message keys play no part; otherwise why they are not handled yet. */
+    static String keyProblem(Map<String, String> tableOptions) {
+        return tableOptions.containsKey("key.format") || tableOptions.containsKey("key.fields")
+                ? "message keys ('key.format'/'key.fields') are not accelerated yet" : null;
+    }
+}

@@ -1,0 +1,102 @@
+package org.flinkaccelerator.planner.substrait;
+
+import io.substrait.proto.Expression;
+import io.substrait.proto.Expression.Cast.FailureBehavior;
+import io.substrait.proto.FunctionArgument;
+import java.util.List;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.flink.table.planner.calcite.FlinkTypeFactory;
+import org.apache.flink.table.types.logical.LogicalType;
+
+/**
+ * Turns the RexNodes of a Calc into Substrait expressions over the Calc's input row. Calls go
+ * through the {@link FunctionRegistry}; anything it cannot reproduce exactly throws
+ * {@link NotReproducible} with the reason.
+ */
+public final class ExpressionConverter {
+    private final FunctionRegistry registry;
+    private final FunctionAnchors anchors;
+
+    ExpressionConverter(FunctionRegistry registry, FunctionAnchors anchors) {
+        this.registry = registry;
+        this.anchors = anchors;
+    }
+
+    public Expression convert(RexNode node) {
+        if (node instanceof RexInputRef) {
+            type(node); // the column's type must be one the sidecar holds
+            return field(((RexInputRef) node).getIndex());
+        }
+        if (node instanceof RexLiteral) {
+            return Literals.of((RexLiteral) node);
+        }
+        if (node instanceof RexCall) {
+            RexCall call = (RexCall) node;
+            FunctionEntry entry = registry.find(call)
+                    .orElseThrow(() -> new NotReproducible("function " + call.getOperator().getName()
+                            + " is not in the accelerator's function registry"));
+            if (entry.status() == FunctionStatus.UNSUPPORTED) {
+                throw new NotReproducible(entry.sql() + ": " + entry.semantics());
+            }
+            return entry.serde().convert(call, this);
+        }
+        throw new NotReproducible("expression " + node + " (" + node.getKind() + ") is not supported yet");
+    }
+
+    /** The Flink type of an expression, which must have a Substrait form. */
+    public static LogicalType type(RexNode node) {
+        LogicalType type = FlinkTypeFactory.toLogicalType(node.getType());
+        SubstraitTypes.of(type);
+        return type;
+    }
+
+    /** Operand {@code i} of {@code call}, cast exactly to {@code target}. */
+    public Expression operand(RexCall call, int i, LogicalType target) {
+        RexNode operand = call.getOperands().get(i);
+        return castExact(convert(operand), type(operand), target);
+    }
+
+    /** A call of a function declared under {@code urn}; its output type is Flink's. */
+    public Expression call(String urn, String name, LogicalType outputType, List<Expression> arguments) {
+        Expression.ScalarFunction.Builder function = Expression.ScalarFunction.newBuilder()
+                .setFunctionReference(anchors.anchor(urn, name))
+                .setOutputType(SubstraitTypes.of(outputType));
+        for (Expression argument : arguments) {
+            function.addArguments(FunctionArgument.newBuilder().setValue(argument));
+        }
+        return Expression.newBuilder().setScalarFunction(function).build();
+    }
+
+    /** {@code expression} (of Flink type {@code from}) as {@code to}, if that CAST is exact. */
+    public Expression castExact(Expression expression, LogicalType from, LogicalType to) {
+        String problem = CastRules.problem(from, to);
+        if (problem != null) {
+            throw new NotReproducible(problem);
+        }
+        if (SubstraitTypes.sameRepresentation(from, to)) {
+            return expression;
+        }
+        return CastRules.nullOnOverflow(from, to) ? cast(expression, to, FailureBehavior.FAILURE_BEHAVIOR_RETURN_NULL)
+                : cast(expression, to);
+    }
+
+    /** A CAST the caller knows to be exact for every value that can reach it. */
+    public Expression cast(Expression expression, LogicalType to) {
+        return cast(expression, to, FailureBehavior.FAILURE_BEHAVIOR_THROW_EXCEPTION);
+    }
+
+    private static Expression cast(Expression expression, LogicalType to, FailureBehavior onFailure) {
+        return Expression.newBuilder().setCast(Expression.Cast.newBuilder()
+                .setType(SubstraitTypes.of(to)).setInput(expression).setFailureBehavior(onFailure)).build();
+    }
+
+    static Expression field(int index) {
+        return Expression.newBuilder().setSelection(Expression.FieldReference.newBuilder()
+                .setDirectReference(Expression.ReferenceSegment.newBuilder()
+                        .setStructField(Expression.ReferenceSegment.StructField.newBuilder().setField(index)))
+                .setRootReference(Expression.FieldReference.RootReference.getDefaultInstance())).build();
+    }
+}

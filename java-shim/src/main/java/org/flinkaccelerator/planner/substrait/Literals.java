@@ -1,0 +1,62 @@
+package org.flinkaccelerator.planner.substrait;
+
+import com.google.protobuf.ByteString;
+import io.substrait.proto.Expression;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.flink.table.planner.calcite.FlinkTypeFactory;
+import org.apache.flink.table.types.logical.DecimalType;
+import org.apache.flink.table.types.logical.LogicalType;
+
+/** Flink literals as Substrait literals, for the types whose values carry over exactly. */
+final class Literals {
+    private Literals() {}
+
+    static Expression of(RexLiteral literal) {
+        LogicalType type = FlinkTypeFactory.toLogicalType(literal.getType());
+        Expression.Literal.Builder out = Expression.Literal.newBuilder().setNullable(type.isNullable());
+        if (literal.isNull()) {
+            out.setNull(SubstraitTypes.of(type));
+            return Expression.newBuilder().setLiteral(out).build();
+        }
+        switch (type.getTypeRoot()) {
+            case BOOLEAN: out.setBoolean(literal.getValueAs(Boolean.class)); break;
+            case TINYINT: out.setI8(literal.getValueAs(Long.class).intValue()); break;
+            case SMALLINT: out.setI16(literal.getValueAs(Long.class).intValue()); break;
+            case INTEGER: out.setI32(literal.getValueAs(Long.class).intValue()); break;
+            case BIGINT: out.setI64(literal.getValueAs(Long.class)); break;
+            case FLOAT: out.setFp32(literal.getValueAs(Double.class).floatValue()); break;
+            case DOUBLE: out.setFp64(literal.getValueAs(Double.class)); break;
+            case DECIMAL: out.setDecimal(decimal(literal.getValueAs(BigDecimal.class), (DecimalType) type)); break;
+            case CHAR:
+            case VARCHAR:
+                out.setString(literal.getValueAs(String.class));
+                break;
+            default:
+                throw new NotReproducible("literal " + literal + " of type " + type.asSummaryString()
+                        + " is not supported by the accelerator yet");
+        }
+        return Expression.newBuilder().setLiteral(out).build();
+    }
+
+    static Expression int32(int value) {
+        return Expression.newBuilder().setLiteral(Expression.Literal.newBuilder().setI32(value)).build();
+    }
+
+    /** Substrait's decimal literal: the unscaled value as 16 bytes, little-endian two's complement. */
+    private static Expression.Literal.Decimal decimal(BigDecimal value, DecimalType type) {
+        BigInteger unscaled = value.setScale(type.getScale()).unscaledValue();
+        byte[] bigEndian = unscaled.toByteArray();
+        byte[] littleEndian = new byte[16];
+        byte fill = (byte) (unscaled.signum() < 0 ? 0xFF : 0);
+        for (int i = 0; i < 16; i++) {
+            littleEndian[i] = i < bigEndian.length ? bigEndian[bigEndian.length - 1 - i] : fill;
+        }
+        return Expression.Literal.Decimal.newBuilder()
+                .setValue(ByteString.copyFrom(littleEndian))
+                .setPrecision(type.getPrecision())
+                .setScale(type.getScale())
+                .build();
+    }
+}

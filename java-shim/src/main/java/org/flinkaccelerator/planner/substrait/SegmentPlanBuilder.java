@@ -1,0 +1,109 @@
+package org.flinkaccelerator.planner.substrait;
+
+import io.substrait.proto.Expression;
+import io.substrait.proto.FilterRel;
+import io.substrait.proto.NamedStruct;
+import io.substrait.proto.Plan;
+import io.substrait.proto.PlanRel;
+import io.substrait.proto.ProjectRel;
+import io.substrait.proto.ReadRel;
+import io.substrait.proto.Rel;
+import io.substrait.proto.RelCommon;
+import io.substrait.proto.RelRoot;
+import io.substrait.proto.Type;
+import java.util.List;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexNode;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * The Substrait plan of a segment's Calc chain: read the table {@value #DECODED}, then for each
+ * Calc a Filter (if it has a condition) and a Project emitting only its expressions. The root
+ * names the output columns.
+ */
+public final class SegmentPlanBuilder {
+    /** The table the sidecar registers each decoded batch as. */
+    public static final String DECODED = "decoded";
+
+    private final FunctionRegistry registry;
+
+    public SegmentPlanBuilder(FunctionRegistry registry) {
+        this.registry = registry;
+    }
+
+    /**
+     * @param decoded the decoded table's columns, in order, with the names the sidecar gives them
+     * @param calcs the Calcs from the source towards the sink
+     * @param outputNames the names of the final output columns
+     * @throws NotReproducible with the first reason the chain cannot be run exactly
+     */
+    public Plan build(RowType decoded, List<CalcProgram> calcs, List<String> outputNames) {
+        FunctionAnchors anchors = new FunctionAnchors();
+        ExpressionConverter converter = new ExpressionConverter(registry, anchors);
+        Rel rel = read(decoded);
+        int width = decoded.getFieldCount();
+        for (CalcProgram calc : calcs) {
+            try {
+                if (calc.condition() != null) {
+                    rel = Rel.newBuilder().setFilter(FilterRel.newBuilder()
+                            .setInput(rel).setCondition(convert(converter, calc.condition()))).build();
+                }
+                if (!isIdentity(calc.projection(), width)) {
+                    rel = project(rel, calc.projection(), width, converter);
+                }
+            } catch (NotReproducible e) {
+                throw new NotReproducible(calc.description() + ": " + e.getMessage());
+            }
+            width = calc.projection().size();
+        }
+        if (width != outputNames.size()) {
+            throw new NotReproducible("the segment produces " + width + " columns, the sink takes " + outputNames.size());
+        }
+        Plan.Builder plan = Plan.newBuilder();
+        anchors.declareIn(plan);
+        return plan.addRelations(PlanRel.newBuilder().setRoot(RelRoot.newBuilder().setInput(rel).addAllNames(outputNames)))
+                .build();
+    }
+
+    private static Rel read(RowType decoded) {
+        Type.Struct.Builder struct = Type.Struct.newBuilder().setNullability(Type.Nullability.NULLABILITY_REQUIRED);
+        for (RowType.RowField field : decoded.getFields()) {
+            struct.addTypes(SubstraitTypes.of(field.getType()));
+        }
+        return Rel.newBuilder().setRead(ReadRel.newBuilder()
+                .setBaseSchema(NamedStruct.newBuilder().addAllNames(decoded.getFieldNames()).setStruct(struct))
+                .setNamedTable(ReadRel.NamedTable.newBuilder().addNames(DECODED))).build();
+    }
+
+    private static Rel project(Rel input, List<RexNode> projection, int inputWidth, ExpressionConverter converter) {
+        ProjectRel.Builder project = ProjectRel.newBuilder().setInput(input);
+        RelCommon.Emit.Builder emit = RelCommon.Emit.newBuilder();
+        for (int i = 0; i < projection.size(); i++) {
+            Expression expression = convert(converter, projection.get(i));
+            project.addExpressions(expression);
+            emit.addOutputMapping(inputWidth + i);
+        }
+        return Rel.newBuilder().setProject(project.setCommon(RelCommon.newBuilder().setEmit(emit))).build();
+    }
+
+    private static Expression convert(ExpressionConverter converter, RexNode node) {
+        try {
+            return converter.convert(node);
+        } catch (NotReproducible e) {
+            throw new NotReproducible(node + ": " + e.getMessage());
+        }
+    }
+
+    private static boolean isIdentity(List<RexNode> projection, int inputWidth) {
+        if (projection.size() != inputWidth) {
+            return false;
+        }
+        for (int i = 0; i < projection.size(); i++) {
+            RexNode node = projection.get(i);
+            if (!(node instanceof RexInputRef) || ((RexInputRef) node).getIndex() != i) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,97 @@
+package org.flinkaccelerator.stage;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes a tree of maps, lists, strings, numbers, booleans and nulls as JSON, two spaces per
+ * level and one member per line, so golden files diff line by line. Map order is kept as given;
+ * non-ASCII text is written as is (the files are UTF-8).
+ */
+public final class JsonText {
+    private JsonText() {}
+
+    /** The JSON text of {@code value}, ending with a newline. */
+    public static String pretty(Object value) {
+        StringBuilder out = new StringBuilder();
+        write(out, value, "");
+        return out.append('\n').toString();
+    }
+
+    private static void write(StringBuilder out, Object value, String indent) {
+        if (value == null) {
+            out.append("null");
+        } else if (value instanceof String) {
+            quote(out, (String) value);
+        } else if (value instanceof Boolean || value instanceof Integer || value instanceof Long) {
+            out.append(value);
+        } else if (value instanceof Double) {
+            double d = (Double) value;
+            if (Double.isFinite(d)) {
+                out.append(d);
+            } else {
+                quote(out, Double.isNaN(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity");
+            }
+        } else if (value instanceof Map) {
+            writeObject(out, (Map<?, ?>) value, indent);
+        } else if (value instanceof List) {
+            writeArray(out, (List<?>) value, indent);
+        } else {
+            throw new IllegalArgumentException("no JSON form for " + value.getClass().getName());
+        }
+    }
+
+    private static void writeObject(StringBuilder out, Map<?, ?> members, String indent) {
+        if (members.isEmpty()) {
+            out.append("{}");
+            return;
+        }
+        String inner = indent + "  ";
+        out.append("{\n");
+        int i = 0;
+        for (Map.Entry<?, ?> member : members.entrySet()) {
+            out.append(inner);
+            quote(out, (String) member.getKey());
+            out.append(": ");
+            write(out, member.getValue(), inner);
+            out.append(++i < members.size() ? ",\n" : "\n");
+        }
+        out.append(indent).append('}');
+    }
+
+    private static void writeArray(StringBuilder out, List<?> items, String indent) {
+        if (items.isEmpty()) {
+            out.append("[]");
+            return;
+        }
+        String inner = indent + "  ";
+        out.append("[\n");
+        for (int i = 0; i < items.size(); i++) {
+            out.append(inner);
+            write(out, items.get(i), inner);
+            out.append(i + 1 < items.size() ? ",\n" : "\n");
+        }
+        out.append(indent).append(']');
+    }
+
+    private static void quote(StringBuilder out, String text) {
+        out.append('"');
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '"': out.append("\\\""); break;
+                case '\\': out.append("\\\\"); break;
+                case '\n': out.append("\\n"); break;
+                case '\r': out.append("\\r"); break;
+                case '\t': out.append("\\t"); break;
+                default:
+                    if (c < 0x20) {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+            }
+        }
+        out.append('"');
+    }
+}

@@ -1,0 +1,49 @@
+package org.flinkaccelerator.planner.stage;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Every substrait-plans/NAME.sql, planned by Flink's real planner, exports exactly
+ * substrait-plans/NAME.json (a stage descriptor, or the fallback reasons). The same files are
+ * what the Python tests execute, so the two sides cannot drift apart.
+ */
+class GoldenDescriptorsTest {
+    static final Path GOLDEN = Paths.get(System.getProperty("basedir", "."), "..", "substrait-plans").normalize();
+    static final String REGENERATE = "mvn -f java-shim/pom.xml test -Dtest=GoldenDescriptorsTest -Dregenerate.golden=true";
+
+    @TestFactory
+    Stream<DynamicTest> eachQueryExportsItsGoldenDescriptor() throws IOException {
+        List<Path> queries;
+        try (Stream<Path> files = Files.list(GOLDEN)) {
+            queries = files.filter(p -> p.toString().endsWith(".sql")).sorted().collect(Collectors.toList());
+        }
+        assertTrue(queries.size() >= 12, "expected at least 12 golden queries in " + GOLDEN);
+        return queries.stream().map(sql -> DynamicTest.dynamicTest(sql.getFileName().toString(), () -> check(sql)));
+    }
+
+    private static void check(Path sql) throws IOException {
+        SqlPlans plans = new SqlPlans();
+        StageExports exports = StageExports.of(plans.plan(Files.readString(sql, StandardCharsets.UTF_8)), plans.config());
+        assertEquals(1, exports.exports().size(), "one Kafka segment expected: " + exports.summary());
+        String emitted = exports.exports().get(0).toJson();
+        Path golden = Paths.get(sql.toString().replaceAll("\\.sql$", ".json"));
+        if (Boolean.getBoolean("regenerate.golden")) {
+            Files.writeString(golden, emitted, StandardCharsets.UTF_8);
+        }
+        String onDisk = Files.exists(golden) ? Files.readString(golden, StandardCharsets.UTF_8) : "";
+        assertEquals(onDisk, emitted, golden + " differs from what the shim emits; if the change is intended,"
+                + " regenerate with: " + REGENERATE);
+    }
+}

@@ -1,0 +1,29 @@
+package org.flinkaccelerator.sidecar;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.flink.configuration.Configuration;
+import org.flinkaccelerator.AcceleratorOptions;
+
+/** The interpreter the sidecar tests run: the project's venv, as the build passes it in. */
+final class TestPython {
+    static final String PROPERTY = "accelerator.test.python";
+
+    private TestPython() {}
+
+    /** The interpreter's path; skips the test (saying why) when it is not there. */
+    static String path() {
+        String path = System.getProperty(PROPERTY, "../.cache/venv/bin/python");
+        Path python = Path.of(path);
+        assumeTrue(Files.isRegularFile(python) && Files.isExecutable(python), "No Python sidecar interpreter at "
+                + path + " (system property " + PROPERTY + "); run `make venv` first. `make test` always has it.");
+        return path;
+    }
+
+    /** Settings as the operator builds them from the Flink configuration. */
+    static SidecarSettings settings() {
+        return SidecarSettings.from(new Configuration().set(AcceleratorOptions.PYTHON_EXECUTABLE, path()));
+    }
+}

@@ -1,0 +1,8 @@
+-- Fallback: a raw source (only json is decoded and encoded by the sidecar yet).
+CREATE TABLE src (line STRING) WITH (
+  'connector' = 'kafka', 'topic' = '${topic:src}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'raw');
+CREATE TABLE out_rows (line STRING, len INT) WITH (
+  'connector' = 'kafka', 'topic' = '${topic:out}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'format' = 'json');
+INSERT INTO out_rows SELECT UPPER(line), CHAR_LENGTH(line) FROM src;

@@ -1,0 +1,47 @@
+"""Decoded input for stage plans, built straight from the test's JSON messages.
+
+The sidecar's json decoder is not what these tests are about, so the `decoded` table is built
+here with the json module, for the simple values the inputs hold: numbers, strings, nulls and
+timestamps written as Flink's SQL format ("2026-01-01 00:00:00.666").
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from decimal import Decimal
+
+import pyarrow as pa
+
+from accelerator.formats import types
+
+
+def _timestamp_ns(text: str) -> int:
+    seconds, _, fraction = text.partition(".")
+    whole = datetime.strptime(seconds, "%Y-%m-%d %H:%M:%S").replace(tzinfo=timezone.utc)
+    return int(whole.timestamp()) * 1_000_000_000 + int((fraction + "000000000")[:9])
+
+
+def _column(values: list, t: types.DataType) -> pa.Array:
+    arrow = types.to_arrow(t)
+    if t.root == "TIMESTAMP":
+        return pa.array([None if v is None else _timestamp_ns(v) for v in values], pa.int64()).cast(arrow)
+    if t.root in ("FLOAT", "DOUBLE"):
+        values = [None if v is None else float(v) for v in values]
+    return pa.array(values, arrow)
+
+
+def decoded_batch(messages: list[str], schema: pa.Schema, decode_row_type: str,
+                  metadata: dict[str, list]) -> pa.RecordBatch:
+    """The rows of `messages` (JSON objects) as the plan's `decoded` table, metadata columns
+    (by metadata key) appended from `metadata` (timestamps in epoch milliseconds, as Kafka's)."""
+    row = types.parse(decode_row_type)
+    objects = [json.loads(m, parse_float=Decimal) for m in messages]
+    columns = [_column([o.get(f.name) for o in objects], f.type) for f in row.fields]
+    for field in schema:
+        if field.name in metadata:
+            values = metadata[field.name]
+            if pa.types.is_timestamp(field.type):
+                values = [v * 1_000_000 for v in values]  # the sidecar holds nanoseconds
+            columns.append(pa.array(values, pa.int64()).cast(field.type))
+    return pa.RecordBatch.from_arrays(columns, schema=schema)
