@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 from accelerator.testing import locations, processes
@@ -28,6 +29,7 @@ def up(taskmanagers: int = 1, with_accelerator: bool = False) -> dict:
     if with_accelerator:
         extra_jars.append(locations.require(locations.shim_jar(), "accelerator jar"))
         config["accelerator.enabled"] = True
+        config["accelerator.python.executable"] = sys.executable  # the interpreter with this package
     broker = KafkaBroker(die_with_parent=False).start()
     try:
         cluster = FlinkCluster(taskmanagers=taskmanagers, config=config, extra_jars=extra_jars).start()

@@ -3,6 +3,8 @@ from accelerator.compat.runner import _root_cause, acceleration_of
 
 def test_acceleration_is_read_from_operator_names():
     assert acceleration_of(["Source: bid[1] -> Calc[2] -> Sink: out[3]"]) == "stock"
+    assert acceleration_of(["Source: i[4] -> Accelerated[i-to-o] -> o[6]: Writer -> o[6]: Committer"]) == "accelerated"
+    assert acceleration_of(["Source: i[1] -> Calc[2] -> o[3]: Writer -> o[3]: Committer"]) == "stock"
     assert acceleration_of(["Source: bid[1] -> Accelerated[Calc[2]]", "Sink: out[3]"]) == "accelerated"
     assert acceleration_of(["Source: bid[1] -> Accelerated[Calc[2]] -> GroupAggregate[4]",
                             "Sink: out[3]"]) == "partial"

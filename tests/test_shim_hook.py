@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import uuid
 import zipfile
 from pathlib import Path
@@ -27,6 +28,8 @@ OFF_LINE = "planner hook active, accelerator.enabled=false"
 INSTALLED_LINE = "planner hook installed in the table planner's class loader"
 ORDER_OK_LINE = "class path order OK, Flink loads the shim's PlannerModule"
 ORDER_BAD_LINE = "planner hook INACTIVE in this JVM: Flink loads the stock PlannerModule"
+# With the flag on, segments run through a sidecar started with this interpreter.
+SIDECAR_PYTHON = {"accelerator.python.executable": sys.executable}
 PLANNER_JAR = f"META-INF/flink-accelerator/flink-accelerator-{accelerator.__version__}-planner.jar"
 
 TABLES = """
@@ -121,26 +124,28 @@ def test_planner_side_classes_are_only_in_the_embedded_jar():
 # -- on the real distribution -----------------------------------------------------------------
 @pytest.fixture(scope="module")
 def shim_cluster(request):
-    """The stock distribution with the shim jar in lib/ and accelerator.enabled unset (false)."""
-    cluster = FlinkCluster(extra_jars=[locations.shim_jar()]).start()
+    """The stock distribution with the shim jar in lib/ and accelerator.enabled unset (false); the
+    sidecar's interpreter is this one, for the tests that turn the flag on."""
+    cluster = FlinkCluster(extra_jars=[locations.shim_jar()], config=SIDECAR_PYTHON).start()
     yield cluster
     cluster.stop(keep_logs=request.session.testsfailed > 0)
 
 
 @pytest.mark.services
 def test_flag_on_in_config_yaml_keeps_exact_output_and_says_so(kafka_broker, new_topic):
-    with FlinkCluster(extra_jars=[locations.shim_jar()], config={"accelerator.enabled": True}) as cluster:
+    with FlinkCluster(extra_jars=[locations.shim_jar()], config={"accelerator.enabled": True, **SIDECAR_PYTHON}) as cluster:
         with (cluster.home / "conf" / "log4j-cli.properties").open("a") as conf:
             conf.write("\nlogger.accelerator.name = org.flinkaccelerator\nlogger.accelerator.level = DEBUG\n")
         # EXPLAIN first: the planner runs twice in one client, the line must appear once.
         out = run_job(kafka_broker, cluster, new_topic, before_insert="EXPLAIN PLAN FOR " + QUERY)
         log = client_log(cluster)
     assert out == EXPECTED
-    # The rewrite seam gets the real ExecNode graph, once per plan; today's rule only reports.
+    # The rewrite seam gets the real ExecNode graph, once per plan; the segment runs accelerated.
     considered = [l for l in log.splitlines() if "Rewrite rules [export-kafka-segments] considering the plan's nodes" in l]
     assert len(considered) == 2, log
     assert all(t in considered[-1] for t in ("StreamExecSink", "StreamExecCalc", "StreamExecTableSourceScan"))
     assert log.count("segment orders-to-big_orders can be accelerated") == 2, log
+    assert log.count("segment orders-to-big_orders runs accelerated") == 2, log
     assert log.count(ON_LINE) == 1, log
     assert OFF_LINE not in log
     (line,) = [l for l in log.splitlines() if ON_LINE in l]

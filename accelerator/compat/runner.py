@@ -8,6 +8,7 @@ fresh topics, and every sink topic is read fully and compared.
 from __future__ import annotations
 
 import json
+import sys
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
@@ -56,10 +57,15 @@ class CaseResult:
         return text + (f"\n     {shown}" if shown else "")
 
 
+def _is_io(operator: str) -> bool:
+    """Kafka source and sink operators: `Source: t[1]`, `t[3]: Writer`, `t[3]: Committer`, `Sink: t[3]`."""
+    return operator.startswith(("Source:", "Sink:")) or operator.endswith((": Writer", ": Committer"))
+
+
 def acceleration_of(vertex_names: list[str]) -> str:
     """accelerated / partial / stock, from the operator names in the job graph's vertices."""
     operators = [op.strip() for name in vertex_names for op in name.split(" -> ")]
-    processing = [op for op in operators if not op.startswith(("Source:", "Sink:", "Writer", "Committer"))]
+    processing = [op for op in operators if not _is_io(op)]
     marked = [op for op in operators if op.startswith(ACCELERATED_MARKER)]
     if not marked:
         return "stock"
@@ -159,7 +165,8 @@ def run_suite(case_list: list[cases.Case], *, workers: int = 2, parallelism: int
     slots = max(2, workers * parallelism * 2)
     with KafkaBroker() as broker, FlinkCluster(
             slots_per_taskmanager=slots, extra_jars=[jar] if jar.exists() else [],
-            config={"taskmanager.memory.process.size": "2560m"}) as cluster:
+            config={"taskmanager.memory.process.size": "2560m",
+                    "accelerator.python.executable": sys.executable}) as cluster:
         gateway = SqlGateway(cluster).start()
         runner = CompatRunner(broker, cluster, gateway, parallelism)
         started = time.monotonic()

@@ -15,6 +15,9 @@ import pyarrow as pa
 #: Version of the stage descriptor format (its "protocol" field).
 DESCRIPTOR_PROTOCOL = 1
 
+#: The kind of a descriptor without a "kind" field: what the planner exports (`segment_stage`).
+DEFAULT_KIND = "segment"
+
 
 class Stage(Protocol):
     def process(self, batch: pa.RecordBatch) -> pa.RecordBatch:
@@ -46,7 +49,7 @@ def create(descriptor: dict) -> Stage:
         raise DescriptorError(f"descriptor protocol {protocol!r}; this sidecar runs protocol"
                               f" {DESCRIPTOR_PROTOCOL}. Install the accelerator package that"
                               f" matches the flink-accelerator jar")
-    kind = descriptor.get("kind")
+    kind = descriptor.get("kind", DEFAULT_KIND)
     if kind not in _FACTORIES:
         raise DescriptorError(f"unknown stage kind {kind!r}; this sidecar runs {sorted(_FACTORIES)}")
     return _FACTORIES[kind](descriptor)
@@ -68,3 +71,7 @@ class IdentityStage:
 
 
 register("identity", IdentityStage)
+
+
+# Registers the default kind; imported last because it registers itself through this module.
+from accelerator.sidecar import segment_stage  # noqa: E402,F401

@@ -36,5 +36,17 @@ def test_options_flink_rejects_are_reported(options, fragment):
     assert fragment in json_format.supported("ROW<`a` INT>", options)
 
 
-def test_decoding_is_left_to_flink_for_now():
-    assert json_format.supported("ROW<`a` INT>", {}, direction="decode") is not None
+def test_every_decoded_type_decodes():
+    row = ("ROW<`b` BOOLEAN, `i` INT, `d` DECIMAL(38, 18), `s` VARCHAR(2147483647), `f` FLOAT, "
+           "`t` TIMESTAMP(3) WITH LOCAL TIME ZONE, `a` ARRAY<ROW<`x` DATE, `y` TIME(0)>>>")
+    assert json_format.supported(row, {"json.ignore-parse-errors": "true"}, direction="decode") is None
+
+
+@pytest.mark.parametrize("row_type, options, fragment", [
+    ("ROW<`m` MAP<VARCHAR(2147483647), INT>>", {}, "hash-map order"),
+    ("ROW<`r` ROW<`b` VARBINARY(2147483647)>>", {}, "r.b: Flink's base64"),
+    ("ROW<`a` INT>", {"json.decode.json-parser.enabled": "false"}, "tree-based"),
+    ("ROW<`m` MULTISET<INT>>", {}, "MULTISET"),
+])
+def test_decoding_leaves_to_flink_what_it_does_not_reproduce(row_type, options, fragment):
+    assert fragment in json_format.supported(row_type, options, direction="decode")

@@ -96,7 +96,7 @@ def test_identity_stage_checks_the_declared_input_fields(sidecar):
     ("[1]", "a stage descriptor is a JSON object"),
     (json.dumps({"protocol": 2, "kind": "identity"}), "descriptor protocol 2; this sidecar runs protocol 1"),
     (json.dumps({"protocol": 1, "kind": "nope"}), "unknown stage kind 'nope'; this sidecar runs"),
-    (json.dumps({"protocol": 1}), "unknown stage kind None"),
+    (json.dumps({"protocol": 1}), "has no decode or encode spec"),
 ])
 def test_descriptors_the_sidecar_cannot_run_are_refused_at_open(sidecar, text, reason):
     control, _, _ = sidecar

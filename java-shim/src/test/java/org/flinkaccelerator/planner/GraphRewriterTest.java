@@ -26,7 +26,7 @@ class GraphRewriterTest {
     }
 
     @Test
-    void todaysRulesOnlyReportAndLeaveTheGraphUntouched() {
+    void todaysRulesLeaveAGraphWithoutKafkaSegmentsUntouched() {
         ExecNodeGraph graph = graph();
         assertEquals(List.of("export-kafka-segments"),
                 RewriteRules.all().stream().map(RewriteRule::name).collect(Collectors.toList()),

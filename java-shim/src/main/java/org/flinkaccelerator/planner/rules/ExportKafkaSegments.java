@@ -1,16 +1,29 @@
 package org.flinkaccelerator.planner.rules;
 
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
+import org.flinkaccelerator.planner.replace.SegmentReplacement;
+import org.flinkaccelerator.planner.segment.KafkaSegment;
+import org.flinkaccelerator.planner.segment.SegmentFinder;
+import org.flinkaccelerator.planner.stage.StageDescriptor;
 import org.flinkaccelerator.planner.stage.StageExport;
+import org.flinkaccelerator.planner.stage.StageExporter;
 import org.flinkaccelerator.planner.stage.StageExports;
+import org.flinkaccelerator.planner.substrait.FunctionRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Finds the plan's Kafka segments and exports each as a stage descriptor, without replacing any
- * node yet (the accelerated operator does not exist): one INFO line per plan says which segments
- * could be accelerated and why the others stay stock; DEBUG shows each descriptor.
+ * Finds the plan's Kafka segments, exports each as a stage descriptor and replaces those that can
+ * run on the accelerator by a raw-value Kafka source, an accelerated operator and a raw-value
+ * Kafka sink ({@link SegmentReplacement}). One INFO line per plan says which segments could be
+ * accelerated and why the others stay stock, one more which were replaced; DEBUG shows each
+ * descriptor. Segments that read Kafka metadata columns are exported but not replaced yet.
  */
 public final class ExportKafkaSegments implements RewriteRule {
     private static final Logger LOG = LoggerFactory.getLogger(ExportKafkaSegments.class);
@@ -22,20 +35,66 @@ public final class ExportKafkaSegments implements RewriteRule {
 
     @Override
     public ExecNodeGraph apply(ExecNodeGraph graph, ReadableConfig config) {
-        StageExports exports;
+        SegmentFinder.Result found;
+        List<StageExport> exports = new ArrayList<>();
         try {
-            exports = StageExports.of(graph, config);
+            found = SegmentFinder.find(graph);
+            StageExporter exporter = new StageExporter(FunctionRegistry.standard());
+            for (KafkaSegment segment : found.segments()) {
+                exports.add(exporter.export(segment, config));
+            }
         } catch (RuntimeException e) {
             LOG.warn("flink-accelerator: could not analyse this plan; it runs as stock Flink", e);
             return graph;
         }
-        LOG.info("flink-accelerator: {} (every node still runs on stock Flink: the accelerated operator is not built yet)",
-                exports.summary());
+        LOG.info("flink-accelerator: {}", new StageExports(exports, found.notSegments()).summary());
         if (LOG.isDebugEnabled()) {
-            for (StageExport export : exports.exports()) {
+            for (StageExport export : exports) {
                 LOG.debug("flink-accelerator: stage {}:\n{}", export.name(), export.toJson());
             }
         }
-        return graph;
+        Map<ExecNode<?>, ExecNode<?>> replaced = new IdentityHashMap<>();
+        for (int i = 0; i < exports.size(); i++) {
+            ExecNode<?> sink = replace(found.segments().get(i), exports.get(i), config);
+            if (sink != null) {
+                replaced.put(found.segments().get(i).sink(), sink);
+            }
+        }
+        if (replaced.isEmpty()) {
+            return graph;
+        }
+        List<ExecNode<?>> roots = new ArrayList<>();
+        for (ExecNode<?> root : graph.getRootNodes()) {
+            roots.add(replaced.getOrDefault(root, root));
+        }
+        return new ExecNodeGraph(graph.getFlinkVersion(), roots);
+    }
+
+    /** The new sink node of an accelerated replacement, or null when the segment stays stock. */
+    private static ExecNode<?> replace(KafkaSegment segment, StageExport export, ReadableConfig config) {
+        if (!export.accelerated()) {
+            return null;
+        }
+        StageDescriptor descriptor = export.descriptor();
+        if (descriptor.input().size() != 1) {
+            LOG.info("flink-accelerator: segment {} stays stock Flink: it reads Kafka metadata columns, which the"
+                    + " accelerated operator does not carry yet", export.name());
+            return null;
+        }
+        if (!descriptor.decode().format().equals(descriptor.encode().format())) {
+            LOG.info("flink-accelerator: segment {} stays stock Flink: source and sink value formats differ",
+                    export.name());
+            return null;
+        }
+        try {
+            ExecNode<?> sink = SegmentReplacement.build(segment, export.name(), export.toJson(),
+                    descriptor.decode().format(), config);
+            LOG.info("flink-accelerator: segment {} runs accelerated (operator Accelerated[{}])", export.name(),
+                    export.name());
+            return sink;
+        } catch (RuntimeException e) {
+            LOG.warn("flink-accelerator: could not replace segment {}; it runs as stock Flink", export.name(), e);
+            return null;
+        }
     }
 }

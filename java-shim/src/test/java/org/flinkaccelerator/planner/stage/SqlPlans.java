@@ -18,13 +18,13 @@ import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
  * and returns the ExecNode graph the planner hook would see. Placeholders (${bootstrap},
  * ${topic:NAME}) get fixed values: the descriptors never contain them.
  */
-final class SqlPlans {
+public final class SqlPlans {
     private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{(?:topic:)?([\\w.-]+)}");
 
     private final TableEnvironmentImpl env =
             (TableEnvironmentImpl) TableEnvironment.create(EnvironmentSettings.inStreamingMode());
 
-    ExecNodeGraph plan(String script) {
+    public ExecNodeGraph plan(String script) {
         List<String> statements = statements(script);
         for (String ddl : statements.subList(0, statements.size() - 1)) {
             env.executeSql(ddl);
@@ -35,7 +35,12 @@ final class SqlPlans {
                 .getExecNodeGraph();
     }
 
-    org.apache.flink.configuration.ReadableConfig config() {
+    /** Flink's own translation of a (possibly rewritten) graph to transformations. */
+    public List<org.apache.flink.api.dag.Transformation<?>> translate(ExecNodeGraph graph) {
+        return ((PlannerBase) env.getPlanner()).translateToPlan(graph);
+    }
+
+    public org.apache.flink.configuration.ReadableConfig config() {
         return env.getConfig();
     }
 

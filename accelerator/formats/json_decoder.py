@@ -1,0 +1,138 @@
+"""Kafka message values -> Arrow rows, exactly as Flink's `json` format decodes them.
+
+Two paths give the same answer. The fast one parses the whole batch at once with pyarrow's JSON
+reader, but only for row types it is proven on (`json_fast_path`) and only for the messages it
+can vouch for; every other message goes through `json_converters`, a token-for-token model of
+Flink's decoder that also reproduces how Flink fails, or skips, or nulls bad data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from accelerator.formats import FormatError, json_fast_path
+from accelerator.formats.json_converters import MessageDecoder, Unreproducible
+from accelerator.formats.json_options import JsonOptions
+from accelerator.formats.types import TIMESTAMP_LTZ, DataType, to_arrow_field
+
+REMEDY = "set 'json.ignore-parse-errors' = 'true' to skip such records"
+UNREPRODUCIBLE_REMEDY = ("run this job without the accelerator ('accelerator.enabled' = 'false'), "
+                         "where stock Flink decodes this record")
+
+
+@dataclass(frozen=True)
+class DecodeResult:
+    """The decoded rows of one batch of message values.
+
+    `kept[i]` is the input message that row i came from (None when every message gave exactly
+    one row, in order), so the caller can line up Kafka metadata. `skipped` counts the bad
+    messages that gave no row under json.ignore-parse-errors; `null_rows` counts those of them
+    for which Flink's decoder emitted a null row rather than nothing (Flink's Kafka source drops
+    a null row or fails on it depending on the table's key and metadata columns).
+    """
+
+    batch: pa.RecordBatch
+    kept: pa.Array | None
+    skipped: int
+    null_rows: int = 0
+
+
+def project(row_type: DataType, projection: list[str] | None) -> DataType:
+    """The row type Flink's decoder produces when the source pushes `projection` into it."""
+    if projection is None:
+        return row_type
+    by_name = {f.name: f for f in row_type.fields}
+    missing = [n for n in projection if n not in by_name]
+    if missing:
+        raise ValueError(f"projected fields {missing} are not in the row type {row_type.serializable()}")
+    return DataType("ROW", row_type.nullable, fields=tuple(by_name[n] for n in projection))
+
+
+def decode(values: pa.Array, row_type: DataType, options: JsonOptions,
+           projection: list[str] | None = None) -> DecodeResult:
+    """Decode one batch of message values (BinaryArray or LargeBinaryArray, nulls are tombstones)."""
+    produced = project(row_type, projection)
+    schema = pa.schema([to_arrow_field(f.name, f.type) for f in produced.fields])
+    fast = json_fast_path.decode(values, produced, options)
+    if fast is not None and fast.leftover is None:
+        _check_not_null(fast.batch, produced, None)
+        return DecodeResult(fast.batch, None, 0)
+
+    leftover = range(len(values)) if fast is None else fast.leftover.to_pylist()
+    decoder = MessageDecoder(produced, options)
+    rows, sources, skipped, null_rows = [], [], 0, 0
+    for i in leftover:
+        try:
+            outcome = decoder.decode(values[i].as_py())
+        except Unreproducible as e:
+            raise FormatError(i, f"Flink's json format decodes this record in a way the accelerator "
+                                 f"does not reproduce: {e}", UNREPRODUCIBLE_REMEDY) from None
+        if outcome.failure is not None:
+            raise FormatError(i, f"Flink's json format cannot decode this record: {outcome.failure}", REMEDY)
+        emitted = [r for r in outcome.rows if r is not None]
+        nulls = len(outcome.rows) - len(emitted)
+        skipped += outcome.swallowed or nulls > 0
+        null_rows += nulls
+        rows.extend(emitted)
+        sources.extend([i] * len(emitted))
+    exact = pa.RecordBatch.from_arrays([_column([r[i] for r in rows], f.type) for i, f in enumerate(produced.fields)],
+                                       schema=schema)
+    if fast is None:
+        batch, kept = exact, pa.array(sources, pa.int32())
+    else:
+        batch, kept = _merge(fast, exact, sources)
+    _check_not_null(batch, produced, kept)
+    if skipped == 0 and len(kept) == len(values) and kept.equals(pa.array(range(len(values)), pa.int32())):
+        kept = None
+    return DecodeResult(batch, kept, skipped, null_rows)
+
+
+def _merge(fast: json_fast_path.FastResult, exact: pa.RecordBatch, sources: list[int]):
+    """Both paths' rows in message order."""
+    fast_sources = fast.vouched
+    all_sources = pa.concat_arrays([fast_sources.cast(pa.int32()), pa.array(sources, pa.int32())])
+    order = pc.sort_indices(all_sources)
+    combined = pa.Table.from_batches([fast.batch, exact]).combine_chunks().to_batches()
+    batch = combined[0] if combined else exact
+    return batch.take(order), all_sources.take(order)
+
+
+def _column(values: list, t: DataType) -> pa.Array:
+    """Value-model values of type `t` -> an Arrow array of to_arrow(t)."""
+    arrow = to_arrow_field("", t).type
+    root = t.root
+    if root in ("TIMESTAMP", TIMESTAMP_LTZ):
+        return pa.array(values, pa.int64()).cast(arrow)
+    if root in ("DATE", "TIME"):
+        return pa.array(values, pa.int32()).cast(arrow)
+    if root == "ARRAY":
+        flat, offsets, mask = [], [0], []
+        for v in values:
+            mask.append(v is None)
+            if v is not None:
+                flat.extend(v)
+            offsets.append(len(flat))
+        elements = _column(flat, t.children[0])
+        return pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), elements, type=arrow,
+                                        mask=pa.array(mask, pa.bool_()))
+    if root == "ROW":
+        children = []
+        for i, f in enumerate(t.fields):
+            children.append(_column([None if v is None else v[i] for v in values], f.type))
+        return pa.StructArray.from_arrays(children, fields=list(arrow), mask=pa.array([v is None for v in values], pa.bool_()))
+    return pa.array(values, arrow)
+
+
+def _check_not_null(batch: pa.RecordBatch, t: DataType, kept: pa.Array | None) -> None:
+    """Flink's decoder leaves a NOT NULL field null when the JSON has null for it; the rest of
+    a Flink job then fails on that null, so the accelerator fails here, naming the message."""
+    for i, f in enumerate(t.fields):
+        column = batch.column(i)
+        if not f.type.nullable and column.null_count:
+            row = pc.index(column.is_null(), True).as_py()
+            raise FormatError(row if kept is None else kept[row].as_py(), f"field '{f.name}' is declared NOT NULL but the record has no value for it",
+                              "make the column nullable or fix the producer")
+

@@ -1,0 +1,58 @@
+package org.flinkaccelerator.planner.replace;
+
+import java.util.List;
+import org.apache.flink.api.dag.Transformation;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.streaming.api.operators.SimpleOperatorFactory;
+import org.apache.flink.streaming.api.transformations.OneInputTransformation;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.planner.delegation.PlannerBase;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecEdge;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeBase;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeConfig;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeContext;
+import org.apache.flink.table.planner.plan.nodes.exec.InputProperty;
+import org.apache.flink.table.planner.plan.nodes.exec.SingleTransformationTranslator;
+import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecNode;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.flinkaccelerator.runtime.AcceleratedOperator;
+import org.flinkaccelerator.runtime.AcceleratedSegmentSpec;
+
+/**
+ * The ExecNode that stands for a whole accelerated segment between its raw-value Kafka source and
+ * sink. It carries everything it needs (the spec) because Flink translates the graph with a fresh
+ * planner; it translates to one {@link OneInputTransformation} running {@link AcceleratedOperator}
+ * with its input's parallelism, so it chains with the source and the sink.
+ */
+public final class AcceleratedExecNode extends ExecNodeBase<RowData>
+        implements StreamExecNode<RowData>, SingleTransformationTranslator<RowData> {
+    private static final String CONTEXT = "accelerated-segment_1";
+
+    private final AcceleratedSegmentSpec spec;
+
+    public AcceleratedExecNode(ReadableConfig config, AcceleratedSegmentSpec spec) {
+        this(ExecNodeContext.newNodeId(), config, spec);
+    }
+
+    private AcceleratedExecNode(int id, ReadableConfig config, AcceleratedSegmentSpec spec) {
+        super(id, new ExecNodeContext(CONTEXT).withId(id), config, List.of(InputProperty.DEFAULT),
+                RawValueTables.ROW, spec.operatorName());
+        this.spec = spec;
+    }
+
+    public AcceleratedSegmentSpec spec() {
+        return spec;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    protected Transformation<RowData> translateToPlanInternal(PlannerBase planner, ExecNodeConfig config) {
+        ExecEdge inputEdge = getInputEdges().get(0);
+        Transformation<RowData> input = (Transformation<RowData>) inputEdge.translateToPlan(planner);
+        OneInputTransformation<RowData, RowData> transformation = new OneInputTransformation<>(input,
+                spec.operatorName(), SimpleOperatorFactory.of(new AcceleratedOperator(spec)),
+                InternalTypeInfo.of(RawValueTables.ROW), input.getParallelism(), false);
+        transformation.setDescription(spec.operatorName() + ": Kafka message values through the Python sidecar");
+        return transformation;
+    }
+}

@@ -1,0 +1,185 @@
+package org.flinkaccelerator.runtime;
+
+import java.util.concurrent.ScheduledFuture;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VarBinaryVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.flinkaccelerator.sidecar.SidecarException;
+import org.flinkaccelerator.sidecar.SidecarProcess;
+import org.flinkaccelerator.sidecar.SidecarSettings;
+import org.flinkaccelerator.sidecar.SidecarStage;
+import org.flinkaccelerator.sidecar.StageFailedException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one accelerated segment in the TaskManager: collects the Kafka message values it receives
+ * (rows of one BYTES column, from a source whose value format is {@code raw}) into Arrow batches,
+ * sends each batch through its own Python sidecar, and emits one row (one BYTES column, for a
+ * {@code raw} sink) per message the sidecar returns.
+ *
+ * <p>A batch is sent when it reaches {@code batchSize} rows, when its first row has waited
+ * {@code maxDelay}, before a watermark is forwarded, before a checkpoint barrier and at end of
+ * input, so no row is in flight across a barrier or behind a watermark. A sidecar failure fails
+ * the task, naming the segment, so Flink's restart strategy applies.
+ */
+public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
+        implements OneInputStreamOperator<RowData, RowData>, BoundedOneInput {
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(AcceleratedOperator.class);
+
+    private final AcceleratedSegmentSpec spec;
+
+    private transient BufferAllocator allocator;
+    private transient SidecarProcess sidecar;
+    private transient SidecarStage stage;
+    private transient ValueBatch batch;
+    private transient GenericRowData outRow;
+    private transient StreamRecord<RowData> outRecord;
+    private transient ScheduledFuture<?> delayTimer;
+    private transient long batches;
+
+    public AcceleratedOperator(AcceleratedSegmentSpec spec) {
+        this.spec = spec;
+    }
+
+    public AcceleratedSegmentSpec spec() {
+        return spec;
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        allocator = new RootAllocator();
+        batch = new ValueBatch(allocator);
+        outRow = new GenericRowData(1);
+        outRecord = new StreamRecord<>(outRow);
+        SidecarSettings settings = new SidecarSettings(spec.pythonExecutable(), SidecarSettings.DEFAULT_CALL_TIMEOUT,
+                SidecarSettings.DEFAULT_START_TIMEOUT, SidecarSettings.DEFAULT_INITIAL_REGION_BYTES);
+        sidecar = SidecarProcess.start(settings);
+        try {
+            stage = SidecarStage.open(sidecar, spec.descriptorJson(), allocator);
+        } catch (SidecarException e) {
+            throw new SidecarException(spec.operatorName() + ": the Python sidecar refused the segment: "
+                    + e.getMessage(), e);
+        }
+        LOG.info("{} (subtask {}): sidecar pid {} runs stage {}; batches of up to {} rows, at most {} ms apart",
+                spec.operatorName(), getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), sidecar.pid(),
+                stage.id(), spec.batchSize(), spec.maxDelay().toMillis());
+    }
+
+    @Override
+    public void processElement(StreamRecord<RowData> element) throws Exception {
+        RowData row = element.getValue();
+        batch.append(row.isNullAt(0) ? null : row.getBinary(0));
+        if (batch.rows() >= spec.batchSize()) {
+            flush();
+        } else if (batch.rows() == 1) {
+            scheduleDelayFlush();
+        }
+    }
+
+    private void scheduleDelayFlush() {
+        long due = getProcessingTimeService().getCurrentProcessingTime() + spec.maxDelay().toMillis();
+        delayTimer = getProcessingTimeService().registerTimer(due, time -> flush());
+    }
+
+    @Override
+    public void processWatermark(Watermark mark) throws Exception {
+        flush();
+        super.processWatermark(mark);
+    }
+
+    @Override
+    public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+        flush();
+        super.prepareSnapshotPreBarrier(checkpointId);
+    }
+
+    @Override
+    public void endInput() throws Exception {
+        flush();
+    }
+
+    @Override
+    public void finish() throws Exception {
+        flush();
+        super.finish();
+    }
+
+    /** Sends the pending rows through the sidecar and emits what comes back; nothing pending = nothing. */
+    private void flush() {
+        if (delayTimer != null) {
+            delayTimer.cancel(false);
+            delayTimer = null;
+        }
+        if (batch == null || batch.isEmpty()) {
+            return;
+        }
+        int rows = batch.rows();
+        long sequence = ++batches;
+        VectorSchemaRoot result;
+        try {
+            result = stage.process(batch.root());
+        } catch (StageFailedException e) {
+            String where = e.row().isPresent() ? " at message " + e.row().getAsInt() + " of the batch" : "";
+            throw new SidecarException(spec.operatorName() + ": batch " + sequence + " of " + rows
+                    + " messages failed" + where + ": " + e.getMessage(), e);
+        } catch (SidecarException e) {
+            throw new SidecarException(spec.operatorName() + ": batch " + sequence + " of " + rows
+                    + " messages failed: " + e.getMessage(), e);
+        } finally {
+            batch.clear();
+        }
+        try (result) {
+            emit(result);
+        }
+    }
+
+    private void emit(VectorSchemaRoot result) {
+        VarBinaryVector values = (VarBinaryVector) result.getVector(ValueBatch.VALUE);
+        if (values == null) {
+            throw new SidecarException(spec.operatorName() + ": the sidecar's answer has no '" + ValueBatch.VALUE
+                    + "' column: " + result.getSchema());
+        }
+        int count = result.getRowCount();
+        for (int i = 0; i < count; i++) {
+            outRow.setField(0, values.get(i));
+            output.collect(outRecord);
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            if (stage != null) {
+                stage.close();
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("{}: closing the stage failed; the sidecar is stopped anyway", spec.operatorName(), e);
+        } finally {
+            stage = null;
+            if (sidecar != null) {
+                sidecar.close();
+                sidecar = null;
+            }
+            if (batch != null) {
+                batch.close();
+                batch = null;
+            }
+            if (allocator != null) {
+                allocator.close();
+                allocator = null;
+            }
+            super.close();
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package org.flinkaccelerator.runtime;
+
+import java.io.Serializable;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Everything an {@link AcceleratedOperator} needs at run time, fixed at planning time: the
+ * segment's name and stage descriptor, the sidecar's interpreter and the batching limits.
+ *
+ * @param segmentName the stage descriptor's name, {@code <source table>-to-<sink table>}
+ * @param descriptorJson the stage descriptor (docs/architecture.md, "The stage contract")
+ * @param pythonExecutable interpreter with the accelerator package ({@code accelerator.python.executable})
+ * @param batchSize rows per batch at most ({@code accelerator.batch.size})
+ * @param maxDelay longest a row waits in a partial batch ({@code accelerator.batch.max-delay})
+ */
+public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, String pythonExecutable,
+        int batchSize, Duration maxDelay) implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    public AcceleratedSegmentSpec {
+        Objects.requireNonNull(segmentName, "segmentName");
+        Objects.requireNonNull(descriptorJson, "descriptorJson");
+        Objects.requireNonNull(pythonExecutable, "pythonExecutable");
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("accelerator.batch.size must be at least 1, got " + batchSize);
+        }
+        if (maxDelay.isNegative() || maxDelay.isZero()) {
+            throw new IllegalArgumentException("accelerator.batch.max-delay must be positive, got " + maxDelay);
+        }
+    }
+
+    /** The operator's name in the job graph and the web UI. */
+    public String operatorName() {
+        return "Accelerated[" + segmentName + "]";
+    }
+}

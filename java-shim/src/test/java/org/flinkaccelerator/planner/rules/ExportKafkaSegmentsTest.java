@@ -1,0 +1,84 @@
+package org.flinkaccelerator.planner.rules;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.dag.Transformation;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
+import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecSink;
+import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecTableSourceScan;
+import org.flinkaccelerator.planner.replace.AcceleratedExecNode;
+import org.flinkaccelerator.planner.stage.SqlPlans;
+import org.junit.jupiter.api.Test;
+
+/** The rule on real plans of golden queries: what it replaces, what it leaves alone, what Flink makes of it. */
+class ExportKafkaSegmentsTest {
+    private static final Path GOLDEN = Paths.get(System.getProperty("basedir", "."), "..", "substrait-plans").normalize();
+
+    private static String sql(String name) throws Exception {
+        return Files.readString(GOLDEN.resolve(name + ".sql"), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aValueOnlyJsonSegmentBecomesRawSourceAcceleratedOperatorRawSink() throws Exception {
+        SqlPlans plans = new SqlPlans();
+        ExecNodeGraph graph = plans.plan(sql("nexmark_q2"));
+        ExecNodeGraph rewritten = new ExportKafkaSegments().apply(graph, plans.config());
+        assertNotSame(graph, rewritten);
+
+        StreamExecSink sink = assertInstanceOf(StreamExecSink.class, rewritten.getRootNodes().get(0));
+        Map<String, String> sinkOptions = sink.getTableSinkSpec().getContextResolvedTable().getResolvedTable().getOptions();
+        assertEquals("raw", sinkOptions.get("format"));
+        AcceleratedExecNode accelerated = assertInstanceOf(AcceleratedExecNode.class,
+                sink.getInputEdges().get(0).getSource());
+        assertEquals("Accelerated[bid-to-out_bid]", accelerated.getDescription());
+        assertTrue(accelerated.spec().descriptorJson().contains("\"row_type\""));
+        StreamExecTableSourceScan source = assertInstanceOf(StreamExecTableSourceScan.class,
+                accelerated.getInputEdges().get(0).getSource());
+        Map<String, String> sourceOptions =
+                source.getTableSourceSpec().getContextResolvedTable().getResolvedTable().getOptions();
+        assertEquals("raw", sourceOptions.get("format"));
+        assertEquals("earliest-offset", sourceOptions.get("scan.startup.mode"));
+        assertEquals("latest-offset", sourceOptions.get("scan.bounded.mode"));
+
+        List<String> names = transformationNames(plans.translate(rewritten));
+        assertTrue(names.contains("Accelerated[bid-to-out_bid]"), names.toString());
+    }
+
+    @Test
+    void segmentsWithMetadataColumnsAreReportedNotReplaced() throws Exception {
+        SqlPlans plans = new SqlPlans();
+        ExecNodeGraph graph = plans.plan(sql("metadata_columns"));
+        assertSame(graph, new ExportKafkaSegments().apply(graph, plans.config()));
+    }
+
+    @Test
+    void fallbackSegmentsAreLeftAlone() throws Exception {
+        SqlPlans plans = new SqlPlans();
+        ExecNodeGraph graph = plans.plan(sql("fallback_regexp"));
+        assertSame(graph, new ExportKafkaSegments().apply(graph, plans.config()));
+    }
+
+    private static List<String> transformationNames(List<Transformation<?>> roots) {
+        List<String> names = new ArrayList<>();
+        Deque<Transformation<?>> pending = new ArrayDeque<>(roots);
+        while (!pending.isEmpty()) {
+            Transformation<?> t = pending.pop();
+            names.add(t.getName());
+            pending.addAll(t.getInputs());
+        }
+        return names;
+    }
+}

@@ -1,0 +1,112 @@
+package org.flinkaccelerator.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.junit.jupiter.api.Test;
+
+/** The accelerated operator in Flink's operator harness, with a real sidecar running the identity stage. */
+class AcceleratedOperatorTest {
+    private static final String IDENTITY = "{\"protocol\": 1, \"kind\": \"identity\", \"name\": \"src-to-out\","
+            + " \"input\": {\"fields\": [{\"name\": \"value\", \"type\": \"VARBINARY(2147483647)\"}]}}";
+
+    private static String python() {
+        return System.getProperty("accelerator.test.python", "python3");
+    }
+
+    private static OneInputStreamOperatorTestHarness<RowData, RowData> harness(String descriptor, int batchSize)
+            throws Exception {
+        AcceleratedSegmentSpec spec = new AcceleratedSegmentSpec("src-to-out", descriptor, python(), batchSize,
+                Duration.ofMinutes(10));
+        return new OneInputStreamOperatorTestHarness<>(new AcceleratedOperator(spec));
+    }
+
+    private static StreamRecord<RowData> message(String text) {
+        return new StreamRecord<>(GenericRowData.of((Object) text.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** The output so far: message texts, and "WM<n>" for watermarks, in order. */
+    private static List<String> output(OneInputStreamOperatorTestHarness<RowData, RowData> harness) {
+        List<String> out = new ArrayList<>();
+        for (Object o : harness.getOutput()) {
+            if (o instanceof Watermark) {
+                out.add("WM" + ((Watermark) o).getTimestamp());
+            } else {
+                @SuppressWarnings("unchecked")
+                RowData row = ((StreamRecord<RowData>) o).getValue();
+                out.add(new String(row.getBinary(0), StandardCharsets.UTF_8));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void flushesOnSizeWatermarkSnapshotAndEndOfInput() throws Exception {
+        try (OneInputStreamOperatorTestHarness<RowData, RowData> harness = harness(IDENTITY, 3)) {
+            harness.open();
+            harness.processElement(message("a"));
+            harness.processElement(message("b"));
+            assertEquals(List.of(), output(harness), "a partial batch waits");
+            harness.processElement(message("c"));
+            assertEquals(List.of("a", "b", "c"), output(harness), "a full batch is sent at once");
+
+            harness.processElement(message("d"));
+            harness.processWatermark(new Watermark(7));
+            assertEquals(List.of("a", "b", "c", "d", "WM7"), output(harness), "rows go before the watermark");
+
+            harness.processElement(message("e"));
+            harness.prepareSnapshotPreBarrier(1);
+            assertEquals("e", output(harness).get(5), "nothing in flight across a barrier");
+
+            harness.processElement(message("f"));
+            harness.endInput();
+            assertEquals(List.of("a", "b", "c", "d", "WM7", "e", "f"), output(harness));
+        }
+    }
+
+    @Test
+    void flushesWhenTheMaxDelayPasses() throws Exception {
+        try (OneInputStreamOperatorTestHarness<RowData, RowData> harness = harness(IDENTITY, 1000)) {
+            harness.setProcessingTime(0);
+            harness.open();
+            harness.processElement(message("late"));
+            assertEquals(List.of(), output(harness));
+            harness.setProcessingTime(Duration.ofMinutes(10).toMillis());
+            assertEquals(List.of("late"), output(harness));
+        }
+    }
+
+    @Test
+    void aFailedBatchFailsTheTaskNamingTheSegmentAndTheBatch() throws Exception {
+        String wrongColumns = IDENTITY.replace("\"name\": \"value\"", "\"name\": \"other\"");
+        try (OneInputStreamOperatorTestHarness<RowData, RowData> harness = harness(wrongColumns, 1)) {
+            harness.open();
+            Exception e = assertThrows(RuntimeException.class, () -> harness.processElement(message("x")));
+            assertTrue(e.getMessage().startsWith("Accelerated[src-to-out]: batch 1 of 1 messages failed"),
+                    e.getMessage());
+            assertTrue(e.getMessage().contains("are not the stage's input fields"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aDescriptorTheSidecarRefusesFailsOpenNamingTheSegment() throws Exception {
+        try (OneInputStreamOperatorTestHarness<RowData, RowData> harness =
+                harness("{\"protocol\": 1, \"kind\": \"nope\", \"name\": \"src-to-out\"}", 10)) {
+            Exception e = assertThrows(Exception.class, harness::open);
+            assertInstanceOf(RuntimeException.class, e);
+            assertTrue(e.getMessage().contains("Accelerated[src-to-out]"), e.getMessage());
+            assertTrue(e.getMessage().contains("unknown stage kind 'nope'"), e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,272 @@
+"""Our json decoder against Flink's JsonParserRowDataDeserializationSchema, message by message."""
+
+from __future__ import annotations
+
+import struct
+from decimal import Decimal
+
+import pyarrow as pa
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from accelerator.formats import FormatError, json_fast_path, types
+from accelerator.formats.json_converters import MessageDecoder, Unreproducible
+from accelerator.formats.json_decoder import decode, project
+from accelerator.formats.json_options import parse_options
+from accelerator.testing.flink_oracle import JsonDeserializer, JsonSerializer
+from messages import messages
+from rows import rows
+from values import from_batch
+
+SCALARS = types.parse(
+    "ROW<`b` BOOLEAN, `ti` TINYINT, `si` SMALLINT, `i` INT, `bi` BIGINT, `f` FLOAT, `d` DOUBLE, "
+    "`dec` DECIMAL(10, 2), `dec38` DECIMAL(38, 18), `c` CHAR(3), `s` VARCHAR(2147483647), `dt` DATE, "
+    "`t` TIME(0), `t3` TIME(3), `ts` TIMESTAMP(3), `ts9` TIMESTAMP(9), `ltz` TIMESTAMP(3) WITH LOCAL TIME ZONE>")
+NESTED = types.parse(
+    "ROW<`id` BIGINT, `tags` ARRAY<VARCHAR(2147483647)>, "
+    "`r` ROW<`a` INT, `b` ROW<`x` DECIMAL(38, 10), `y` ARRAY<TIMESTAMP(6)>>>, "
+    "`ad` ARRAY<ROW<`p` BOOLEAN, `q` DATE, `w` FLOAT>>, "
+    "`who` ROW<`name` VARCHAR(2147483647), `ts` TIMESTAMP(3) WITH LOCAL TIME ZONE>>")
+NEXMARK = types.parse(
+    "ROW<`auction` BIGINT, `bidder` BIGINT, `price` BIGINT, `channel` VARCHAR(2147483647), "
+    "`url` VARCHAR(2147483647), `dateTime` TIMESTAMP(3), `extra` VARCHAR(2147483647)>")
+OPTIONS = {
+    "default": {},
+    "iso": {"json.timestamp-format.standard": "ISO-8601"},
+    "ignore": {"json.ignore-parse-errors": "true"},
+    "fail-missing": {"json.fail-on-missing-field": "true"},
+}
+# No shrinking: each step would call the JVM again; a failure prints the whole generated batch.
+SETTINGS = settings(max_examples=40, deadline=None, derandomize=True, phases=[Phase.generate],
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                           HealthCheck.large_base_example])
+
+#: Adversarial messages are cheap to decode; about 11,000 messages run in all.
+ADVERSARIAL = settings(SETTINGS, max_examples=60)
+
+_oracles: dict = {}
+_serializers: dict = {}
+
+
+def flink_bytes(row_type: types.DataType, options: dict, batch: list[tuple]) -> list[bytes]:
+    key = (row_type.serializable(), tuple(sorted(options.items())))
+    if key not in _serializers:
+        _serializers[key] = JsonSerializer(row_type.serializable(), options)
+    return _serializers[key].serialize(batch)
+
+
+def flink(row_type: types.DataType, options: dict, projection=None) -> JsonDeserializer:
+    key = (row_type.serializable(), tuple(sorted(options.items())), tuple(projection or ()))
+    if key not in _oracles:
+        _oracles[key] = JsonDeserializer(row_type.serializable(), options, projection)
+    return _oracles[key]
+
+
+def same(v):
+    """Values compared bit for bit: NaN equals NaN, -0.0 differs from 0.0."""
+    if isinstance(v, float):
+        return ("float", struct.pack("<d", v))
+    if isinstance(v, (list, tuple)):
+        return type(v)(same(x) for x in v)
+    return v
+
+
+def assert_batch_matches_flink(row_type: types.DataType, options: dict, batch: list[bytes | None],
+                               projection=None) -> None:
+    """decode() gives Flink's rows in order, `kept` names their messages, and without
+    json.ignore-parse-errors it fails on the first message Flink fails on."""
+    produced = project(row_type, projection)
+    expected = flink(row_type, options, projection).deserialize(batch)
+    failing = [i for i, d in enumerate(expected) if d.error is not None]
+    values = pa.array(batch, pa.binary())
+    if failing:
+        with pytest.raises(FormatError) as caught:
+            decode(values, row_type, parse_options(options), projection)
+        assert caught.value.row == failing[0], caught.value
+        return
+    result = decode(values, row_type, parse_options(options), projection)
+    want_rows = [r for d in expected for r in d.rows if r is not None]
+    want_kept = [i for i, d in enumerate(expected) for r in d.rows if r is not None]
+    assert same(from_batch(produced, result.batch)) == same(want_rows)
+    kept = list(range(len(batch))) if result.kept is None else result.kept.to_pylist()
+    assert kept == want_kept
+    assert result.null_rows == sum(r is None for d in expected for r in d.rows)
+
+
+def reproducible(row_type: types.DataType, options: dict, batch: list[bytes | None]) -> list[bytes | None]:
+    """The messages our decoder does not refuse. The refused ones are never sent to the oracle:
+    on some of them Flink's decoder loops forever."""
+    decoder = MessageDecoder(row_type, parse_options(options))
+    kept = []
+    for message in batch:
+        try:
+            decoder.decode(message)
+        except Unreproducible:
+            continue
+        kept.append(message)
+    return kept
+
+
+def assert_messages_match_flink(row_type: types.DataType, options: dict, batch: list[bytes | None]) -> None:
+    """The exact path, message by message: the same rows (null rows included) or a failure."""
+    batch = reproducible(row_type, options, batch)
+    expected = flink(row_type, options).deserialize(batch)
+    decoder = MessageDecoder(row_type, parse_options(options))
+    for message, want in zip(batch, expected):
+        got = decoder.decode(message)
+        if want.error is not None:
+            assert got.failure is not None, (message, got.rows, want.error)
+        else:
+            assert got.failure is None, (message, got.failure, want.rows)
+            assert same(got.rows) == same(want.rows), message
+
+
+# -- (a) Flink's own bytes come back as Flink's rows -----------------------------------------------
+
+@pytest.mark.parametrize("options", ["default", "iso", "ignore"])
+@SETTINGS
+@given(batch=rows(SCALARS, 5, 25))
+def test_scalar_rows_round_trip(options, batch):
+    opts = OPTIONS[options]
+    assert_batch_matches_flink(SCALARS, opts, flink_bytes(SCALARS, opts, batch))
+
+
+@pytest.mark.parametrize("options", ["default", "iso"])
+@SETTINGS
+@given(batch=rows(NESTED, 5, 25))
+def test_nested_rows_round_trip(options, batch):
+    opts = OPTIONS[options]
+    assert_batch_matches_flink(NESTED, opts, flink_bytes(NESTED, opts, batch))
+
+
+def test_well_formed_scalar_rows_take_the_fast_path():
+    batch = [(True, 1, 2, 3, 4, 1.5, 2.5, Decimal("1.25"), Decimal("0.5"), "abc", "x", 10, 1000, 1001,
+              1_000_000, 1, 2_000_000)] * 3
+    fast = json_fast_path.decode(pa.array(flink_bytes(SCALARS, {}, batch), pa.binary()), SCALARS, parse_options({}))
+    assert fast is not None and fast.leftover is None and fast.batch.num_rows == 3
+
+
+# -- (b) adversarial messages, one by one and as batches --------------------------------------------
+
+@pytest.mark.parametrize("options", ["default", "ignore", "fail-missing", "iso"])
+@pytest.mark.parametrize("row_type", [SCALARS, NESTED], ids=["scalars", "nested"])
+@ADVERSARIAL
+@given(data=st.data())
+def test_adversarial_messages(options, row_type, data):
+    names = [f.name for f in row_type.fields]
+    drawn = data.draw(st.lists(messages(names), min_size=10, max_size=30))
+    assert_messages_match_flink(row_type, OPTIONS[options], drawn)
+
+
+@pytest.mark.parametrize("options", ["default", "ignore"])
+@SETTINGS
+@given(data=st.data())
+def test_adversarial_batches(options, data):
+    names = [f.name for f in NEXMARK.fields]
+    drawn = data.draw(st.lists(messages(names), min_size=5, max_size=30))
+    assert_batch_matches_flink(NEXMARK, OPTIONS[options], reproducible(NEXMARK, OPTIONS[options], drawn))
+
+
+# -- (c) fixed edge cases ---------------------------------------------------------------------------
+
+EDGES = [
+    b'{"dt":"2000-02-29","ts":"2000-02-29 23:59:59.999","ltz":"1900-02-28 00:00:00Z"}',
+    b'{"dt":"1900-02-29"}', b'{"ts":"1900-02-29 00:00:00"}', b'{"ts":"1969-12-31 23:59:59.999999999"}',
+    b'{"ts9":"1677-09-21 00:12:43.145224192"}', b'{"dt":"-0001-01-01","t":"00:00:00.999"}',
+    b'{"dec38":99999999999999999999.999999999999999999}', b'{"dec38":-99999999999999999999.9999999999999999995}',
+    b'{"dec38":100000000000000000000}', b'{"dec":"\xd9\xa1\xd9\xa2.5"}',
+    b'{"s":"\\u00e9\\ud83d\\ude00\\u0000\\ud800x"}', b'{"s":"\\uDBFF\\uDFFF"}', b'{"c":"\xf0\x9f\x98\x80 too long"}',
+    b'{"d":-0.0,"f":-0.0}', b'{"d":1e-7,"f":1e-7}', b'{"d":1e21,"f":1e21}', b'{"d":4.9e-324,"f":1.4e-45}',
+    b'{"f":1.00000005960464477539062499}', b'{"f":1.000000059604644775390625}', b'{"f":"3.4028235677973366e38"}',
+    b'{"f":0.000000000000000000000000000000000000000000701}', b'{"d":"0x1.8p1"}', b'{"d":"1d"}',
+    b'{"bi":-9223372036854775808,"i":-2147483648,"si":-32768,"ti":-128}',
+    b'{"bi":9.2233720368547758e18,"i":-2147483648.9}', b'{"s":{"k":[1,2.50,"x"],"k":{}}}',
+    b'{"s":[1e400,-1e400,0.0,1E-5,123456789.0]}', b'{"b":{"s":"inner"},"s":"outer"}',
+    b'{"s":' + b"[" * 1000 + b"]" * 1000 + b"}", b'{"s":' + b"[" * 1001 + b"]" * 1001 + b"}",
+    b'{"i":"' + b"1" * 2000 + b'"}', b'{"d":' + b"1" * 1001 + b"}",
+    b'{"f":1.00000005960464477539062501}', b'{"f":"1.00000005960464477539062501"}',
+    # where the parser stands after a failure that json.ignore-parse-errors turns into a null field
+    b'{"s":{"d":nul,"f":1},"i":2}', b'{"s":{"x":NaN},"i":2}', b'{"s":{"x":1 x},"i":2}', b'{"s":{"x"1},"i":2}',
+    b'{"s":"\xc3(","i":2}', b'{"s":"\\xc3(","i":2}', b'{"s":"ab\\q","i":2}', b'{"i":{"b":true,"s":"in"},"s":"out"}',
+    b'{"b":[1,"s",2],"i":5}', b'{"s":[1,2}', b'{"dt":+1,"i":2}', b'{"i":tru,"s":"x"}', b'{"i":-Infinity,"s":1}',
+]
+
+
+@pytest.mark.parametrize("options", ["default", "ignore", "iso"])
+def test_edge_messages(options):
+    assert_messages_match_flink(SCALARS, OPTIONS[options], EDGES)
+
+
+@pytest.mark.parametrize("options", ["ignore", "iso"])
+def test_edge_batches(options):
+    """The same edge cases through decode(), one per batch so that each meets the fast path."""
+    opts = OPTIONS[options] if options == "ignore" else {**OPTIONS[options], **OPTIONS["ignore"]}
+    for message in reproducible(SCALARS, opts, EDGES):
+        assert_batch_matches_flink(SCALARS, opts, [message, b'{"i":1}'])
+
+
+def test_projection_decodes_like_flinks_projected_decoder():
+    row_type = NEXMARK
+    batch = [b'{"auction":1,"auction":2,"price":3,"url":"u"}', b'{"price":"7","extra":"e","auction":1}',
+             b'{"url":"a","bidder":1,"price":2}']
+    for projection in (["price", "auction"], ["url"], ["extra", "bidder", "price"]):
+        assert_batch_matches_flink(row_type, {}, batch, projection)
+
+
+def test_tombstones_empty_messages_and_arrays():
+    row_type = types.parse("ROW<`a` INT>")
+    result = decode(pa.array([None, b"", b'[{"a":1},{"a":2}]', b"[]", b'{"a":3}'], pa.binary()), row_type,
+                    parse_options({}))
+    assert from_batch(row_type, result.batch) == [(1,), (2,), (3,)]
+    assert result.kept.to_pylist() == [2, 2, 4] and result.skipped == 0
+
+
+def test_broken_records_are_skipped_or_nulled_under_ignore_parse_errors():
+    row_type = types.parse("ROW<`a` INT, `b` BOOLEAN>")
+    result = decode(pa.array([b'{"a":"x","b":true}', b'{"a":', b"  ", b'{"a":2}'], pa.binary()), row_type,
+                    parse_options({"json.ignore-parse-errors": "true"}))
+    assert from_batch(row_type, result.batch) == [(None, True), (2, None)]
+    assert result.kept.to_pylist() == [0, 3]
+    assert (result.skipped, result.null_rows) == (2, 1)
+
+
+def test_a_bad_record_names_its_message_and_the_remedy():
+    with pytest.raises(FormatError) as caught:
+        decode(pa.array([b'{"a":1}', b'{"a":1', b'{"a":'], pa.binary()), types.parse("ROW<`a` INT>"),
+               parse_options({}))
+    assert caught.value.row == 1
+    assert "json.ignore-parse-errors" in caught.value.remedy
+
+
+def test_null_for_a_not_null_field_fails_naming_the_message():
+    with pytest.raises(FormatError) as caught:
+        decode(pa.array([b'{"a":1}', b'{"b":1}'], pa.binary()), types.parse("ROW<`a` INT NOT NULL>"),
+               parse_options({}))
+    assert caught.value.row == 1 and "NOT NULL" in caught.value.reason
+
+
+def test_timestamps_the_accelerator_cannot_hold_fail_loudly():
+    with pytest.raises(FormatError) as caught:
+        decode(pa.array([b'{"t":"3000-01-01 00:00:00"}'], pa.binary()), types.parse("ROW<`t` TIMESTAMP(3)>"),
+               parse_options({}))
+    assert "does not reproduce" in caught.value.reason
+
+
+@pytest.mark.parametrize("message", [b'{\x00"\x00a\x00"\x00:\x001\x00}\x00', b'\xff\xfe{\x00}\x00'])
+def test_utf16_messages_fail_loudly(message):
+    with pytest.raises(FormatError) as caught:
+        decode(pa.array([message], pa.binary()), types.parse("ROW<`a` INT>"), parse_options({}))
+    assert "UTF-16" in caught.value.reason
+
+
+@SETTINGS
+@given(data=st.data())
+def test_adversarial_messages_one_per_batch(data):
+    """Each message alone meets the fast path, which must vouch only for what Flink reads alike."""
+    opts = OPTIONS["ignore"]
+    drawn = data.draw(st.lists(messages([f.name for f in SCALARS.fields]), min_size=10, max_size=30))
+    expected = flink(SCALARS, opts).deserialize(reproducible(SCALARS, opts, drawn))
+    for message, want in zip(reproducible(SCALARS, opts, drawn), expected):
+        result = decode(pa.array([message], pa.binary()), SCALARS, parse_options(opts))
+        assert same(from_batch(SCALARS, result.batch)) == same([r for r in want.rows if r is not None]), message
