@@ -12,6 +12,7 @@ def test_bids_are_deterministic_and_nexmark_shaped():
 
 @pytest.mark.services
 def test_demo_job_delivers_every_expected_row(kafka_broker, flink_cluster):
-    result = demo.run(kafka_broker, flink_cluster, events=3000)
-    assert result.rows_out == sum(1 for b in demo.bids(3000) if b.auction % 3 == 0)
-    assert result.seconds > 0
+    source, expected = demo.load(kafka_broker, 3000)
+    result = demo.run(kafka_broker, flink_cluster, source, expected)
+    assert expected == sum(1 for b in demo.bids(3000) if b.auction % 3 == 0)
+    assert result.rows_out == expected and result.seconds > 0

@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 import pyarrow as pa
-from datafusion import SessionContext
+from datafusion import SessionConfig, SessionContext
 from datafusion.substrait import Consumer, Serde
 from google.protobuf import json_format
 from substrait import plan_pb2
@@ -42,7 +42,10 @@ class StagePlan:
         self.output_schema = types.to_arrow_schema(types.parse(descriptor["encode"]["row_type"]))
         plan = json_format.Parse(json.dumps(descriptor["plan"]), plan_pb2.Plan())
         self._plan = Serde.deserialize_bytes(plan.SerializeToString())
-        self._ctx = SessionContext()
+        # One partition: with more, DataFusion deals the batch's chunks round-robin to parallel
+        # partitions and collect() returns them partition by partition, so rows come back out of
+        # order (the Kafka sink would then write them in an order stock Flink never does).
+        self._ctx = SessionContext(SessionConfig().with_target_partitions(1))
         for function in flink_udfs():
             self._ctx.register_udf(function)
         # Fail at open time, not on the first batch, if DataFusion cannot take the plan.

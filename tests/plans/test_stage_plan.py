@@ -89,3 +89,18 @@ def test_split_index_keeps_empty_pieces_and_gives_null_out_of_range():
     s = pa.array(["a,b,,c", "a,b,,c", "a,b,,c", "a,b,,c", "", None, "x,"])
     out = udfs.split_index(s, pa.array([","] * 7), ints([2, 3, 4, -1, 0, 0, 1]))
     assert out.to_pylist() == ["", "c", None, None, None, None, ""]
+
+
+def test_rows_keep_their_order_through_a_filter_on_a_large_batch():
+    """Kafka output order is part of the result: the plan must not reorder rows, whatever the
+    batch size (DataFusion splits a batch into chunks it may run in parallel partitions)."""
+    plan = StagePlan(descriptor("nexmark_q2"))
+    n = 100_000
+    columns = {}
+    for field in plan.decoded_schema:
+        if field.name == "auction":
+            columns[field.name] = pa.array([123 * i for i in range(n)], field.type)
+        else:
+            columns[field.name] = pa.nulls(n, field.type)
+    out = plan.execute(pa.RecordBatch.from_pydict(columns, schema=plan.decoded_schema))
+    assert out.column(0).to_pylist() == [123 * i for i in range(n)]
