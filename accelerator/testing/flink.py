@@ -151,7 +151,9 @@ class FlinkCluster:
         while True:
             try:
                 overview = self.rest("/overview")
-                if overview.get("taskmanagers") == self.taskmanagers:
+                # A TaskManager registers before it reports its slots: wait for both.
+                if (overview.get("taskmanagers") == self.taskmanagers
+                        and overview.get("slots-total") == self.taskmanagers * self.slots_per_taskmanager):
                     return
             except (urllib.error.URLError, ConnectionError, OSError):
                 pass
