@@ -34,3 +34,21 @@ def test_summary_counts_cases_per_area():
     assert "| stateful shapes | 1 | 1 | 1 | 0 | 0 | 1 |" in text
     assert "| **all** | 4 | 3 | 3 | 1 | 0 | 3 |" in text
     assert "- `fn_bad`: mismatch: topic out: message 0" in text
+
+
+def test_failures_compare_by_root_cause_or_as_rejected_input(tmp_path):
+    from accelerator.compat.case import Case
+    from accelerator.compat.runner import CompatRunner, RunOutcome
+
+    case = Case(name="c", path=tmp_path, script="", topics=("src", "dst"), inputs={"src": tmp_path},
+                formats={"src": "json", "dst": "json"}, expect_failure=True)
+    runner = CompatRunner(None, None, None)
+    stock = RunOutcome(failure="JsonEOFException: Unexpected end-of-input")
+    same = runner._compare(case, stock, RunOutcome(failure="JsonEOFException: Unexpected end-of-input"))
+    rejected = runner._compare(case, stock, RunOutcome(
+        failure="StageFailedException: ... FormatError: row 1: Flink's json format cannot decode this record"))
+    crashed = runner._compare(case, stock, RunOutcome(failure="SidecarException: the sidecar died"))
+    assert (same.status, same.passed) == ("identical", True)
+    assert (rejected.status, rejected.passed) == ("equivalent", True)
+    assert (crashed.status, crashed.passed) == ("mismatch", False)
+    assert not runner._compare(case, RunOutcome(outputs={"dst": []}), RunOutcome(outputs={"dst": []})).passed

@@ -17,13 +17,16 @@ from pathlib import Path
 
 from accelerator.compat import case as cases
 from accelerator.compat import encoding, inputs
-from accelerator.compat.compare import ERROR, IDENTICAL, MISMATCH, Comparison, compare
+from accelerator.compat.compare import EQUIVALENT, ERROR, IDENTICAL, MISMATCH, Comparison, compare
 from accelerator.testing import locations
 from accelerator.testing.flink import FlinkCluster, JobFailed, SqlSubmissionFailed
 from accelerator.testing.gateway import SqlGateway
 from accelerator.testing.kafka import KafkaBroker, Record
 
 ACCELERATED_MARKER = "Accelerated"
+#: How the sidecar reports a record its format cannot decode the way Flink would (it names the
+#: batch row and the option to change).
+REJECTED_RECORD = "FormatError"
 
 
 @dataclass
@@ -101,6 +104,10 @@ class CompatRunner:
             if stock.failure and accelerated.failure:
                 if stock.failure == accelerated.failure:
                     return Comparison(IDENTICAL, True, f"both failed: {stock.failure}")
+                if REJECTED_RECORD in accelerated.failure:
+                    # Same outcome (the job stops on the bad record), the accelerator's own words.
+                    return Comparison(EQUIVALENT, True, f"both rejected the input: stock {stock.failure!r}; "
+                                                        f"accelerated {accelerated.failure!r}")
                 return Comparison(MISMATCH, False, f"failed differently: stock {stock.failure!r} "
                                                    f"vs accelerated {accelerated.failure!r}")
             which = "stock" if stock.failure else "accelerated"
