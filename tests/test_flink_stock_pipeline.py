@@ -17,10 +17,10 @@ CREATE TABLE big_orders (id BIGINT, shouted STRING, doubled INT, note STRING) WI
   'connector' = 'kafka', 'topic' = '${sink}', 'properties.bootstrap.servers' = '${bootstrap}',
   'format' = 'json');
 """
-FILTER_JOB = TABLES + """
-INSERT INTO big_orders
+QUERY = """INSERT INTO big_orders
 SELECT id, UPPER(`user`), amount * 2, note FROM orders WHERE amount >= 10 AND `user` <> 'bob';
 """
+FILTER_JOB = TABLES + QUERY
 ORDERS = [
     {"id": 1, "user": "ann", "amount": 5, "note": "too small"},
     {"id": 2, "user": "carol", "amount": 12, "note": None},
@@ -28,6 +28,12 @@ ORDERS = [
     {"id": 4, "user": "dave", "amount": 10, "note": "édge ✓"},
     {"id": 5, "user": "erin", "amount": 9},
     {"id": 6, "user": "fay", "amount": 1000, "note": "last"},
+]
+# Flink's json format for FILTER_JOB on ORDERS: sink column order, compact, nulls written, UTF-8 unescaped.
+EXPECTED = [
+    b'{"id":2,"shouted":"CAROL","doubled":24,"note":null}',
+    '{"id":4,"shouted":"DAVE","doubled":20,"note":"édge ✓"}'.encode(),
+    b'{"id":6,"shouted":"FAY","doubled":2000,"note":"last"}',
 ]
 
 
@@ -40,12 +46,7 @@ def _run(kafka_broker, flink_cluster, new_topic, script, messages, partitions=1)
 
 def test_filter_and_project_gives_flinks_exact_json(kafka_broker, flink_cluster, new_topic):
     out = _run(kafka_broker, flink_cluster, new_topic, FILTER_JOB, [json.dumps(o) for o in ORDERS])
-    # Flink's json format: sink column order, compact, nulls written, UTF-8 unescaped.
-    assert out == [
-        b'{"id":2,"shouted":"CAROL","doubled":24,"note":null}',
-        '{"id":4,"shouted":"DAVE","doubled":20,"note":"édge ✓"}'.encode(),
-        b'{"id":6,"shouted":"FAY","doubled":2000,"note":"last"}',
-    ]
+    assert out == EXPECTED
 
 
 def test_malformed_input_fails_the_job_with_flinks_reason(kafka_broker, flink_cluster, new_topic):

@@ -23,6 +23,8 @@ import accelerator
 from accelerator.testing import locations, sql
 from accelerator.testing.flink import ANSI_ESCAPE, FlinkCluster
 
+from test_flink_stock_pipeline import EXPECTED, ORDERS, QUERY, TABLES
+
 ON_LINE = "planner hook active, accelerator.enabled=true"
 OFF_LINE = "planner hook active, accelerator.enabled=false"
 INSTALLED_LINE = "planner hook installed in the table planner's class loader"
@@ -32,30 +34,6 @@ ORDER_BAD_LINE = "planner hook INACTIVE in this JVM: Flink loads the stock Plann
 SIDECAR_PYTHON = {"accelerator.python.executable": sys.executable}
 PLANNER_JAR = f"META-INF/flink-accelerator/flink-accelerator-{accelerator.__version__}-planner.jar"
 
-TABLES = """
-CREATE TABLE orders (id BIGINT, `user` STRING, amount INT, note STRING) WITH (
-  'connector' = 'kafka', 'topic' = '${source}', 'properties.bootstrap.servers' = '${bootstrap}',
-  'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset',
-  'format' = 'json');
-CREATE TABLE big_orders (id BIGINT, shouted STRING, doubled INT, note STRING) WITH (
-  'connector' = 'kafka', 'topic' = '${sink}', 'properties.bootstrap.servers' = '${bootstrap}',
-  'format' = 'json');
-"""
-QUERY = """INSERT INTO big_orders
-SELECT id, UPPER(`user`), amount * 2, note FROM orders WHERE amount >= 10 AND `user` <> 'bob';
-"""
-ORDERS = [
-    {"id": 1, "user": "ann", "amount": 5, "note": "too small"},
-    {"id": 2, "user": "carol", "amount": 12, "note": None},
-    {"id": 3, "user": "bob", "amount": 50, "note": "filtered by user"},
-    {"id": 4, "user": "dave", "amount": 10, "note": "édge ✓"},
-    {"id": 6, "user": "fay", "amount": 1000, "note": "last"},
-]
-EXPECTED = [
-    b'{"id":2,"shouted":"CAROL","doubled":24,"note":null}',
-    '{"id":4,"shouted":"DAVE","doubled":20,"note":"édge ✓"}'.encode(),
-    b'{"id":6,"shouted":"FAY","doubled":2000,"note":"last"}',
-]
 # Both EXPLAIN forms: the plain one, and the stream graph built from translateToPlan's output.
 EXPLAINS = TABLES + "EXPLAIN PLAN FOR " + QUERY + "EXPLAIN JSON_EXECUTION_PLAN " + QUERY
 
