@@ -17,12 +17,13 @@ FLINK_HOME   := $(CACHE)/flink-$(FLINK_VERSION)
 FLINK_DIST   := $(FLINK_HOME)/.assembled
 PYTEST_ARGS  ?=
 
-.PHONY: help setup venv shim test test-java test-python compat compat-docs demo clean-cache
+.PHONY: help setup venv shim test test-java test-python compat compat-docs demo soak clean-cache
 help:
 	@echo "make demo   - run the main job on a local Kafka broker and stock Flink $(FLINK_VERSION)"
 	@echo "make test   - everything CI runs: Java unit tests, then the Python and end-to-end tests"
 	@echo "make setup  - only provision (venv, shim jar, runtime jars, Flink distribution)"
 	@echo "make compat - the compatibility suite alone (stock vs accelerated Flink on every case)"
+	@echo "make soak   - the long reliability run: job cycles, load, sidecar faults (about 1.5 h)"
 
 setup: $(VENV)/.installed $(SHIM_JAR) $(RUNTIME_JARS) $(FLINK_DIST)
 venv: $(VENV)/.installed
@@ -64,6 +65,13 @@ compat-docs: setup
 
 demo: setup
 	$(PY) -m accelerator demo
+
+# Reliability soak (docs/reliability.md): 100 job cycles, a 30-minute run under load, 20 sidecar
+# faults in a checkpointed exactly-once job, the TaskManager kill and the decoder fuzz corpus.
+soak: setup
+	ACCELERATOR_SOAK_CYCLES=100 ACCELERATOR_SOAK_SECONDS=1800 ACCELERATOR_FAULT_KILLS=20 \
+	ACCELERATOR_SOAK_REPORT=$(abspath $(CACHE)/soak-report.json) \
+	$(PY) -m pytest tests/reliability tests/fuzz $(PYTEST_ARGS)
 
 clean-cache:
 	rm -rf $(CACHE)

@@ -169,8 +169,12 @@ def _exception_text(e) -> str:
     lines = []
     t = e
     while t is not None:
-        lines.append(f"{t.getClass().getName()}: {t.getMessage()}")
-        t = t.getCause()
+        try:
+            lines.append(f"{t.getClass().getName()}: {t.getMessage()}")
+            t = t.getCause()
+        except UnicodeDecodeError:  # a message quoting the input's invalid bytes (lone surrogates)
+            lines.append("(an exception whose message Python cannot represent)")
+            break
     return "\n".join(lines)
 
 

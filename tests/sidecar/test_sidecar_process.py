@@ -1,8 +1,13 @@
 """The real sidecar process, started by the real Java side (the shim jar) in a separate JVM, so the
 tests can do what a TaskManager's death does: kill the JVM."""
 
+import errno
+import ipaddress
 import os
+import pwd
+import re
 import signal
+import stat
 import subprocess
 import sys
 import threading
@@ -82,6 +87,97 @@ def test_empty_token_is_refused(tmp_path):
     result = subprocess.run([sys.executable, "-m", "accelerator", "sidecar", "--port", "1", "--token-file", "-",
                              "--jvm-pid", str(os.getpid())], input="\n", capture_output=True, text=True, timeout=60)
     assert result.returncode == 1 and "no auth token in stdin" in result.stderr
+
+
+def test_live_regions_are_private_to_the_taskmanager_user(peer):
+    """Both live regions (the JVM's and the sidecar's) are 0600 with 128 random bits in their
+    names, and a process of another user (uid `nobody`) cannot open them, not even to read."""
+    for region in peer.regions:
+        info = os.stat(region)
+        assert stat.S_IMODE(info.st_mode) == 0o600, f"{region}: mode {oct(info.st_mode)}"
+        assert info.st_uid == os.getuid()
+        assert re.fullmatch(r"flink-accelerator-(request|response)-\d+-[0-9a-f]{32}", os.path.basename(region))
+    if os.getuid() != 0:
+        pytest.skip("needs root to switch a child process to uid nobody")
+    nobody = pwd.getpwnam("nobody")
+    for region in peer.regions:
+        assert _open_as(nobody, region) == errno.EACCES, f"uid nobody could open {region}"
+    # The check itself can fail: the same child opens a region that is readable by others.
+    readable = f"/dev/shm/flink-accelerator-test-{os.getpid()}-readable"
+    Path(readable).write_bytes(b"x")
+    try:
+        os.chmod(readable, 0o644)
+        assert _open_as(nobody, readable) == 0
+    finally:
+        os.unlink(readable)
+
+
+def test_control_ports_listen_on_loopback_only(peer):
+    """The JVM's py4j gateway and the sidecar's callback server accept connections on 127.0.0.1
+    only: every listening socket of both processes is bound to loopback."""
+    jvm, sidecar = _listening(peer.jvm.pid), _listening(peer.sidecar_pid)
+    assert jvm and sidecar, f"no listening socket found: jvm {jvm}, sidecar {sidecar}"
+    assert {address for address, _ in jvm + sidecar} == {"127.0.0.1"}, (jvm, sidecar)
+
+
+def test_a_region_is_removed_by_the_jvm_when_its_sidecar_was_killed(peer):
+    """SIGKILL gives the sidecar no chance to clean up; the JVM removes both files when it closes
+    the sidecar (what the operator does when the task fails)."""
+    os.kill(peer.sidecar_pid, signal.SIGKILL)
+    _wait_until(lambda: not _running(peer.sidecar_pid), "the sidecar to die")
+    assert all(os.path.exists(r) for r in peer.regions), "the killed sidecar could not have removed them"
+    peer.jvm.stdin.close()
+    out = peer.jvm.stdout.read()
+    peer.jvm.wait(timeout=60)
+    assert "killed by signal 9" in out and out.splitlines()[-1] == "closed", out
+    assert [r for r in peer.regions if os.path.exists(r)] == []
+
+
+def _open_as(user: pwd.struct_passwd, path: str) -> int:
+    """errno of opening `path` read-only in a child switched to `user` (0 = it could)."""
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            os.setgroups([])
+            os.setgid(user.pw_gid)
+            os.setuid(user.pw_uid)
+            os.close(os.open(path, os.O_RDONLY))
+        except OSError as e:
+            code = e.errno or 255
+        finally:
+            os._exit(code)
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+
+
+def _listening(pid: int) -> list[tuple[str, int]]:
+    """(address, port) of every TCP socket `pid` listens on, from /proc/net/tcp and tcp6."""
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    found = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            local, state, inode = fields[1], fields[3], fields[9]
+            if state == "0A" and inode in inodes:  # 0A = LISTEN
+                hex_address, hex_port = local.split(":")
+                found.append((_address(hex_address), int(hex_port, 16)))
+    return found
+
+
+def _address(hex_address: str) -> str:
+    raw = bytes.fromhex(hex_address)
+    if len(raw) == 16:  # tcp6: four little-endian 32-bit words
+        raw = b"".join(raw[i:i + 4][::-1] for i in range(0, 16, 4))
+        mapped = ipaddress.IPv6Address(raw)
+        return str(mapped.ipv4_mapped or mapped)
+    return str(ipaddress.IPv4Address(raw[::-1]))
 
 
 def _regions(creator_pid: int) -> list[str]:

@@ -49,6 +49,17 @@ public final class AcceleratorOptions {
                                     + " sent anyway; bounds the latency the accelerator adds. Batches"
                                     + " are also sent on every watermark and checkpoint barrier.");
 
+    public static final ConfigOption<Duration> SIDECAR_TIMEOUT =
+            key("accelerator.sidecar.timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(60))
+                    .withDescription(
+                            "Longest time one call to the Python sidecar (one batch, opening or"
+                                    + " closing a segment) may take. A sidecar that does not answer in"
+                                    + " time counts as hung: it is killed and the task fails, naming the"
+                                    + " segment and the batch, so Flink's restart strategy recovers from"
+                                    + " the last checkpoint. Must exceed the time the slowest batch takes.");
+
     public static final ConfigOption<Boolean> FAIL_ON_FALLBACK =
             key("accelerator.fallback.fail-on-fallback")
                     .booleanType()
@@ -60,6 +71,6 @@ public final class AcceleratorOptions {
 
     /** All options, in the order the documentation lists them. */
     public static List<ConfigOption<?>> all() {
-        return List.of(ENABLED, PYTHON_EXECUTABLE, BATCH_SIZE, BATCH_MAX_DELAY, FAIL_ON_FALLBACK);
+        return List.of(ENABLED, PYTHON_EXECUTABLE, BATCH_SIZE, BATCH_MAX_DELAY, SIDECAR_TIMEOUT, FAIL_ON_FALLBACK);
     }
 }

@@ -18,7 +18,8 @@ class AcceleratorOptionsTest {
     void registryListsEveryOptionOnceUnderTheAcceleratorPrefix() {
         List<String> keys = AcceleratorOptions.all().stream().map(ConfigOption::key).collect(Collectors.toList());
         assertEquals(List.of("accelerator.enabled", "accelerator.python.executable", "accelerator.batch.size",
-                "accelerator.batch.max-delay", "accelerator.fallback.fail-on-fallback"), keys);
+                "accelerator.batch.max-delay", "accelerator.sidecar.timeout",
+                "accelerator.fallback.fail-on-fallback"), keys);
     }
 
     @Test
@@ -46,7 +47,9 @@ class AcceleratorOptionsTest {
                 "accelerator.python.executable", "/opt/venv/bin/python",
                 "accelerator.batch.size", "65536",
                 "accelerator.batch.max-delay", "250 ms",
+                "accelerator.sidecar.timeout", "5 s",
                 "accelerator.fallback.fail-on-fallback", "true"));
+        assertEquals(Duration.ofSeconds(5), conf.get(AcceleratorOptions.SIDECAR_TIMEOUT));
         assertTrue(conf.get(AcceleratorOptions.ENABLED));
         assertEquals("/opt/venv/bin/python", conf.get(AcceleratorOptions.PYTHON_EXECUTABLE));
         assertEquals(65536, conf.get(AcceleratorOptions.BATCH_SIZE));

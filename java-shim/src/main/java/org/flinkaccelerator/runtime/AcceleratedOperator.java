@@ -62,7 +62,7 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         batch = new ValueBatch(allocator);
         outRow = new GenericRowData(1);
         outRecord = new StreamRecord<>(outRow);
-        SidecarSettings settings = new SidecarSettings(spec.pythonExecutable(), SidecarSettings.DEFAULT_CALL_TIMEOUT,
+        SidecarSettings settings = new SidecarSettings(spec.pythonExecutable(), spec.sidecarTimeout(),
                 SidecarSettings.DEFAULT_START_TIMEOUT, SidecarSettings.DEFAULT_INITIAL_REGION_BYTES);
         sidecar = SidecarProcess.start(settings);
         try {

@@ -3,6 +3,7 @@ package org.flinkaccelerator.runtime;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Objects;
+import org.flinkaccelerator.AcceleratorOptions;
 
 /**
  * Everything an {@link AcceleratedOperator} needs at run time, fixed at planning time: the
@@ -13,9 +14,11 @@ import java.util.Objects;
  * @param pythonExecutable interpreter with the accelerator package ({@code accelerator.python.executable})
  * @param batchSize rows per batch at most ({@code accelerator.batch.size})
  * @param maxDelay longest a row waits in a partial batch ({@code accelerator.batch.max-delay})
+ * @param sidecarTimeout longest one sidecar call may take before the sidecar counts as hung
+ *     ({@code accelerator.sidecar.timeout})
  */
 public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, String pythonExecutable,
-        int batchSize, Duration maxDelay) implements Serializable {
+        int batchSize, Duration maxDelay, Duration sidecarTimeout) implements Serializable {
     private static final long serialVersionUID = 1L;
 
     public AcceleratedSegmentSpec {
@@ -28,6 +31,17 @@ public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, 
         if (maxDelay.isNegative() || maxDelay.isZero()) {
             throw new IllegalArgumentException("accelerator.batch.max-delay must be positive, got " + maxDelay);
         }
+        if (sidecarTimeout.isNegative() || sidecarTimeout.isZero() || sidecarTimeout.toMillis() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("accelerator.sidecar.timeout must be between 1 ms and 24 days, got "
+                    + sidecarTimeout);
+        }
+    }
+
+    /** A spec with the default sidecar timeout ({@code accelerator.sidecar.timeout}). */
+    public AcceleratedSegmentSpec(String segmentName, String descriptorJson, String pythonExecutable, int batchSize,
+            Duration maxDelay) {
+        this(segmentName, descriptorJson, pythonExecutable, batchSize, maxDelay,
+                AcceleratorOptions.SIDECAR_TIMEOUT.defaultValue());
     }
 
     /** The operator's name in the job graph and the web UI. */

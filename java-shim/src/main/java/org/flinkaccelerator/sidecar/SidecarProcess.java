@@ -121,7 +121,7 @@ public final class SidecarProcess implements AutoCloseable {
 
     /** Closes a stage; nothing to do once the sidecar is gone. */
     void closeStage(long stageId) {
-        if (closed.get() || failure != null) {
+        if (closed.get() || failure != null || !process.isAlive()) {
             return;
         }
         calls.lock();
@@ -170,7 +170,8 @@ public final class SidecarProcess implements AutoCloseable {
             }
             if (causedByTimeout(e)) {
                 throw kill(new SidecarException("The " + describe() + " did not answer " + what + " within "
-                        + settings.callTimeout().toMillis() + " ms and was killed. Its last output:"
+                        + settings.callTimeout().toMillis() + " ms and was killed (if batches legitimately take"
+                        + " this long, raise accelerator.sidecar.timeout). Its last output:"
                         + output.tail(Duration.ZERO), e));
             }
             if (exited(DEATH_WAIT)) {

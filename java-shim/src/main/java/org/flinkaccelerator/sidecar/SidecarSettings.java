@@ -14,7 +14,7 @@ import org.flinkaccelerator.AcceleratorOptions;
  */
 public record SidecarSettings(String pythonExecutable, Duration callTimeout, Duration startTimeout,
         long initialRegionBytes) {
-    public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(60);
+    public static final Duration DEFAULT_CALL_TIMEOUT = AcceleratorOptions.SIDECAR_TIMEOUT.defaultValue();
     public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(60);
     public static final long DEFAULT_INITIAL_REGION_BYTES = 4L << 20;
 
@@ -25,9 +25,10 @@ public record SidecarSettings(String pythonExecutable, Duration callTimeout, Dur
         }
     }
 
-    /** Settings from the Flink configuration; timeouts and sizes at their defaults. */
+    /** Settings from the Flink configuration; start timeout and region size at their defaults. */
     public static SidecarSettings from(ReadableConfig config) {
-        return new SidecarSettings(config.get(AcceleratorOptions.PYTHON_EXECUTABLE), DEFAULT_CALL_TIMEOUT,
+        return new SidecarSettings(config.get(AcceleratorOptions.PYTHON_EXECUTABLE),
+                config.get(AcceleratorOptions.SIDECAR_TIMEOUT),
                 DEFAULT_START_TIMEOUT, DEFAULT_INITIAL_REGION_BYTES);
     }
 

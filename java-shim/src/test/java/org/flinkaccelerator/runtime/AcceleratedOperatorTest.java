@@ -32,6 +32,20 @@ class AcceleratedOperatorTest {
         return new OneInputStreamOperatorTestHarness<>(new AcceleratedOperator(spec));
     }
 
+    private static OneInputStreamOperatorTestHarness<RowData, RowData> harness(String descriptor, int batchSize,
+            Duration sidecarTimeout) throws Exception {
+        AcceleratedSegmentSpec spec = new AcceleratedSegmentSpec("src-to-out", descriptor, python(), batchSize,
+                Duration.ofMinutes(10), sidecarTimeout);
+        return new OneInputStreamOperatorTestHarness<>(new AcceleratedOperator(spec));
+    }
+
+    /** The sidecars this JVM started (the operator's child processes). */
+    private static List<ProcessHandle> sidecars() {
+        return ProcessHandle.current().children()
+                .filter(p -> p.info().arguments().map(a -> List.of(a).contains("accelerator.sidecar")).orElse(false))
+                .toList();
+    }
+
     private static StreamRecord<RowData> message(String text) {
         return new StreamRecord<>(GenericRowData.of((Object) text.getBytes(StandardCharsets.UTF_8)));
     }
@@ -96,6 +110,31 @@ class AcceleratedOperatorTest {
             assertTrue(e.getMessage().startsWith("Accelerated[src-to-out]: batch 1 of 1 messages failed"),
                     e.getMessage());
             assertTrue(e.getMessage().contains("are not the stage's input fields"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aHungSidecarFailsTheTaskWithinTheConfiguredTimeout() throws Exception {
+        Duration timeout = Duration.ofSeconds(2);
+        List<ProcessHandle> before = sidecars();
+        try (OneInputStreamOperatorTestHarness<RowData, RowData> harness = harness(IDENTITY, 1, timeout)) {
+            harness.open();
+            List<ProcessHandle> started = new ArrayList<>(sidecars());
+            started.removeAll(before);
+            assertEquals(1, started.size(), "one sidecar per operator: " + started);
+            ProcessHandle sidecar = started.get(0);
+            assertEquals(0, new ProcessBuilder("kill", "-STOP", String.valueOf(sidecar.pid())).start().waitFor());
+
+            long startedAt = System.nanoTime();
+            Exception e = assertThrows(RuntimeException.class, () -> harness.processElement(message("x")));
+            Duration took = Duration.ofNanos(System.nanoTime() - startedAt);
+            assertTrue(took.compareTo(timeout) >= 0 && took.compareTo(timeout.plusSeconds(5)) < 0,
+                    "failed after " + took + " with a timeout of " + timeout);
+            assertTrue(e.getMessage().startsWith("Accelerated[src-to-out]: batch 1 of 1 messages failed: The Python"
+                    + " sidecar (pid " + sidecar.pid() + ") did not answer process(stage"), e.getMessage());
+            assertTrue(e.getMessage().contains("within 2000 ms and was killed"), e.getMessage());
+            assertTrue(e.getMessage().contains("raise accelerator.sidecar.timeout"), e.getMessage());
+            sidecar.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
         }
     }
 

@@ -42,7 +42,7 @@ public final class SegmentReplacement {
 
         AcceleratedSegmentSpec spec = new AcceleratedSegmentSpec(name, descriptorJson,
                 config.get(AcceleratorOptions.PYTHON_EXECUTABLE), config.get(AcceleratorOptions.BATCH_SIZE),
-                config.get(AcceleratorOptions.BATCH_MAX_DELAY));
+                config.get(AcceleratorOptions.BATCH_MAX_DELAY), config.get(AcceleratorOptions.SIDECAR_TIMEOUT));
         AcceleratedExecNode accelerated = new AcceleratedExecNode(config, spec);
         connect(source, accelerated);
 

@@ -1,0 +1,48 @@
+"""The fuzz corpus on disk: one JSON-lines file per format and category under `corpus/<format>/`.
+
+Each line is one Kafka message value: `{"id": ..., "b64": ...}` (base64 of the bytes; `null` is a
+tombstone), or, for messages too large to keep literally, `{"id": ..., "parts": [[b64, n], ...]}`
+meaning the concatenation of each part's bytes repeated n times.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+CORPUS = Path(__file__).with_name("corpus")
+
+
+@dataclass(frozen=True)
+class Message:
+    id: str
+    value: bytes | None
+
+
+def encode(message_id: str, value: bytes | None) -> str:
+    return json.dumps({"id": message_id, "b64": None if value is None else base64.b64encode(value).decode()})
+
+
+def encode_parts(message_id: str, *parts: tuple[bytes, int]) -> str:
+    return json.dumps({"id": message_id, "parts": [[base64.b64encode(b).decode(), n] for b, n in parts]})
+
+
+def _decode_line(line: str) -> Message:
+    entry = json.loads(line)
+    if "parts" in entry:
+        return Message(entry["id"], b"".join(base64.b64decode(b) * n for b, n in entry["parts"]))
+    return Message(entry["id"], None if entry["b64"] is None else base64.b64decode(entry["b64"]))
+
+
+def load(format_name: str) -> list[Message]:
+    """Every message of a format's corpus, files in name order, lines in file order."""
+    folder = CORPUS / format_name
+    messages = [_decode_line(line) for path in sorted(folder.glob("*.jsonl"))
+                for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    ids = [m.id for m in messages]
+    duplicated = {i for i in ids if ids.count(i) > 1}
+    if duplicated:
+        raise ValueError(f"corpus {folder}: duplicate message ids {sorted(duplicated)}")
+    return messages

@@ -1,0 +1,160 @@
+"""Fuzzing each accelerated format's decoder against stock Flink's (`fuzz_targets.TARGETS`).
+
+1. The corpus kept in the repo (`corpus/<format>/`: truncated, wrong types, deep nesting, huge
+   strings and numbers, invalid UTF-8, NaN text, broken structure) is decoded by our decoder in a
+   subprocess, under every option set: it must exit normally (no crash), within a time bound (no
+   hang), never raise anything but the format's own error, and take at most PER_MESSAGE_S per
+   message. Each outcome must equal stock Flink's with the same options: the same rows, or a
+   failure where Flink fails; with ignore-parse-errors a message Flink cannot read is skipped and
+   counted. The only other outcome allowed is a loud refusal where Flink's result is one the
+   accelerator cannot hold (the job then fails, naming the remedy), never a different row.
+2. Hypothesis mutates corpus messages (bytes flipped, cut, spliced, repeated) and checks the same.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+sys.path.insert(0, str(Path(__file__).parent))
+from corpus_files import load  # noqa: E402
+from fuzz_targets import FAILED, TARGETS  # noqa: E402
+
+HERE = Path(__file__).parent
+#: Messages on which our decoder is known to differ from Flink's: why, and under which option sets.
+#: Each is a bug to fix in the decoder; the test fails once one is fixed, so the entry goes too.
+_NOT_FAIL_ON_MISSING = ("default", "ignore-parse-errors", "iso-8601")
+KNOWN_DIVERGENCES = {
+    "json": {
+        "huge-string-known-field-20000010": ("Flink's parser refuses strings over 20,000,000 chars (Jackson's"
+                                             " StreamReadConstraints); ours decodes them: a silent difference",
+                                             _NOT_FAIL_ON_MISSING),
+        "huge-key": ("Flink's parser refuses field names over 50,000 chars; ours reads them: a silent difference",
+                     _NOT_FAIL_ON_MISSING),
+        "huge-decimal-999": ("Flink reads the 1001-char decimal literal 0.111...; ours fails on the number's length",
+                             _NOT_FAIL_ON_MISSING),
+    },
+}
+PER_MESSAGE_S = 10.0  # generous: the slowest corpus message takes ~0.3 s on a loaded shared core
+WORKER_TIMEOUT_S = 900
+
+
+@pytest.fixture(scope="module", params=sorted(TARGETS))
+def decoded(request):
+    """(target, corpus by id, our outcomes by (id, option set)) from one worker run."""
+    target = TARGETS[request.param]
+    result = subprocess.run([sys.executable, str(HERE / "decode_worker.py"), target.format], capture_output=True,
+                            text=True, timeout=WORKER_TIMEOUT_S)
+    assert result.returncode == 0, f"the decoder process died ({result.returncode}): {result.stderr[-3000:]}"
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    corpus = {m.id: m for m in load(target.format)}
+    assert len(lines) == len(corpus) * len(target.option_sets)
+    return target, corpus, {(r["id"], r["options"]): r for r in lines}
+
+
+def test_the_decoder_never_crashes_or_hangs_on_the_corpus(decoded):
+    _, _, ours = decoded
+    crashed = {k: r["outcome"]["crashed"] for k, r in ours.items() if "crashed" in r["outcome"]}
+    assert crashed == {}
+    slow = {k: r["seconds"] for k, r in ours.items() if r["seconds"] > PER_MESSAGE_S}
+    assert slow == {}
+
+
+@pytest.mark.parametrize("option_set", ["default", "ignore-parse-errors", "fail-on-missing-field", "iso-8601"])
+def test_every_corpus_message_decodes_as_stock_flink_decodes_it(decoded, option_set):
+    target, corpus, ours = decoded
+    if option_set not in target.option_sets:
+        pytest.skip(f"{target.format} has no option set {option_set}")
+    options = target.option_sets[option_set]
+    ids = [i for i in corpus if "refused" not in ours[(i, option_set)]["outcome"]]
+    # Refused messages never reach the oracle: on some of them Flink's decoder never returns.
+    assert len(ids) >= 0.95 * len(corpus), "the decoder refuses too much of the corpus"
+    flink = dict(zip(ids, target.flinks(options, [corpus[i].value for i in ids])))
+    differ = {}
+    for i in ids:
+        got = dict(ours[(i, option_set)]["outcome"])
+        got.pop("skipped", None)
+        if got != flink[i]:
+            differ[i] = (got, flink[i])
+    known = {i for i, (_, option_sets) in KNOWN_DIVERGENCES.get(target.format, {}).items()
+             if i in corpus and option_set in option_sets}
+    assert known <= set(differ), f"fixed, remove from KNOWN_DIVERGENCES: {sorted(known - set(differ))}"
+    unknown = {i: d for i, d in differ.items() if i not in known}
+    assert unknown == {}, f"{len(unknown)} of {len(ids)} messages differ from stock Flink: {_short(unknown)}"
+
+
+def test_ignore_parse_errors_never_fails_and_counts_the_messages_it_skips(decoded):
+    """Under json.ignore-parse-errors an unreadable message is skipped and counted (or, for a bad
+    field, kept with that field null, as Flink does); it never fails the batch."""
+    target, corpus, ours = decoded
+    if target.format != "json":
+        pytest.skip("the option set names are json's")
+    unreadable = {i for i in corpus if ours[(i, "default")]["outcome"] == FAILED}
+    assert len(unreadable) > 100, "the corpus must hold many unreadable messages for this to mean much"
+    skipped = 0
+    for i in unreadable:
+        outcome = ours[(i, "ignore-parse-errors")]["outcome"]
+        assert outcome != FAILED, i
+        if "rows" in outcome and not outcome["rows"]:
+            assert outcome["skipped"] == 1, (i, outcome)
+            skipped += 1
+    assert skipped > 50
+
+
+# -- hypothesis: mutations of corpus messages --------------------------------------------------------
+
+_SMALL = {f: [m.value for m in load(f) if m.value is not None and len(m.value) < 4096] for f in TARGETS}
+_SPLICE = [b"\x00", b"\xff", b"\xc3", b"\xed\xa0\x80", b"\"", b"\\", b"{", b"}", b"[", b"]", b",", b":", b"NaN",
+           b"-", b"1e400", b"null", b"\\u", b"\\ud800", b" ", b"\n"]
+
+
+@st.composite
+def mutated(draw, format_name: str) -> bytes:
+    data = bytearray(draw(st.sampled_from(_SMALL[format_name])))
+    for _ in range(draw(st.integers(1, 4))):
+        op = draw(st.integers(0, 4))
+        at = draw(st.integers(0, len(data)))
+        if op == 0 and data:
+            data[min(at, len(data) - 1)] ^= 1 << draw(st.integers(0, 7))
+        elif op == 1:
+            del data[at:at + draw(st.integers(1, 16))]
+        elif op == 2:
+            data[at:at] = draw(st.sampled_from(_SPLICE))
+        elif op == 3:
+            data = data[:at]
+        else:
+            end = draw(st.integers(at, len(data)))
+            data[at:at] = bytes(data[at:end]) * draw(st.integers(1, 3))
+    return bytes(data)
+
+
+@pytest.mark.parametrize("format_name", sorted(TARGETS))
+@pytest.mark.parametrize("option_set", ["default", "ignore-parse-errors"])
+@settings(max_examples=15, deadline=None, derandomize=True, phases=[Phase.generate],
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_mutated_messages_decode_as_stock_flink_decodes_them(format_name, option_set, data):
+    target = TARGETS[format_name]
+    options = target.option_sets[option_set]
+    batch = data.draw(st.lists(mutated(format_name), min_size=20, max_size=40))
+    ours = []
+    for message in batch:
+        started = time.perf_counter()
+        ours.append(target.ours(options, message))
+        assert time.perf_counter() - started < PER_MESSAGE_S, message
+    kept = [(m, o) for m, o in zip(batch, ours) if "refused" not in o]
+    for (message, got), want in zip(kept, target.flinks(options, [m for m, _ in kept])):
+        got = dict(got)
+        got.pop("skipped", None)
+        assert got == want, message
+
+
+def _short(differ: dict, limit: int = 8) -> str:
+    return "; ".join(f"{i}: ours {str(a)[:200]} vs Flink {str(b)[:200]}" for i, (a, b) in list(differ.items())[:limit])

@@ -1,0 +1,209 @@
+"""Faults on the real stock Flink 2.2.1 distribution with the shim jar and the flag on: the sidecar
+is killed (SIGKILL) or hangs (SIGSTOP) at random moments while a checkpointed job writes through
+Flink's Kafka sink. Flink restarts from the last checkpoint; the committed output must equal the
+stock run's exactly (exactly-once: same messages, same order, nothing lost or duplicated;
+at-least-once: nothing lost, duplicates only as replays from a checkpoint, as Flink itself makes).
+
+The source topic is bounded at a fixed end offset, and the test writes it slowly, interleaved with
+the faults, so the job is certainly running (and calling its sidecar) when each fault hits; it
+finishes by itself once the last message is written, committing its last transaction.
+
+`ACCELERATOR_FAULT_KILLS` sets the number of faults (3 in CI; `make soak` runs 20).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import sys
+import time
+import uuid
+
+import pytest
+
+from accelerator.testing import locations
+from accelerator.testing.flink import FlinkCluster
+from accelerator.testing.sidecars import orphaned_regions, regions_of, running, sidecar_pids
+
+pytestmark = pytest.mark.services
+
+FAULTS = int(os.environ.get("ACCELERATOR_FAULT_KILLS", "3"))
+CHUNK = 20
+TIMEOUT_S = 3  # accelerator.sidecar.timeout for the hang faults
+
+SOURCE = """
+CREATE TABLE bid (auction BIGINT, bidder BIGINT, price BIGINT, channel STRING, url STRING,
+  `dateTime` TIMESTAMP(3), extra STRING) WITH (
+  'connector' = 'kafka', 'topic' = '${source}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'properties.group.id' = '${group}', 'scan.startup.mode' = 'earliest-offset',
+  'scan.bounded.mode' = 'specific-offsets', 'scan.bounded.specific-offsets' = 'partition:0,offset:${end}',
+  'format' = 'json');
+"""
+SINK = """
+CREATE TABLE out_bid (auction BIGINT, price BIGINT, channel STRING, url STRING) WITH (
+  'connector' = 'kafka', 'topic' = '${sink}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'sink.delivery-guarantee' = '${guarantee}', 'sink.transactional-id-prefix' = '${prefix}',
+  'properties.transaction.timeout.ms' = '120000', 'format' = 'json');
+INSERT INTO out_bid SELECT auction, price, channel, url FROM bid WHERE MOD(bidder, 3) <> 0;
+"""
+ACCELERATED = f"""
+SET 'accelerator.enabled' = 'true';
+SET 'accelerator.batch.size' = '16';
+SET 'accelerator.sidecar.timeout' = '{TIMEOUT_S} s';
+"""
+
+
+def bids(count: int, seed: int = 7) -> list[str]:
+    """Distinct bids (the url holds the index), with nulls and unicode, as JSON text."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        out.append(json.dumps({
+            "auction": rng.choice([rng.randrange(1000, 1500), None]), "bidder": rng.randrange(1000, 3000),
+            "price": rng.choice([rng.randrange(1, 10_000_000), 9223372036854775807, -1]),
+            "channel": rng.choice(["Apple", "Google", "ünïcode ✓", None]),
+            "url": f"https://www.nexmark.com/item.htm?query={i}",
+            "dateTime": f"2026-01-01 00:{i // 60 % 60:02d}:{i % 60:02d}.{rng.randrange(1000):03d}",
+            "extra": "x" * rng.randrange(0, 40)}, ensure_ascii=rng.random() < 0.5))
+    return out
+
+
+@pytest.fixture(scope="module")
+def cluster(request):
+    config = {"accelerator.python.executable": sys.executable,
+              "execution.checkpointing.interval": "1 s",
+              "restart-strategy.type": "fixed-delay",
+              "restart-strategy.fixed-delay.attempts": 1000,
+              "restart-strategy.fixed-delay.delay": "1 s"}
+    cluster = FlinkCluster(extra_jars=[locations.shim_jar()], config=config).start()
+    yield cluster
+    cluster.stop(keep_logs=request.session.testsfailed > 0)
+
+
+class Feed:
+    """Writes the source topic in chunks of CHUNK messages, on demand, up to its fixed end."""
+
+    def __init__(self, kafka_broker, topic: str, messages: list[str]):
+        self.kafka_broker, self.topic, self.messages, self.written = kafka_broker, topic, messages, 0
+
+    def more(self, chunks: int = 1) -> None:
+        for _ in range(chunks):
+            if self.written >= len(self.messages):
+                raise AssertionError("the feed ran out before the faults were done; make it longer")
+            self.kafka_broker.produce(self.topic, self.messages[self.written:self.written + CHUNK])
+            self.written += CHUNK
+
+    def rest(self) -> None:
+        self.kafka_broker.produce(self.topic, self.messages[self.written:])
+        self.written = len(self.messages)
+
+
+def inject_faults(cluster, feed: Feed, count: int, rng: random.Random) -> list[str]:
+    """SIGKILL or SIGSTOP the running sidecar `count` times at random moments while the feed flows;
+    after each, wait until Flink has restarted the task with a new sidecar."""
+    taskmanagers = cluster.daemon_pids()
+    seen: set[int] = set()
+    done = []
+    current = _await_new_sidecar(taskmanagers, seen, feed)
+    for i in range(count):
+        feed.more(rng.randrange(1, 4))
+        time.sleep(rng.uniform(0.05, 1.5))
+        fault = signal.SIGSTOP if i % 3 == 1 else signal.SIGKILL
+        os.kill(current, fault)
+        done.append(fault.name)
+        seen.add(current)
+        hit, current = current, _await_new_sidecar(taskmanagers, seen, feed)
+        assert not running(hit), f"sidecar {hit} outlived its {fault.name} and the restart"
+    return done
+
+
+def _await_new_sidecar(taskmanagers: list[int], seen: set[int], feed: Feed, timeout_s: float = 180) -> int:
+    """The first sidecar of the TaskManagers not in `seen`; keeps the feed flowing meanwhile, so a
+    hung sidecar is called (and noticed) and a restarted job has work."""
+    found: list[int] = []
+    _wait(lambda: found.extend(p for p in sidecar_pids(taskmanagers) if p not in seen) or found,
+          "a new sidecar after the fault", feed, timeout_s)
+    return found[0]
+
+
+def _wait(condition, what: str, feed: Feed, timeout_s: float = 180) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out after {timeout_s} s waiting for {what}"
+        feed.more()
+        time.sleep(1.0)
+
+
+def run_with_faults(cluster, kafka_broker, new_topic, guarantee: str, faults: int, seed: int):
+    rng = random.Random(seed)
+    messages = bids(CHUNK * (40 + 60 * faults), seed)
+    source = new_topic("faults-bids")
+    params = {"bootstrap": kafka_broker.bootstrap, "source": source, "end": len(messages),
+              "guarantee": guarantee, "prefix": f"acc-faults-{uuid.uuid4().hex[:12]}"}
+    feed = Feed(kafka_broker, source, messages)
+    feed.more()
+    accelerated_sink = new_topic("faults-accelerated")
+    (job_id,) = cluster.submit_sql(ACCELERATED + SOURCE + SINK,
+                                   {**params, "sink": accelerated_sink, "group": f"g-{uuid.uuid4().hex}"})
+    vertices = [v["name"] for v in cluster.rest(f"/jobs/{job_id}")["vertices"]]
+    assert any("Accelerated[bid-to-out_bid]" in v for v in vertices), vertices
+    injected = inject_faults(cluster, feed, faults, rng)
+    feed.rest()
+    cluster.wait_for_job(job_id, timeout_s=600)
+
+    stock_sink = new_topic("faults-stock")
+    cluster.run_sql(SOURCE + SINK, {**params, "sink": stock_sink, "group": f"g-{uuid.uuid4().hex}"})
+    stock = [r.value for r in kafka_broker.consume(stock_sink)]
+    accelerated = [r.value for r in kafka_broker.consume(accelerated_sink)]
+    assert len(stock) > len(messages) // 2, "the stock run wrote too little for the comparison to mean much"
+    failures = _failures(cluster, job_id)
+    return stock, accelerated, injected, failures
+
+
+def _failures(cluster, job_id: str) -> list[str]:
+    entries = cluster.rest(f"/jobs/{job_id}/exceptions?maxExceptions=1000")["exceptionHistory"]["entries"]
+    return [e.get("stacktrace", "") for e in entries]
+
+
+def _nothing_left(cluster) -> None:
+    taskmanagers = cluster.daemon_pids()
+    assert sidecar_pids(taskmanagers) == []
+    assert regions_of(taskmanagers) == set()
+    assert orphaned_regions() == set()
+
+
+def test_exactly_once_output_equals_stock_despite_killed_and_hung_sidecars(cluster, kafka_broker, new_topic):
+    stock, accelerated, injected, failures = run_with_faults(
+        cluster, kafka_broker, new_topic, "exactly-once", FAULTS, seed=11)
+    assert accelerated == stock, (f"{len(accelerated)} committed messages vs stock {len(stock)}: "
+                                  f"{len(set(stock) - set(accelerated))} lost, "
+                                  f"{len(accelerated) - len(set(accelerated))} duplicated")
+    assert len(failures) >= len(injected), (injected, failures)
+    text = "\n".join(failures)
+    assert "died before answering" in text
+    if "SIGSTOP" in injected:
+        assert f"within {TIMEOUT_S * 1000} ms and was killed" in text
+    _nothing_left(cluster)
+
+
+def test_at_least_once_loses_nothing_and_duplicates_only_by_replay(cluster, kafka_broker, new_topic):
+    faults = max(2, FAULTS // 2)
+    stock, accelerated, injected, failures = run_with_faults(
+        cluster, kafka_broker, new_topic, "at-least-once", faults, seed=12)
+    position = {m: i for i, m in enumerate(stock)}
+    assert len(position) == len(stock), "stock messages must be distinct for this check"
+    assert set(accelerated) == set(stock), f"{len(set(stock) - set(accelerated))} messages lost"
+    # Each message follows its predecessor in stock order, or the output jumps back (a replay
+    # from a checkpoint after a restart); never forward (that would be a loss).
+    indexes = [position[m] for m in accelerated]
+    assert indexes[0] == 0
+    replays = 0
+    for previous, index in zip(indexes, indexes[1:]):
+        if index <= previous:
+            replays += 1
+        else:
+            assert index == previous + 1, f"jumped from stock message {previous} to {index}"
+    assert replays <= len(failures), (replays, failures)
+    _nothing_left(cluster)

@@ -1,0 +1,65 @@
+"""A TaskManager JVM killed with SIGKILL leaves nothing behind: its sidecars exit (parent-death
+signal, and their watch on the JVM's pid) and remove both shared-memory regions, the JVM's as
+well as their own, since the JVM can no longer."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from accelerator.testing import locations
+from accelerator.testing.flink import FlinkCluster
+from accelerator.testing.sidecars import regions, regions_of, running, sidecar_pids
+
+pytestmark = pytest.mark.services
+
+JOB = """
+SET 'accelerator.enabled' = 'true';
+CREATE TABLE src (id BIGINT, name STRING) WITH (
+  'connector' = 'kafka', 'topic' = '${source}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'scan.startup.mode' = 'earliest-offset', 'format' = 'json');
+CREATE TABLE out_src (id BIGINT, name STRING) WITH (
+  'connector' = 'kafka', 'topic' = '${sink}', 'properties.bootstrap.servers' = '${bootstrap}', 'format' = 'json');
+INSERT INTO out_src SELECT id, UPPER(name) FROM src WHERE id > 0;
+"""
+
+
+def _taskmanagers(cluster) -> list[int]:
+    return [p for p in cluster.daemon_pids()
+            if "TaskManagerRunner" in Path(f"/proc/{p}/cmdline").read_bytes().decode(errors="replace")]
+
+
+def test_no_sidecar_and_no_region_survives_a_killed_taskmanager(kafka_broker, new_topic):
+    cluster = FlinkCluster(extra_jars=[locations.shim_jar()], slots_per_taskmanager=2,
+                           config={"accelerator.python.executable": sys.executable,
+                                   "parallelism.default": 2}).start()
+    failed = True
+    try:
+        source, sink = new_topic("tm-death-src", partitions=2), new_topic("tm-death-out")
+        kafka_broker.produce(source, [json.dumps({"id": i, "name": f"n{i}"}) for i in range(1, 500)])
+        (job_id,) = cluster.submit_sql(JOB, {"bootstrap": kafka_broker.bootstrap, "source": source, "sink": sink})
+        (taskmanager,) = _taskmanagers(cluster)
+        deadline = time.monotonic() + 120
+        # Both sidecars attached: one request and one response region each.
+        while (len(sidecars := sidecar_pids([taskmanager])) < 2
+               or len(files := regions_of([taskmanager, *sidecars])) < 4):
+            assert time.monotonic() < deadline, "the job's two sidecars did not start"
+            time.sleep(0.3)
+        assert len(sidecars) == 2 and len(files) == 4, (sidecars, files)
+
+        os.kill(taskmanager, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while any(running(p) for p in sidecars) or files & regions():
+            assert time.monotonic() < deadline, (f"10 s after the TaskManager died: sidecars running "
+                                                 f"{[p for p in sidecars if running(p)]}, files {files & regions()}")
+            time.sleep(0.05)
+        failed = False
+        cluster.rest(f"/jobs/{job_id}")  # the JobManager is still there to be stopped
+    finally:
+        cluster.stop(keep_logs=failed)
