@@ -48,6 +48,12 @@ def _compat(args: argparse.Namespace) -> int:
                        summary=Path(args.summary) if args.summary else None)
 
 
+def _explain(args: argparse.Namespace) -> int:
+    from accelerator import explain
+
+    return explain.main(args.sql_file, flink_home=args.flink_home, jar=args.jar)
+
+
 def _sidecar(args: argparse.Namespace) -> int:
     from accelerator.sidecar import server
 
@@ -70,6 +76,15 @@ def build_parser() -> argparse.ArgumentParser:
     demo = commands.add_parser("demo", help="the main job: Nexmark-style bids through Kafka and Flink")
     demo.add_argument("--events", type=int, default=200_000)
     demo.set_defaults(run=_demo)
+
+    explain = commands.add_parser("explain", help="print a SQL job's plan, each operator marked accelerated"
+                                                  " or stock with the reason, without running it")
+    explain.add_argument("sql_file", metavar="JOB.sql")
+    explain.add_argument("--flink-home", help="stock Flink 2.2.1 distribution (default: $FLINK_HOME, else"
+                                              " this checkout's .cache)")
+    explain.add_argument("--jar", help="flink-accelerator jar (default: the one in the distribution's lib/,"
+                                       " else this checkout's build)")
+    explain.set_defaults(run=_explain)
 
     compat = commands.add_parser("compat", help="the compatibility suite: stock vs accelerated Flink")
     compat.add_argument("--cases", nargs="*", default=[], metavar="DIR",

@@ -78,6 +78,8 @@ def acceleration_of(vertex_names: list[str]) -> str:
 class CompatRunner:
     def __init__(self, broker: KafkaBroker, cluster: FlinkCluster, gateway: SqlGateway, parallelism: int = 1):
         self.broker, self.cluster, self.gateway, self.parallelism = broker, cluster, gateway, parallelism
+        #: case name -> the stock parts of its plan with reasons (`compat.fallback`), when known
+        self.fallback_reasons: dict[str, list[str]] = {}
 
     def run_case(self, case: cases.Case) -> CaseResult:
         try:
@@ -85,14 +87,16 @@ class CompatRunner:
             stock = self._run(case, records, accelerated=False)
             accelerated = self._run(case, records, accelerated=True)
         except (cases.CaseError, SqlSubmissionFailed, TimeoutError) as error:
-            return CaseResult(case.name, ERROR, False, "stock", [], 0, 0, 0, case.expect, str(error))
+            return CaseResult(case.name, ERROR, False, "stock", self.fallback_reasons.get(case.name, []), 0, 0, 0,
+                              case.expect, str(error))
         comparison = self._compare(case, stock, accelerated)
         expect_met = case.expect is None or case.expect == accelerated.acceleration
         detail = comparison.detail
         if comparison.passed and not expect_met:
             detail = f"expected acceleration {case.expect!r}, got {accelerated.acceleration!r}"
         return CaseResult(case.name, comparison.status, comparison.passed and expect_met,
-                          accelerated.acceleration, [], stock.duration_ms, accelerated.duration_ms,
+                          accelerated.acceleration, self.fallback_reasons.get(case.name, []),
+                          stock.duration_ms, accelerated.duration_ms,
                           sum(len(v) for v in stock.outputs.values()), case.expect, detail)
 
     def _compare(self, case: cases.Case, stock: RunOutcome, accelerated: RunOutcome) -> Comparison:
@@ -176,6 +180,10 @@ def run_suite(case_list: list[cases.Case], *, workers: int = 2, parallelism: int
                     "accelerator.python.executable": sys.executable}) as cluster:
         gateway = SqlGateway(cluster).start()
         runner = CompatRunner(broker, cluster, gateway, parallelism)
+        if jar.exists():
+            from accelerator.compat.fallback import fallback_reasons
+
+            runner.fallback_reasons = fallback_reasons(case_list, jar)
         started = time.monotonic()
         with ThreadPoolExecutor(max_workers=workers) as pool:
             results = []

@@ -53,4 +53,19 @@ def render(results: list[CaseResult], command: str) -> str:
     if failed:
         lines += ["", "## Failing cases", ""] + [f"- `{r.name}`: {r.status}: {r.detail.splitlines()[0] if r.detail else ''}"
                                                  for r in failed]
+    lines += _fallback_section(results)
     return "\n".join(lines) + "\n"
+
+
+def _fallback_section(results: list[CaseResult]) -> list[str]:
+    """Per case that keeps any part on stock Flink, the reasons `accelerator explain` gives."""
+    with_reasons = sorted((r for r in results if r.fallback_reasons), key=lambda r: r.name)
+    if not with_reasons:
+        return []
+    lines = ["", "## Why parts stay on stock Flink", "",
+             "From `accelerator explain` of each case's SQL (the planner's own reasons).", "",
+             "| case | acceleration | stock parts and why |", "|---|---|---|"]
+    for r in with_reasons:
+        why = "<br>".join(reason.replace("|", "\\|") for reason in r.fallback_reasons)
+        lines.append(f"| `{r.name}` | {r.acceleration} | {why} |")
+    return lines

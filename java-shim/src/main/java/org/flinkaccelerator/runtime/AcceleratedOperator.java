@@ -46,6 +46,7 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
     private transient StreamRecord<RowData> outRecord;
     private transient ScheduledFuture<?> delayTimer;
     private transient long batches;
+    private transient SidecarMetrics metrics;
 
     public AcceleratedOperator(AcceleratedSegmentSpec spec) {
         this.spec = spec;
@@ -62,6 +63,7 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         batch = new ValueBatch(allocator);
         outRow = new GenericRowData(1);
         outRecord = new StreamRecord<>(outRow);
+        metrics = new SidecarMetrics(getMetricGroup());
         SidecarSettings settings = new SidecarSettings(spec.pythonExecutable(), SidecarSettings.DEFAULT_CALL_TIMEOUT,
                 SidecarSettings.DEFAULT_START_TIMEOUT, SidecarSettings.DEFAULT_INITIAL_REGION_BYTES);
         sidecar = SidecarProcess.start(settings);
@@ -128,7 +130,9 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         long sequence = ++batches;
         VectorSchemaRoot result;
         try {
+            long started = System.nanoTime();
             result = stage.process(batch.root());
+            metrics.batch(batch.root(), result, System.nanoTime() - started);
         } catch (StageFailedException e) {
             String where = e.row().isPresent() ? " at message " + e.row().getAsInt() + " of the batch" : "";
             throw new SidecarException(spec.operatorName() + ": batch " + sequence + " of " + rows
