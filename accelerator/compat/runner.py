@@ -27,6 +27,9 @@ ACCELERATED_MARKER = "Accelerated"
 #: How the sidecar reports a record its format cannot decode the way Flink would (it names the
 #: batch row and the option to change).
 REJECTED_RECORD = "FormatError"
+#: Row failures the sidecar reproduces under its own name, by the Java exception stock Flink
+#: fails with on the same row.
+SAME_ROW_FAILURES = {"FlinkRowtimeNullError": "NullPointerException"}
 
 
 @dataclass
@@ -108,6 +111,10 @@ class CompatRunner:
             if stock.failure and accelerated.failure:
                 if stock.failure == accelerated.failure:
                     return Comparison(IDENTICAL, True, f"both failed: {stock.failure}")
+                if any(ours in accelerated.failure and theirs in stock.failure
+                       for ours, theirs in SAME_ROW_FAILURES.items()):
+                    return Comparison(EQUIVALENT, True, f"both failed on the same row: stock {stock.failure!r}; "
+                                                        f"accelerated {accelerated.failure!r}")
                 if REJECTED_RECORD in accelerated.failure:
                     # Same outcome (the job stops on the bad record), the accelerator's own words.
                     return Comparison(EQUIVALENT, True, f"both rejected the input: stock {stock.failure!r}; "

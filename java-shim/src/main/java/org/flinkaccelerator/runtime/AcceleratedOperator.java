@@ -60,7 +60,7 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
     public void open() throws Exception {
         super.open();
         allocator = new RootAllocator();
-        batch = new ValueBatch(allocator);
+        batch = new ValueBatch(allocator, MetadataColumns.create(spec.descriptorJson(), allocator));
         outRow = new GenericRowData(1);
         outRecord = new StreamRecord<>(outRow);
         metrics = new SidecarMetrics(getMetricGroup());
@@ -80,8 +80,7 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
 
     @Override
     public void processElement(StreamRecord<RowData> element) throws Exception {
-        RowData row = element.getValue();
-        batch.append(row.isNullAt(0) ? null : row.getBinary(0));
+        batch.append(element.getValue());
         if (batch.rows() >= spec.batchSize()) {
             flush();
         } else if (batch.rows() == 1) {

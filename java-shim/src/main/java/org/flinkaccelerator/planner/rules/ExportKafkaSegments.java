@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * run on the accelerator by a raw-value Kafka source, an accelerated operator and a raw-value
  * Kafka sink ({@link SegmentReplacement}). One INFO line per plan says which segments could be
  * accelerated and why the others stay stock, one more which were replaced; DEBUG shows each
- * descriptor. Segments that read Kafka metadata columns are exported but not replaced yet.
+ * descriptor. Kafka metadata columns the source reads travel beside the value bytes.
  */
 public final class ExportKafkaSegments implements RewriteRule {
     private static final Logger LOG = LoggerFactory.getLogger(ExportKafkaSegments.class);
@@ -90,13 +90,6 @@ public final class ExportKafkaSegments implements RewriteRule {
             return null;
         }
         StageDescriptor descriptor = export.descriptor();
-        if (descriptor.input().size() != 1) {
-            LOG.info("flink-accelerator: segment {} stays stock Flink: it reads Kafka metadata columns, which the"
-                    + " accelerated operator does not carry yet", export.name());
-            report.stock(export.name(), nodes, List.of("it reads Kafka metadata columns, which the accelerated"
-                    + " operator does not carry yet"));
-            return null;
-        }
         if (!descriptor.decode().format().equals(descriptor.encode().format())) {
             LOG.info("flink-accelerator: segment {} stays stock Flink: source and sink value formats differ",
                     export.name());

@@ -11,6 +11,7 @@ import org.apache.flink.table.catalog.ContextResolvedTable;
 import org.apache.flink.table.planner.plan.abilities.source.ProjectPushDownSpec;
 import org.apache.flink.table.planner.plan.abilities.source.ReadingMetadataSpec;
 import org.apache.flink.table.planner.plan.abilities.source.SourceAbilitySpec;
+import org.apache.flink.table.planner.plan.abilities.source.WatermarkPushDownSpec;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecCalc;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
@@ -54,6 +55,9 @@ public final class StageExporter {
         for (SourceAbilitySpec ability : segment.source().getTableSourceSpec().getSourceAbilities()) {
             if (ability instanceof ReadingMetadataSpec) {
                 metadataKeys = ((ReadingMetadataSpec) ability).getMetadataKeys();
+            } else if (ability instanceof WatermarkPushDownSpec) {
+                // Dropped by the replacement: see "Watermarks" in docs/architecture.md.
+                continue;
             } else if (!(ability instanceof ProjectPushDownSpec)) {
                 reasons.add(new FallbackReason(sourceWhere, "source ability " + ability.getClass().getSimpleName()
                         + " is not accelerated yet"));
@@ -108,7 +112,8 @@ public final class StageExporter {
         Plan plan = null;
         if (decodedTypesOk) {
             try {
-                plan = planBuilder.build(decoded, programs, sinkRow.getFieldNames());
+                plan = planBuilder.build(decoded, programs, sinkRow.getFieldNames(),
+                        (RowType) segment.sink().getInputEdges().get(0).getOutputType());
             } catch (NotReproducible e) {
                 reasons.add(new FallbackReason("calcs", e.getMessage()));
             }
