@@ -65,9 +65,9 @@ class FailOnFallbackTest {
     }
 
     @Test
-    void aSegmentReadingMetadataStaysStockWithThatReason() throws Exception {
-        AccelerationReport report = report("metadata_columns", new ExecNodeGraph[1]);
+    void aSegmentWithAFormatTheSidecarCannotDecodeStaysStockWithThatReason() throws Exception {
+        AccelerationReport report = report("fallback_raw_source", new ExecNodeGraph[1]);
         assertEquals(1, report.stockParts().size(), report.stockParts().toString());
-        assertTrue(report.stockParts().get(0).contains("metadata"), report.stockParts().toString());
+        assertTrue(report.stockParts().get(0).contains("decoding 'raw'"), report.stockParts().toString());
     }
 }
