@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import struct
 from decimal import Decimal
 
 import pyarrow as pa
@@ -17,7 +16,7 @@ from accelerator.formats.json_options import parse_options
 from accelerator.testing.flink_oracle import JsonDeserializer, JsonSerializer
 from messages import messages
 from rows import rows
-from values import from_batch
+from values import from_batch, same
 
 SCALARS = types.parse(
     "ROW<`b` BOOLEAN, `ti` TINYINT, `si` SMALLINT, `i` INT, `bi` BIGINT, `f` FLOAT, `d` DOUBLE, "
@@ -61,15 +60,6 @@ def flink(row_type: types.DataType, options: dict, projection=None) -> JsonDeser
     if key not in _oracles:
         _oracles[key] = JsonDeserializer(row_type.serializable(), options, projection)
     return _oracles[key]
-
-
-def same(v):
-    """Values compared bit for bit: NaN equals NaN, -0.0 differs from 0.0."""
-    if isinstance(v, float):
-        return ("float", struct.pack("<d", v))
-    if isinstance(v, (list, tuple)):
-        return type(v)(same(x) for x in v)
-    return v
 
 
 def assert_batch_matches_flink(row_type: types.DataType, options: dict, batch: list[bytes | None],
