@@ -1,7 +1,8 @@
 """Whole-batch json decoding with pyarrow's reader, for the messages it provably reads as Flink does.
 
 pyarrow parses all messages of a batch in one call, about four times faster than any per-record
-Python. It is used only for flat rows of scalar types, without json.fail-on-missing-field (pyarrow
+Python. It is used only for rows of scalar types and of nested ROWs of them (every nested field
+nullable), without json.fail-on-missing-field (pyarrow
 cannot tell a missing field from a null one), and only for messages on which it cannot differ
 from Flink: each is one JSON object on one line, with no control characters and no NaN/Infinity
 text (pyarrow accepts those tokens, Flink does not). Everything pyarrow would read differently it
@@ -50,7 +51,16 @@ class FastResult:
 
 
 def applies(row_type: DataType, options: JsonOptions) -> bool:
-    return not options.fail_on_missing_field and all(f.type.root in _FAST_TYPES for f in row_type.fields)
+    return not options.fail_on_missing_field and all(_fast(f.type) for f in row_type.fields)
+
+
+def _fast(t: DataType) -> bool:
+    """Scalars pyarrow reads as Flink does, and nested ROWs of them: pyarrow gives `null` and a
+    missing field a null row and `{}` a row of nulls, as Flink does, and refuses a non-object.
+    A NOT NULL field inside a ROW stays with the exact path, which reproduces Flink there."""
+    if t.root == "ROW":
+        return all(f.type.nullable and _fast(f.type) for f in t.fields)
+    return t.root in _FAST_TYPES
 
 
 def decode(values: pa.Array, row_type: DataType, options: JsonOptions) -> FastResult | None:
@@ -129,6 +139,8 @@ def _parse(text: pa.Array, row_type: DataType) -> pa.Table:
 
 
 def _read_type(t: DataType) -> pa.DataType:
+    if t.root == "ROW":
+        return pa.struct([pa.field(f.name, _read_type(f.type)) for f in t.fields])
     if t.root in _INTEGER_BITS:
         return pa.int64()
     if t.root == "FLOAT":
@@ -141,6 +153,8 @@ def _read_type(t: DataType) -> pa.DataType:
 def _column(arr: pa.Array, t: DataType, options: JsonOptions) -> tuple[pa.Array, pa.Array]:
     """(the column in Flink's values, where the exact path must decide instead)."""
     root = t.root
+    if root == "ROW":
+        return _row(arr, t, options)
     if root in _INTEGER_BITS:
         bits = _INTEGER_BITS[root]
         odd = pc.or_(pc.less(arr, -(1 << (bits - 1))), pc.greater(arr, (1 << (bits - 1)) - 1))
@@ -153,6 +167,18 @@ def _column(arr: pa.Array, t: DataType, options: JsonOptions) -> tuple[pa.Array,
         largest = Decimal("9" * (t.precision - t.scale) + "." + "9" * t.scale) if t.scale else Decimal("9" * t.precision)
         return arr, _known(pc.greater(pc.abs(arr), pa.scalar(largest, arr.type)))
     return arr, pa.array([False] * len(arr))
+
+
+def _row(arr: pa.StructArray, t: DataType, options: JsonOptions) -> tuple[pa.Array, pa.Array]:
+    """A nested ROW: each field converted as a top-level one; odd where any field is odd."""
+    children, odd = [], pa.array([False] * len(arr))
+    for i, f in enumerate(t.fields):
+        child, child_odd = _column(arr.field(i), f.type, options)
+        children.append(child)
+        odd = pc.or_(odd, child_odd)
+    mask = arr.is_null() if arr.null_count else None
+    row = pa.StructArray.from_arrays(children, fields=list(to_arrow(t)), mask=mask)
+    return row, odd
 
 
 def _known(mask: pa.Array) -> pa.Array:
