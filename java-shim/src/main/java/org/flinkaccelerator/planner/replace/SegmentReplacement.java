@@ -35,10 +35,11 @@ public final class SegmentReplacement {
     /**
      * The sink node that ends the replacement of {@code segment}.
      *
-     * @param valueFormat the value format of both tables (the one the descriptor decodes and encodes)
+     * @param sourceFormat the source table's value format (the one the descriptor decodes)
+     * @param sinkFormat the sink table's value format (the one the descriptor encodes)
      */
-    public static StreamExecSink build(KafkaSegment segment, String name, String descriptorJson, String valueFormat,
-            ReadableConfig config) {
+    public static StreamExecSink build(KafkaSegment segment, String name, String descriptorJson, String sourceFormat,
+            String sinkFormat, ReadableConfig config) {
         ContextResolvedTable sourceTable = segment.source().getTableSourceSpec().getContextResolvedTable();
         ContextResolvedTable sinkTable = segment.sink().getTableSinkSpec().getContextResolvedTable();
 
@@ -53,7 +54,7 @@ public final class SegmentReplacement {
         List<SourceAbilitySpec> abilities = metadataKeys.isEmpty() ? List.of()
                 : List.of(new ReadingMetadataSpec(metadataKeys, sourceRow));
         StreamExecTableSourceScan source = new StreamExecTableSourceScan(config,
-                new DynamicTableSourceSpec(RawValueTables.of(sourceTable, valueFormat), abilities),
+                new DynamicTableSourceSpec(RawValueTables.of(sourceTable, sourceFormat), abilities),
                 sourceRow, "TableSourceScan(table=[" + sourceTable.getIdentifier().asSummaryString()
                         + "], fields=" + sourceRow.getFieldNames() + ", format=[raw])");
 
@@ -64,7 +65,7 @@ public final class SegmentReplacement {
         connect(source, accelerated);
 
         StreamExecSink sink = new StreamExecSink(config,
-                new DynamicTableSinkSpec(RawValueTables.of(sinkTable, valueFormat), List.of(), null),
+                new DynamicTableSinkSpec(RawValueTables.of(sinkTable, sinkFormat), List.of(), null),
                 ChangelogMode.insertOnly(), InputProperty.DEFAULT, RawValueTables.ROW, false,
                 config.get(ExecutionConfigOptions.TABLE_EXEC_SINK_UPSERT_MATERIALIZE_STRATEGY), null,
                 "Sink(table=[" + sinkTable.getIdentifier().asSummaryString() + "], fields=[value], format=[raw])");

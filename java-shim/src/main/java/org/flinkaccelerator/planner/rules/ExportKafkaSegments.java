@@ -90,15 +90,9 @@ public final class ExportKafkaSegments implements RewriteRule {
             return null;
         }
         StageDescriptor descriptor = export.descriptor();
-        if (!descriptor.decode().format().equals(descriptor.encode().format())) {
-            LOG.info("flink-accelerator: segment {} stays stock Flink: source and sink value formats differ",
-                    export.name());
-            report.stock(export.name(), nodes, List.of("source and sink value formats differ"));
-            return null;
-        }
         try {
             ExecNode<?> sink = SegmentReplacement.build(segment, export.name(), export.toJson(),
-                    descriptor.decode().format(), config);
+                    descriptor.decode().format(), descriptor.encode().format(), config);
             LOG.info("flink-accelerator: segment {} runs accelerated (operator Accelerated[{}])", export.name(),
                     export.name());
             report.accelerated(export.name(), nodes, "Accelerated[" + export.name() + "]");

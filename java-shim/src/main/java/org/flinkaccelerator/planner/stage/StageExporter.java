@@ -79,6 +79,15 @@ public final class StageExporter {
         }
         RowType decoded = new RowType(decodedFields);
         boolean decodedTypesOk = checkTypes(decoded, sourceWhere, reasons);
+        if (sourceFormat != null && KafkaValueFormat.AVRO.equals(sourceFormat.format())) {
+            RowType valueRow = (RowType) sourceTable.getResolvedSchema().toPhysicalRowDataType().getLogicalType();
+            if (!valueRow.getFieldNames().equals(physicalRow.getFieldNames())) {
+                reasons.add(new FallbackReason(sourceWhere, "an avro source must decode its whole value row, not the"
+                        + " projection " + physicalRow.getFieldNames()));
+            }
+            AvroSupport.problems(physicalRow, sourceFormat.options())
+                    .forEach(p -> reasons.add(new FallbackReason(sourceWhere, p)));
+        }
         if (sourceFormat != null) {
             decode = new FormatSpec(VALUE, sourceFormat.format(), sourceFormat.options(), physicalRow.asSerializableString());
         }
@@ -100,6 +109,9 @@ public final class StageExporter {
                     + "' is not IGNORE: Flink's length enforcer is not reproduced yet"));
         }
         checkTypes(sinkRow, sinkWhere, reasons);
+        if (sinkFormat != null && KafkaValueFormat.AVRO.equals(sinkFormat.format())) {
+            AvroSupport.problems(sinkRow, sinkFormat.options()).forEach(p -> reasons.add(new FallbackReason(sinkWhere, p)));
+        }
         FormatSpec encode = sinkFormat == null ? null
                 : new FormatSpec(null, sinkFormat.format(), sinkFormat.options(), sinkRow.asSerializableString());
 
@@ -135,7 +147,7 @@ public final class StageExporter {
         KafkaValueFormat format = KafkaValueFormat.of(options);
         if (format == null) {
             reasons.add(new FallbackReason(where, "no value format"));
-        } else if (!KafkaValueFormat.JSON.equals(format.format())) {
+        } else if (!KafkaValueFormat.ACCELERATED.contains(format.format())) {
             reasons.add(new FallbackReason(where, direction + " '" + format.format() + "' is not accelerated yet"));
         }
         return format;
