@@ -17,12 +17,13 @@ FLINK_HOME   := $(CACHE)/flink-$(FLINK_VERSION)
 FLINK_DIST   := $(FLINK_HOME)/.assembled
 PYTEST_ARGS  ?=
 
-.PHONY: help setup venv shim test test-java test-python compat compat-docs demo clean-cache
+.PHONY: help setup venv shim test test-java test-python compat compat-docs demo bench bench-quick clean-cache
 help:
 	@echo "make demo   - run the main job on a local Kafka broker and stock Flink $(FLINK_VERSION)"
 	@echo "make test   - everything CI runs: Java unit tests, then the Python and end-to-end tests"
 	@echo "make setup  - only provision (venv, shim jar, runtime jars, Flink distribution)"
 	@echo "make compat - the compatibility suite alone (stock vs accelerated Flink on every case)"
+	@echo "make bench  - Nexmark on Kafka, stock vs accelerated; writes benchmarks/results/ and docs/performance.md"
 
 setup: $(VENV)/.installed $(SHIM_JAR) $(RUNTIME_JARS) $(FLINK_DIST)
 venv: $(VENV)/.installed
@@ -31,7 +32,7 @@ shim: $(SHIM_JAR)
 $(VENV)/.installed: pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q -e '.[test,bench]'
 	@touch $@
 
 $(SHIM_JAR): $(SHIM_SRC)
@@ -64,6 +65,16 @@ compat-docs: setup
 
 demo: setup
 	$(PY) -m accelerator demo
+
+# The default size finishes in under 30 minutes on 2 cores; bench-quick is a look in a few
+# minutes that leaves docs/performance.md alone.
+BENCH_ARGS ?= --events 2000000 --parallelism 1 --rounds 3
+bench: setup
+	$(PY) -m accelerator bench $(BENCH_ARGS) --docs docs/performance.md \
+		--command-line "make bench  (= accelerator bench $(BENCH_ARGS) --docs docs/performance.md)"
+
+bench-quick: setup
+	$(PY) -m accelerator bench --events 200000 --queries q0,q1,q2 --rounds 1 --report $(CACHE)/bench-quick/report.json
 
 clean-cache:
 	rm -rf $(CACHE)

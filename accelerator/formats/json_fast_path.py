@@ -15,7 +15,6 @@ FLOAT values that would round twice, and other odd text go to the exact path one
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -161,7 +160,7 @@ def _parse(text: pa.Array, row_type: DataType) -> pa.Table:
     buffer = data[0].as_buffer() if hasattr(data[0], "as_buffer") else pa.py_buffer(data[0].as_py())
     schema = pa.schema([pa.field(f.name, _read_type(f.type)) for f in row_type.fields])
     return pa_json.read_json(
-        io.BytesIO(buffer),
+        pa.BufferReader(buffer),
         read_options=pa_json.ReadOptions(use_threads=False, block_size=max(1 << 20, buffer.size + 1)),
         parse_options=pa_json.ParseOptions(explicit_schema=schema, unexpected_field_behavior="ignore"))
 
