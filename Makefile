@@ -44,7 +44,8 @@ $(RUNTIME_JARS): java-shim/test-runtime/pom.xml
 	$(MVN) -f java-shim/test-runtime/pom.xml package -Druntime.dir=$(abspath $(CACHE)/runtime-jars)
 	@touch $@
 
-$(FLINK_DIST): $(RUNTIME_JARS) $(VENV)/.installed
+# The venv only runs the assembly: a new Python dependency must not re-assemble the distribution.
+$(FLINK_DIST): $(RUNTIME_JARS) | $(VENV)/.installed
 	rm -rf $(FLINK_HOME)
 	$(PY) -m accelerator.testing.distribution
 
