@@ -17,13 +17,14 @@ FLINK_HOME   := $(CACHE)/flink-$(FLINK_VERSION)
 FLINK_DIST   := $(FLINK_HOME)/.assembled
 PYTEST_ARGS  ?=
 
-.PHONY: help setup venv shim test test-java test-python compat compat-docs demo soak clean-cache
+.PHONY: help setup venv shim test test-java test-python compat compat-docs demo bench bench-quick soak clean-cache
 help:
 	@echo "make demo   - run the main job on a local Kafka broker and stock Flink $(FLINK_VERSION)"
 	@echo "make test   - everything CI runs: Java unit tests, then the Python and end-to-end tests"
 	@echo "make setup  - only provision (venv, shim jar, runtime jars, Flink distribution)"
 	@echo "make compat - the compatibility suite alone (stock vs accelerated Flink on every case)"
-	@echo "make soak   - the long reliability run: job cycles, load, sidecar faults (about 1.5 h)"
+	@echo "make bench  - Nexmark on Kafka, stock vs accelerated; writes benchmarks/results/ and docs/performance.md"
+	@echo "make soak   - the long reliability run: job cycles, load, sidecar faults (several hours)"
 
 setup: $(VENV)/.installed $(SHIM_JAR) $(RUNTIME_JARS) $(FLINK_DIST)
 venv: $(VENV)/.installed
@@ -32,7 +33,7 @@ shim: $(SHIM_JAR)
 $(VENV)/.installed: pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q -e '.[test,bench]'
 	@touch $@
 
 $(SHIM_JAR): $(SHIM_SRC)
@@ -44,7 +45,8 @@ $(RUNTIME_JARS): java-shim/test-runtime/pom.xml
 	$(MVN) -f java-shim/test-runtime/pom.xml package -Druntime.dir=$(abspath $(CACHE)/runtime-jars)
 	@touch $@
 
-$(FLINK_DIST): $(RUNTIME_JARS) $(VENV)/.installed
+# The venv only runs the assembly: a new Python dependency must not re-assemble the distribution.
+$(FLINK_DIST): $(RUNTIME_JARS) | $(VENV)/.installed
 	rm -rf $(FLINK_HOME)
 	$(PY) -m accelerator.testing.distribution
 
@@ -65,6 +67,16 @@ compat-docs: setup
 
 demo: setup
 	$(PY) -m accelerator demo
+
+# The default size finishes in under 30 minutes on 2 cores; bench-quick is a look in a few
+# minutes that leaves docs/performance.md alone.
+BENCH_ARGS ?= --events 2000000 --parallelism 1 --rounds 3
+bench: setup
+	$(PY) -m accelerator bench $(BENCH_ARGS) --docs docs/performance.md \
+		--command-line "make bench  (= accelerator bench $(BENCH_ARGS) --docs docs/performance.md)"
+
+bench-quick: setup
+	$(PY) -m accelerator bench --events 200000 --queries q0,q1,q2 --rounds 1 --report $(CACHE)/bench-quick/report.json
 
 # Reliability soak (docs/reliability.md): 100 job cycles, a 30-minute run under load, 20 sidecar
 # faults in a checkpointed exactly-once job, the TaskManager kill and the decoder fuzz corpus.

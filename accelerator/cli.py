@@ -48,6 +48,24 @@ def _compat(args: argparse.Namespace) -> int:
                        summary=Path(args.summary) if args.summary else None)
 
 
+def _explain(args: argparse.Namespace) -> int:
+    from accelerator import explain
+
+    return explain.main(args.sql_file, flink_home=args.flink_home, jar=args.jar)
+
+
+def _bench(args: argparse.Namespace) -> int:
+    import shlex
+    from pathlib import Path
+
+    from accelerator.bench import runner
+
+    command = args.command_line or "accelerator bench " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+    return runner.main(args.events, [q for q in args.queries.split(",") if q], args.parallelism, args.format,
+                       args.rounds, Path(args.report) if args.report else None,
+                       Path(args.docs) if args.docs else None, command, warm_up=not args.no_warm_up)
+
+
 def _sidecar(args: argparse.Namespace) -> int:
     from accelerator.sidecar import server
 
@@ -71,6 +89,15 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--events", type=int, default=200_000)
     demo.set_defaults(run=_demo)
 
+    explain = commands.add_parser("explain", help="print a SQL job's plan, each operator marked accelerated"
+                                                  " or stock with the reason, without running it")
+    explain.add_argument("sql_file", metavar="JOB.sql")
+    explain.add_argument("--flink-home", help="stock Flink 2.2.1 distribution (default: $FLINK_HOME, else"
+                                              " this checkout's .cache)")
+    explain.add_argument("--jar", help="flink-accelerator jar (default: the one in the distribution's lib/,"
+                                       " else this checkout's build)")
+    explain.set_defaults(run=_explain)
+
     compat = commands.add_parser("compat", help="the compatibility suite: stock vs accelerated Flink")
     compat.add_argument("--cases", nargs="*", default=[], metavar="DIR",
                         help="folders holding case folders (default: flink-compat-tests/cases)")
@@ -80,6 +107,21 @@ def build_parser() -> argparse.ArgumentParser:
     compat.add_argument("--parallelism", type=int, default=1, help="Flink parallelism of each job")
     compat.add_argument("--workers", type=int, default=2, help="cases run at the same time")
     compat.set_defaults(run=_compat)
+
+    from accelerator.bench.queries import DEFAULT as BENCH_QUERIES
+
+    bench = commands.add_parser("bench", help="Nexmark on Kafka: stock vs accelerated Flink, side by side")
+    bench.add_argument("--events", type=int, default=2_000_000, help="events in the source topic")
+    bench.add_argument("--queries", default=",".join(BENCH_QUERIES), help="comma-separated, e.g. q0,q1")
+    bench.add_argument("--parallelism", type=int, default=1, help="job parallelism = topic partitions")
+    bench.add_argument("--format", default="json", choices=["json", "avro"], help="the source topic's format")
+    bench.add_argument("--rounds", type=int, default=3, help="stock/accelerated pairs per query")
+    bench.add_argument("--report", metavar="FILE.json",
+                       help="default benchmarks/results/<date>-<host>.json; .md and .png go beside it")
+    bench.add_argument("--docs", metavar="FILE.md", help="also write this performance page (docs/performance.md)")
+    bench.add_argument("--no-warm-up", action="store_true", help="skip the unmeasured run of each query")
+    bench.add_argument("--command-line", help=argparse.SUPPRESS)  # what the report says produced it
+    bench.set_defaults(run=_bench)
 
     from accelerator.sidecar.arguments import add_arguments
 

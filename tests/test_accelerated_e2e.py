@@ -12,14 +12,17 @@ import importlib.util
 import json
 import os
 import random
+import subprocess
 import sys
+import time
+import urllib.parse
 import uuid
 from pathlib import Path
 
 import pytest
 
 from accelerator.testing import locations
-from accelerator.testing.flink import FlinkCluster
+from accelerator.testing.flink import FlinkCluster, JobFailed, SqlSubmissionFailed
 
 pytestmark = [
     pytest.mark.services,
@@ -95,7 +98,8 @@ def regions() -> set[str]:
 
 @pytest.fixture(scope="module")
 def cluster(request):
-    config = {"accelerator.python.executable": sys.executable}
+    config = {"accelerator.python.executable": sys.executable,
+              "metrics.fetcher.update-interval": "500 ms"}
     cluster = FlinkCluster(extra_jars=[locations.shim_jar()], config=config).start()
     yield cluster
     cluster.stop(keep_logs=request.session.testsfailed > 0)
@@ -146,3 +150,89 @@ def _creator_alive(name: str) -> bool:
     except (IndexError, ValueError):
         return True
     return os.path.exists(f"/proc/{pid}")
+
+
+SIDECAR_METRICS = "accelerator."
+
+
+def sidecar_metrics(cluster, job_id: str) -> dict[str, float]:
+    """The accelerated operator's `accelerator.*` metrics from the REST API, summed over subtasks."""
+    (vertex,) = [v for v in cluster.rest(f"/jobs/{job_id}")["vertices"] if ACCELERATED in v["name"]]
+    path = f"/jobs/{job_id}/vertices/{vertex['id']}/metrics"
+    ids = [m["id"] for m in cluster.rest(path) if f".{SIDECAR_METRICS}" in m["id"]]
+    if not ids:
+        return {}
+    summed: dict[str, float] = {}
+    for metric in cluster.rest(path + "?get=" + urllib.parse.quote(",".join(ids))):
+        name = metric["id"].rsplit(f".{SIDECAR_METRICS}", 1)[1]
+        summed[name] = summed.get(name, 0) + float(metric["value"])
+    return summed
+
+
+def test_operator_metrics_show_every_record_through_the_sidecar(cluster, kafka_broker, new_topic, bid_topic):
+    """Read from Flink's REST API while the (unbounded) job runs: rows and bytes in and out of the sidecar."""
+    stock, _ = run(cluster, kafka_broker, new_topic, bid_topic, "q2")
+    sent = [b.encode() for b in bids()]
+    assert 0 < len(stock) < len(sent), "q2 filters: rows out must differ from rows in for this test to mean much"
+    unbounded = BID_TABLE.replace("'scan.bounded.mode' = 'latest-offset', ", "")
+    assert unbounded != BID_TABLE
+    (job_id,) = cluster.submit_sql("SET 'accelerator.enabled' = 'true';\n" + unbounded + QUERIES["q2"],
+                                   {"bootstrap": kafka_broker.bootstrap, "source": bid_topic,
+                                    "sink": new_topic("out-bids")})
+    expected = {"sidecarRecordsIn": len(sent), "sidecarRecordsOut": len(stock),
+                "sidecarBytesIn": sum(map(len, sent)), "sidecarBytesOut": sum(map(len, stock))}
+    metrics: dict[str, float] = {}
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if cluster.rest(f"/jobs/{job_id}")["state"] == "RUNNING":
+                metrics = sidecar_metrics(cluster, job_id)
+                if {k: metrics.get(k) for k in expected} == expected:
+                    break
+            time.sleep(0.5)
+    finally:
+        cluster.cancel_job(job_id)
+    assert {k: metrics.get(k) for k in expected} == expected, metrics
+    assert 1 <= metrics["sidecarBatches"] <= len(sent)
+    assert metrics["sidecarTimeNanos"] > 0
+    assert any(name.startswith("sidecarBatchTimeMicros") for name in metrics), sorted(metrics)
+
+
+def test_fail_on_fallback_refuses_a_job_that_would_run_stock(cluster, kafka_broker, new_topic, bid_topic):
+    """With the option on, a segment that cannot be accelerated fails the submission with its reason."""
+    fallback = QUERIES["q2"].replace("WHERE MOD(auction, 123) = 0", "WHERE REGEXP(url, 'query=1[0-9]$')")
+    settings = ("SET 'accelerator.enabled' = 'true';\n"
+                "SET 'accelerator.fallback.fail-on-fallback' = 'true';\n")
+    params = {"bootstrap": kafka_broker.bootstrap, "source": bid_topic, "sink": new_topic("out-bids")}
+    jobs_before = cluster.rest("/jobs")["jobs"]
+    with pytest.raises(SqlSubmissionFailed) as failed:
+        cluster.submit_sql(settings + BID_TABLE + fallback, params)
+    message = str(failed.value)
+    assert "'accelerator.fallback.fail-on-fallback' is true" in message, message
+    assert "segment bid-to-out_bid: " in message and "REGEXP" in message, message
+    assert cluster.rest("/jobs")["jobs"] == jobs_before, "no job may have been submitted"
+
+    (job_id,) = cluster.submit_sql(settings + BID_TABLE + QUERIES["q2"], params)
+    cluster.wait_for_job(job_id)
+    assert any(ACCELERATED in n for n in vertex_names(cluster, job_id))
+
+
+def test_an_interpreter_without_the_package_is_one_clear_task_failure(cluster, kafka_broker, new_topic, bid_topic,
+                                                                       tmp_path):
+    """The job fails once, at the operator's start, naming the option and the pip command that fixes it."""
+    bare = tmp_path / "python3"  # a real interpreter that cannot import `accelerator`
+    bare.symlink_to(Path(sys.base_prefix) / "bin" / Path(sys.executable).name)
+    probe = subprocess.run([str(bare), "-c", "import accelerator"], capture_output=True, cwd=tmp_path)
+    assert probe.returncode != 0, "the bare interpreter must not see the accelerator package"
+    settings = ("SET 'accelerator.enabled' = 'true';\n"
+                f"SET 'accelerator.python.executable' = '{bare}';\n")
+    (job_id,) = cluster.submit_sql(settings + BID_TABLE + QUERIES["q0"],
+                                   {"bootstrap": kafka_broker.bootstrap, "source": bid_topic,
+                                    "sink": new_topic("out-bids")})
+    with pytest.raises(JobFailed) as failed:
+        cluster.wait_for_job(job_id)
+    message = str(failed.value)
+    assert f"accelerator.python.executable={bare}" in message, message
+    assert f"{bare} -m pip install flink-accelerator==" in message, message
+    history = cluster.rest(f"/jobs/{job_id}/exceptions")["exceptionHistory"]["entries"]
+    assert len(history) == 1, [e.get("exceptionName") for e in history]

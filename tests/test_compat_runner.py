@@ -52,3 +52,17 @@ def test_failures_compare_by_root_cause_or_as_rejected_input(tmp_path):
     assert (rejected.status, rejected.passed) == ("equivalent", True)
     assert (crashed.status, crashed.passed) == ("mismatch", False)
     assert not runner._compare(case, RunOutcome(outputs={"dst": []}), RunOutcome(outputs={"dst": []})).passed
+
+
+def test_a_null_rowtime_fails_both_runs_on_the_same_row_or_it_is_a_mismatch(tmp_path):
+    from accelerator.compat.case import Case
+    from accelerator.compat.runner import CompatRunner, RunOutcome
+
+    case = Case(name="c", path=tmp_path, script="", topics=("src", "dst"), inputs={"src": tmp_path},
+                formats={"src": "json", "dst": "json"}, expect_failure=True)
+    runner = CompatRunner(None, None, None)
+    ours = RunOutcome(failure="StageFailedException: ... FlinkRowtimeNullError('the rowtime column is NULL in row 2')")
+    npe = runner._compare(case, RunOutcome(failure="java.lang.NullPointerException"), ours)
+    other = runner._compare(case, RunOutcome(failure="java.lang.ArithmeticException: / by zero"), ours)
+    assert (npe.status, npe.passed) == ("equivalent", True)
+    assert (other.status, other.passed) == ("mismatch", False)

@@ -27,6 +27,9 @@ ACCELERATED_MARKER = "Accelerated"
 #: How the sidecar reports a record its format cannot decode the way Flink would (it names the
 #: batch row and the option to change).
 REJECTED_RECORD = "FormatError"
+#: Row failures the sidecar reproduces under its own name, by the Java exception stock Flink
+#: fails with on the same row.
+SAME_ROW_FAILURES = {"FlinkRowtimeNullError": "NullPointerException"}
 
 
 @dataclass
@@ -78,6 +81,8 @@ def acceleration_of(vertex_names: list[str]) -> str:
 class CompatRunner:
     def __init__(self, broker: KafkaBroker, cluster: FlinkCluster, gateway: SqlGateway, parallelism: int = 1):
         self.broker, self.cluster, self.gateway, self.parallelism = broker, cluster, gateway, parallelism
+        #: case name -> the stock parts of its plan with reasons (`compat.fallback`), when known
+        self.fallback_reasons: dict[str, list[str]] = {}
 
     def run_case(self, case: cases.Case) -> CaseResult:
         try:
@@ -85,14 +90,16 @@ class CompatRunner:
             stock = self._run(case, records, accelerated=False)
             accelerated = self._run(case, records, accelerated=True)
         except (cases.CaseError, SqlSubmissionFailed, TimeoutError) as error:
-            return CaseResult(case.name, ERROR, False, "stock", [], 0, 0, 0, case.expect, str(error))
+            return CaseResult(case.name, ERROR, False, "stock", self.fallback_reasons.get(case.name, []), 0, 0, 0,
+                              case.expect, str(error))
         comparison = self._compare(case, stock, accelerated)
         expect_met = case.expect is None or case.expect == accelerated.acceleration
         detail = comparison.detail
         if comparison.passed and not expect_met:
             detail = f"expected acceleration {case.expect!r}, got {accelerated.acceleration!r}"
         return CaseResult(case.name, comparison.status, comparison.passed and expect_met,
-                          accelerated.acceleration, [], stock.duration_ms, accelerated.duration_ms,
+                          accelerated.acceleration, self.fallback_reasons.get(case.name, []),
+                          stock.duration_ms, accelerated.duration_ms,
                           sum(len(v) for v in stock.outputs.values()), case.expect, detail)
 
     def _compare(self, case: cases.Case, stock: RunOutcome, accelerated: RunOutcome) -> Comparison:
@@ -104,6 +111,10 @@ class CompatRunner:
             if stock.failure and accelerated.failure:
                 if stock.failure == accelerated.failure:
                     return Comparison(IDENTICAL, True, f"both failed: {stock.failure}")
+                if any(ours in accelerated.failure and theirs in stock.failure
+                       for ours, theirs in SAME_ROW_FAILURES.items()):
+                    return Comparison(EQUIVALENT, True, f"both failed on the same row: stock {stock.failure!r}; "
+                                                        f"accelerated {accelerated.failure!r}")
                 if REJECTED_RECORD in accelerated.failure:
                     # Same outcome (the job stops on the bad record), the accelerator's own words.
                     return Comparison(EQUIVALENT, True, f"both rejected the input: stock {stock.failure!r}; "
@@ -176,6 +187,10 @@ def run_suite(case_list: list[cases.Case], *, workers: int = 2, parallelism: int
                     "accelerator.python.executable": sys.executable}) as cluster:
         gateway = SqlGateway(cluster).start()
         runner = CompatRunner(broker, cluster, gateway, parallelism)
+        if jar.exists():
+            from accelerator.compat.fallback import fallback_reasons
+
+            runner.fallback_reasons = fallback_reasons(case_list, jar)
         started = time.monotonic()
         with ThreadPoolExecutor(max_workers=workers) as pool:
             results = []

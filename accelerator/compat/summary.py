@@ -9,7 +9,11 @@ from accelerator.compat.runner import CaseResult
 
 #: Area of a case, by name prefix; the first match wins.
 AREAS = (("fn_", "built-in functions"), ("type_", "types through formats"), ("nexmark_", "Nexmark"),
-         ("bad_input_", "bad input"), ("json_fail", "bad input"))
+         ("bad_input_", "bad input"), ("json_fail", "bad input"), ("cast_from_", "CAST matrix"),
+         ("try_cast_", "CAST matrix"))
+#: Format, option, metadata, key and time-zone cases, by name prefix (most stay stock Flink today, so
+#: `expect: stock` alone does not make a case stateful).
+FORMAT_PREFIXES = ("json_", "csv_", "avro_", "raw_", "key_", "metadata_", "time_zone_")
 STATEFUL = "stateful shapes"
 OTHER = "formats, options, metadata, time zones"
 
@@ -18,6 +22,8 @@ def area_of(result: CaseResult) -> str:
     for prefix, area in AREAS:
         if result.name.startswith(prefix):
             return area
+    if result.name.startswith(FORMAT_PREFIXES):
+        return OTHER
     return STATEFUL if result.expect == "stock" else OTHER
 
 
@@ -53,4 +59,19 @@ def render(results: list[CaseResult], command: str) -> str:
     if failed:
         lines += ["", "## Failing cases", ""] + [f"- `{r.name}`: {r.status}: {r.detail.splitlines()[0] if r.detail else ''}"
                                                  for r in failed]
+    lines += _fallback_section(results)
     return "\n".join(lines) + "\n"
+
+
+def _fallback_section(results: list[CaseResult]) -> list[str]:
+    """Per case that keeps any part on stock Flink, the reasons `accelerator explain` gives."""
+    with_reasons = sorted((r for r in results if r.fallback_reasons), key=lambda r: r.name)
+    if not with_reasons:
+        return []
+    lines = ["", "## Why parts stay on stock Flink", "",
+             "From `accelerator explain` of each case's SQL (the planner's own reasons).", "",
+             "| case | acceleration | stock parts and why |", "|---|---|---|"]
+    for r in with_reasons:
+        why = "<br>".join(reason.replace("|", "\\|") for reason in r.fallback_reasons)
+        lines.append(f"| `{r.name}` | {r.acceleration} | {why} |")
+    return lines

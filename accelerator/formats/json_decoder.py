@@ -16,7 +16,8 @@ import pyarrow.compute as pc
 from accelerator.formats import FormatError, json_fast_path
 from accelerator.formats.json_converters import MessageDecoder, Unreproducible
 from accelerator.formats.json_options import JsonOptions
-from accelerator.formats.types import TIMESTAMP_LTZ, DataType, to_arrow_field
+from accelerator.formats.types import DataType, to_arrow_field
+from accelerator.formats.value_columns import column as _column
 
 REMEDY = "set 'json.ignore-parse-errors' = 'true' to skip such records"
 UNREPRODUCIBLE_REMEDY = ("run this job without the accelerator ('accelerator.enabled' = 'false'), "
@@ -98,32 +99,6 @@ def _merge(fast: json_fast_path.FastResult, exact: pa.RecordBatch, sources: list
     combined = pa.Table.from_batches([fast.batch, exact]).combine_chunks().to_batches()
     batch = combined[0] if combined else exact
     return batch.take(order), all_sources.take(order)
-
-
-def _column(values: list, t: DataType) -> pa.Array:
-    """Value-model values of type `t` -> an Arrow array of to_arrow(t)."""
-    arrow = to_arrow_field("", t).type
-    root = t.root
-    if root in ("TIMESTAMP", TIMESTAMP_LTZ):
-        return pa.array(values, pa.int64()).cast(arrow)
-    if root in ("DATE", "TIME"):
-        return pa.array(values, pa.int32()).cast(arrow)
-    if root == "ARRAY":
-        flat, offsets, mask = [], [0], []
-        for v in values:
-            mask.append(v is None)
-            if v is not None:
-                flat.extend(v)
-            offsets.append(len(flat))
-        elements = _column(flat, t.children[0])
-        return pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), elements, type=arrow,
-                                        mask=pa.array(mask, pa.bool_()))
-    if root == "ROW":
-        children = []
-        for i, f in enumerate(t.fields):
-            children.append(_column([None if v is None else v[i] for v in values], f.type))
-        return pa.StructArray.from_arrays(children, fields=list(arrow), mask=pa.array([v is None for v in values], pa.bool_()))
-    return pa.array(values, arrow)
 
 
 def _check_not_null(batch: pa.RecordBatch, t: DataType, kept: pa.Array | None) -> None:

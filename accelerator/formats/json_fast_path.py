@@ -1,7 +1,8 @@
 """Whole-batch json decoding with pyarrow's reader, for the messages it provably reads as Flink does.
 
 pyarrow parses all messages of a batch in one call, about four times faster than any per-record
-Python. It is used only for flat rows of scalar types, without json.fail-on-missing-field (pyarrow
+Python. It is used only for rows of scalar types and of nested ROWs of them (every nested field
+nullable), without json.fail-on-missing-field (pyarrow
 cannot tell a missing field from a null one), and only for messages on which it cannot differ
 from Flink: each is one JSON object on one line, with no control characters and no NaN/Infinity
 text (pyarrow accepts those tokens, Flink does not). Everything pyarrow would read differently it
@@ -14,10 +15,10 @@ FLOAT values that would round twice, and other odd text go to the exact path one
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from decimal import Decimal
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.json as pa_json
@@ -50,7 +51,16 @@ class FastResult:
 
 
 def applies(row_type: DataType, options: JsonOptions) -> bool:
-    return not options.fail_on_missing_field and all(f.type.root in _FAST_TYPES for f in row_type.fields)
+    return not options.fail_on_missing_field and all(_fast(f.type) for f in row_type.fields)
+
+
+def _fast(t: DataType) -> bool:
+    """Scalars pyarrow reads as Flink does, and nested ROWs of them: pyarrow gives `null` and a
+    missing field a null row and `{}` a row of nulls, as Flink does, and refuses a non-object.
+    A NOT NULL field inside a ROW stays with the exact path, which reproduces Flink there."""
+    if t.root == "ROW":
+        return all(f.type.nullable and _fast(f.type) for f in t.fields)
+    return t.root in _FAST_TYPES
 
 
 def decode(values: pa.Array, row_type: DataType, options: JsonOptions) -> FastResult | None:
@@ -109,8 +119,11 @@ def _plain(values: pa.Array) -> pa.Array:
     Infinity text. A message with a line break, or with more than one value, makes pyarrow fail
     or count more rows than messages, and the batch then goes to the exact path."""
     whole = pc.and_(pc.starts_with(values, b"{"), pc.ends_with(values, b"}"))
-    standard = pc.invert(pc.or_(pc.match_substring(values, b"NaN"), pc.match_substring(values, b"Inf")))
-    plain = pc.and_(whole, standard)
+    if _mentions_non_numbers(values):  # rare: only then look message by message
+        standard = pc.invert(pc.or_(pc.match_substring(values, b"NaN"), pc.match_substring(values, b"Inf")))
+        plain = pc.and_(whole, standard)
+    else:
+        plain = whole
     long = pc.greater(pc.binary_length(values), _MAX_NUMBER_LENGTH)
     if pc.any(long).as_py():  # Flink refuses numbers longer than this; pyarrow reads them
         huge_number = pc.match_substring_regex(values, "[-+0-9.eE]{%d}[-+0-9.eE]" % _MAX_NUMBER_LENGTH)
@@ -118,17 +131,43 @@ def _plain(values: pa.Array) -> pa.Array:
     return plain
 
 
+def _mentions_non_numbers(values: pa.Array) -> bool:
+    """Whether any message holds NaN or Inf text: one search over the batch's bytes, a few times
+    cheaper than a search per message."""
+    offsets, data = values.buffers()[1:3]
+    if data is None:
+        return False
+    width = 8 if pa.types.is_large_binary(values.type) else 4
+    start = int.from_bytes(offsets.slice(values.offset * width, width).to_pybytes(), "little", signed=True)
+    end = int.from_bytes(offsets.slice((values.offset + len(values)) * width, width).to_pybytes(), "little",
+                         signed=True)
+    text = np.frombuffer(data, dtype=np.uint8, count=end - start, offset=start)
+    return _contains(text, b"NaN") or _contains(text, b"Inf")
+
+
+def _contains(text: np.ndarray, needle: bytes) -> bool:
+    """Whether `needle` occurs in `text` (vectorized: candidates by first byte, then the rest)."""
+    candidates = np.flatnonzero(text[: len(text) - len(needle) + 1] == needle[0])
+    for i, byte in enumerate(needle[1:], start=1):
+        if len(candidates) == 0:
+            return False
+        candidates = candidates[text[candidates + i] == byte]
+    return len(candidates) > 0
+
+
 def _parse(text: pa.Array, row_type: DataType) -> pa.Table:
     data = pc.binary_join(pa.LargeListArray.from_arrays([0, len(text)], text), pa.scalar(b"\n", pa.large_binary()))
     buffer = data[0].as_buffer() if hasattr(data[0], "as_buffer") else pa.py_buffer(data[0].as_py())
     schema = pa.schema([pa.field(f.name, _read_type(f.type)) for f in row_type.fields])
     return pa_json.read_json(
-        io.BytesIO(buffer),
+        pa.BufferReader(buffer),
         read_options=pa_json.ReadOptions(use_threads=False, block_size=max(1 << 20, buffer.size + 1)),
         parse_options=pa_json.ParseOptions(explicit_schema=schema, unexpected_field_behavior="ignore"))
 
 
 def _read_type(t: DataType) -> pa.DataType:
+    if t.root == "ROW":
+        return pa.struct([pa.field(f.name, _read_type(f.type)) for f in t.fields])
     if t.root in _INTEGER_BITS:
         return pa.int64()
     if t.root == "FLOAT":
@@ -141,6 +180,8 @@ def _read_type(t: DataType) -> pa.DataType:
 def _column(arr: pa.Array, t: DataType, options: JsonOptions) -> tuple[pa.Array, pa.Array]:
     """(the column in Flink's values, where the exact path must decide instead)."""
     root = t.root
+    if root == "ROW":
+        return _row(arr, t, options)
     if root in _INTEGER_BITS:
         bits = _INTEGER_BITS[root]
         odd = pc.or_(pc.less(arr, -(1 << (bits - 1))), pc.greater(arr, (1 << (bits - 1)) - 1))
@@ -153,6 +194,18 @@ def _column(arr: pa.Array, t: DataType, options: JsonOptions) -> tuple[pa.Array,
         largest = Decimal("9" * (t.precision - t.scale) + "." + "9" * t.scale) if t.scale else Decimal("9" * t.precision)
         return arr, _known(pc.greater(pc.abs(arr), pa.scalar(largest, arr.type)))
     return arr, pa.array([False] * len(arr))
+
+
+def _row(arr: pa.StructArray, t: DataType, options: JsonOptions) -> tuple[pa.Array, pa.Array]:
+    """A nested ROW: each field converted as a top-level one; odd where any field is odd."""
+    children, odd = [], pa.array([False] * len(arr))
+    for i, f in enumerate(t.fields):
+        child, child_odd = _column(arr.field(i), f.type, options)
+        children.append(child)
+        odd = pc.or_(odd, child_odd)
+    mask = arr.is_null() if arr.null_count else None
+    row = pa.StructArray.from_arrays(children, fields=list(to_arrow(t)), mask=mask)
+    return row, odd
 
 
 def _known(mask: pa.Array) -> pa.Array:

@@ -18,6 +18,7 @@ from google.protobuf import json_format
 from substrait import plan_pb2
 
 from accelerator.formats import types
+from accelerator.plans import nested_fields
 from accelerator.plans.udfs import flink_udfs
 
 PROTOCOL = 1
@@ -40,7 +41,8 @@ class StagePlan:
         self.name: str = descriptor["name"]
         self.decoded_schema = decoded_schema(descriptor)
         self.output_schema = types.to_arrow_schema(types.parse(descriptor["encode"]["row_type"]))
-        plan = json_format.Parse(json.dumps(descriptor["plan"]), plan_pb2.Plan())
+        plan = nested_fields.rewrite(json_format.Parse(json.dumps(descriptor["plan"]), plan_pb2.Plan()),
+                                     self.decoded_schema)
         self._plan = Serde.deserialize_bytes(plan.SerializeToString())
         # One partition: with more, DataFusion deals the batch's chunks round-robin to parallel
         # partitions and collect() returns them partition by partition, so rows come back out of
@@ -56,6 +58,7 @@ class StagePlan:
         `output_schema`; an empty batch gives an empty batch."""
         if batch.schema != self.decoded_schema:
             batch = batch.cast(self.decoded_schema)
+        batch = nested_fields.with_parent_nulls(batch)
         self._ctx.register_record_batches(DECODED, [[batch]])
         try:
             frame = self._ctx.create_dataframe_from_logical_plan(Consumer.from_substrait_plan(self._ctx, self._plan))

@@ -97,6 +97,24 @@ def split_index(s: pa.Array, separator: pa.Array, index: pa.Array) -> pa.Array:
     return pc.if_else(usable, values.take(positions), pa.scalar(None, pa.string()))
 
 
+class FlinkRowtimeNullError(ValueError):
+    """A NULL rowtime reached the sink; stock Flink's StreamRecordTimestampInserter fails the job on it."""
+
+    def __init__(self, result_row: int):
+        super().__init__(f"a NULL rowtime reaches the sink in result row {result_row} of this batch (counting only"
+                         f" rows the query keeps); stock Flink fails the job on this row as well (its sink copies"
+                         f" the rowtime into each record's timestamp). Give every event a time, or write the"
+                         f" column through CAST(... AS TIMESTAMP(3)) so it is no rowtime at the sink")
+        self.result_row = result_row
+
+
+def rowtime_not_null(ts: pa.Array) -> pa.Array:
+    """The rowtime unchanged; a NULL fails the batch, as it fails Flink's sink."""
+    if ts.null_count:
+        raise FlinkRowtimeNullError(pc.index(pc.is_null(ts), True).as_py())
+    return ts
+
+
 def flink_udfs() -> list[ScalarUDF]:
     """Every UDF the Java side may name, for registering in a stage's SessionContext."""
     out = []
@@ -105,5 +123,9 @@ def flink_udfs() -> list[ScalarUDF]:
         out.append(udf(absolute, [t], t, "immutable", f"flink_abs_{suffix}"))
     out.append(udf(concat, [pa.string(), pa.string()], pa.string(), "immutable", "flink_concat"))
     out.append(udf(substring, [pa.string(), pa.int32(), pa.int32()], pa.string(), "immutable", "flink_substring"))
+    ts = pa.timestamp("ns")
+    out.append(udf(rowtime_not_null, [ts], ts, "immutable", "flink_rowtime_not_null"))
+    out.append(udf(rowtime_not_null, [pa.timestamp("ns", tz="UTC")], pa.timestamp("ns", tz="UTC"), "immutable",
+                   "flink_rowtime_not_null_ltz"))
     out.append(udf(split_index, [pa.string(), pa.string(), pa.int32()], pa.string(), "immutable", "flink_split_index"))
     return out

@@ -244,6 +244,17 @@ class FlinkCluster:
                                    f"(web UI {self.rest_url}/#/job/running/{job_id}/overview)")
             time.sleep(0.3)
 
+    def cancel_job(self, job_id: str, timeout_s: float = 60.0) -> None:
+        """Cancel a running job (e.g. an unbounded one a test has seen enough of); wait until CANCELED."""
+        request = urllib.request.Request(f"{self.rest_url}/jobs/{job_id}?mode=cancel", method="PATCH")
+        with urllib.request.urlopen(request, timeout=10):
+            pass
+        deadline = time.monotonic() + timeout_s
+        while (state := self.rest(f"/jobs/{job_id}")["state"]) not in TERMINAL_STATES:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"Flink job {job_id} still {state} {timeout_s}s after it was cancelled")
+            time.sleep(0.3)
+
     def job_exception(self, job_id: str) -> str:
         """The root cause Flink recorded for a failed job, as its stack trace text."""
         exceptions = self.rest(f"/jobs/{job_id}/exceptions")

@@ -30,3 +30,14 @@ def test_bad_json_fails_unless_parse_errors_are_ignored():
     lenient = JsonDeserializer(ROW, {"json.ignore-parse-errors": "true"}).deserialize(bad)
     # A broken record becomes a null row (the Kafka source drops it); a bad field becomes null.
     assert [d.rows for d in lenient] == [[None], [(None, None, None)]]
+
+
+def test_avro_rows_round_trip_through_flink_and_tombstones_give_none():
+    from accelerator.testing.flink_oracle import AvroDeserializer, AvroSerializer
+
+    rows = [(1, Decimal("1.50"), ["x", None]), (None, None, None)]
+    messages = AvroSerializer(ROW, {}).serialize(rows)
+    assert messages[1] == b"\x00\x00\x00"  # three null union branches: the top-level row is NOT NULL
+    decoded = AvroDeserializer(ROW, {}).deserialize(messages + [None, b"\x02"])
+    assert [d.rows for d in decoded[:3]] == [[rows[0]], [rows[1]], []]
+    assert "Failed to deserialize Avro record" in decoded[3].error

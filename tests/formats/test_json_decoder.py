@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import struct
 from decimal import Decimal
 
 import pyarrow as pa
@@ -17,7 +16,7 @@ from accelerator.formats.json_options import parse_options
 from accelerator.testing.flink_oracle import JsonDeserializer, JsonSerializer
 from messages import messages
 from rows import rows
-from values import from_batch
+from values import from_batch, same
 
 SCALARS = types.parse(
     "ROW<`b` BOOLEAN, `ti` TINYINT, `si` SMALLINT, `i` INT, `bi` BIGINT, `f` FLOAT, `d` DOUBLE, "
@@ -31,6 +30,10 @@ NESTED = types.parse(
 NEXMARK = types.parse(
     "ROW<`auction` BIGINT, `bidder` BIGINT, `price` BIGINT, `channel` VARCHAR(2147483647), "
     "`url` VARCHAR(2147483647), `dateTime` TIMESTAMP(3), `extra` VARCHAR(2147483647)>")
+#: The standard Nexmark table's shape: scalars and nested ROWs of scalars, the fast path's nested case.
+NESTED_ROWS = types.parse(
+    "ROW<`event_type` INT, `person` ROW<`id` BIGINT, `name` VARCHAR(2147483647), `dateTime` TIMESTAMP(3)>, "
+    "`bid` ROW<`auction` BIGINT, `price` DECIMAL(10, 2), `flag` BOOLEAN, `inner` ROW<`t` TIME(0), `d` DATE>>>")
 OPTIONS = {
     "default": {},
     "iso": {"json.timestamp-format.standard": "ISO-8601"},
@@ -61,15 +64,6 @@ def flink(row_type: types.DataType, options: dict, projection=None) -> JsonDeser
     if key not in _oracles:
         _oracles[key] = JsonDeserializer(row_type.serializable(), options, projection)
     return _oracles[key]
-
-
-def same(v):
-    """Values compared bit for bit: NaN equals NaN, -0.0 differs from 0.0."""
-    if isinstance(v, float):
-        return ("float", struct.pack("<d", v))
-    if isinstance(v, (list, tuple)):
-        return type(v)(same(x) for x in v)
-    return v
 
 
 def assert_batch_matches_flink(row_type: types.DataType, options: dict, batch: list[bytes | None],
@@ -140,6 +134,21 @@ def test_nested_rows_round_trip(options, batch):
     assert_batch_matches_flink(NESTED, opts, flink_bytes(NESTED, opts, batch))
 
 
+@pytest.mark.parametrize("options", ["default", "iso", "ignore"])
+@SETTINGS
+@given(batch=rows(NESTED_ROWS, 5, 25))
+def test_nested_scalar_rows_round_trip(options, batch):
+    opts = OPTIONS[options]
+    assert_batch_matches_flink(NESTED_ROWS, opts, flink_bytes(NESTED_ROWS, opts, batch))
+
+
+def test_well_formed_nested_rows_take_the_fast_path():
+    batch = [(2, None, (7, Decimal("1.25"), True, (1000, 10))), (0, (1, "x", 1_000_000), None), (1, None, None)]
+    fast = json_fast_path.decode(pa.array(flink_bytes(NESTED_ROWS, {}, batch), pa.binary()), NESTED_ROWS,
+                                 parse_options({}))
+    assert fast is not None and fast.leftover is None and fast.batch.num_rows == 3
+
+
 def test_well_formed_scalar_rows_take_the_fast_path():
     batch = [(True, 1, 2, 3, 4, 1.5, 2.5, Decimal("1.25"), Decimal("0.5"), "abc", "x", 10, 1000, 1001,
               1_000_000, 1, 2_000_000)] * 3
@@ -160,12 +169,13 @@ def test_adversarial_messages(options, row_type, data):
 
 
 @pytest.mark.parametrize("options", ["default", "ignore"])
+@pytest.mark.parametrize("row_type", [NEXMARK, NESTED_ROWS], ids=["flat", "nested"])
 @SETTINGS
 @given(data=st.data())
-def test_adversarial_batches(options, data):
-    names = [f.name for f in NEXMARK.fields]
+def test_adversarial_batches(options, row_type, data):
+    names = [f.name for f in row_type.fields]
     drawn = data.draw(st.lists(messages(names), min_size=5, max_size=30))
-    assert_batch_matches_flink(NEXMARK, OPTIONS[options], reproducible(NEXMARK, OPTIONS[options], drawn))
+    assert_batch_matches_flink(row_type, OPTIONS[options], reproducible(row_type, OPTIONS[options], drawn))
 
 
 # -- (c) fixed edge cases ---------------------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import struct
+
 import pyarrow as pa
 
 from accelerator.formats import types
@@ -94,3 +96,12 @@ def _to_storage(arr: pa.Array, t: types.DataType) -> pa.Array:
         children = [_to_storage(arr.field(i), f.type) for i, f in enumerate(t.fields)]
         return pa.StructArray.from_arrays(children, names=[f.name for f in t.fields], mask=arr.is_null())
     return arr
+
+
+def same(v):
+    """Values compared bit for bit: NaN equals NaN, -0.0 differs from 0.0."""
+    if isinstance(v, float):
+        return ("float", struct.pack("<d", v))
+    if isinstance(v, (list, tuple)):
+        return type(v)(same(x) for x in v)
+    return v

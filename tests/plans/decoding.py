@@ -2,7 +2,8 @@
 
 The sidecar's json decoder is not what these tests are about, so the `decoded` table is built
 here with the json module, for the simple values the inputs hold: numbers, strings, nulls and
-timestamps written as Flink's SQL format ("2026-01-01 00:00:00.666").
+timestamps written as Flink's SQL format ("2026-01-01 00:00:00.666"), and rows of them (a missing
+field is NULL).
 """
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ def _column(values: list, t: types.DataType) -> pa.Array:
     arrow = types.to_arrow(t)
     if t.root == "TIMESTAMP":
         return pa.array([None if v is None else _timestamp_ns(v) for v in values], pa.int64()).cast(arrow)
+    if t.root == "ROW":
+        children = [_column([None if v is None else v.get(f.name) for v in values], f.type) for f in t.fields]
+        mask = pa.array([v is None for v in values], pa.bool_())
+        return pa.StructArray.from_arrays(children, fields=list(arrow), mask=mask)
     if t.root in ("FLOAT", "DOUBLE"):
         values = [None if v is None else float(v) for v in values]
     return pa.array(values, arrow)

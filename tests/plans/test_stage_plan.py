@@ -104,3 +104,10 @@ def test_rows_keep_their_order_through_a_filter_on_a_large_batch():
             columns[field.name] = pa.nulls(n, field.type)
     out = plan.execute(pa.RecordBatch.from_pydict(columns, schema=plan.decoded_schema))
     assert out.column(0).to_pylist() == [123 * i for i in range(n)]
+
+
+def test_rowtime_guard_passes_times_through_and_fails_on_null_as_flinks_sink_does():
+    times = pa.array([0, 1_700_000_000_123_000_000], pa.timestamp("ns"))
+    assert udfs.rowtime_not_null(times).equals(times)
+    with pytest.raises(udfs.FlinkRowtimeNullError, match="result row 1 of this batch"):
+        udfs.rowtime_not_null(pa.array([5, None], pa.timestamp("ns")))

@@ -21,8 +21,10 @@ final class ConfigurationDocs {
                 .append("per session with `SET 'accelerator.enabled' = 'true';` in the SQL client, or with\n")
                 .append("`-Daccelerator.enabled=true`. With the jar in `lib/` and `accelerator.enabled` false (the\n")
                 .append("default), Flink plans and runs every job exactly as stock.\n\n")
-                .append("Today only `accelerator.enabled` is read (by the planner hook); the other options are for\n")
-                .append("the accelerated operator and its sidecar, which are being built.\n\n")
+                .append("The planner reads them from the job's table configuration when it plans the job, so a\n")
+                .append("`SET` before an INSERT applies to that job. `accelerator explain JOB.sql` shows which\n")
+                .append("operators would run accelerated; the accelerated operator's metrics are in\n")
+                .append("docs/metrics.md.\n\n")
                 .append("| Key | Default | Type | Description |\n")
                 .append("|---|---|---|---|\n");
         for (ConfigOption<?> option : AcceleratorOptions.all()) {

@@ -13,6 +13,8 @@ import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.flinkaccelerator.AcceleratorOptions;
 import org.flinkaccelerator.Activation;
 import org.flinkaccelerator.ActivationLog;
+import org.flinkaccelerator.planner.report.AccelerationReport;
+import org.flinkaccelerator.planner.report.FailOnFallback;
 
 /**
  * Stock's streaming planner with one seam: the ExecNode graph passes through the
@@ -22,6 +24,7 @@ import org.flinkaccelerator.ActivationLog;
  */
 public class AcceleratedStreamPlanner extends StreamPlanner {
     private final GraphRewriter rewriter;
+    private volatile String lastReport;
 
     public AcceleratedStreamPlanner(Executor executor, TableConfig tableConfig, ModuleManager moduleManager,
             FunctionCatalog functionCatalog, CatalogManager catalogManager, ClassLoader classLoader,
@@ -35,7 +38,26 @@ public class AcceleratedStreamPlanner extends StreamPlanner {
         String flinkVersion = EnvironmentInformation.getVersion();
         Activation activation = Activation.decide(flinkVersion, getTableConfig().get(AcceleratorOptions.ENABLED));
         ActivationLog.report(activation, flinkVersion);
-        ExecNodeGraph graph = activation.keepsStockPlan() ? execGraph : rewriter.rewrite(execGraph, getTableConfig());
+        if (activation.keepsStockPlan()) {
+            lastReport = "The accelerator leaves this plan stock: " + activation.name() + " (Flink " + flinkVersion
+                    + ", " + AcceleratorOptions.ENABLED.key() + " = " + getTableConfig().get(AcceleratorOptions.ENABLED)
+                    + ").\n";
+            return super.translateToPlan(execGraph);
+        }
+        AccelerationReport report = new AccelerationReport();
+        ExecNodeGraph graph = rewriter.rewrite(execGraph, getTableConfig(), report);
+        lastReport = report.render(execGraph);
+        FailOnFallback.check(report, getTableConfig());
         return super.translateToPlan(graph);
+    }
+
+    /**
+     * The last translated plan, one ExecNode per line marked accelerated or stock with the reason
+     * ({@link AccelerationReport#render}); null before the first. {@code accelerator explain} reads
+     * it (by reflection: this class lives in the planner's class loader) after an EXPLAIN that
+     * translates the plan.
+     */
+    public String lastAccelerationReport() {
+        return lastReport;
     }
 }

@@ -10,6 +10,7 @@ import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecEdge;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
+import org.flinkaccelerator.planner.report.AccelerationReport;
 import org.flinkaccelerator.planner.rules.RewriteRule;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,13 +26,18 @@ public final class GraphRewriter {
     }
 
     public ExecNodeGraph rewrite(ExecNodeGraph graph, ReadableConfig config) {
+        return rewrite(graph, config, new AccelerationReport());
+    }
+
+    /** The rewritten graph; {@code report} learns which segments run accelerated and why the others do not. */
+    public ExecNodeGraph rewrite(ExecNodeGraph graph, ReadableConfig config, AccelerationReport report) {
         if (LOG.isDebugEnabled()) {
             LOG.debug("Rewrite rules {} considering the plan's nodes (sinks first): {}",
                     rules.stream().map(RewriteRule::name).collect(Collectors.toList()), describe(graph));
         }
         ExecNodeGraph current = graph;
         for (RewriteRule rule : rules) {
-            current = rule.apply(current, config);
+            current = rule.apply(current, config, report);
         }
         return current;
     }

@@ -46,6 +46,7 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
     private transient StreamRecord<RowData> outRecord;
     private transient ScheduledFuture<?> delayTimer;
     private transient long batches;
+    private transient SidecarMetrics metrics;
 
     public AcceleratedOperator(AcceleratedSegmentSpec spec) {
         this.spec = spec;
@@ -59,9 +60,10 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
     public void open() throws Exception {
         super.open();
         allocator = new RootAllocator();
-        batch = new ValueBatch(allocator);
+        batch = new ValueBatch(allocator, MetadataColumns.create(spec.descriptorJson(), allocator));
         outRow = new GenericRowData(1);
         outRecord = new StreamRecord<>(outRow);
+        metrics = new SidecarMetrics(getMetricGroup());
         SidecarSettings settings = new SidecarSettings(spec.pythonExecutable(), spec.sidecarTimeout(),
                 SidecarSettings.DEFAULT_START_TIMEOUT, SidecarSettings.DEFAULT_INITIAL_REGION_BYTES);
         sidecar = SidecarProcess.start(settings);
@@ -78,8 +80,7 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
 
     @Override
     public void processElement(StreamRecord<RowData> element) throws Exception {
-        RowData row = element.getValue();
-        batch.append(row.isNullAt(0) ? null : row.getBinary(0));
+        batch.append(element.getValue());
         if (batch.rows() >= spec.batchSize()) {
             flush();
         } else if (batch.rows() == 1) {
@@ -128,7 +129,9 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         long sequence = ++batches;
         VectorSchemaRoot result;
         try {
+            long started = System.nanoTime();
             result = stage.process(batch.root());
+            metrics.batch(batch.root(), result, System.nanoTime() - started);
         } catch (StageFailedException e) {
             String where = e.row().isPresent() ? " at message " + e.row().getAsInt() + " of the batch" : "";
             throw new SidecarException(spec.operatorName() + ": batch " + sequence + " of " + rows

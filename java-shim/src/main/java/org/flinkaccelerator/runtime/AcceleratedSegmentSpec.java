@@ -3,7 +3,6 @@ package org.flinkaccelerator.runtime;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Objects;
-import org.flinkaccelerator.AcceleratorOptions;
 
 /**
  * Everything an {@link AcceleratedOperator} needs at run time, fixed at planning time: the
@@ -35,13 +34,6 @@ public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, 
             throw new IllegalArgumentException("accelerator.sidecar.timeout must be between 1 ms and 24 days, got "
                     + sidecarTimeout);
         }
-    }
-
-    /** A spec with the default sidecar timeout ({@code accelerator.sidecar.timeout}). */
-    public AcceleratedSegmentSpec(String segmentName, String descriptorJson, String pythonExecutable, int batchSize,
-            Duration maxDelay) {
-        this(segmentName, descriptorJson, pythonExecutable, batchSize, maxDelay,
-                AcceleratorOptions.SIDECAR_TIMEOUT.defaultValue());
     }
 
     /** The operator's name in the job graph and the web UI. */

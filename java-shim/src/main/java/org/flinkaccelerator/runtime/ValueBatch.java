@@ -1,25 +1,40 @@
 package org.flinkaccelerator.runtime;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.flink.table.data.RowData;
 
 /**
  * The Arrow batch an accelerated operator fills: one binary {@code value} column holding each
- * Kafka message's value bytes, copied once, unparsed. Reused from one flush to the next.
+ * Kafka message's value bytes, copied once, unparsed, then one column per Kafka metadata column
+ * the segment reads ({@link MetadataColumns}). Reused from one flush to the next.
  */
 final class ValueBatch implements AutoCloseable {
     static final String VALUE = "value";
 
     private final VarBinaryVector values;
+    private final List<MetadataColumns.Column> metadata;
     private final VectorSchemaRoot root;
     private int rows;
 
     ValueBatch(BufferAllocator allocator) {
+        this(allocator, List.of());
+    }
+
+    ValueBatch(BufferAllocator allocator, List<MetadataColumns.Column> metadata) {
         this.values = new VarBinaryVector(VALUE, allocator);
         this.values.allocateNew();
-        this.root = new VectorSchemaRoot(List.of(values));
+        this.metadata = List.copyOf(metadata);
+        List<FieldVector> vectors = new ArrayList<>();
+        vectors.add(values);
+        for (MetadataColumns.Column column : metadata) {
+            vectors.add(column.vector());
+        }
+        this.root = new VectorSchemaRoot(vectors);
     }
 
     /** Appends one message value; a null value (a tombstone) stays null. */
@@ -32,6 +47,14 @@ final class ValueBatch implements AutoCloseable {
         rows++;
     }
 
+    /** Appends one row of the raw source: the value bytes (field 0), then the metadata columns. */
+    void append(RowData row) {
+        for (int i = 0; i < metadata.size(); i++) {
+            MetadataColumns.set(metadata.get(i), rows, row, i + 1);
+        }
+        append(row.isNullAt(0) ? null : row.getBinary(0));
+    }
+
     int rows() {
         return rows;
     }
@@ -42,14 +65,18 @@ final class ValueBatch implements AutoCloseable {
 
     /** The rows appended since the last {@link #clear()}, as a root; valid until the next append. */
     VectorSchemaRoot root() {
-        values.setValueCount(rows);
+        for (FieldVector vector : root.getFieldVectors()) {
+            vector.setValueCount(rows);
+        }
         root.setRowCount(rows);
         return root;
     }
 
     /** Forgets the rows; keeps the buffers for the next batch. */
     void clear() {
-        values.reset();
+        for (FieldVector vector : root.getFieldVectors()) {
+            vector.reset();
+        }
         root.setRowCount(0);
         rows = 0;
     }

@@ -14,6 +14,7 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
+import org.flinkaccelerator.AcceleratorOptions;
 import org.junit.jupiter.api.Test;
 
 /** The accelerated operator in Flink's operator harness, with a real sidecar running the identity stage. */
@@ -27,9 +28,7 @@ class AcceleratedOperatorTest {
 
     private static OneInputStreamOperatorTestHarness<RowData, RowData> harness(String descriptor, int batchSize)
             throws Exception {
-        AcceleratedSegmentSpec spec = new AcceleratedSegmentSpec("src-to-out", descriptor, python(), batchSize,
-                Duration.ofMinutes(10));
-        return new OneInputStreamOperatorTestHarness<>(new AcceleratedOperator(spec));
+        return harness(descriptor, batchSize, AcceleratorOptions.SIDECAR_TIMEOUT.defaultValue());
     }
 
     private static OneInputStreamOperatorTestHarness<RowData, RowData> harness(String descriptor, int batchSize,

@@ -26,6 +26,13 @@ final class RawValueTables {
 
     private RawValueTables() {}
 
+    /** The row a raw-value source produces: the value bytes, then the given metadata columns. */
+    static RowType withMetadata(List<RowType.RowField> metadata) {
+        List<RowType.RowField> fields = new java.util.ArrayList<>(ROW.getFields());
+        fields.addAll(metadata);
+        return new RowType(fields);
+    }
+
     /** The raw-value twin of a Kafka table whose value format is {@code valueFormat}. */
     static ContextResolvedTable of(ContextResolvedTable table, String valueFormat) {
         ResolvedCatalogTable original = table.getResolvedTable();

@@ -1,10 +1,13 @@
 package org.flinkaccelerator.planner.replace;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.config.ExecutionConfigOptions;
 import org.apache.flink.table.catalog.ContextResolvedTable;
 import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.planner.plan.abilities.source.ReadingMetadataSpec;
+import org.apache.flink.table.planner.plan.abilities.source.SourceAbilitySpec;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecEdge;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeBase;
@@ -13,13 +16,17 @@ import org.apache.flink.table.planner.plan.nodes.exec.spec.DynamicTableSinkSpec;
 import org.apache.flink.table.planner.plan.nodes.exec.spec.DynamicTableSourceSpec;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecSink;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecTableSourceScan;
+import org.apache.flink.table.types.logical.RowType;
 import org.flinkaccelerator.AcceleratorOptions;
 import org.flinkaccelerator.planner.segment.KafkaSegment;
 import org.flinkaccelerator.runtime.AcceleratedSegmentSpec;
 
 /**
  * Builds the nodes that replace one Kafka segment: Flink's own Kafka source and sink over the
- * raw-value twins of the segment's tables, with an {@link AcceleratedExecNode} between them.
+ * raw-value twins of the segment's tables, with an {@link AcceleratedExecNode} between them. The
+ * raw source reads the same Kafka metadata columns as the original one, after the value bytes;
+ * a watermark pushed into the original source is not carried over (docs/architecture.md,
+ * "Watermarks").
  * New nodes only; the original graph is not touched.
  */
 public final class SegmentReplacement {
@@ -28,17 +35,28 @@ public final class SegmentReplacement {
     /**
      * The sink node that ends the replacement of {@code segment}.
      *
-     * @param valueFormat the value format of both tables (the one the descriptor decodes and encodes)
+     * @param sourceFormat the source table's value format (the one the descriptor decodes)
+     * @param sinkFormat the sink table's value format (the one the descriptor encodes)
      */
-    public static StreamExecSink build(KafkaSegment segment, String name, String descriptorJson, String valueFormat,
-            ReadableConfig config) {
+    public static StreamExecSink build(KafkaSegment segment, String name, String descriptorJson, String sourceFormat,
+            String sinkFormat, ReadableConfig config) {
         ContextResolvedTable sourceTable = segment.source().getTableSourceSpec().getContextResolvedTable();
         ContextResolvedTable sinkTable = segment.sink().getTableSinkSpec().getContextResolvedTable();
 
+        List<String> metadataKeys = metadataKeys(segment);
+        RowType scanned = (RowType) segment.source().getOutputType();
+        List<RowType.RowField> metadata = new ArrayList<>();
+        for (int i = 0; i < metadataKeys.size(); i++) {
+            int pos = scanned.getFieldCount() - metadataKeys.size() + i;
+            metadata.add(new RowType.RowField(metadataKeys.get(i), scanned.getTypeAt(pos)));
+        }
+        RowType sourceRow = RawValueTables.withMetadata(metadata);
+        List<SourceAbilitySpec> abilities = metadataKeys.isEmpty() ? List.of()
+                : List.of(new ReadingMetadataSpec(metadataKeys, sourceRow));
         StreamExecTableSourceScan source = new StreamExecTableSourceScan(config,
-                new DynamicTableSourceSpec(RawValueTables.of(sourceTable, valueFormat), List.of()),
-                RawValueTables.ROW, "TableSourceScan(table=[" + sourceTable.getIdentifier().asSummaryString()
-                        + "], fields=[value], format=[raw])");
+                new DynamicTableSourceSpec(RawValueTables.of(sourceTable, sourceFormat), abilities),
+                sourceRow, "TableSourceScan(table=[" + sourceTable.getIdentifier().asSummaryString()
+                        + "], fields=" + sourceRow.getFieldNames() + ", format=[raw])");
 
         AcceleratedSegmentSpec spec = new AcceleratedSegmentSpec(name, descriptorJson,
                 config.get(AcceleratorOptions.PYTHON_EXECUTABLE), config.get(AcceleratorOptions.BATCH_SIZE),
@@ -47,12 +65,22 @@ public final class SegmentReplacement {
         connect(source, accelerated);
 
         StreamExecSink sink = new StreamExecSink(config,
-                new DynamicTableSinkSpec(RawValueTables.of(sinkTable, valueFormat), List.of(), null),
+                new DynamicTableSinkSpec(RawValueTables.of(sinkTable, sinkFormat), List.of(), null),
                 ChangelogMode.insertOnly(), InputProperty.DEFAULT, RawValueTables.ROW, false,
                 config.get(ExecutionConfigOptions.TABLE_EXEC_SINK_UPSERT_MATERIALIZE_STRATEGY), null,
                 "Sink(table=[" + sinkTable.getIdentifier().asSummaryString() + "], fields=[value], format=[raw])");
         connect(accelerated, sink);
         return sink;
+    }
+
+    /** The Kafka metadata keys the segment's source reads, in the order its row carries them. */
+    private static List<String> metadataKeys(KafkaSegment segment) {
+        for (SourceAbilitySpec ability : segment.source().getTableSourceSpec().getSourceAbilities()) {
+            if (ability instanceof ReadingMetadataSpec) {
+                return ((ReadingMetadataSpec) ability).getMetadataKeys();
+            }
+        }
+        return List.of();
     }
 
     private static void connect(ExecNode<?> from, ExecNodeBase<?> to) {

@@ -8,6 +8,7 @@ import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.flinkaccelerator.planner.replace.SegmentReplacement;
+import org.flinkaccelerator.planner.report.AccelerationReport;
 import org.flinkaccelerator.planner.segment.KafkaSegment;
 import org.flinkaccelerator.planner.segment.SegmentFinder;
 import org.flinkaccelerator.planner.stage.StageDescriptor;
@@ -23,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * run on the accelerator by a raw-value Kafka source, an accelerated operator and a raw-value
  * Kafka sink ({@link SegmentReplacement}). One INFO line per plan says which segments could be
  * accelerated and why the others stay stock, one more which were replaced; DEBUG shows each
- * descriptor. Segments that read Kafka metadata columns are exported but not replaced yet.
+ * descriptor. Kafka metadata columns the source reads travel beside the value bytes.
  */
 public final class ExportKafkaSegments implements RewriteRule {
     private static final Logger LOG = LoggerFactory.getLogger(ExportKafkaSegments.class);
@@ -35,6 +36,11 @@ public final class ExportKafkaSegments implements RewriteRule {
 
     @Override
     public ExecNodeGraph apply(ExecNodeGraph graph, ReadableConfig config) {
+        return apply(graph, config, new AccelerationReport());
+    }
+
+    @Override
+    public ExecNodeGraph apply(ExecNodeGraph graph, ReadableConfig config, AccelerationReport report) {
         SegmentFinder.Result found;
         List<StageExport> exports = new ArrayList<>();
         try {
@@ -45,6 +51,7 @@ public final class ExportKafkaSegments implements RewriteRule {
             }
         } catch (RuntimeException e) {
             LOG.warn("flink-accelerator: could not analyse this plan; it runs as stock Flink", e);
+            report.notSegment("the whole plan: the accelerator could not analyse it (" + e + ")");
             return graph;
         }
         LOG.info("flink-accelerator: {}", new StageExports(exports, found.notSegments()).summary());
@@ -53,9 +60,10 @@ public final class ExportKafkaSegments implements RewriteRule {
                 LOG.debug("flink-accelerator: stage {}:\n{}", export.name(), export.toJson());
             }
         }
+        found.notSegments().forEach(report::notSegment);
         Map<ExecNode<?>, ExecNode<?>> replaced = new IdentityHashMap<>();
         for (int i = 0; i < exports.size(); i++) {
-            ExecNode<?> sink = replace(found.segments().get(i), exports.get(i), config);
+            ExecNode<?> sink = replace(found.segments().get(i), exports.get(i), config, report);
             if (sink != null) {
                 replaced.put(found.segments().get(i).sink(), sink);
             }
@@ -71,29 +79,27 @@ public final class ExportKafkaSegments implements RewriteRule {
     }
 
     /** The new sink node of an accelerated replacement, or null when the segment stays stock. */
-    private static ExecNode<?> replace(KafkaSegment segment, StageExport export, ReadableConfig config) {
+    private static ExecNode<?> replace(KafkaSegment segment, StageExport export, ReadableConfig config,
+            AccelerationReport report) {
+        List<ExecNode<?>> nodes = new ArrayList<>();
+        nodes.add(segment.source());
+        nodes.addAll(segment.calcs());
+        nodes.add(segment.sink());
         if (!export.accelerated()) {
+            report.stock(export.name(), nodes, export.fallback().stream().map(Object::toString).toList());
             return null;
         }
         StageDescriptor descriptor = export.descriptor();
-        if (descriptor.input().size() != 1) {
-            LOG.info("flink-accelerator: segment {} stays stock Flink: it reads Kafka metadata columns, which the"
-                    + " accelerated operator does not carry yet", export.name());
-            return null;
-        }
-        if (!descriptor.decode().format().equals(descriptor.encode().format())) {
-            LOG.info("flink-accelerator: segment {} stays stock Flink: source and sink value formats differ",
-                    export.name());
-            return null;
-        }
         try {
             ExecNode<?> sink = SegmentReplacement.build(segment, export.name(), export.toJson(),
-                    descriptor.decode().format(), config);
+                    descriptor.decode().format(), descriptor.encode().format(), config);
             LOG.info("flink-accelerator: segment {} runs accelerated (operator Accelerated[{}])", export.name(),
                     export.name());
+            report.accelerated(export.name(), nodes, "Accelerated[" + export.name() + "]");
             return sink;
         } catch (RuntimeException e) {
             LOG.warn("flink-accelerator: could not replace segment {}; it runs as stock Flink", export.name(), e);
+            report.stock(export.name(), nodes, List.of("building its accelerated operator failed: " + e));
             return null;
         }
     }

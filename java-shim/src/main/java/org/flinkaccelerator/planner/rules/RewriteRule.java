@@ -2,6 +2,7 @@ package org.flinkaccelerator.planner.rules;
 
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
+import org.flinkaccelerator.planner.report.AccelerationReport;
 
 /**
  * One rewrite of the ExecNode graph (e.g. "run this Kafka JSON source and its calc in the
@@ -14,4 +15,9 @@ public interface RewriteRule {
 
     /** The rewritten graph, or {@code graph} itself when nothing applies. */
     ExecNodeGraph apply(ExecNodeGraph graph, ReadableConfig config);
+
+    /** As {@link #apply(ExecNodeGraph, ReadableConfig)}, telling {@code report} what runs accelerated and why not. */
+    default ExecNodeGraph apply(ExecNodeGraph graph, ReadableConfig config, AccelerationReport report) {
+        return apply(graph, config);
+    }
 }

@@ -11,6 +11,7 @@ import org.apache.flink.table.catalog.ContextResolvedTable;
 import org.apache.flink.table.planner.plan.abilities.source.ProjectPushDownSpec;
 import org.apache.flink.table.planner.plan.abilities.source.ReadingMetadataSpec;
 import org.apache.flink.table.planner.plan.abilities.source.SourceAbilitySpec;
+import org.apache.flink.table.planner.plan.abilities.source.WatermarkPushDownSpec;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecCalc;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
@@ -54,6 +55,9 @@ public final class StageExporter {
         for (SourceAbilitySpec ability : segment.source().getTableSourceSpec().getSourceAbilities()) {
             if (ability instanceof ReadingMetadataSpec) {
                 metadataKeys = ((ReadingMetadataSpec) ability).getMetadataKeys();
+            } else if (ability instanceof WatermarkPushDownSpec) {
+                // Dropped by the replacement: see "Watermarks" in docs/architecture.md.
+                continue;
             } else if (!(ability instanceof ProjectPushDownSpec)) {
                 reasons.add(new FallbackReason(sourceWhere, "source ability " + ability.getClass().getSimpleName()
                         + " is not accelerated yet"));
@@ -75,6 +79,15 @@ public final class StageExporter {
         }
         RowType decoded = new RowType(decodedFields);
         boolean decodedTypesOk = checkTypes(decoded, sourceWhere, reasons);
+        if (sourceFormat != null && KafkaValueFormat.AVRO.equals(sourceFormat.format())) {
+            RowType valueRow = (RowType) sourceTable.getResolvedSchema().toPhysicalRowDataType().getLogicalType();
+            if (!valueRow.getFieldNames().equals(physicalRow.getFieldNames())) {
+                reasons.add(new FallbackReason(sourceWhere, "an avro source must decode its whole value row, not the"
+                        + " projection " + physicalRow.getFieldNames()));
+            }
+            AvroSupport.problems(physicalRow, sourceFormat.options())
+                    .forEach(p -> reasons.add(new FallbackReason(sourceWhere, p)));
+        }
         if (sourceFormat != null) {
             decode = new FormatSpec(VALUE, sourceFormat.format(), sourceFormat.options(), physicalRow.asSerializableString());
         }
@@ -96,6 +109,9 @@ public final class StageExporter {
                     + "' is not IGNORE: Flink's length enforcer is not reproduced yet"));
         }
         checkTypes(sinkRow, sinkWhere, reasons);
+        if (sinkFormat != null && KafkaValueFormat.AVRO.equals(sinkFormat.format())) {
+            AvroSupport.problems(sinkRow, sinkFormat.options()).forEach(p -> reasons.add(new FallbackReason(sinkWhere, p)));
+        }
         FormatSpec encode = sinkFormat == null ? null
                 : new FormatSpec(null, sinkFormat.format(), sinkFormat.options(), sinkRow.asSerializableString());
 
@@ -108,7 +124,8 @@ public final class StageExporter {
         Plan plan = null;
         if (decodedTypesOk) {
             try {
-                plan = planBuilder.build(decoded, programs, sinkRow.getFieldNames());
+                plan = planBuilder.build(decoded, programs, sinkRow.getFieldNames(),
+                        (RowType) segment.sink().getInputEdges().get(0).getOutputType());
             } catch (NotReproducible e) {
                 reasons.add(new FallbackReason("calcs", e.getMessage()));
             }
@@ -130,7 +147,7 @@ public final class StageExporter {
         KafkaValueFormat format = KafkaValueFormat.of(options);
         if (format == null) {
             reasons.add(new FallbackReason(where, "no value format"));
-        } else if (!KafkaValueFormat.JSON.equals(format.format())) {
+        } else if (!KafkaValueFormat.ACCELERATED.contains(format.format())) {
             reasons.add(new FallbackReason(where, direction + " '" + format.format() + "' is not accelerated yet"));
         }
         return format;

@@ -5,6 +5,7 @@ import io.substrait.proto.Expression.Cast.FailureBehavior;
 import io.substrait.proto.FunctionArgument;
 import java.util.List;
 import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexFieldAccess;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
@@ -29,6 +30,11 @@ public final class ExpressionConverter {
         if (node instanceof RexInputRef) {
             type(node); // the column's type must be one the sidecar holds
             return field(((RexInputRef) node).getIndex());
+        }
+        if (node instanceof RexFieldAccess) {
+            type(node);
+            RexFieldAccess access = (RexFieldAccess) node;
+            return nestedField(convert(access.getReferenceExpr()), access.getField().getIndex(), access);
         }
         if (node instanceof RexLiteral) {
             return Literals.of((RexLiteral) node);
@@ -91,6 +97,33 @@ public final class ExpressionConverter {
     private static Expression cast(Expression expression, LogicalType to, FailureBehavior onFailure) {
         return Expression.newBuilder().setCast(Expression.Cast.newBuilder()
                 .setType(SubstraitTypes.of(to)).setInput(expression).setFailureBehavior(onFailure)).build();
+    }
+
+    /**
+     * {@code row.field} as Substrait means it: the struct field reference of {@code row} with one
+     * more child segment. Only rows that are (fields of) input columns are read this way.
+     */
+    private static Expression nestedField(Expression row, int index, RexFieldAccess access) {
+        if (!row.hasSelection() || !row.getSelection().hasRootReference()
+                || !row.getSelection().getDirectReference().hasStructField()) {
+            throw new NotReproducible("field access " + access + " on a computed ROW value is not supported yet");
+        }
+        Expression.ReferenceSegment.StructField child = Expression.ReferenceSegment.StructField.newBuilder()
+                .setField(index).build();
+        return Expression.newBuilder().setSelection(row.getSelection().toBuilder()
+                .setDirectReference(appendChild(row.getSelection().getDirectReference(), child))).build();
+    }
+
+    private static Expression.ReferenceSegment appendChild(Expression.ReferenceSegment segment,
+            Expression.ReferenceSegment.StructField child) {
+        Expression.ReferenceSegment.StructField field = segment.getStructField();
+        Expression.ReferenceSegment.StructField.Builder out = field.toBuilder();
+        if (field.hasChild()) {
+            out.setChild(appendChild(field.getChild(), child));
+        } else {
+            out.setChild(Expression.ReferenceSegment.newBuilder().setStructField(child));
+        }
+        return Expression.ReferenceSegment.newBuilder().setStructField(out).build();
     }
 
     static Expression field(int index) {

@@ -8,6 +8,7 @@ import java.util.List;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
 
 /** AND, OR, NOT, IS [NOT] NULL, CASE, COALESCE and CAST: SQL's three-valued logic on both sides. */
 final class LogicalFunctions {
@@ -27,7 +28,22 @@ final class LogicalFunctions {
                 builtin("CAST(a AS t)", List.of("CAST"), "integer widening; integer to DECIMAL (NULL on overflow,"
                         + " as Flink), FLOAT, DOUBLE or a long-enough VARCHAR; DECIMAL to a scale as large (NULL on"
                         + " overflow); FLOAT to DOUBLE; CHAR/VARCHAR to a VARCHAR as long; timestamp precision increase",
-                        (call, c) -> c.operand(call, 0, ExpressionConverter.type(call))));
+                        (call, c) -> c.operand(call, 0, ExpressionConverter.type(call))),
+                builtin("Reinterpret(a) (the planner's rowtime marker)", List.of("REINTERPRET"), "only between"
+                        + " timestamps of one representation (a computed rowtime column): the value unchanged",
+                        LogicalFunctions::reinterpret));
+    }
+
+    /** The planner's Reinterpret marks a computed timestamp as the rowtime attribute; the value is unchanged. */
+    private static Expression reinterpret(RexCall call, ExpressionConverter c) {
+        LogicalType from = ExpressionConverter.type(call.getOperands().get(0));
+        LogicalType to = ExpressionConverter.type(call);
+        if (!SubstraitTypes.isRoot(from, LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE, LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE)
+                || !SubstraitTypes.sameRepresentation(from, to)) {
+            throw new NotReproducible("Reinterpret from " + from.asSummaryString() + " to " + to.asSummaryString()
+                    + " is not supported");
+        }
+        return c.convert(call.getOperands().get(0));
     }
 
     /** n-ary AND/OR as nested binary calls, left to right. */

@@ -11,10 +11,14 @@ import io.substrait.proto.Rel;
 import io.substrait.proto.RelCommon;
 import io.substrait.proto.RelRoot;
 import io.substrait.proto.Type;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 
 /**
  * The Substrait plan of a segment's Calc chain: read the table {@value #DECODED}, then for each
@@ -24,6 +28,8 @@ import org.apache.flink.table.types.logical.RowType;
 public final class SegmentPlanBuilder {
     /** The table the sidecar registers each decoded batch as. */
     public static final String DECODED = "decoded";
+    /** The sidecar UDF that fails on a NULL rowtime reaching the sink, as Flink does. */
+    static final String ROWTIME_NOT_NULL = "flink_rowtime_not_null";
 
     private final FunctionRegistry registry;
 
@@ -35,9 +41,10 @@ public final class SegmentPlanBuilder {
      * @param decoded the decoded table's columns, in order, with the names the sidecar gives them
      * @param calcs the Calcs from the source towards the sink
      * @param outputNames the names of the final output columns
+     * @param output the type of the final output row, as the sink receives it
      * @throws NotReproducible with the first reason the chain cannot be run exactly
      */
-    public Plan build(RowType decoded, List<CalcProgram> calcs, List<String> outputNames) {
+    public Plan build(RowType decoded, List<CalcProgram> calcs, List<String> outputNames, RowType output) {
         FunctionAnchors anchors = new FunctionAnchors();
         ExpressionConverter converter = new ExpressionConverter(registry, anchors);
         Rel rel = read(decoded);
@@ -59,10 +66,39 @@ public final class SegmentPlanBuilder {
         if (width != outputNames.size()) {
             throw new NotReproducible("the segment produces " + width + " columns, the sink takes " + outputNames.size());
         }
+        rel = guardRowtime(rel, output, converter);
         Plan.Builder plan = Plan.newBuilder();
         anchors.declareIn(plan);
         return plan.addRelations(PlanRel.newBuilder().setRoot(RelRoot.newBuilder().setInput(rel).addAllNames(outputNames)))
                 .build();
+    }
+
+    /**
+     * A rowtime attribute reaching a table sink goes through Flink's StreamRecordTimestampInserter,
+     * which fails the job on a NULL rowtime; {@value #ROWTIME_NOT_NULL} fails the batch the same way.
+     * The value itself is written unchanged.
+     */
+    private static Rel guardRowtime(Rel input, RowType output, ExpressionConverter converter) {
+        boolean any = output.getChildren().stream().anyMatch(LogicalTypeChecks::isRowtimeAttribute);
+        if (!any) {
+            return input;
+        }
+        ProjectRel.Builder project = ProjectRel.newBuilder().setInput(input);
+        RelCommon.Emit.Builder emit = RelCommon.Emit.newBuilder();
+        int width = output.getFieldCount();
+        for (int i = 0; i < width; i++) {
+            LogicalType type = output.getTypeAt(i);
+            Expression column = ExpressionConverter.field(i);
+            project.addExpressions(LogicalTypeChecks.isRowtimeAttribute(type)
+                    ? converter.call(Urns.FLINK, rowtimeNotNull(type), type, List.of(column)) : column);
+            emit.addOutputMapping(width + i);
+        }
+        return Rel.newBuilder().setProject(project.setCommon(RelCommon.newBuilder().setEmit(emit))).build();
+    }
+
+    private static String rowtimeNotNull(LogicalType type) {
+        return type.getTypeRoot() == LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE ? ROWTIME_NOT_NULL + "_ltz"
+                : ROWTIME_NOT_NULL;
     }
 
     private static Rel read(RowType decoded) {
@@ -71,8 +107,20 @@ public final class SegmentPlanBuilder {
             struct.addTypes(SubstraitTypes.of(field.getType()));
         }
         return Rel.newBuilder().setRead(ReadRel.newBuilder()
-                .setBaseSchema(NamedStruct.newBuilder().addAllNames(decoded.getFieldNames()).setStruct(struct))
+                .setBaseSchema(NamedStruct.newBuilder().addAllNames(depthFirstNames(decoded)).setStruct(struct))
                 .setNamedTable(ReadRel.NamedTable.newBuilder().addNames(DECODED))).build();
+    }
+
+    /** A NamedStruct's names: every field's, nested ROW fields right after their row, depth first. */
+    private static List<String> depthFirstNames(RowType row) {
+        List<String> names = new ArrayList<>();
+        for (RowType.RowField field : row.getFields()) {
+            names.add(field.getName());
+            if (field.getType() instanceof RowType) {
+                names.addAll(depthFirstNames((RowType) field.getType()));
+            }
+        }
+        return names;
     }
 
     private static Rel project(Rel input, List<RexNode> projection, int inputWidth, ExpressionConverter converter) {

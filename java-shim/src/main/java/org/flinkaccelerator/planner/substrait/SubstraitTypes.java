@@ -48,6 +48,13 @@ public final class SubstraitTypes {
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
                 return Type.newBuilder().setPrecisionTimestampTz(Type.PrecisionTimestampTZ.newBuilder()
                         .setPrecision(TIMESTAMP_STORAGE_PRECISION).setNullability(n)).build();
+            case ROW: {
+                Type.Struct.Builder struct = Type.Struct.newBuilder().setNullability(n);
+                for (LogicalType field : type.getChildren()) {
+                    struct.addTypes(of(field));
+                }
+                return Type.newBuilder().setStruct(struct).build();
+            }
             default:
                 throw new NotReproducible("type " + type.asSummaryString() + " is not supported by the accelerator yet");
         }
@@ -73,7 +80,8 @@ public final class SubstraitTypes {
                 new Support("TIME(p)", false, "not mapped yet"),
                 new Support("TIMESTAMP(p) WITH TIME ZONE", false, "Flink has no runtime support either"),
                 new Support("INTERVAL", false, "not mapped yet"),
-                new Support("ARRAY, MAP, MULTISET, ROW", false, "not mapped yet"),
+                new Support("ROW<...>", true, "held as an Arrow struct; fields read by name (nested field access)"),
+                new Support("ARRAY, MAP, MULTISET", false, "not mapped yet"),
                 new Support("RAW, STRUCTURED, DISTINCT, SYMBOL, NULL, DESCRIPTOR, VARIANT", false, "no Arrow form"));
     }
 

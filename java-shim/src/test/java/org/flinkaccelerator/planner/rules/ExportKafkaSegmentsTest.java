@@ -16,6 +16,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.dag.Transformation;
+import org.apache.flink.table.planner.plan.abilities.source.ReadingMetadataSpec;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecSink;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecTableSourceScan;
@@ -58,10 +59,36 @@ class ExportKafkaSegmentsTest {
     }
 
     @Test
-    void segmentsWithMetadataColumnsAreReportedNotReplaced() throws Exception {
+    void metadataColumnsAreReadByTheRawSourceAfterTheValue() throws Exception {
         SqlPlans plans = new SqlPlans();
-        ExecNodeGraph graph = plans.plan(sql("metadata_columns"));
-        assertSame(graph, new ExportKafkaSegments().apply(graph, plans.config()));
+        ExecNodeGraph rewritten = new ExportKafkaSegments().apply(plans.plan(sql("metadata_columns")), plans.config());
+        StreamExecTableSourceScan source = rawSource(rewritten);
+        assertEquals("ROW<`value` BYTES, `partition` INT NOT NULL, `offset` BIGINT NOT NULL,"
+                + " `timestamp` TIMESTAMP_LTZ(3) NOT NULL>", source.getOutputType().asSummaryString());
+        ReadingMetadataSpec metadata = assertInstanceOf(ReadingMetadataSpec.class,
+                source.getTableSourceSpec().getSourceAbilities().get(0));
+        assertEquals(List.of("partition", "offset", "timestamp"), metadata.getMetadataKeys());
+        assertTrue(transformationNames(plans.translate(rewritten)).contains("Accelerated[src-to-out_rows]"));
+    }
+
+    @Test
+    void theStandardNexmarkTableIsReplacedWithoutItsWatermark() throws Exception {
+        SqlPlans plans = new SqlPlans();
+        ExecNodeGraph graph = plans.plan(sql("nexmark_std_q0"));
+        assertTrue(graph.getRootNodes().get(0).getInputEdges().get(0).getSource().getInputEdges().get(0).getSource()
+                .getDescription().contains("watermark="), "Flink pushes the watermark into the scan");
+        ExecNodeGraph rewritten = new ExportKafkaSegments().apply(graph, plans.config());
+        StreamExecTableSourceScan source = rawSource(rewritten);
+        assertEquals(List.of(), source.getTableSourceSpec().getSourceAbilities());
+        assertEquals("ROW<`value` BYTES>", source.getOutputType().asSummaryString());
+        assertTrue(transformationNames(plans.translate(rewritten)).contains("Accelerated[nexmark-to-out_bid]"));
+    }
+
+    private static StreamExecTableSourceScan rawSource(ExecNodeGraph rewritten) {
+        StreamExecSink sink = assertInstanceOf(StreamExecSink.class, rewritten.getRootNodes().get(0));
+        AcceleratedExecNode accelerated = assertInstanceOf(AcceleratedExecNode.class,
+                sink.getInputEdges().get(0).getSource());
+        return assertInstanceOf(StreamExecTableSourceScan.class, accelerated.getInputEdges().get(0).getSource());
     }
 
     @Test

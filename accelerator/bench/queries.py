@@ -1,0 +1,67 @@
+"""The benchmark's SQL: `benchmarks/queries/nexmark.sql` (source table and views) plus one file
+per query, whose `-- kind:` line says whether it is stateless, stateful or the floor."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from accelerator.testing.locations import REPO_ROOT
+
+QUERY_DIR = REPO_ROOT / "benchmarks" / "queries"
+KINDS = ("stateless", "stateful", "floor")
+KIND_LINE = re.compile(r"^--\s*kind:\s*(\w+)\s*$", re.M)
+#: The stateless queries, one stateful query (q8 and q11 on request: the default run must fit
+#: in 30 minutes on 2 cores), then q0-q2 over the flat bid table, which the accelerator handles today.
+DEFAULT = ("q0", "q1", "q2", "q14", "q21", "q22", "q3", "q0@bid", "q1@bid", "q2@bid")
+FLOOR = "floor"
+SOURCES = ("nexmark", "bid")  # DDL files of the source tables
+
+
+@dataclass(frozen=True)
+class Query:
+    name: str  # the file's name, then `@<table>` when it reads another source table than nexmark
+    kind: str
+    source: str  # the source table's DDL file: nexmark (standard table and views) or bid (flat)
+    script: str  # with ${...} placeholders: bootstrap, source_topic, sink_topic, format, sink
+
+    @property
+    def ordered(self) -> bool:
+        """Stateless outputs keep the source partitions' order; stateful ones (shuffles, joins
+        of two inputs) do not, so those are compared as multisets of messages."""
+        return self.kind != "stateful"
+
+
+def load(name: str, directory: Path = QUERY_DIR) -> Query:
+    """`q0` is q0.sql over the standard nexmark table; `q0@bid` the same query over the flat
+    bid table; `floor` and `floor@bid` copy that source's topic as raw bytes."""
+    stem, _, source = name.partition("@")
+    source = source or "nexmark"
+    path = directory / f"{stem}.sql"
+    if not path.exists() or stem in SOURCES:
+        known = sorted(p.stem for p in directory.glob("*.sql") if p.stem not in SOURCES)
+        raise ValueError(f"no query {stem!r} in {directory}; known: {', '.join(known)}")
+    if source not in SOURCES:
+        raise ValueError(f"query {name!r}: no source table {source!r}; have {', '.join(SOURCES)}")
+    text = path.read_text()
+    kind = KIND_LINE.search(text)
+    if kind is None or kind.group(1) not in KINDS:
+        raise ValueError(f"{path}: needs a '-- kind: {'|'.join(KINDS)}' line")
+    if source != "nexmark" and kind.group(1) == "stateful":
+        raise ValueError(f"query {name!r}: the {source} table has no event time; stateful queries "
+                         "run on the standard nexmark table only")
+    script = text if kind.group(1) == FLOOR else (directory / f"{source}.sql").read_text() + "\n" + text
+    return Query(name, kind.group(1), source, script)
+
+
+def sink_options(bootstrap: str, topic: str, fmt: str) -> str:
+    """The WITH clause of a query's sink: a Kafka topic, each subtask writing its own partition
+    (`fixed`), so that a stateless query's output order is the same on every run."""
+    return (f"'connector' = 'kafka', 'topic' = '{topic}', 'properties.bootstrap.servers' = '{bootstrap}', "
+            f"'sink.partitioner' = 'fixed', 'format' = '{fmt}'")
+
+
+def render_params(bootstrap: str, source_topic: str, sink_topic: str, fmt: str) -> dict[str, str]:
+    return {"bootstrap": bootstrap, "source_topic": source_topic, "sink_topic": sink_topic,
+            "format": fmt, "sink": sink_options(bootstrap, sink_topic, fmt)}

@@ -1,0 +1,171 @@
+"""One Avro datum read the way Flink's avro format reads it, value by value (the exact path).
+
+Flink reads a message with Avro's BinaryDecoder and GenericDatumReader and converts the record
+with AvroToRowDataConverters. What that does with unusual input is reproduced here:
+
+- a string that is not valid UTF-8 keeps Java's U+FFFD replacements (`java_utf8`);
+- a boolean is true only for the byte 1; TINYINT and SMALLINT keep the low 8/16 bits of the int;
+- varints follow BinaryDecoder: bits beyond 32 (int) or 64 (long) are dropped, an 11th long or
+  6th int byte is an error; negative lengths, union branches other than 0/1, and running out of
+  bytes are errors;
+- a DECIMAL whose unscaled value has more digits than its precision becomes null, empty bytes
+  are an error;
+- a MAP's entries come in the order of the Java hash maps Avro and Flink put them in
+  (`java_hash_map`);
+- every timestamp is read as epoch milliseconds (flink-avro 2.2.1 has no other reader);
+- the decoder is created once per deserializer and buffers what it reads, so bytes a datum
+  leaves unread are the start of the next message's datum (`leftover`).
+
+Values follow the oracle's model (see accelerator.testing.flink_oracle).
+"""
+
+from __future__ import annotations
+
+import struct
+from decimal import Context, Decimal
+
+from accelerator.formats import java_hash_map, java_utf8
+from accelerator.formats.avro_schema import Node
+
+
+class Malformed(ValueError):
+    """Flink's reader throws on this datum; the job fails."""
+
+
+class Unreproducible(ValueError):
+    """Flink reads this datum into something the accelerator cannot hold or does not model."""
+
+
+_EXACT = Context(prec=80)  # DECIMAL(38) and longer unscaled values, never rounded
+
+#: Timestamps Arrow holds as int64 nanoseconds: epoch milliseconds within this range.
+MAX_MILLIS = (2 ** 63 - 1) // 1_000_000
+
+
+class DatumReader:
+    def __init__(self, data: bytes, pos: int = 0):
+        self.data = data
+        self.pos = pos
+
+    def _byte(self) -> int:
+        if self.pos >= len(self.data):
+            raise Malformed("the message ends inside the datum (java.io.EOFException)")
+        b = self.data[self.pos]
+        self.pos += 1
+        return b
+
+    def varint(self, max_bytes: int) -> int:
+        """The zig-zag varint, with Java's int (5 bytes, 32 bits) or long (10 bytes, 64 bits) rules."""
+        bits = 32 if max_bytes == 5 else 64
+        acc = 0
+        for j in range(max_bytes):
+            b = self._byte()
+            acc |= (b & 0x7F) << (7 * j)
+            if b < 0x80:
+                acc &= (1 << bits) - 1
+                value = (acc >> 1) ^ -(acc & 1)
+                return value
+        raise Malformed(f"Invalid {'int' if bits == 32 else 'long'} encoding")
+
+    def int_(self) -> int:
+        return self.varint(5)
+
+    def long_(self) -> int:
+        return self.varint(10)
+
+    def raw(self, n: int) -> bytes:
+        if n < 0:
+            raise Malformed(f"Malformed data. Length is negative: {n}")
+        if self.pos + n > len(self.data):
+            raise Malformed("the message ends inside a string or bytes value (java.io.EOFException)")
+        out = self.data[self.pos:self.pos + n]
+        self.pos += n
+        return bytes(out)
+
+    def read(self, node: Node):
+        if node.nullable:
+            branch = self.int_()
+            if branch == 0:
+                return None
+            if branch != 1:
+                raise Malformed(f"union branch {branch} does not exist in [null, {node.kind}]")
+        return self._value(node)
+
+    def _value(self, node: Node):
+        kind, root = node.kind, node.type.root
+        if kind == "boolean":
+            return self._byte() == 1
+        if kind == "int":
+            v = self.int_()
+            if root == "TINYINT":
+                return (v + 128) % 256 - 128
+            if root == "SMALLINT":
+                return (v + 32768) % 65536 - 32768
+            return v
+        if kind == "long":
+            v = self.long_()
+            if node.write_unit:  # a timestamp: Flink reads epoch milliseconds
+                if abs(v) > MAX_MILLIS:
+                    raise Unreproducible(f"timestamp {v} ms since 1970 is outside the years 1677-2262 the"
+                                         f" accelerator holds")
+                return v * 1_000_000
+            return v
+        if kind == "float":
+            return struct.unpack("<f", self.raw(4))[0]
+        if kind == "double":
+            return struct.unpack("<d", self.raw(8))[0]
+        if kind == "string":
+            return java_utf8.decode(self.raw(self.int_()))
+        if kind == "bytes":
+            return self.raw(self.int_())
+        if kind == "decimal":
+            data = self.raw(self.int_())
+            if not data:
+                raise Malformed("Zero length BigInteger (java.lang.NumberFormatException)")
+            unscaled = int.from_bytes(data, "big", signed=True)
+            if abs(unscaled) >= 10 ** node.type.precision:
+                return None  # DecimalData.fromBigDecimal: too many digits -> null
+            return Decimal(unscaled).scaleb(-node.type.scale, _EXACT)
+        if kind == "record":
+            return tuple(self.read(child) for child in node.children)
+        if kind == "array":
+            return self._items(lambda: self.read(node.children[0]))
+        if kind == "map":
+            return self._map(node)
+        raise ValueError(f"no reader for {kind}")
+
+    def _map(self, node: Node) -> list:
+        """The entries in the order Flink's MAP holds them: Avro fills a HashMap sized by the first
+        block's count and keyed by Utf8 (the raw bytes), Flink copies it, in that map's order,
+        into a default HashMap keyed by the decoded string."""
+        first_block: list[int] = []
+        entries = self._items(lambda: (self.raw(self.int_()), self.read(node.children[0])), first_block)
+        keys = [k for k, _ in entries]
+        try:
+            avro_order = java_hash_map.iteration_order(
+                keys, java_hash_map.utf8_hash, java_hash_map.table_size_for(first_block[0]))
+            texts = [(java_utf8.decode(keys[i]), entries[i][1]) for i in avro_order]
+            flink_order = java_hash_map.iteration_order(
+                [t for t, _ in texts], java_hash_map.binary_string_hash, java_hash_map.DEFAULT_CAPACITY)
+        except java_hash_map.Unreproducible as e:
+            raise Unreproducible(str(e)) from None
+        return [texts[i] for i in flink_order]
+
+    def _items(self, read_one, first_block: list[int] | None = None) -> list:
+        out = []
+        while True:
+            count = self.long_()
+            if count == 0:
+                if first_block is not None and not first_block:
+                    first_block.append(0)
+                return out
+            if count < 0:
+                self.long_()  # the block's size in bytes, which the reader skips
+                count = -count
+            if first_block is not None and not first_block:
+                first_block.append(count)
+            if count > len(self.data) - self.pos:
+                raise Malformed(f"a block of {count} items cannot fit in the {len(self.data) - self.pos}"
+                                f" bytes left")
+            for _ in range(count):
+                out.append(read_one())

@@ -1,0 +1,146 @@
+"""Nested ROW field references, rewritten for DataFusion's Substrait consumer.
+
+The shim exports `row.field` as Substrait means it: a struct field reference whose segment has a
+child (`$3.auction` is field 3, child field 0). DataFusion 55's consumer refuses such references
+("Direct reference StructField with child is not supported"); DataFusion itself reads a struct
+field by name with its `get_field(struct, 'name')` function. This pass replaces every nested
+reference by those calls, looking each child's name up in the Arrow type of the column it reads:
+the table `decoded` for the read relation, and through filters and projections above it.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+from substrait import algebra_pb2, plan_pb2
+
+GET_FIELD = "get_field"
+URN = "extension:org.apache.datafusion:functions"
+
+
+class NestedFieldError(ValueError):
+    """A nested reference this pass cannot resolve; the descriptor cannot run here."""
+
+
+def rewrite(plan: plan_pb2.Plan, decoded: pa.Schema) -> plan_pb2.Plan:
+    """`plan` with every nested struct field reference replaced by `get_field` calls; a plan
+    without nested references comes back unchanged (the same object)."""
+    if not _has_nested(plan):
+        return plan
+    plan = plan_pb2.Plan.FromString(plan.SerializeToString())
+    anchor = _declare_get_field(plan)
+    for relation in plan.relations:
+        rel = relation.root.input if relation.HasField("root") else relation.rel
+        _rel(rel, decoded, anchor)
+    return plan
+
+
+def with_parent_nulls(batch: pa.RecordBatch) -> pa.RecordBatch:
+    """`batch` with every ROW column's fields NULL wherever the row itself is NULL.
+
+    Arrow leaves a struct's child values under a NULL parent undefined, and DataFusion's
+    get_field returns the child as it is; in Flink, a field of a NULL row is NULL.
+    """
+    if not any(pa.types.is_struct(f.type) for f in batch.schema):
+        return batch
+    columns = [_struct_with_parent_nulls(c) if pa.types.is_struct(c.type) else c for c in batch.columns]
+    return pa.RecordBatch.from_arrays(columns, schema=batch.schema)
+
+
+def _struct_with_parent_nulls(array: pa.StructArray) -> pa.StructArray:
+    children = [_struct_with_parent_nulls(c) if pa.types.is_struct(c.type) else c for c in array.flatten()]
+    mask = array.is_null() if array.null_count else None
+    return pa.StructArray.from_arrays(children, fields=list(array.type), mask=mask)
+
+
+def _has_nested(message) -> bool:
+    if isinstance(message, algebra_pb2.Expression.ReferenceSegment.StructField) and message.HasField("child"):
+        return True
+    for _, value in message.ListFields():
+        items = value if isinstance(value, (list, tuple)) or hasattr(value, "append") else [value]
+        for item in items:
+            if hasattr(item, "ListFields") and _has_nested(item):
+                return True
+    return False
+
+
+def _declare_get_field(plan: plan_pb2.Plan) -> int:
+    urn_anchor = max([u.extension_urn_anchor for u in plan.extension_urns], default=0) + 1
+    plan.extension_urns.add(extension_urn_anchor=urn_anchor, urn=URN)
+    anchor = max([e.extension_function.function_anchor for e in plan.extensions], default=0) + 1
+    declaration = plan.extensions.add()
+    declaration.extension_function.extension_urn_reference = urn_anchor
+    declaration.extension_function.function_anchor = anchor
+    declaration.extension_function.name = GET_FIELD
+    return anchor
+
+
+def _rel(rel: algebra_pb2.Rel, decoded: pa.Schema, anchor: int) -> list[pa.Field | None]:
+    """Rewrites `rel` in place and returns its output fields (None where the type is unknown)."""
+    kind = rel.WhichOneof("rel_type")
+    if kind == "read":
+        fields: list[pa.Field | None] = list(decoded)
+    elif kind == "filter":
+        fields = _rel(rel.filter.input, decoded, anchor)
+        _expression(rel.filter.condition, fields, anchor)
+    elif kind == "project":
+        fields = _rel(rel.project.input, decoded, anchor)
+        out = list(fields)
+        for expression in rel.project.expressions:
+            out.append(_field_of(expression, fields))
+            _expression(expression, fields, anchor)
+        fields = out
+    else:
+        raise NestedFieldError(f"nested field references above a {kind!r} relation are not supported")
+    common = getattr(rel, kind).common
+    if common.HasField("emit"):
+        fields = [fields[i] for i in common.emit.output_mapping]
+    return fields
+
+
+def _field_of(expression: algebra_pb2.Expression, fields: list[pa.Field | None]) -> pa.Field | None:
+    """The Arrow field a plain (possibly nested) column reference reads; None for anything else."""
+    if not expression.HasField("selection") or not expression.selection.HasField("root_reference"):
+        return None
+    segment = expression.selection.direct_reference.struct_field
+    field = fields[segment.field]
+    while field is not None and segment.HasField("child"):
+        segment = segment.child.struct_field
+        field = field.type.field(segment.field) if pa.types.is_struct(field.type) else None
+    return field
+
+
+def _expression(message, fields: list[pa.Field | None], anchor: int) -> None:
+    """Replaces, inside `message`, each nested reference over `fields` by get_field calls."""
+    if isinstance(message, algebra_pb2.Expression) and message.HasField("selection") \
+            and message.selection.direct_reference.struct_field.HasField("child"):
+        message.CopyFrom(_get_field_chain(message.selection, fields, anchor))
+        return
+    for _, value in message.ListFields():
+        items = value if hasattr(value, "append") else [value]
+        for item in items:
+            if isinstance(item, algebra_pb2.Rel):
+                raise NestedFieldError("nested field references in subqueries are not supported")
+            if hasattr(item, "ListFields"):
+                _expression(item, fields, anchor)
+
+
+def _get_field_chain(selection: algebra_pb2.Expression.FieldReference, fields: list[pa.Field | None],
+                     anchor: int) -> algebra_pb2.Expression:
+    if not selection.HasField("root_reference"):
+        raise NestedFieldError("nested field references on computed values are not supported")
+    segment = selection.direct_reference.struct_field
+    field = fields[segment.field]
+    out = algebra_pb2.Expression()
+    out.selection.direct_reference.struct_field.field = segment.field
+    out.selection.root_reference.SetInParent()
+    while segment.HasField("child"):
+        segment = segment.child.struct_field
+        if field is None or not pa.types.is_struct(field.type):
+            raise NestedFieldError(f"nested field reference into a column of unknown or non-ROW type: {selection}")
+        field = field.type.field(segment.field)
+        call = algebra_pb2.Expression()
+        call.scalar_function.function_reference = anchor
+        call.scalar_function.arguments.add().value.CopyFrom(out)
+        call.scalar_function.arguments.add().value.literal.string = field.name
+        out = call
+    return out

@@ -1,0 +1,7 @@
+CREATE TABLE src (id INT, name STRING, score DOUBLE, amount DECIMAL(10, 2), ok BOOLEAN, d DATE) WITH (
+  'connector' = 'kafka', 'topic' = '${topic:src}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'csv');
+CREATE TABLE dst (id INT, name STRING, score DOUBLE, amount DECIMAL(10, 2), ok BOOLEAN, d DATE) WITH (
+  'connector' = 'kafka', 'topic' = '${topic:dst}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'format' = 'csv');
+INSERT INTO dst SELECT * FROM src;

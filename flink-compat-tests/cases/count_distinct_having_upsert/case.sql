@@ -1,0 +1,7 @@
+CREATE TABLE orders (`user` STRING, amount INT, cat STRING, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '2' SECOND) WITH (
+  'connector' = 'kafka', 'topic' = '${topic:orders}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'json');
+CREATE TABLE results (cat STRING, users BIGINT, total INT, PRIMARY KEY (cat) NOT ENFORCED) WITH (
+  'connector' = 'upsert-kafka', 'topic' = '${topic:out}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'key.format' = 'json', 'value.format' = 'json');
+INSERT INTO results SELECT cat, COUNT(DISTINCT `user`), SUM(amount) FROM orders GROUP BY cat HAVING SUM(amount) > 3;

@@ -1,0 +1,10 @@
+CREATE TABLE src (id INT, s STRING, t STRING, n INT) WITH (
+  'connector' = 'kafka', 'topic' = '${topic:src}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'json');
+CREATE TABLE results WITH (
+  'connector' = 'kafka', 'topic' = '${topic:out}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'format' = 'json')
+AS SELECT id,
+       ELT(n, 'a', 'b', 'c') AS r1,
+       ELT(2, s, t) AS r2
+FROM src;

@@ -1,0 +1,118 @@
+package org.flinkaccelerator.planner.report;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecEdge;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
+
+/**
+ * What the rewrite did with one plan: which Kafka segments run accelerated (and as which
+ * operator), which stay stock Flink and why, and which sinks end no segment. Filled by the rewrite
+ * rules; read by {@code accelerator.fallback.fail-on-fallback} and by {@code accelerator explain}.
+ */
+public final class AccelerationReport {
+    /** One segment's outcome: {@code operator} is null when it stays stock, with {@code reasons}. */
+    public record Segment(String name, List<ExecNode<?>> nodes, String operator, List<String> reasons) {
+        public Segment {
+            nodes = List.copyOf(nodes);
+            reasons = List.copyOf(reasons);
+        }
+
+        public boolean accelerated() {
+            return operator != null;
+        }
+    }
+
+    static final String OUTSIDE_SEGMENTS = "not part of a Kafka source -> Calc -> Kafka sink segment";
+
+    private final List<Segment> segments = new ArrayList<>();
+    private final Set<String> notSegments = new LinkedHashSet<>();
+
+    public void accelerated(String name, List<ExecNode<?>> nodes, String operator) {
+        segments.add(new Segment(name, nodes, operator, List.of()));
+    }
+
+    public void stock(String name, List<ExecNode<?>> nodes, List<String> reasons) {
+        segments.add(new Segment(name, nodes, null, reasons));
+    }
+
+    /** A sink (or the whole plan) that is not a segment, with why: "<sink table>: <why>". */
+    public void notSegment(String line) {
+        notSegments.add(line);
+    }
+
+    public List<Segment> segments() {
+        return Collections.unmodifiableList(segments);
+    }
+
+    /** One line per part of the plan that runs on stock Flink, with its reason; empty = all accelerated. */
+    public List<String> stockParts() {
+        List<String> out = new ArrayList<>();
+        for (Segment segment : segments) {
+            if (!segment.accelerated()) {
+                out.add("segment " + segment.name() + ": " + String.join("; ", segment.reasons()));
+            }
+        }
+        for (String line : notSegments) {
+            out.add("not a segment: " + line);
+        }
+        return out;
+    }
+
+    /**
+     * The plan as a tree, sinks first, one ExecNode per line with Flink's description of it and
+     * {@code [accelerated: <operator>]} or {@code [stock: <reason>]}, then the stock parts' reasons.
+     */
+    public String render(ExecNodeGraph graph) {
+        Map<ExecNode<?>, Segment> owner = new IdentityHashMap<>();
+        for (Segment segment : segments) {
+            for (ExecNode<?> node : segment.nodes()) {
+                owner.put(node, segment);
+            }
+        }
+        StringBuilder out = new StringBuilder();
+        Map<ExecNode<?>, Integer> shown = new IdentityHashMap<>();
+        for (ExecNode<?> root : graph.getRootNodes()) {
+            node(out, root, 0, owner, shown);
+        }
+        List<String> stock = stockParts();
+        out.append(stock.isEmpty() ? "\nEvery part of this plan runs accelerated.\n"
+                : "\nRuns on stock Flink:\n");
+        for (String line : stock) {
+            out.append("  ").append(line).append('\n');
+        }
+        return out.toString();
+    }
+
+    private static void node(StringBuilder out, ExecNode<?> node, int depth, Map<ExecNode<?>, Segment> owner,
+            Map<ExecNode<?>, Integer> shown) {
+        out.append(depth == 0 ? "" : "   ".repeat(depth - 1) + "+- ").append(node.getDescription());
+        Integer seen = shown.get(node);
+        if (seen != null) {
+            out.append("  (#").append(seen).append(", shown above)\n");
+            return;
+        }
+        int number = shown.size() + 1;
+        shown.put(node, number);
+        out.append("  #").append(number).append("  ").append(marker(owner.get(node))).append('\n');
+        for (ExecEdge edge : node.getInputEdges()) {
+            node(out, edge.getSource(), depth + 1, owner, shown);
+        }
+    }
+
+    private static String marker(Segment segment) {
+        if (segment == null) {
+            return "[stock: " + OUTSIDE_SEGMENTS + "]";
+        }
+        if (segment.accelerated()) {
+            return "[accelerated: " + segment.operator() + "]";
+        }
+        return "[stock: " + String.join("; ", segment.reasons()) + "]";
+    }
+}

@@ -1,0 +1,99 @@
+package org.flinkaccelerator.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VarBinaryVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Histogram;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.metrics.SimpleCounter;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
+import org.junit.jupiter.api.Test;
+
+/** The sidecar metrics count rows and payload bytes of each batch, both ways, under "accelerator". */
+class SidecarMetricsTest {
+    /** Puts every metric registered in it or its subgroups into one map, by "group.name". */
+    private static final class Recording extends UnregisteredMetricsGroup {
+        private final Map<String, Metric> metrics;
+        private final String prefix;
+
+        Recording(Map<String, Metric> metrics, String prefix) {
+            this.metrics = metrics;
+            this.prefix = prefix;
+        }
+
+        @Override
+        public MetricGroup addGroup(String name) {
+            return new Recording(metrics, prefix + name + ".");
+        }
+
+        @Override
+        public Counter counter(String name) {
+            return counter(name, new SimpleCounter());
+        }
+
+        @Override
+        public <C extends Counter> C counter(String name, C counter) {
+            metrics.put(prefix + name, counter);
+            return counter;
+        }
+
+        @Override
+        public <H extends Histogram> H histogram(String name, H histogram) {
+            metrics.put(prefix + name, histogram);
+            return histogram;
+        }
+    }
+
+    private static VectorSchemaRoot values(BufferAllocator allocator, String... texts) {
+        VarBinaryVector vector = new VarBinaryVector("value", allocator);
+        vector.allocateNew();
+        for (int i = 0; i < texts.length; i++) {
+            if (texts[i] == null) {
+                vector.setNull(i);
+            } else {
+                vector.setSafe(i, texts[i].getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        vector.setValueCount(texts.length);
+        VectorSchemaRoot root = new VectorSchemaRoot(List.of(vector));
+        root.setRowCount(texts.length);
+        return root;
+    }
+
+    private final Map<String, Metric> registered = new HashMap<>();
+
+    private long count(String name) {
+        return ((Counter) registered.get("accelerator." + name)).getCount();
+    }
+
+    @Test
+    void countsRowsBytesBatchesAndTimeOfEachBatch() {
+        SidecarMetrics metrics = new SidecarMetrics(new Recording(registered, ""));
+        try (BufferAllocator allocator = new RootAllocator();
+                VectorSchemaRoot in1 = values(allocator, "{\"a\":1}", null, "ü");
+                VectorSchemaRoot out1 = values(allocator, "{\"a\":1}");
+                VectorSchemaRoot in2 = values(allocator, "xy");
+                VectorSchemaRoot out2 = values(allocator)) {
+            metrics.batch(in1, out1, 2_500_000);
+            metrics.batch(in2, out2, 1_000);
+        }
+        assertEquals(4, count(SidecarMetrics.RECORDS_IN));
+        assertEquals(1, count(SidecarMetrics.RECORDS_OUT));
+        assertEquals(2, count(SidecarMetrics.BATCHES));
+        assertEquals(7 + 2 + 2, count(SidecarMetrics.BYTES_IN), "ü is two bytes; a null has none");
+        assertEquals(7, count(SidecarMetrics.BYTES_OUT));
+        assertEquals(2_501_000, count(SidecarMetrics.TIME_NANOS));
+        Histogram micros = (Histogram) registered.get("accelerator." + SidecarMetrics.BATCH_TIME_MICROS);
+        assertEquals(2, micros.getCount());
+        assertEquals(2_500, micros.getStatistics().getMax());
+    }
+}

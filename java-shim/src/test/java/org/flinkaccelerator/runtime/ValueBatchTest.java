@@ -1,0 +1,64 @@
+package org.flinkaccelerator.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
+import org.junit.jupiter.api.Test;
+
+/** The batch the operator sends: value bytes, then the Kafka metadata columns the descriptor names. */
+class ValueBatchTest {
+    private static final String DESCRIPTOR = "{\"input\": {\"fields\": ["
+            + "{\"name\": \"value\", \"type\": \"VARBINARY(2147483647)\"},"
+            + "{\"name\": \"partition\", \"type\": \"INT NOT NULL\"},"
+            + "{\"name\": \"offset\", \"type\": \"BIGINT NOT NULL\"},"
+            + "{\"name\": \"timestamp\", \"type\": \"TIMESTAMP(3) WITH LOCAL TIME ZONE NOT NULL\"},"
+            + "{\"name\": \"topic\", \"type\": \"VARCHAR(2147483647) NOT NULL\"},"
+            + "{\"name\": \"leader-epoch\", \"type\": \"INT\"}]}}";
+
+    @Test
+    void metadataColumnsFollowTheValueInTheSidecarsLayout() {
+        try (BufferAllocator allocator = new RootAllocator();
+                ValueBatch batch = new ValueBatch(allocator, MetadataColumns.create(DESCRIPTOR, allocator))) {
+            batch.append(GenericRowData.of("{}".getBytes(StandardCharsets.UTF_8), 1, 42L,
+                    TimestampData.fromEpochMillis(1_700_000_000_123L), StringData.fromString("bids"), null));
+            batch.append(GenericRowData.of(null, 0, 7L, TimestampData.fromEpochMillis(-1L),
+                    StringData.fromString("ünï"), 3));
+            VectorSchemaRoot root = batch.root();
+            assertEquals(List.of("value", "partition", "offset", "timestamp", "topic", "leader-epoch"),
+                    root.getSchema().getFields().stream().map(f -> f.getName()).toList());
+            assertEquals("Timestamp(NANOSECOND, UTC)", root.getVector("timestamp").getField().getType().toString());
+            assertEquals(2, root.getRowCount());
+            assertEquals("{}", new String((byte[]) root.getVector("value").getObject(0), StandardCharsets.UTF_8));
+            assertTrue(root.getVector("value").isNull(1));
+            assertEquals(1, root.getVector("partition").getObject(0));
+            assertEquals(7L, root.getVector("offset").getObject(1));
+            assertEquals(1_700_000_000_123_000_000L, root.getVector("timestamp").getObject(0));
+            assertEquals(-1_000_000L, root.getVector("timestamp").getObject(1));
+            assertEquals("ünï", root.getVector("topic").getObject(1).toString());
+            assertTrue(root.getVector("leader-epoch").isNull(0));
+            assertEquals(3, root.getVector("leader-epoch").getObject(1));
+
+            batch.clear();
+            assertEquals(0, batch.root().getRowCount());
+        }
+    }
+
+    @Test
+    void aMetadataTypeTheOperatorCannotCarryIsRefusedByName() {
+        String headers = "{\"input\": {\"fields\": [{\"name\": \"value\", \"type\": \"BYTES\"},"
+                + " {\"name\": \"headers\", \"type\": \"MAP<STRING, BYTES> NOT NULL\"}]}}";
+        try (BufferAllocator allocator = new RootAllocator()) {
+            Exception e = assertThrows(IllegalArgumentException.class, () -> MetadataColumns.create(headers, allocator));
+            assertTrue(e.getMessage().contains("'headers'"), e.getMessage());
+        }
+    }
+}

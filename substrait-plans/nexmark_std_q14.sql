@@ -1,0 +1,28 @@
+-- Nexmark q14 on the standard table, without its UDF: bid time types and converted prices.
+CREATE TABLE nexmark (
+  event_type INT,
+  person ROW<id BIGINT, name VARCHAR, emailAddress VARCHAR, creditCard VARCHAR, city VARCHAR, state VARCHAR,
+    `dateTime` TIMESTAMP(3), extra VARCHAR>,
+  auction ROW<id BIGINT, itemName VARCHAR, description VARCHAR, initialBid BIGINT, reserve BIGINT,
+    `dateTime` TIMESTAMP(3), expires TIMESTAMP(3), seller BIGINT, category BIGINT, extra VARCHAR>,
+  bid ROW<auction BIGINT, bidder BIGINT, price BIGINT, channel VARCHAR, url VARCHAR, `dateTime` TIMESTAMP(3),
+    extra VARCHAR>,
+  `dateTime` AS CASE WHEN event_type = 0 THEN person.`dateTime` WHEN event_type = 1 THEN auction.`dateTime`
+    ELSE bid.`dateTime` END,
+  WATERMARK FOR `dateTime` AS `dateTime` - INTERVAL '4' SECOND
+) WITH (
+  'connector' = 'kafka', 'topic' = '${topic:src}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'properties.group.id' = 'nexmark', 'scan.startup.mode' = 'earliest-offset',
+  'scan.bounded.mode' = 'latest-offset', 'format' = 'json');
+CREATE VIEW bid AS SELECT bid.auction, bid.bidder, bid.price, bid.channel, bid.url, B.`dateTime`, bid.extra
+  FROM nexmark AS B WHERE event_type = 2;
+CREATE TABLE out_bid (auction BIGINT, bidder BIGINT, price DECIMAL(23, 3), bidTimeType VARCHAR, `dateTime` TIMESTAMP(3), extra VARCHAR) WITH (
+  'connector' = 'kafka', 'topic' = '${topic:out}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'format' = 'json');
+INSERT INTO out_bid
+SELECT auction, bidder, 0.908 * price AS price,
+       CASE WHEN HOUR(`dateTime`) >= 8 AND HOUR(`dateTime`) <= 18 THEN 'dayTime'
+            WHEN HOUR(`dateTime`) <= 6 OR HOUR(`dateTime`) >= 20 THEN 'nightTime'
+            ELSE 'otherTime' END AS bidTimeType,
+       `dateTime`, extra
+FROM bid WHERE 0.908 * price > 1000000 AND 0.908 * price < 50000000;

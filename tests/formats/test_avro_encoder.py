@@ -1,0 +1,96 @@
+"""Our avro encoder's bytes against Flink's AvroRowDataSerializationSchema, byte for byte."""
+
+from decimal import Decimal
+
+import pyarrow as pa
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+
+from accelerator.formats import FormatError, avro, types
+from accelerator.testing.flink_oracle import AvroSerializer
+from avro_types import LEGACY, MAPS, MODERN, NESTED, SCALARS, TIMESTAMPS
+from rows import rows
+from values import to_batch
+
+SETTINGS = settings(max_examples=60, deadline=None, derandomize=True, phases=[Phase.generate],
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                           HealthCheck.large_base_example])
+
+_serializers: dict = {}
+
+
+def assert_same_bytes(row_type: types.DataType, options: dict, rows_: list[tuple]) -> None:
+    key = (row_type.serializable(), tuple(sorted(options.items())))
+    if key not in _serializers:
+        _serializers[key] = AvroSerializer(row_type.serializable(), options)
+    expected = _serializers[key].serialize(rows_)
+    actual = avro.encode(to_batch(row_type, rows_), row_type, avro.parse_options(options)).to_pylist()
+    assert len(actual) == len(expected)
+    for i, (e, a) in enumerate(zip(expected, actual)):
+        assert a == e, f"row {i}: {rows_[i]!r}"
+
+
+@pytest.mark.parametrize("options", [LEGACY, MODERN], ids=["legacy", "modern"])
+@SETTINGS
+@given(batch=rows(SCALARS, 5, 25))
+def test_scalar_rows(options, batch):
+    assert_same_bytes(SCALARS, options, batch)
+
+
+@SETTINGS
+@given(batch=rows(TIMESTAMPS, 5, 25))
+def test_timestamps_without_the_legacy_mapping(batch):
+    assert_same_bytes(TIMESTAMPS, MODERN, batch)
+
+
+@pytest.mark.parametrize("options", [LEGACY, MODERN], ids=["legacy", "modern"])
+@SETTINGS
+@given(batch=rows(NESTED, 3, 15))
+def test_nested_rows(options, batch):
+    assert_same_bytes(NESTED, options, batch)
+
+
+@SETTINGS
+@given(batch=rows(MAPS, 3, 15))
+def test_maps_come_out_in_java_hash_map_order(batch):
+    assert_same_bytes(MAPS, LEGACY, batch)
+
+
+EDGE_ROWS = [
+    (None, None, None, None, 1, float("nan"), float("nan"), None, None, None, None, None, None, None, None, None,
+     None, None, None),
+    (None, None, None, None, 2, float("inf"), float("-inf"), None, None, None, None, None, None, None, None, None,
+     None, None, None),
+    (True, -128, -32768, -2 ** 31, -2 ** 63, -0.0, 1e-7, Decimal("-99999999.99"),
+     Decimal("99999999999999999999.999999999999999999"), Decimal("0"), "", "", b"", b"", 0, 0, 0, 0, 0),
+    (False, 127, 32767, 2 ** 31 - 1, 2 ** 63 - 1, 1e10, 1e21, Decimal("0.01"),
+     Decimal("-99999999999999999999.999999999999999999"), Decimal("-99999"), "\u00e9\U0001F600", "\x00\x7f",
+     b"\x00\x01\x02\x03", b"\xff" * 300, -719_528, 86_399_999, 43_200_123, -1, -999_999_999),
+    (None, None, None, None, 3, 1.17549435e-38, 2e23, Decimal("-0.01"), Decimal("-1E-18"), Decimal("-128"),
+     "abc", "x" * 200, None, None, 2_932_896, 1000, 999, -9_223_372_036_854_775_808, 9_223_372_036_854_775_807),
+    (None, None, None, None, -64, None, None, Decimal("1.28"), Decimal("1.27"), Decimal("127"), None, None, None,
+     None, None, None, None, -1_000_000, 999_999),
+]
+
+
+@pytest.mark.parametrize("options", [LEGACY, MODERN], ids=["legacy", "modern"])
+def test_edge_values(options):
+    assert_same_bytes(SCALARS, options, EDGE_ROWS)
+
+
+def test_sliced_batches_encode_like_whole_ones():
+    rows_ = [(i, [f"t{i}"] * (i % 3), (i, (Decimal(i), [i * 1_000_000])), [(True, i, 1.5)], [i], [[b"x"]],
+              (str(i), i)) for i in range(10)]
+    whole = avro.encode(to_batch(NESTED, rows_), NESTED, avro.parse_options({})).to_pylist()
+    part = avro.encode(to_batch(NESTED, rows_).slice(3, 4), NESTED, avro.parse_options({})).to_pylist()
+    assert part == whole[3:7]
+    assert_same_bytes(NESTED, {}, rows_)
+
+
+def test_a_null_in_a_not_null_column_names_the_row():
+    batch = to_batch(SCALARS, [EDGE_ROWS[0], EDGE_ROWS[0]])
+    columns = list(batch.columns)
+    columns[4] = pa.array([1, None], pa.int64())
+    with pytest.raises(FormatError) as caught:
+        avro.encode(pa.RecordBatch.from_arrays(columns, schema=batch.schema), SCALARS, avro.parse_options({}))
+    assert caught.value.row == 1 and "NOT NULL" in caught.value.reason

@@ -1,0 +1,90 @@
+"""`accelerator explain`: the plan of a SQL script with each operator marked, from the real planner.
+
+Runs the CLI against the stock Flink 2.2.1 distribution with this checkout's jar first on the class
+path. Nothing runs: no Kafka broker, no Flink cluster (the Kafka tables are only planned).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from accelerator.testing import locations
+
+TABLES = """
+-- a comment line, as in a sql-client script
+CREATE TABLE bid (auction BIGINT, price BIGINT, url STRING) WITH (
+  'connector' = 'kafka', 'topic' = 'bids', 'properties.bootstrap.servers' = 'localhost:1',
+  'scan.startup.mode' = 'earliest-offset', 'format' = 'json');
+CREATE TABLE out_bid (auction BIGINT, x STRING) WITH (
+  'connector' = 'kafka', 'topic' = 'out', 'properties.bootstrap.servers' = 'localhost:1', 'format' = 'json');
+"""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def provisioned():
+    locations.require(locations.shim_jar(), "the flink-accelerator jar (mvn -f java-shim/pom.xml package)")
+    locations.require(locations.flink_home() / "lib", "the stock Flink distribution")
+
+
+def explain(tmp_path, script: str) -> subprocess.CompletedProcess:
+    job = tmp_path / "job.sql"
+    job.write_text(script)
+    return subprocess.run([sys.executable, "-m", "accelerator", "explain", str(job),
+                           "--flink-home", str(locations.flink_home()), "--jar", str(locations.shim_jar())],
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_a_supported_query_is_marked_accelerated(tmp_path):
+    result = explain(tmp_path, TABLES + "INSERT INTO out_bid SELECT auction, url FROM bid WHERE price > 10;\n")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("== INSERT INTO out_bid SELECT auction, url FROM bid WHERE price > 10 (line "), lines
+    operators = [line for line in lines[1:] if "  #" in line]
+    assert [line.split("(")[0].lstrip("+- ") for line in operators] == ["Sink", "Calc", "TableSourceScan"], lines
+    assert all(line.endswith("[accelerated: Accelerated[bid-to-out_bid]]") for line in operators), lines
+    assert "[stock" not in result.stdout
+
+
+def test_an_unsupported_function_is_marked_stock_with_the_function_in_the_reason(tmp_path):
+    result = explain(tmp_path, TABLES + "INSERT INTO out_bid SELECT auction, REGEXP_REPLACE(url, 'a+', 'b') FROM bid;\n")
+    assert result.returncode == 0, result.stderr
+    operators = [line for line in result.stdout.splitlines() if "  #" in line]
+    assert len(operators) == 3 and all("[stock: " in line for line in operators), result.stdout
+    calc = next(line for line in operators if "Calc(" in line)
+    assert "REGEXP_REPLACE" in calc.split("[stock: ", 1)[1], calc
+    assert "[accelerated" not in result.stdout
+    stock = result.stdout.split("Runs on stock Flink:\n", 1)[1]
+    assert stock.lstrip().startswith("segment bid-to-out_bid: ") and "REGEXP_REPLACE" in stock, result.stdout
+
+
+def test_invalid_sql_exits_non_zero_with_flinks_message(tmp_path):
+    result = explain(tmp_path, TABLES + "INSERT INTO out_bid SELEC auction FROM bid;\n")
+    assert result.returncode == 1
+    assert result.stdout == ""
+    line = TABLES.count("\n") + 1
+    assert f"Statement at line {line} failed: SQL parse failed." in result.stderr, result.stderr
+    assert "INSERT INTO out_bid SELEC auction FROM bid" in result.stderr
+
+
+def test_an_unknown_table_is_flinks_validation_error(tmp_path):
+    result = explain(tmp_path, TABLES + "INSERT INTO nowhere SELECT auction, url FROM bid;\n")
+    assert result.returncode == 1
+    assert "Cannot find table '`default_catalog`.`default_database`.`nowhere`'" in result.stderr, result.stderr
+
+
+def test_a_statement_set_is_explained_as_one_job(tmp_path):
+    other = TABLES.replace("CREATE TABLE out_bid", "CREATE TABLE other_out").split("CREATE TABLE other_out", 1)[1]
+    script = (TABLES + "CREATE TABLE other_out" + other
+              + "EXECUTE STATEMENT SET BEGIN\n"
+                "INSERT INTO out_bid SELECT auction, url FROM bid;\n"
+                "INSERT INTO other_out SELECT auction, REGEXP_REPLACE(url, 'a+', 'b') FROM bid;\n"
+                "END;\n")
+    result = explain(tmp_path, script)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("\n== ") + result.stdout.startswith("== ") == 1, result.stdout
+    sinks = [line for line in result.stdout.splitlines() if line.startswith("Sink(")]
+    assert len(sinks) == 2, result.stdout
+    assert "source default_catalog.default_database.bid feeds 2 operators" in result.stdout, result.stdout
