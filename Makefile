@@ -60,7 +60,7 @@ test-python: setup
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 compat: setup
-	$(PY) -m accelerator compat --report $(CACHE)/compat-report.json
+	$(PY) -m accelerator compat --workers 3 --report $(CACHE)/compat-report.json
 
 compat-docs: setup
 	$(PY) -m accelerator compat --workers 3 --report $(CACHE)/compat-report.json --summary docs/compatibility.md
