@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import random
 import subprocess
 import sys
@@ -21,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from accelerator.testing import locations
+from accelerator.testing import locations, sidecars
 from accelerator.testing.flink import FlinkCluster, JobFailed, SqlSubmissionFailed
 
 pytestmark = [
@@ -53,8 +52,6 @@ INSERT INTO out_bid SELECT auction, price FROM bid WHERE MOD(auction, 123) = 0;
 """,
 }
 ACCELERATED = "Accelerated["
-SIDECAR_ARGS = "-m\0accelerator.sidecar"
-SHM = Path("/dev/shm")
 
 
 def bids(count: int = 3000) -> list[str]:
@@ -74,26 +71,6 @@ def bids(count: int = 3000) -> list[str]:
         }
         out.append(json.dumps(bid, ensure_ascii=rng.random() < 0.5))
     return out
-
-
-def sidecar_pids(parents: list[int]) -> list[int]:
-    """Sidecar processes whose parent is one of `parents`."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes().decode(errors="replace")
-            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-        if SIDECAR_ARGS in cmdline and ppid in parents:
-            found.append(int(entry.name))
-    return found
-
-
-def regions() -> set[str]:
-    return {p.name for p in SHM.glob("flink-accelerator-*")}
 
 
 @pytest.fixture(scope="module")
@@ -129,7 +106,7 @@ def test_accelerated_job_writes_the_bytes_stock_writes(cluster, kafka_broker, ne
     assert stock, "the stock run wrote nothing; the comparison would prove nothing"
     assert not any(ACCELERATED in n for n in vertex_names(cluster, stock_job))
 
-    before = regions()
+    before = sidecars.regions()
     accelerated, job_id = run(cluster, kafka_broker, new_topic, bid_topic, query,
                               settings="SET 'accelerator.enabled' = 'true';\n")
     names = vertex_names(cluster, job_id)
@@ -137,19 +114,9 @@ def test_accelerated_job_writes_the_bytes_stock_writes(cluster, kafka_broker, ne
     assert accelerated == stock
 
     taskmanagers = cluster.daemon_pids()
-    assert sidecar_pids(taskmanagers) == []
-    left = {name for name in regions() - before
-            if any(f"-{pid}-" in name for pid in taskmanagers) or not _creator_alive(name)}
+    assert sidecars.sidecar_pids(taskmanagers) == []
+    left = (sidecars.regions() - before) & (sidecars.regions_of(taskmanagers) | sidecars.orphaned_regions())
     assert left == set(), f"shared-memory regions left behind: {left}"
-
-
-def _creator_alive(name: str) -> bool:
-    """Whether the process that created region `name` (…-<role>-<pid>-<hex>) still runs."""
-    try:
-        pid = int(name.rsplit("-", 2)[1])
-    except (IndexError, ValueError):
-        return True
-    return os.path.exists(f"/proc/{pid}")
 
 
 SIDECAR_METRICS = "accelerator."
