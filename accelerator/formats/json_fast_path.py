@@ -23,6 +23,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.json as pa_json
 
+from accelerator.formats.json_lexer import MAX_NAME_LENGTH
 from accelerator.formats.json_lexer import MAX_NUMBER_LENGTH as _MAX_NUMBER_LENGTH
 from accelerator.formats.json_options import JsonOptions
 from accelerator.formats.types import TIMESTAMP_LTZ, DataType, to_arrow
@@ -124,6 +125,9 @@ def _plain(values: pa.Array) -> pa.Array:
         plain = pc.and_(whole, standard)
     else:
         plain = whole
+    # Field names over Flink's parser's limit fail there and pyarrow reads them: messages that could
+    # hold one go to the exact path (so do strings over its limit, which need even longer messages).
+    plain = pc.and_(plain, pc.less_equal(pc.binary_length(values), MAX_NAME_LENGTH))
     long = pc.greater(pc.binary_length(values), _MAX_NUMBER_LENGTH)
     if pc.any(long).as_py():  # Flink refuses numbers longer than this; pyarrow reads them
         huge_number = pc.match_substring_regex(values, "[-+0-9.eE]{%d}[-+0-9.eE]" % _MAX_NUMBER_LENGTH)

@@ -27,13 +27,26 @@ VALUE_NULL = "null"
 
 _ROOT, _ARRAY, _OBJECT = 0, 1, 2
 MAX_DEPTH = 1000  # the parser's default nesting limit
-MAX_NUMBER_LENGTH = 1000  # the parser's default limit on an integer's digits or a float's text
+MAX_NUMBER_LENGTH = 1000  # the parser's default limit on a number's digits (integer, fraction and exponent)
+MAX_STRING_LENGTH = 20_000_000  # the parser's default limit on a string value's length, in Java chars
+MAX_NAME_LENGTH = 50_000  # the parser's default limit on a field name's length
 _WHITESPACE = b" \t\n\r"
 _SIMPLE_ESCAPES = {ord("b"): "\b", ord("t"): "\t", ord("n"): "\n", ord("f"): "\f", ord("r"): "\r",
                    ord('"'): '"', ord("/"): "/", ord("\\"): "\\"}
 _HEX = frozenset(b"0123456789abcdefABCDEF")
 _DIGITS = frozenset(b"0123456789")
 _UTF8_BOM = b"\xef\xbb\xbf"
+
+
+def _digit_count(buf: bytes, start: int, stop: int) -> int:
+    """Digits of a number's text: its sign, point and exponent mark do not count against the limit."""
+    text = buf[start:stop]
+    return len(text) - sum(text.count(c) for c in (b"-", b"+", b".", b"e", b"E"))
+
+
+def _java_length(text: str) -> int:
+    """Length in Java chars (UTF-16 units): characters outside the BMP count twice."""
+    return len(text.encode("utf-16-le")) // 2
 
 
 class JsonFailure(Exception):
@@ -275,7 +288,7 @@ class Lexer:
                     raise JsonFailure(f"invalid numeric value: {what} not followed by a digit")
                 while pos < end and buf[pos] in _DIGITS:
                     pos += 1
-        if pos - start - (not is_float and buf[start] == 0x2D) > MAX_NUMBER_LENGTH:
+        if _digit_count(buf, start, pos) > MAX_NUMBER_LENGTH:
             self.pos = pos
             raise JsonFailure(f"number value length exceeds the maximum allowed ({MAX_NUMBER_LENGTH})")
         self.pos = pos
@@ -287,7 +300,10 @@ class Lexer:
     def _name(self, b: int) -> str:
         if b != 0x22:
             raise JsonFailure(f"unexpected character {chr(b)!r}: expected a double-quote to start a field name")
-        return self._decode_string("a field name")
+        name = self._decode_string("a field name")
+        if len(name) > MAX_NAME_LENGTH // 2 and _java_length(name) > MAX_NAME_LENGTH:
+            raise JsonFailure(f"name length ({_java_length(name)}) exceeds the maximum allowed ({MAX_NAME_LENGTH})")
+        return name
 
     def get_text(self) -> str | None:
         """The current token's text; reading a string value decodes it now (and may fail)."""
@@ -296,6 +312,9 @@ class Lexer:
             if self.incomplete:
                 self.incomplete = False
                 self.text = self._decode_string("a string value")
+                if len(self.text) > MAX_STRING_LENGTH // 2 and _java_length(self.text) > MAX_STRING_LENGTH:
+                    raise JsonFailure(f"string value length ({_java_length(self.text)}) exceeds the maximum"
+                                      f" allowed ({MAX_STRING_LENGTH})")
             return self.text
         if token is FIELD_NAME:
             return self.name
