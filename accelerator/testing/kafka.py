@@ -94,7 +94,9 @@ class KafkaBroker:
         java = ["java", f"-Xmx{self.heap}", "-Djava.awt.headless=true",
                 f"-Dlog4j2.configurationFile={self.workdir / 'log4j2.properties'}",
                 "-cp", classpath]
-        cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+        cluster_id = "-"
+        while cluster_id.startswith("-"):  # the storage tool would read a leading '-' as an option
+            cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
         formatted = subprocess.run([*java, "kafka.tools.StorageTool", "format", "-t", cluster_id,
                                     "-c", str(config)], capture_output=True, text=True)
         if formatted.returncode != 0:
