@@ -1,7 +1,9 @@
+import time
+
 import pytest
 
 from accelerator.testing import processes
-from accelerator.testing.kafka import KafkaBroker, Record
+from accelerator.testing.kafka import KafkaBroker, ProduceFailed, Record
 
 pytestmark = pytest.mark.services
 
@@ -21,6 +23,13 @@ def test_round_trip_keeps_order_keys_partitions_timestamps_and_headers(kafka_bro
         r = by_value[s.value]
         assert (r.key, r.partition, r.timestamp, r.headers) == (s.key, s.partition, s.timestamp, s.headers)
     assert got[-1].value is None and got[-1].key == b"tombstone"
+
+
+def test_a_record_the_broker_rejects_fails_the_produce_call(kafka_broker, new_topic):
+    """A timestamp far in the future is refused by the broker (INVALID_TIMESTAMP): say so, loudly."""
+    far_future = int(time.time() * 1000) + 400 * 24 * 3600 * 1000
+    with pytest.raises(ProduceFailed, match="undelivered"):
+        kafka_broker.produce(new_topic("rejected"), [Record(value=b"v", timestamp=far_future)])
 
 
 def test_consume_of_an_empty_topic_returns_nothing(kafka_broker, new_topic):

@@ -21,7 +21,7 @@ from accelerator.compat.compare import EQUIVALENT, ERROR, IDENTICAL, MISMATCH, C
 from accelerator.testing import locations
 from accelerator.testing.flink import FlinkCluster, JobFailed, SqlSubmissionFailed
 from accelerator.testing.gateway import SqlGateway
-from accelerator.testing.kafka import KafkaBroker, Record
+from accelerator.testing.kafka import KafkaBroker, ProduceFailed, Record
 
 ACCELERATED_MARKER = "Accelerated"
 #: How the sidecar reports a record its format cannot decode the way Flink would (it names the
@@ -89,7 +89,7 @@ class CompatRunner:
             records = self._input_records(case)
             stock = self._run(case, records, accelerated=False)
             accelerated = self._run(case, records, accelerated=True)
-        except (cases.CaseError, SqlSubmissionFailed, TimeoutError) as error:
+        except (cases.CaseError, SqlSubmissionFailed, TimeoutError, ProduceFailed) as error:
             return CaseResult(case.name, ERROR, False, "stock", self.fallback_reasons.get(case.name, []), 0, 0, 0,
                               case.expect, str(error))
         comparison = self._compare(case, stock, accelerated)

@@ -37,6 +37,10 @@ _LEADERSHIP_SETTLING = {KafkaError.NOT_LEADER_FOR_PARTITION, KafkaError.LEADER_N
                         KafkaError.UNKNOWN_TOPIC_OR_PART}
 
 
+class ProduceFailed(RuntimeError):
+    """The broker did not take every record (e.g. a timestamp it rejects); nothing is retried."""
+
+
 @dataclass(frozen=True)
 class Record:
     """One Kafka message as produced or read back. `value`/`key` are bytes, or None."""
@@ -240,7 +244,7 @@ class KafkaBroker:
             count += 1
         remaining = producer.flush(60)
         if remaining or errors:
-            raise RuntimeError(f"producing to {topic}: {remaining} undelivered, errors: {errors[:5]}")
+            raise ProduceFailed(f"producing to {topic}: {remaining} undelivered, errors: {errors[:5]}")
         return count
 
     @staticmethod
