@@ -128,8 +128,8 @@ def test_a_region_is_removed_by_the_jvm_when_its_sidecar_was_killed(peer):
     assert all(os.path.exists(r) for r in peer.regions), "the killed sidecar could not have removed them"
     peer.jvm.stdin.close()
     out = peer.jvm.stdout.read()
-    peer.jvm.wait(timeout=60)
-    assert "killed by signal 9" in out and out.splitlines()[-1] == "closed", out
+    # Closing works although the sidecar is gone (its watcher thread may log the death, or not yet).
+    assert peer.jvm.wait(timeout=60) == 0 and "closed" in out.splitlines(), out + peer.jvm.stderr.read()
     assert [r for r in peer.regions if os.path.exists(r)] == []
 
 

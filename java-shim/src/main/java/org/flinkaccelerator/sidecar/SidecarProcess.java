@@ -119,6 +119,15 @@ public final class SidecarProcess implements AutoCloseable {
         }
     }
 
+    private boolean exitsWithin(Duration wait) {
+        try {
+            return process.waitFor(wait.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     /** Closes a stage; nothing to do once the sidecar is gone. */
     void closeStage(long stageId) {
         if (closed.get() || failure != null || !process.isAlive()) {
@@ -130,6 +139,11 @@ public final class SidecarProcess implements AutoCloseable {
                 control.close(stageId);
                 return null;
             });
+        } catch (SidecarException e) {
+            if (!exitsWithin(Duration.ofSeconds(5))) {
+                throw e;
+            }
+            // It died just before (the JVM had not reaped it yet): its stages are gone with it.
         } finally {
             calls.unlock();
         }
