@@ -127,8 +127,9 @@ def _plain(values: pa.Array) -> pa.Array:
         plain = whole
     # Field names over Flink's parser's limit fail there and pyarrow reads them: messages that could
     # hold one go to the exact path (so do strings over its limit, which need even longer messages).
-    plain = pc.and_(plain, pc.less_equal(pc.binary_length(values), MAX_NAME_LENGTH))
-    long = pc.greater(pc.binary_length(values), _MAX_NUMBER_LENGTH)
+    lengths = pc.binary_length(values)
+    plain = pc.and_(plain, pc.less_equal(lengths, MAX_NAME_LENGTH))
+    long = pc.greater(lengths, _MAX_NUMBER_LENGTH)
     if pc.any(long).as_py():  # Flink refuses numbers longer than this; pyarrow reads them
         huge_number = pc.match_substring_regex(values, "[-+0-9.eE]{%d}[-+0-9.eE]" % _MAX_NUMBER_LENGTH)
         plain = pc.and_(plain, pc.invert(pc.and_(long, huge_number)))

@@ -35,7 +35,7 @@ final class AvroSupport {
         List<String> problems = new ArrayList<>();
         boolean legacy = true;
         for (Map.Entry<String, String> option : options.entrySet()) {
-            String key = option.getKey().startsWith("value.") ? option.getKey().substring(6) : option.getKey();
+            String key = option.getKey(); // KafkaValueFormat gives the format's own keys ('value.' dropped)
             String value = option.getValue().toLowerCase(Locale.ROOT);
             if (key.equals(ENCODING)) {
                 if (!value.equals("binary")) {
