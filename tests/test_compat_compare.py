@@ -45,3 +45,17 @@ def test_mismatch_says_where():
     result = compare(recs(b"1", b"2"), recs(b"1", b"3"))
     assert result.status == MISMATCH and "message 1" in result.detail
     assert "3 messages" in compare(recs(b"1", b"2", b"3"), recs(b"1")).detail
+
+
+def test_final_compares_where_an_upsert_changelog_ends():
+    def msg(key, value):
+        return Record(value=value, key=key, partition=0)
+    # Left join read users late: a null-padded row, then its update; read early: the joined row.
+    late = [msg(b"ann", b'{"city":null}'), msg(b"ann", None), msg(b"ann", b'{"city":"Oslo"}'), msg(b"zed", b"{}")]
+    early = [msg(b"ann", b'{"city":"Oslo"}'), msg(b"zed", b"{}")]
+    assert compare(late, early).status == MISMATCH
+    assert compare(late, early, final=True).status == IDENTICAL
+    deleted = early + [msg(b"zed", None)]
+    assert compare(late, deleted, final=True).status == MISMATCH
+    other_value = [msg(b"ann", b'{"city":"Rome"}'), msg(b"zed", b"{}")]
+    assert compare(late, other_value, final=True).status == MISMATCH

@@ -11,7 +11,8 @@ import yaml
 
 from accelerator.testing import sql
 
-CASE_KEYS = {"partitions", "wrapped", "ordered", "tolerate", "expect", "expect_failure", "notes"}
+CASE_KEYS = {"partitions", "wrapped", "ordered", "compare", "tolerate", "expect", "expect_failure", "notes"}
+COMPARE_MODES = ("messages", "final")
 ACCELERATION_LEVELS = ("accelerated", "partial", "stock")
 TOPIC_PREFIX = "topic:"
 FORMAT_OPTION = re.compile(r"'(?:value\.)?format'\s*=\s*'([^']+)'")
@@ -32,6 +33,7 @@ class Case:
     partitions: dict[str, int] = field(default_factory=dict)
     wrapped: frozenset[str] = frozenset()
     ordered: bool = True
+    compare: str = "messages"          # or "final": the table an upsert changelog leaves behind
     tolerate: tuple[str, ...] = ()
     expect: str | None = None
     expect_failure: bool = False       # stock Flink's job must fail, and the accelerated one alike
@@ -66,6 +68,7 @@ def load(path: Path) -> Case:
                 formats=_formats(script), partitions=dict(settings.get("partitions") or {}),
                 wrapped=frozenset(settings.get("wrapped") or ()),
                 ordered=bool(settings.get("ordered", True)),
+                compare=str(settings.get("compare", "messages")),
                 tolerate=tuple(settings.get("tolerate") or ()), expect=settings.get("expect"),
                 expect_failure=bool(settings.get("expect_failure", False)),
                 notes=str(settings.get("notes") or ""))
@@ -97,6 +100,8 @@ def _check(case: Case) -> None:
     for topic in [*case.partitions, *case.wrapped]:
         if topic not in case.topics:
             raise CaseError(f"{case.path}/case.yaml names topic {topic!r}, which case.sql does not use")
+    if case.compare not in COMPARE_MODES:
+        raise CaseError(f"{case.path}/case.yaml: compare must be one of {COMPARE_MODES}")
     if case.expect is not None and case.expect not in ACCELERATION_LEVELS:
         raise CaseError(f"{case.path}/case.yaml: expect must be one of {ACCELERATION_LEVELS}")
     if not case.outputs:

@@ -125,6 +125,7 @@ class CompatRunner:
             return Comparison(ERROR, False, f"only {which} failed: {stock.failure or accelerated.failure}")
         for topic in case.outputs:
             result = compare(stock.outputs[topic], accelerated.outputs[topic], ordered=case.ordered,
+                             final=case.compare == "final",
                              fmt=case.formats.get(topic), tolerate=case.tolerate)
             if not result.passed or result.status != IDENTICAL:
                 return Comparison(result.status, result.passed, f"topic {topic}: {result.detail}")
