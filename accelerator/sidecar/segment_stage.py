@@ -1,63 +1,88 @@
 """The stage a planner-exported descriptor runs: decode the message values, run the segment's
-Substrait plan, encode the result. Decode and encode each use their spec's format (json or avro,
-in any combination).
+Substrait plan, encode the result. Decode and encode each use their spec's format, any of
+`FORMATS` in any combination.
 
 Descriptors written by the shim carry no "kind"; they run as this stage (kind "segment"). The
 input batch has the `value` column (message bytes) and the metadata columns the descriptor
-names; the output batch has one binary `value` column, one message per result row, in order.
+names; the output batch has one binary `value` column, one message per result row, in order (a
+null value is a tombstone).
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import pyarrow as pa
 
-from accelerator.formats import json_encoder, types
-from accelerator.formats.json_options import parse_options
+from accelerator.formats import types
 from accelerator.plans.stage import StagePlan
 from accelerator.sidecar.stages import DescriptorError, register
 
 KIND = "segment"
-JSON = "json"
-AVRO = "avro"
-FORMATS = (JSON, AVRO)
 OUTPUT_SCHEMA = pa.schema([pa.field("value", pa.binary())])
 
+#: decode(values) -> DecodeResult (rows, which message each came from, how many were skipped)
+Decode = Callable[[pa.Array], object]
+#: encode(result batch) -> one message value per row
+Encode = Callable[[pa.RecordBatch], pa.Array]
 
-def _json_decoder():
-    """The json decoder module, or None while this installation has none."""
+
+@dataclass(frozen=True)
+class Format:
+    """One message format the sidecar runs: its module (with `supported` and `parse_options`) and
+    how to make a decoder and an encoder for a row type and parsed options. A decoder is made
+    once per stage, as Flink makes one deserializer per source subtask (it may carry state)."""
+
+    module: str
+    decoder: Callable[[object, types.DataType, object], Decode]
+    encoder: Callable[[object, types.DataType, object], Encode]
+    #: Whether the sidecar asks the module's `supported` before opening a stage (json predates
+    #: it: the shim exports every json table, and its decoders check each record instead).
+    checked: bool = True
+
+
+FORMATS: dict[str, Format] = {
+    "json": Format("accelerator.formats.json",
+                   lambda m, t, o: lambda values: m.decode(values, t, o),
+                   lambda m, t, o: lambda batch: m.encode(batch, t, o), checked=False),
+    "avro": Format("accelerator.formats.avro",
+                   lambda m, t, o: m.AvroDecoder(t, o).decode,
+                   lambda m, t, o: lambda batch: m.encode(batch, t, o)),
+    "raw": Format("accelerator.formats.raw",
+                  lambda m, t, o: lambda values: m.decode(values, t, o),
+                  lambda m, t, o: lambda batch: m.encode(batch, t, o)),
+    "csv": Format("accelerator.formats.csv",
+                  lambda m, t, o: lambda values: m.decode(values, t, o),
+                  lambda m, t, o: lambda batch: m.encode(batch, t, o)),
+}
+
+
+def _open(stage: str, spec: dict, direction: str):
+    """The format module, row type and parsed options of a spec, or DescriptorError when this
+    sidecar cannot reproduce them (the shim keeps such segments stock; this is the backstop)."""
+    name = spec.get("format")
+    if name not in FORMATS:
+        raise DescriptorError(f"stage {stage!r}: {direction[:-1]}ing format {name!r} is not supported by this sidecar"
+                              f" (only {sorted(FORMATS)})")
+    entry = FORMATS[name]
     try:
-        return importlib.import_module("accelerator.formats.json_decoder")
-    except ImportError:
-        return None
-
-
-def _avro():
-    """The avro format module, or the reason this installation cannot load it (it needs numpy)."""
-    try:
-        return importlib.import_module("accelerator.formats.avro"), None
+        module = importlib.import_module(entry.module)
     except ImportError as e:
-        return None, str(e)
-
-
-def _avro_spec(stage: str, spec: dict, direction: str):
-    """The row type and options of an avro spec, or DescriptorError when the accelerated avro
-    format does not reproduce them (the shim keeps such segments stock; this is the backstop)."""
-    avro, missing = _avro()
-    if avro is None:
-        raise DescriptorError(f"stage {stage!r}: the accelerator's avro format cannot be loaded ({missing});"
-                              f" install the flink-accelerator package with its dependencies")
+        raise DescriptorError(f"stage {stage!r}: the accelerator's {name} format cannot be loaded ({e});"
+                              f" install the flink-accelerator package with its dependencies") from None
     row_type = types.parse(spec["row_type"])
     options = spec.get("options") or {}
-    reason = avro.supported(row_type, options, direction)
-    if reason:
-        raise DescriptorError(f"stage {stage!r}: avro {direction}: {reason}")
-    return row_type, avro.parse_options(options)
+    if entry.checked:
+        reason = module.supported(row_type, options, direction)
+        if reason:
+            raise DescriptorError(f"stage {stage!r}: {name} {direction}: {reason}")
+    return entry, module, row_type, module.parse_options(options)
 
 
 class SegmentStage:
-    """Runs one accelerated segment (Kafka json|avro -> Calc* -> Kafka json|avro) on each batch."""
+    """Runs one accelerated segment (Kafka value format -> Calc* -> Kafka value format) on each batch."""
 
     def __init__(self, descriptor: dict):
         self.name = descriptor.get("name")
@@ -65,35 +90,18 @@ class SegmentStage:
         if not decode or not encode:
             raise DescriptorError(f"stage {self.name!r} has no decode or encode spec; this sidecar only runs"
                                   f" segments that read and write message bytes")
-        for spec, direction in ((decode, "decoding"), (encode, "encoding")):
-            if spec.get("format") not in FORMATS:
-                raise DescriptorError(f"stage {self.name!r}: {direction} format {spec.get('format')!r} is not"
-                                      f" supported by this sidecar (only {list(FORMATS)})")
-        self._decode_format, self._encode_format = decode["format"], encode["format"]
-        if self._decode_format == JSON:
-            self._decoder = _json_decoder()
-            if self._decoder is None:
-                raise DescriptorError(f"stage {self.name!r}: this accelerator package has no json decoder"
-                                      f" (accelerator.formats.json_decoder); the segment stays on stock Flink")
+        decoding = _open(self.name, decode, "decode")
+        encoding = _open(self.name, encode, "encode")
         self._value_column = decode.get("column", "value")
         self._input_names = [f["name"] for f in descriptor["input"]["fields"]]
         if self._value_column not in self._input_names:
             raise DescriptorError(f"stage {self.name!r}: decode column {self._value_column!r} is not an input"
                                   f" field {self._input_names}")
         self._metadata = [n for n in self._input_names if n != self._value_column]
-        if self._decode_format == AVRO:
-            # One deserializer per stage, as Flink has one per source subtask (it carries state).
-            self._decode_type, avro_options = _avro_spec(self.name, decode, "decode")
-            self._avro_decoder = _avro()[0].AvroDecoder(self._decode_type, avro_options)
-        else:
-            self._decode_type = types.parse(decode["row_type"])
-            self._decode_options = parse_options(decode.get("options") or {})
-        if self._encode_format == AVRO:
-            self._encode_type, self._encode_options = _avro_spec(self.name, encode, "encode")
-            self._avro_encode = _avro()[0].encode
-        else:
-            self._encode_type = types.parse(encode["row_type"])
-            self._encode_options = parse_options(encode.get("options") or {})
+        entry, module, row_type, options = decoding
+        self._decode = entry.decoder(module, row_type, options)
+        entry, module, row_type, options = encoding
+        self._encode = entry.encoder(module, row_type, options)
         self._plan = StagePlan(descriptor)
 
     def process(self, batch: pa.RecordBatch) -> pa.RecordBatch:
@@ -102,11 +110,7 @@ class SegmentStage:
                              f" input fields {self._input_names}")
         if batch.num_rows == 0:
             return pa.RecordBatch.from_pylist([], schema=OUTPUT_SCHEMA)
-        values = batch.column(self._value_column)
-        if self._decode_format == AVRO:
-            decoded = self._avro_decoder.decode(values)
-        else:
-            decoded = self._decoder.decode(values, self._decode_type, self._decode_options)
+        decoded = self._decode(batch.column(self._value_column))
         columns = list(decoded.batch.columns)
         names = list(decoded.batch.schema.names)
         for name in self._metadata:
@@ -117,11 +121,7 @@ class SegmentStage:
         result = self._plan.execute(table_in)
         if result.num_rows == 0:
             return pa.RecordBatch.from_pylist([], schema=OUTPUT_SCHEMA)
-        if self._encode_format == AVRO:
-            encoded = self._avro_encode(result, self._encode_type, self._encode_options)
-        else:
-            encoded = json_encoder.encode(result, self._encode_type, self._encode_options)
-        return pa.RecordBatch.from_arrays([encoded], schema=OUTPUT_SCHEMA)
+        return pa.RecordBatch.from_arrays([self._encode(result)], schema=OUTPUT_SCHEMA)
 
 
 register(KIND, SegmentStage)

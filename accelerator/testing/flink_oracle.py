@@ -42,6 +42,9 @@ class _Java:
         self.InternalTypeInfo = j("org.apache.flink.table.runtime.typeutils.InternalTypeInfo")
         self.JsonFormatFactory = j("org.apache.flink.formats.json.JsonFormatFactory")
         self.AvroFormatFactory = j("org.apache.flink.formats.avro.AvroFormatFactory")
+        self.ProjectableDecodingFormat = j("org.apache.flink.table.connector.format.ProjectableDecodingFormat")
+        self.RawFormatFactory = j("org.apache.flink.formats.raw.RawFormatFactory")
+        self.CsvFormatFactory = j("org.apache.flink.formats.csv.CsvFormatFactory")
         self.GenericRowData = j("org.apache.flink.table.data.GenericRowData")
         self.GenericArrayData = j("org.apache.flink.table.data.GenericArrayData")
         self.GenericMapData = j("org.apache.flink.table.data.GenericMapData")
@@ -217,6 +220,92 @@ class AvroDeserializer:
                 continue
             out.append(Decoded([None if r is None else from_internal(self._type, r) for r in collected], None))
         return out
+
+
+class FactorySerializer:
+    """Flink's encoder from one format factory (RawFormatFactory, CsvFormatFactory, ...) for one row
+    type and option map (full keys, e.g. 'csv.field-delimiter'), given the NOT NULL physical row as
+    the Kafka sink gives it. A null result is a null message (a tombstone)."""
+
+    factory: str = ""
+    prefix: str = ""
+
+    def __init__(self, row_type: str, options: dict[str, str]):
+        j = java()
+        self._type = _kafka_row(row_type)
+        data_type = j.TypeConversions.fromLogicalToDataType(self._type)
+        factory = getattr(j, self.factory)()
+        encoding = factory.createEncodingFormat(None, _format_config(options, self.prefix))
+        self._schema = encoding.createRuntimeEncoder(None, data_type)
+        self._schema.open(None)
+
+    def serialize(self, rows: list[tuple]) -> list[bytes | None]:
+        out = []
+        for row in rows:
+            message = self._schema.serialize(to_internal(self._type, row))
+            out.append(None if message is None else bytes(message))
+        return out
+
+
+class FactoryDeserializer:
+    """Flink's decoder from one format factory, decoding the whole physical row (no projection),
+    reused across messages as in a Flink source."""
+
+    factory: str = ""
+    prefix: str = ""
+
+    def __init__(self, row_type: str, options: dict[str, str]):
+        j = java()
+        self._type = _kafka_row(row_type)
+        data_type = j.TypeConversions.fromLogicalToDataType(self._type)
+        factory = getattr(j, self.factory)()
+        decoding = factory.createDecodingFormat(None, _format_config(options, self.prefix))
+        if isinstance(decoding, j.ProjectableDecodingFormat):
+            int_array = j.jpype.JArray(j.jpype.JInt)
+            projections = j.jpype.JArray(int_array)([int_array([i]) for i in range(self._type.getFieldCount())])
+            self._schema = decoding.createRuntimeDecoder(j.source_context, data_type, projections)
+        else:
+            self._schema = decoding.createRuntimeDecoder(j.source_context, data_type)
+        self._schema.open(None)
+
+    def deserialize(self, messages: list[bytes | None]) -> list[Decoded]:
+        """What Flink does with each message, in order: the rows it emits or its exception text."""
+        j = java()
+        out = []
+        for message in messages:
+            collected = j.ArrayList()
+            try:
+                payload = None if message is None else j.jpype.JArray(j.jpype.JByte)(message)
+                self._schema.deserialize(payload, j.ListCollector(collected))
+            except j.jpype.JException as e:
+                out.append(Decoded(None, _exception_text(e)))
+                continue
+            out.append(Decoded([None if r is None else from_internal(self._type, r) for r in collected], None))
+        return out
+
+
+class RawSerializer(FactorySerializer):
+    """Flink's `raw` encoder (RawFormatSerializationSchema from RawFormatFactory)."""
+
+    factory, prefix = "RawFormatFactory", "raw."
+
+
+class RawDeserializer(FactoryDeserializer):
+    """Flink's `raw` decoder (RawFormatDeserializationSchema from RawFormatFactory)."""
+
+    factory, prefix = "RawFormatFactory", "raw."
+
+
+class CsvSerializer(FactorySerializer):
+    """Flink's `csv` encoder (CsvRowDataSerializationSchema from CsvFormatFactory)."""
+
+    factory, prefix = "CsvFormatFactory", "csv."
+
+
+class CsvDeserializer(FactoryDeserializer):
+    """Flink's `csv` decoder (CsvRowDataDeserializationSchema from CsvFormatFactory)."""
+
+    factory, prefix = "CsvFormatFactory", "csv."
 
 
 def _exception_text(e) -> str:

@@ -1,7 +1,10 @@
 package org.flinkaccelerator.planner.stage;
 
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import org.apache.flink.table.types.logical.RowType;
 
 /**
  * The value format of a Kafka table, read from its options the way Flink's Kafka connector reads
@@ -11,8 +14,12 @@ import java.util.TreeMap;
 record KafkaValueFormat(String format, Map<String, String> options) {
     static final String JSON = "json";
     static final String AVRO = "avro";
-    /** Formats the sidecar decodes and encodes exactly today (avro: within {@link AvroSupport}). */
-    static final java.util.Set<String> ACCELERATED = java.util.Set.of(JSON, AVRO);
+    static final String CSV = "csv";
+    static final String RAW = "raw";
+    /** Formats the sidecar decodes and encodes exactly today (avro, csv, raw: within {@link #problems}). */
+    static final Set<String> ACCELERATED = Set.of(JSON, AVRO, CSV, RAW);
+    /** Formats the sidecar decodes only as a whole value row (no projection pushed into the format). */
+    static final Set<String> WHOLE_ROW_DECODED = Set.of(AVRO, CSV, RAW);
 
     /** The value format, or null when the table has none (Flink itself rejects such a table). */
     static KafkaValueFormat of(Map<String, String> tableOptions) {
@@ -29,6 +36,16 @@ record KafkaValueFormat(String format, Map<String, String> options) {
             }
         });
         return new KafkaValueFormat(format, options);
+    }
+
+    /** Why this format with these options does not reproduce {@code row} exactly (empty: it does). */
+    List<String> problems(RowType row, boolean decoding) {
+        return switch (format) {
+            case AVRO -> AvroSupport.problems(row, options);
+            case CSV -> CsvSupport.problems(row, options, decoding);
+            case RAW -> RawSupport.problems(row, options);
+            default -> List.of();
+        };
     }
 
     /** Null when the table's message keys play no part; otherwise why they are not handled yet. */

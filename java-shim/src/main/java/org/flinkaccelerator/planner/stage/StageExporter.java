@@ -79,14 +79,15 @@ public final class StageExporter {
         }
         RowType decoded = new RowType(decodedFields);
         boolean decodedTypesOk = checkTypes(decoded, sourceWhere, reasons);
-        if (sourceFormat != null && KafkaValueFormat.AVRO.equals(sourceFormat.format())) {
+        if (sourceFormat != null && KafkaValueFormat.WHOLE_ROW_DECODED.contains(sourceFormat.format())) {
             RowType valueRow = (RowType) sourceTable.getResolvedSchema().toPhysicalRowDataType().getLogicalType();
             if (!valueRow.getFieldNames().equals(physicalRow.getFieldNames())) {
-                reasons.add(new FallbackReason(sourceWhere, "an avro source must decode its whole value row, not the"
-                        + " projection " + physicalRow.getFieldNames()));
+                reasons.add(new FallbackReason(sourceWhere, "the " + sourceFormat.format() + " source must decode its"
+                        + " whole value row, not the projection " + physicalRow.getFieldNames()));
             }
-            AvroSupport.problems(physicalRow, sourceFormat.options())
-                    .forEach(p -> reasons.add(new FallbackReason(sourceWhere, p)));
+        }
+        if (sourceFormat != null) {
+            sourceFormat.problems(physicalRow, true).forEach(p -> reasons.add(new FallbackReason(sourceWhere, p)));
         }
         if (sourceFormat != null) {
             decode = new FormatSpec(VALUE, sourceFormat.format(), sourceFormat.options(), physicalRow.asSerializableString());
@@ -109,8 +110,8 @@ public final class StageExporter {
                     + "' is not IGNORE: Flink's length enforcer is not reproduced yet"));
         }
         checkTypes(sinkRow, sinkWhere, reasons);
-        if (sinkFormat != null && KafkaValueFormat.AVRO.equals(sinkFormat.format())) {
-            AvroSupport.problems(sinkRow, sinkFormat.options()).forEach(p -> reasons.add(new FallbackReason(sinkWhere, p)));
+        if (sinkFormat != null) {
+            sinkFormat.problems(sinkRow, false).forEach(p -> reasons.add(new FallbackReason(sinkWhere, p)));
         }
         FormatSpec encode = sinkFormat == null ? null
                 : new FormatSpec(null, sinkFormat.format(), sinkFormat.options(), sinkRow.asSerializableString());

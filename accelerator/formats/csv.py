@@ -1,0 +1,50 @@
+"""Flink's `csv` format (flink-csv 2.2.1): which row types and options we reproduce exactly, the
+encoder and the decoder.
+
+`supported` is asked before a segment is accelerated; any reason it returns keeps the segment on
+stock Flink. `encode` is the Arrow-side equivalent of Flink's CsvRowDataSerializationSchema,
+`decode` of its CsvRowDataDeserializationSchema.
+"""
+
+from __future__ import annotations
+
+from accelerator.formats import types
+from accelerator.formats.csv_decoder import DecodeResult, decode
+from accelerator.formats.csv_encoder import encode
+from accelerator.formats.csv_options import CsvOptions, OptionError, parse_options
+
+__all__ = ["CsvOptions", "DecodeResult", "decode", "encode", "parse_options", "supported"]
+
+_ENCODED = ("BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "DECIMAL", "CHAR", "VARCHAR",
+            "BINARY", "VARBINARY", "DATE", "TIME", "TIMESTAMP", types.TIMESTAMP_LTZ)
+#: Decoded types: every text the decoder meets is read by a model of Flink's parse of it.
+_DECODED = ("BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "DECIMAL", "CHAR", "VARCHAR")
+
+
+def supported(row_type: str | types.DataType, options: dict[str, str], direction: str = "encode") -> str | None:
+    """None if the csv format with this row type and these options is reproduced exactly in
+    `direction` ("encode" for sinks, "decode" for sources); otherwise the reason it is not."""
+    if direction not in ("encode", "decode"):
+        raise ValueError(f"direction must be 'encode' or 'decode', not {direction!r}")
+    try:
+        t = types.parse(row_type) if isinstance(row_type, str) else row_type
+    except types.TypeSyntaxError as e:
+        return f"unreadable row type: {e}"
+    if t.root != "ROW":
+        return f"the csv format needs a ROW type, got {t.serializable()}"
+    try:
+        parsed = parse_options(options)
+    except OptionError as e:
+        return f"csv options: {e}"
+    if direction == "decode":
+        if parsed.allow_comments:
+            return "'csv.allow-comments' = 'true' is not accelerated when decoding"
+        if parsed.escape_character is not None:
+            return "'csv.escape-character' is not accelerated when decoding"
+        if parsed.quote_character is None:
+            return "'csv.disable-quote-character' = 'true' is not accelerated when decoding"
+    accepted = _ENCODED if direction == "encode" else _DECODED
+    for f in t.fields:
+        if f.type.root not in accepted:
+            return f"{f.name}: type {f.type.serializable()} is not accelerated in the csv format ({direction})"
+    return None

@@ -1,0 +1,47 @@
+package org.flinkaccelerator.planner.stage;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
+import org.junit.jupiter.api.Test;
+
+/** The csv tables the shim lets the sidecar run, decoding and encoding, by Flink type text and options. */
+class CsvSupportTest {
+    private static final String SCALARS = "ROW<b BOOLEAN, t TINYINT, s SMALLINT, i INT, l BIGINT, f FLOAT, d DOUBLE,"
+            + " m DECIMAL(38, 18), c CHAR(2), v STRING>";
+
+    private static List<String> problems(String rowType, Map<String, String> options, boolean decoding) {
+        return CsvSupport.problems((RowType) LogicalTypeParser.parse(rowType, CsvSupportTest.class.getClassLoader()),
+                options, decoding);
+    }
+
+    @Test
+    void scalarsAndTheReproducedOptionsAreAccepted() {
+        Map<String, String> options = Map.of("csv.field-delimiter", "\\t", "csv.null-literal", "\\N",
+                "csv.quote-character", "'", "csv.ignore-parse-errors", "true", "csv.array-element-delimiter", "|");
+        assertEquals(List.of(), problems(SCALARS, options, true));
+        assertEquals(List.of(), problems(SCALARS + "", options, false));
+        assertEquals(List.of(), problems("ROW<d DATE, t TIME(0), ts TIMESTAMP(9), z TIMESTAMP_LTZ(6), y BYTES>",
+                Map.of("csv.escape-character", "\\", "csv.write-bigdecimal-in-scientific-notation", "true"), false));
+        assertEquals(List.of(), problems(SCALARS, Map.of("csv.disable-quote-character", "true"), false));
+    }
+
+    @Test
+    void whatTheSidecarDoesNotReproduceIsRefusedWithItsReason() {
+        assertTrue(problems("ROW<d DATE>", Map.of(), true).get(0).contains("when decoding"));
+        assertTrue(problems("ROW<a ARRAY<INT>>", Map.of(), false).get(0).contains("when encoding"));
+        assertTrue(problems("ROW<a INT>", Map.of("csv.allow-comments", "true"), true).get(0).contains("allow-comments"));
+        assertTrue(problems("ROW<a INT>", Map.of("csv.disable-quote-character", "true"), true).get(0)
+                .contains("when decoding"));
+        assertTrue(problems("ROW<a INT>", Map.of("csv.escape-character", "\\"), true).get(0).contains("when decoding"));
+        assertTrue(problems("ROW<a INT>", Map.of("csv.escape-character", "^"), false).get(0).contains("backslash"));
+        assertTrue(problems("ROW<a INT>", Map.of("csv.field-delimiter", "x"), false).get(0).contains("field-delimiter"));
+        assertTrue(problems("ROW<a INT>", Map.of("csv.field-delimiter", ";;"), false).get(0).contains("field-delimiter"));
+        assertTrue(problems("ROW<a INT>", Map.of("csv.quote-character", ","), false).get(0).contains("the same"));
+        assertTrue(problems("ROW<a INT>", Map.of("csv.unknown", "1"), false).get(0).contains("'csv.unknown'"));
+    }
+}

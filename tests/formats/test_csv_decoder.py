@@ -1,0 +1,168 @@
+"""Our csv decoder against Flink's CsvRowDataDeserializationSchema (built by Flink's
+CsvFormatFactory from the same options), message by message: the same rows, the same records
+skipped under csv.ignore-parse-errors, a FormatError at the record Flink fails on, and where the
+accelerator says it does not reproduce a record, the same rows before it."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pyarrow as pa
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from accelerator.formats import FormatError, csv, types
+from accelerator.formats.csv_decoder import UNREPRODUCIBLE_REMEDY
+from accelerator.testing.flink_oracle import CsvDeserializer, CsvSerializer
+from rows import rows
+from values import from_batch, same
+
+SETTINGS = settings(max_examples=70, deadline=None, derandomize=True, phases=[Phase.generate],
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                           HealthCheck.large_base_example])
+SCALARS = types.parse(
+    "ROW<`b` BOOLEAN, `ti` TINYINT, `si` SMALLINT, `i` INT, `bi` BIGINT, `f` FLOAT, `d` DOUBLE, "
+    "`dec` DECIMAL(10, 2), `dmax` DECIMAL(38, 18), `s` VARCHAR(2147483647), `c` CHAR(3)>")
+OPTIONS = [
+    {},
+    {"csv.ignore-parse-errors": "true"},
+    {"csv.field-delimiter": ";", "csv.quote-character": "'", "csv.null-literal": "N/A",
+     "csv.ignore-parse-errors": "true"},
+    {"csv.field-delimiter": "\\t", "csv.null-literal": "\\N"},
+    {"csv.field-delimiter": "|", "csv.null-literal": ""},
+]
+IDS = ["default", "ignore-errors", "semicolon-quote-null-ignore", "tab-null", "pipe-empty-null"]
+
+_oracles: dict = {}
+
+
+def oracle(kind, row_type: types.DataType, options: dict):
+    key = (kind, row_type.serializable(), tuple(sorted(options.items())))
+    if key not in _oracles:
+        _oracles[key] = kind(row_type.serializable(), options)
+    return _oracles[key]
+
+
+def ours(row_type, options, messages):
+    result = csv.decode(pa.array(messages, pa.binary()), row_type, csv.parse_options(options))
+    return from_batch(row_type, result.batch), result
+
+
+def assert_decodes_like_flink(row_type: types.DataType, options: dict, messages: list[bytes | None]) -> str:
+    expected = oracle(CsvDeserializer, row_type, options).deserialize(messages)
+    failing = next((i for i, d in enumerate(expected) if d.error is not None), None)
+    try:
+        got, result = ours(row_type, options, messages)
+    except FormatError as e:
+        if e.remedy == UNREPRODUCIBLE_REMEDY:
+            assert failing is None or e.row <= failing, (e, expected[failing].error)
+            want = [r for d in expected[:e.row] for r in d.rows]
+            assert same(ours(row_type, options, messages[:e.row])[0]) == same(want)
+            return "unreproducible"
+        assert failing is not None, (e, messages[e.row], expected[e.row].rows)
+        assert e.row == failing, (e, messages[failing], expected[failing].error)
+        return "failed"
+    assert failing is None, (messages[failing], expected[failing].error)
+    want = [r for d in expected for r in d.rows]
+    assert same(got) == same(want), [(m, d.rows) for m, d in zip(messages, expected)]
+    kept = list(range(len(messages))) if result.kept is None else result.kept.to_pylist()
+    assert kept == [i for i, d in enumerate(expected) for _ in d.rows]
+    assert result.skipped == sum(1 for d in expected if not d.rows)
+    return "decoded"
+
+
+#: The same columns, none of them null: Flink writes a null as the null literal (by default an
+#: empty field), which its own decoder then rejects for a number.
+FILLED = types.parse(SCALARS.serializable().replace(">,", "> NOT NULL,").replace(", `", " NOT NULL, `")[:-1]
+                     + " NOT NULL>")
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=IDS)
+@SETTINGS
+@given(batch=rows(FILLED, 5, 30))
+def test_what_flink_writes_decodes_like_flink(options, batch):
+    writer_options = {k: v for k, v in options.items() if k != "csv.ignore-parse-errors"}
+    messages = oracle(CsvSerializer, SCALARS, writer_options).serialize(batch)
+    assert assert_decodes_like_flink(SCALARS, options, messages) == "decoded"
+
+
+#: Field texts that exercise Flink's parsing: numbers Java reads or rejects, spaces, quotes,
+#: delimiters, null literals, text after quotes, empty fields.
+FIELD_TEXTS = ["", " ", "1", " 1 ", "-1", "+1", "127", "128", "-129", "32768", "2147483648", "9223372036854775808",
+               "1.5", ".5", "1.", "1e2", "1E400", "-0.0", "NaN", "Infinity", "-Infinity", "0x10", "1.5d", "1_000",
+               "\u0661", "true", "TRUE", " true ", "yes", "99999999.995", "12.345", "1E-7", "abc", "N/A", "\\N",
+               "NULL", "a b", "#x", '"q"', '"a,b"', '"a""b"', "'x'", "'a;b'", "a\"b", '"x" ', '"x"y', '"open',
+               "\t1\t", "é😀", "\\", "|", ";", "\t"]
+TAILS = [b"", b"", b"", b"\n", b"\r\n", b"\nrest,of,it", b"\r", b","]
+BROKEN = [b"\xff", b"\x80", b"\xc3(", b"\xed\xa0\x80", b"\xef\xbb\xbf"]
+
+
+@st.composite
+def messages(draw, arity: int, delimiter: str):
+    count = draw(st.sampled_from([arity] * 6 + [arity - 1, arity + 1, 1, 0]))
+    fields = [draw(st.sampled_from(FIELD_TEXTS)) for _ in range(max(count, 0))]
+    text = delimiter.join(fields).encode() + draw(st.sampled_from(TAILS))
+    if draw(st.integers(0, 15)) == 0:
+        cut = draw(st.integers(0, len(text)))
+        text = text[:cut] + draw(st.sampled_from(BROKEN)) + text[cut:]
+    return text
+
+
+SMALL = types.parse("ROW<`i` INT, `s` VARCHAR(2147483647), `d` DOUBLE, `b` BOOLEAN, `dec` DECIMAL(5, 2)>")
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=IDS)
+@SETTINGS
+@given(data=st.data())
+def test_messages_as_a_topic_may_hold_them(options, data):
+    delimiter = csv.parse_options(options).field_delimiter
+    batch = data.draw(st.lists(st.one_of(messages(5, delimiter), st.none()), min_size=5, max_size=30))
+    assert_decodes_like_flink(SMALL, options, batch)
+
+
+def test_edge_values():
+    rows_ = [(True, -128, -32768, -2 ** 31, -2 ** 63, float("nan"), float("-inf"), Decimal("-99999999.99"),
+              Decimal("99999999999999999999.999999999999999999"), "a,b\n\"c\"", "x'y"),
+             (False, 127, 32767, 2 ** 31 - 1, 2 ** 63 - 1, -0.0, 1e21, Decimal("0.01"), Decimal("-1E-18"), "", ""),
+             (None, None, None, None, None, 1e-7, -0.0, None, None, "\r\n", " lead ")]
+    for options in OPTIONS:
+        writer_options = {k: v for k, v in options.items() if k != "csv.ignore-parse-errors"}
+        messages_ = oracle(CsvSerializer, SCALARS, writer_options).serialize(rows_)
+        assert assert_decodes_like_flink(SCALARS, options, messages_) in ("decoded", "failed")
+
+
+def test_a_bad_record_names_the_row_and_the_option_to_set():
+    with pytest.raises(FormatError) as caught:
+        csv.decode(pa.array([b"1,a,1.5,true,1", b"x,a,1.5,true,1"]), SMALL, csv.parse_options({}))
+    assert caught.value.row == 1 and "csv.ignore-parse-errors" in caught.value.remedy
+    assert "field: i" in caught.value.reason
+
+
+def test_ignore_parse_errors_skips_and_counts_records():
+    messages_ = [b"1,a,1.5,true,1", b"1,a,1.5,true,1,extra", b"", b'1,"open', None, b"x,a,1,true,1"]
+    assert assert_decodes_like_flink(SMALL, {"csv.ignore-parse-errors": "true"}, messages_) == "decoded"
+    _, result = ours(SMALL, {"csv.ignore-parse-errors": "true"}, messages_)
+    assert result.skipped == 4 and result.kept.to_pylist() == [0, 5]
+
+
+@pytest.mark.parametrize("row_type, options, direction, fragment", [
+    ("ROW<`a` DATE>", {}, "decode", "DATE"),
+    ("ROW<`a` ARRAY<INT>>", {}, "encode", "ARRAY"),
+    ("ROW<`a` ROW<`x` INT>>", {}, "encode", "ROW"),
+    ("ROW<`a` INT>", {"csv.allow-comments": "true"}, "decode", "allow-comments"),
+    ("ROW<`a` INT>", {"csv.escape-character": "\\"}, "decode", "escape-character"),
+    ("ROW<`a` INT>", {"csv.escape-character": "^"}, "encode", "escape-character"),
+    ("ROW<`a` INT>", {"csv.disable-quote-character": "true"}, "decode", "disable-quote-character"),
+    ("ROW<`a` INT>", {"csv.field-delimiter": "ab"}, "encode", "single character"),
+    ("ROW<`a` INT>", {"csv.field-delimiter": "x"}, "encode", "field-delimiter"),
+    ("ROW<`a` INT>", {"csv.quote-character": "'", "csv.disable-quote-character": "true"}, "encode", "quote"),
+    ("ROW<`a` INT>", {"csv.unknown": "1"}, "encode", "csv.unknown"),
+])
+def test_what_is_not_accelerated_says_why(row_type, options, direction, fragment):
+    assert fragment in csv.supported(row_type, options, direction)
+
+
+def test_every_listed_type_is_supported():
+    assert csv.supported(SCALARS, {}, "decode") is None
+    assert csv.supported(SCALARS, {"csv.field-delimiter": "\\t", "csv.null-literal": "\\N"}, "encode") is None
