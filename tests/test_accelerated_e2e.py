@@ -203,3 +203,26 @@ def test_an_interpreter_without_the_package_is_one_clear_task_failure(cluster, k
     assert f"{bare} -m pip install flink-accelerator==" in message, message
     history = cluster.rest(f"/jobs/{job_id}/exceptions")["exceptionHistory"]["entries"]
     assert len(history) == 1, [e.get("exceptionName") for e in history]
+
+
+@pytest.mark.parametrize("topics", ["one", "list"])
+def test_a_bad_message_fails_the_job_naming_its_kafka_record(cluster, kafka_broker, new_topic, topics):
+    """Like stock Flink's deserialization failure, the accelerated one names topic, partition and
+    offset of the bad message, and the option that would skip it; a table over a topic list reads
+    the topic per record, one over a single topic knows it."""
+    from accelerator.testing.kafka import Record
+
+    bad = new_topic("accelerated-e2e-bad", partitions=2)
+    good = [Record(value=v, partition=0) for v in bids(5)]
+    kafka_broker.produce(bad, good + [Record(value=v, partition=1) for v in bids(3)]
+                         + [Record(value=b'{"auction": 1, "bidder":', partition=1)])
+    source = bad if topics == "one" else f"{bad};{new_topic('empty')}"
+    (job_id,) = cluster.submit_sql("SET 'accelerator.enabled' = 'true';\n" + BID_TABLE + QUERIES["q0"],
+                                   {"bootstrap": kafka_broker.bootstrap, "source": source,
+                                    "sink": new_topic("out-bids")})
+    with pytest.raises(JobFailed) as failed:
+        cluster.wait_for_job(job_id)
+    message = str(failed.value)
+    assert f"(topic '{bad}', partition 1, offset 3)" in message, message
+    assert "'json.ignore-parse-errors' = 'true'" in message, message
+    assert any(ACCELERATED in n for n in vertex_names(cluster, job_id))

@@ -42,6 +42,7 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
     private transient SidecarProcess sidecar;
     private transient SidecarStage stage;
     private transient ValueBatch batch;
+    private transient RecordCoordinates coordinates;
     private transient GenericRowData outRow;
     private transient StreamRecord<RowData> outRecord;
     private transient ScheduledFuture<?> delayTimer;
@@ -61,6 +62,7 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         super.open();
         allocator = new RootAllocator();
         batch = new ValueBatch(allocator, MetadataColumns.create(spec.descriptorJson(), allocator));
+        coordinates = new RecordCoordinates(spec.coordinates());
         outRow = new GenericRowData(1);
         outRecord = new StreamRecord<>(outRow);
         metrics = new SidecarMetrics(getMetricGroup());
@@ -80,6 +82,7 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
 
     @Override
     public void processElement(StreamRecord<RowData> element) throws Exception {
+        coordinates.set(batch.rows(), element.getValue());
         batch.append(element.getValue());
         if (batch.rows() >= spec.batchSize()) {
             flush();
@@ -133,7 +136,8 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
             result = stage.process(batch.root());
             metrics.batch(batch.root(), result, System.nanoTime() - started);
         } catch (StageFailedException e) {
-            String where = e.row().isPresent() ? " at message " + e.row().getAsInt() + " of the batch" : "";
+            String where = e.row().isPresent() ? " at message " + e.row().getAsInt() + " of the batch"
+                    + from(e.row().getAsInt()) : "";
             throw new SidecarException(spec.operatorName() + ": batch " + sequence + " of " + rows
                     + " messages failed" + where + ": " + e.getMessage(), e);
         } catch (SidecarException e) {
@@ -145,6 +149,12 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         try (result) {
             emit(result);
         }
+    }
+
+    /** " (topic 't', partition p, offset o)" of a message of the pending batch, or "" when unknown. */
+    private String from(int message) {
+        String where = coordinates.describe(message);
+        return where.isEmpty() ? "" : " (" + where + ")";
     }
 
     private void emit(VectorSchemaRoot result) {

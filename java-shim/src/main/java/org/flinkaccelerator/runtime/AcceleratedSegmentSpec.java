@@ -15,15 +15,18 @@ import java.util.Objects;
  * @param maxDelay longest a row waits in a partial batch ({@code accelerator.batch.max-delay})
  * @param sidecarTimeout longest one sidecar call may take before the sidecar counts as hung
  *     ({@code accelerator.sidecar.timeout})
+ * @param coordinates where the raw source's rows carry each message's topic, partition and offset
  */
 public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, String pythonExecutable,
-        int batchSize, Duration maxDelay, Duration sidecarTimeout) implements Serializable {
+        int batchSize, Duration maxDelay, Duration sidecarTimeout, RecordCoordinates.Layout coordinates)
+        implements Serializable {
     private static final long serialVersionUID = 1L;
 
     public AcceleratedSegmentSpec {
         Objects.requireNonNull(segmentName, "segmentName");
         Objects.requireNonNull(descriptorJson, "descriptorJson");
         Objects.requireNonNull(pythonExecutable, "pythonExecutable");
+        Objects.requireNonNull(coordinates, "coordinates");
         if (batchSize < 1) {
             throw new IllegalArgumentException("accelerator.batch.size must be at least 1, got " + batchSize);
         }
