@@ -5,6 +5,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -65,7 +66,9 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         coordinates = new RecordCoordinates(spec.coordinates());
         outRow = new GenericRowData(spec.writesKeys() ? 2 : 1);
         outRecord = new StreamRecord<>(outRow);
-        metrics = new SidecarMetrics(getMetricGroup());
+        LongCounter recordsInTotal = new LongCounter();
+        getRuntimeContext().addAccumulator(SidecarMetrics.RECORDS_IN_ACCUMULATOR + spec.segmentName(), recordsInTotal);
+        metrics = new SidecarMetrics(getMetricGroup(), recordsInTotal);
         SidecarSettings settings = new SidecarSettings(spec.pythonExecutable(), spec.sidecarTimeout(),
                 SidecarSettings.DEFAULT_START_TIMEOUT, SidecarSettings.DEFAULT_INITIAL_REGION_BYTES);
         sidecar = SidecarProcess.start(settings);
