@@ -3,6 +3,8 @@ package org.flinkaccelerator.runtime;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Objects;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * Everything an {@link AcceleratedOperator} needs at run time, fixed at planning time: the
@@ -36,6 +38,20 @@ public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, 
         if (sidecarTimeout.isNegative() || sidecarTimeout.isZero() || sidecarTimeout.toMillis() > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("accelerator.sidecar.timeout must be between 1 ms and 24 days, got "
                     + sidecarTimeout);
+        }
+    }
+
+    /** True when the descriptor's output holds message keys besides the values (the sink writes keys). */
+    public boolean writesKeys() {
+        try {
+            for (JsonNode field : new ObjectMapper().readTree(descriptorJson).path("output").path("fields")) {
+                if (ValueBatch.KEY.equals(field.path("name").asText())) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("the stage descriptor is not JSON: " + e.getMessage(), e);
         }
     }
 

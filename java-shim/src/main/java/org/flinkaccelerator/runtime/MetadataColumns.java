@@ -7,6 +7,7 @@ import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.TimeStampNanoTZVector;
+import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -21,7 +22,8 @@ import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
 
 /**
  * The Kafka metadata columns (partition, offset, timestamp, ...) an accelerated segment reads,
- * as the stage descriptor's input fields after {@code value} name them. Each is copied from the
+ * and the message key bytes when it reads keys, as the stage descriptor's input fields after
+ * {@code value} name them. Each is copied from the
  * raw source's row (field 1, 2, ... after the value bytes) into an Arrow column of the same name,
  * in the layout the sidecar holds that type in (accelerator/formats/types.py: INT int32, BIGINT
  * int64, STRING utf8, TIMESTAMP_LTZ nanoseconds in UTC).
@@ -76,6 +78,10 @@ final class MetadataColumns {
             case VARCHAR:
                 vector = new VarCharVector(name, FieldType.nullable(ArrowType.Utf8.INSTANCE), allocator);
                 break;
+            case BINARY:
+            case VARBINARY:
+                vector = new VarBinaryVector(name, FieldType.nullable(ArrowType.Binary.INSTANCE), allocator);
+                break;
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
                 vector = new TimeStampNanoTZVector(name,
                         FieldType.nullable(new ArrowType.Timestamp(TimeUnit.NANOSECOND, "UTC")), allocator);
@@ -105,6 +111,10 @@ final class MetadataColumns {
             case CHAR:
             case VARCHAR:
                 ((VarCharVector) vector).setSafe(index, row.getString(pos).toBytes());
+                break;
+            case BINARY:
+            case VARBINARY:
+                ((VarBinaryVector) vector).setSafe(index, row.getBinary(pos));
                 break;
             default: {
                 int precision = LogicalTypeChecks.getPrecision(column.type());

@@ -24,21 +24,23 @@ final class CoordinateColumns {
 
     /**
      * Appends the coordinate keys the source does not read yet to {@code keys} and their fields to
-     * {@code fields} (both in the raw source row's order after the value bytes), and says where the
-     * row carries them.
+     * {@code fields} (both in the raw source row's order, its metadata starting at field
+     * {@code firstMetadataField}), and says where the row carries them.
      */
-    static RecordCoordinates.Layout add(ContextResolvedTable table, List<String> keys, List<RowType.RowField> fields) {
+    static RecordCoordinates.Layout add(ContextResolvedTable table, int firstMetadataField, List<String> keys,
+            List<RowType.RowField> fields) {
         Map<String, String> options = table.getResolvedTable().getOptions();
         String topics = options.get("topic");
         String fixedTopic = topics != null && !topics.contains(";") && !options.containsKey("topic-pattern")
                 ? topics.trim() : null;
-        int topic = fixedTopic == null ? field(TOPIC, new VarCharType(false, VarCharType.MAX_LENGTH), keys, fields) : -1;
-        int partition = field(PARTITION, new IntType(false), keys, fields);
-        int offset = field(OFFSET, new BigIntType(false), keys, fields);
+        int topic = fixedTopic == null
+                ? firstMetadataField + field(TOPIC, new VarCharType(false, VarCharType.MAX_LENGTH), keys, fields) : -1;
+        int partition = firstMetadataField + field(PARTITION, new IntType(false), keys, fields);
+        int offset = firstMetadataField + field(OFFSET, new BigIntType(false), keys, fields);
         return new RecordCoordinates.Layout(fixedTopic, topic, partition, offset);
     }
 
-    /** The raw row's position of metadata {@code key} (1 + its index: the value bytes come first). */
+    /** The index of metadata {@code key} among the metadata columns, which the raw row holds after its own. */
     private static int field(String key, LogicalType type, List<String> keys, List<RowType.RowField> fields) {
         int index = keys.indexOf(key);
         if (index < 0) {
@@ -46,6 +48,6 @@ final class CoordinateColumns {
             fields.add(new RowType.RowField(key, type));
             index = keys.size() - 1;
         }
-        return index + 1;
+        return index;
     }
 }

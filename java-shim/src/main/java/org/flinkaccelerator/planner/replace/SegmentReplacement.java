@@ -52,8 +52,10 @@ public final class SegmentReplacement {
             int pos = scanned.getFieldCount() - metadataKeys.size() + i;
             metadata.add(new RowType.RowField(metadataKeys.get(i), scanned.getTypeAt(pos)));
         }
-        RecordCoordinates.Layout coordinates = CoordinateColumns.add(sourceTable, metadataKeys, metadata);
-        RowType sourceRow = RawValueTables.withMetadata(metadata);
+        boolean keyedSource = RawValueTables.hasKey(sourceTable);
+        RecordCoordinates.Layout coordinates = CoordinateColumns.add(sourceTable,
+                RawValueTables.row(keyedSource).getFieldCount(), metadataKeys, metadata);
+        RowType sourceRow = RawValueTables.withMetadata(keyedSource, metadata);
         List<SourceAbilitySpec> abilities = metadataKeys.isEmpty() ? List.of()
                 : List.of(new ReadingMetadataSpec(metadataKeys, sourceRow));
         StreamExecTableSourceScan source = new StreamExecTableSourceScan(config,
@@ -70,9 +72,9 @@ public final class SegmentReplacement {
 
         StreamExecSink sink = new StreamExecSink(config,
                 new DynamicTableSinkSpec(RawValueTables.of(sinkTable, sinkFormat), List.of(), null),
-                ChangelogMode.insertOnly(), InputProperty.DEFAULT, RawValueTables.ROW, false,
+                ChangelogMode.insertOnly(), InputProperty.DEFAULT, RawValueTables.row(RawValueTables.hasKey(sinkTable)), false,
                 config.get(ExecutionConfigOptions.TABLE_EXEC_SINK_UPSERT_MATERIALIZE_STRATEGY), null,
-                "Sink(table=[" + sinkTable.getIdentifier().asSummaryString() + "], fields=[value], format=[raw])");
+                "Sink(table=[" + sinkTable.getIdentifier().asSummaryString() + "], fields=" + RawValueTables.row(RawValueTables.hasKey(sinkTable)).getFieldNames() + ", format=[raw])");
         connect(accelerated, sink);
         return sink;
     }
