@@ -18,7 +18,8 @@ import org.flinkaccelerator.runtime.arrow.ArrowTypes;
 
 /**
  * The Kafka metadata columns (partition, offset, timestamp, ...) an accelerated segment reads,
- * as the stage descriptor's input fields after {@code value} name them. Each is copied from the
+ * and the message key bytes when it reads keys, as the stage descriptor's input fields after
+ * {@code value} name them. Each is copied from the
  * raw source's row (field 1, 2, ... after the value bytes) into an Arrow column of the same name,
  * in the layout the sidecar holds that type in ({@link ArrowTypes}: INT int32, BIGINT int64,
  * STRING utf8, TIMESTAMP_LTZ nanoseconds in UTC).
@@ -27,9 +28,10 @@ final class MetadataColumns {
     /** One column: its name, Flink type, Arrow vector and the writer filling it. */
     record Column(String name, LogicalType type, FieldVector vector, ArrowFieldWriter writer) {}
 
-    /** The metadata types the sidecar reads (all readable Kafka metadata but {@code headers}). */
+    /** The types the sidecar reads: all readable Kafka metadata but {@code headers}, and key bytes. */
     private static final Set<LogicalTypeRoot> CARRIED = EnumSet.of(LogicalTypeRoot.INTEGER, LogicalTypeRoot.BIGINT,
-            LogicalTypeRoot.CHAR, LogicalTypeRoot.VARCHAR, LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE);
+            LogicalTypeRoot.CHAR, LogicalTypeRoot.VARCHAR, LogicalTypeRoot.BINARY, LogicalTypeRoot.VARBINARY,
+            LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE);
 
     private MetadataColumns() {}
 
