@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from accelerator.testing import flink_oracle, locations
-from accelerator.testing.flink_oracle import Decoded, _exception_text, _kafka_row, from_internal, to_internal
+from accelerator.testing.flink_oracle import Decoded, _exception_text, _kafka_row, to_internal
 
 FLINK_PROTOBUF = ("org.apache.flink", "flink-protobuf", "2.2.0")
 #: flink-protobuf 2.2.0 depends on protobuf-java 4.32.1; protoc of the same release writes its gencode.
@@ -160,16 +160,5 @@ class ProtobufDeserializer:
             self._schema.open(None)
 
     def deserialize(self, messages: list[bytes | None]) -> list[Decoded]:
-        j = flink_oracle.java()
-        out = []
         with _WithLoader(self._loader):
-            for message in messages:
-                collected = j.ArrayList()
-                try:
-                    payload = None if message is None else j.jpype.JArray(j.jpype.JByte)(message)
-                    self._schema.deserialize(payload, j.ListCollector(collected))
-                except j.jpype.JException as e:
-                    out.append(Decoded(None, _exception_text(e)))
-                    continue
-                out.append(Decoded([None if r is None else from_internal(self._type, r) for r in collected], None))
-        return out
+            return flink_oracle.deserialize_each(self._schema, self._type, messages)
