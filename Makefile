@@ -17,13 +17,14 @@ FLINK_HOME   := $(CACHE)/flink-$(FLINK_VERSION)
 FLINK_DIST   := $(FLINK_HOME)/.assembled
 PYTEST_ARGS  ?=
 
-.PHONY: help setup venv shim test test-java test-python compat compat-docs demo bench bench-quick soak clean-cache
+.PHONY: help setup venv shim test test-java test-python compat compat-docs demo bench bench-quick bench-formats soak clean-cache
 help:
 	@echo "make demo   - run the main job on a local Kafka broker and stock Flink $(FLINK_VERSION)"
 	@echo "make test   - everything CI runs: Java unit tests, then the Python and end-to-end tests"
 	@echo "make setup  - only provision (venv, shim jar, runtime jars, Flink distribution)"
 	@echo "make compat - the compatibility suite alone (stock vs accelerated Flink on every case)"
 	@echo "make bench  - Nexmark on Kafka, stock vs accelerated; writes benchmarks/results/ and docs/performance.md"
+	@echo "make bench-formats - json/avro decode+encode per core, ours vs Flink's (de)serializers; updates docs/performance.md"
 	@echo "make soak   - the long reliability run: job cycles, load, sidecar faults (several hours)"
 
 setup: $(VENV)/.installed $(SHIM_JAR) $(RUNTIME_JARS) $(FLINK_DIST)
@@ -77,6 +78,13 @@ bench: setup
 
 bench-quick: setup
 	$(PY) -m accelerator bench --events 200000 --queries q0,q1,q2 --rounds 1 --report $(CACHE)/bench-quick/report.json
+
+# Format codecs alone, ours vs Flink's own (de)serializers in a plain JVM, one CPU each: about
+# 2 minutes. Needs the venv and the Flink distribution (its lib/ is the Java side's classpath).
+BENCH_FORMATS_ARGS ?= --rows 262144 --batch 65536 --rounds 5
+bench-formats: $(VENV)/.installed $(FLINK_DIST)
+	$(PY) -m accelerator bench-formats $(BENCH_FORMATS_ARGS) --docs docs/performance.md \
+		--command-line "make bench-formats  (= accelerator bench-formats $(BENCH_FORMATS_ARGS) --docs docs/performance.md)"
 
 # Reliability soak (docs/reliability.md): 100 job cycles, a 30-minute run under load, 20 sidecar
 # faults in a checkpointed exactly-once job, the TaskManager kill and the decoder fuzz corpus.

@@ -66,6 +66,18 @@ def _bench(args: argparse.Namespace) -> int:
                        Path(args.docs) if args.docs else None, command, warm_up=not args.no_warm_up)
 
 
+def _bench_formats(args: argparse.Namespace) -> int:
+    import shlex
+    from pathlib import Path
+
+    from accelerator.bench.formats import runner
+
+    command = args.command_line or "accelerator bench-formats " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+    return runner.main(args.rows, args.batch, args.rounds, [f for f in args.formats.split(",") if f],
+                       Path(args.report) if args.report else None, Path(args.docs) if args.docs else None,
+                       command, warm_up=args.warm_up)
+
+
 def _sidecar(args: argparse.Namespace) -> int:
     from accelerator.sidecar import server
 
@@ -122,6 +134,20 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--no-warm-up", action="store_true", help="skip the unmeasured run of each query")
     bench.add_argument("--command-line", help=argparse.SUPPRESS)  # what the report says produced it
     bench.set_defaults(run=_bench)
+
+    formats = commands.add_parser("bench-formats", help="decode/encode throughput per core: our json and avro"
+                                                         " codecs vs Flink's own (de)serializers")
+    formats.add_argument("--rows", type=int, default=262_144, help="Nexmark bids (messages) per format")
+    formats.add_argument("--batch", type=int, default=65_536, help="messages per timed batch")
+    formats.add_argument("--rounds", type=int, default=5, help="measured rounds per side (median reported)")
+    formats.add_argument("--warm-up", type=int, default=1, help="unmeasured rounds first, per side")
+    formats.add_argument("--formats", default="json,avro", help="comma-separated: json, avro")
+    formats.add_argument("--report", metavar="FILE.json",
+                         help="default benchmarks/results/<date>-<host>-formats.json")
+    formats.add_argument("--docs", metavar="FILE.md",
+                         help="also write the formats section of this page (docs/performance.md)")
+    formats.add_argument("--command-line", help=argparse.SUPPRESS)  # what the report says produced it
+    formats.set_defaults(run=_bench_formats)
 
     from accelerator.sidecar.arguments import add_arguments
 

@@ -203,3 +203,83 @@ def test_an_interpreter_without_the_package_is_one_clear_task_failure(cluster, k
     assert f"{bare} -m pip install flink-accelerator==" in message, message
     history = cluster.rest(f"/jobs/{job_id}/exceptions")["exceptionHistory"]["entries"]
     assert len(history) == 1, [e.get("exceptionName") for e in history]
+
+
+@pytest.mark.parametrize("topics", ["one", "list"])
+def test_a_bad_message_fails_the_job_naming_its_kafka_record(cluster, kafka_broker, new_topic, topics):
+    """Like stock Flink's deserialization failure, the accelerated one names topic, partition and
+    offset of the bad message, and the option that would skip it; a table over a topic list reads
+    the topic per record, one over a single topic knows it."""
+    from accelerator.testing.kafka import Record
+
+    bad = new_topic("accelerated-e2e-bad", partitions=2)
+    good = [Record(value=v, partition=0) for v in bids(5)]
+    kafka_broker.produce(bad, good + [Record(value=v, partition=1) for v in bids(3)]
+                         + [Record(value=b'{"auction": 1, "bidder":', partition=1)])
+    source = bad if topics == "one" else f"{bad};{new_topic('empty')}"
+    (job_id,) = cluster.submit_sql("SET 'accelerator.enabled' = 'true';\n" + BID_TABLE + QUERIES["q0"],
+                                   {"bootstrap": kafka_broker.bootstrap, "source": source,
+                                    "sink": new_topic("out-bids")})
+    with pytest.raises(JobFailed) as failed:
+        cluster.wait_for_job(job_id)
+    message = str(failed.value)
+    assert f"(topic '{bad}', partition 1, offset 3)" in message, message
+    assert "'json.ignore-parse-errors' = 'true'" in message, message
+    assert any(ACCELERATED in n for n in vertex_names(cluster, job_id))
+
+
+def test_parallelism_two_on_two_taskmanagers(kafka_broker, new_topic):
+    """One sidecar per subtask, one subtask per TaskManager; both carry records; the output equals
+    stock's (as a multiset: two subtasks write to the sink concurrently); nothing is left after."""
+    from accelerator.testing.sidecars import regions_of, sidecar_pids
+
+    source = new_topic("accelerated-e2e-p2", partitions=2)
+    kafka_broker.produce(source, bids())
+    cluster = FlinkCluster(extra_jars=[locations.shim_jar()], taskmanagers=2, slots_per_taskmanager=1,
+                           config={"accelerator.python.executable": sys.executable, "parallelism.default": 2,
+                                   "metrics.fetcher.update-interval": "500 ms"}).start()
+    failed = True
+    try:
+        stock, _ = run(cluster, kafka_broker, new_topic, source, "q0")
+        assert len(stock) == len(bids())
+        taskmanagers = [p for p in cluster.daemon_pids()
+                        if "TaskManagerRunner" in Path(f"/proc/{p}/cmdline").read_bytes().decode(errors="replace")]
+        assert len(taskmanagers) == 2
+        sink = new_topic("out-bids-p2")
+        unbounded = BID_TABLE.replace("'scan.bounded.mode' = 'latest-offset', ", "")
+        (job_id,) = cluster.submit_sql("SET 'accelerator.enabled' = 'true';\n" + unbounded + QUERIES["q0"],
+                                       {"bootstrap": kafka_broker.bootstrap, "source": source, "sink": sink})
+        per_subtask: dict[str, float] = {}
+        try:
+            deadline = time.monotonic() + 180
+            while time.monotonic() < deadline:
+                per_subtask = subtask_records_in(cluster, job_id)
+                if sum(per_subtask.values()) == len(stock):
+                    break
+                time.sleep(0.5)
+            sidecars = {tm: sidecar_pids([tm]) for tm in taskmanagers}
+            assert all(len(pids) == 1 for pids in sidecars.values()), sidecars
+        finally:
+            cluster.cancel_job(job_id)
+        assert sorted(per_subtask) == ["0", "1"] and all(v > 0 for v in per_subtask.values()), per_subtask
+        assert sum(per_subtask.values()) == len(stock), per_subtask
+        assert sorted(r.value for r in kafka_broker.consume(sink, isolation_level="read_uncommitted")) \
+            == sorted(stock)
+        deadline = time.monotonic() + 30
+        while sidecar_pids(taskmanagers) or regions_of(taskmanagers + [p for v in sidecars.values() for p in v]):
+            assert time.monotonic() < deadline, "sidecars or regions outlived the cancelled job"
+            time.sleep(0.2)
+        failed = False
+    finally:
+        cluster.stop(keep_logs=failed)
+
+
+def subtask_records_in(cluster, job_id: str) -> dict[str, float]:
+    """`sidecarRecordsIn` of each subtask of the accelerated operator (REST ids `<subtask>.<operator>.accelerator.x`)."""
+    (vertex,) = [v for v in cluster.rest(f"/jobs/{job_id}")["vertices"] if ACCELERATED in v["name"]]
+    path = f"/jobs/{job_id}/vertices/{vertex['id']}/metrics"
+    ids = [m["id"] for m in cluster.rest(path) if m["id"].endswith(f".{SIDECAR_METRICS}sidecarRecordsIn")]
+    if not ids:
+        return {}
+    return {m["id"].split(".", 1)[0]: float(m["value"])
+            for m in cluster.rest(path + "?get=" + urllib.parse.quote(",".join(ids)))}

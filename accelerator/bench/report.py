@@ -6,6 +6,8 @@ import json
 import os
 from pathlib import Path
 
+from accelerator.bench import docs_section
+
 #: The issue's targets: queries that must reach 2x stock events per CPU-second, and the floor
 #: bound on q0's accelerated time.
 EFFICIENCY_TARGETS = ("q0", "q1", "q2", "q21", "q22")
@@ -162,4 +164,6 @@ def performance_page(report: dict, md_path: Path, png_path: Path, docs_path: Pat
         "runs measures noise between two identical runs. The floor is the same topic copied as "
         "`raw` bytes by stock Flink: Kafka I/O that no accelerator removes. See "
         "`benchmarks/README.md` for the method.\n")
-    docs_path.write_text(text)
+    # Other commands' sections of the page (e.g. `accelerator bench-formats`) stay as they were.
+    kept = docs_section.sections(docs_path.read_text()) if docs_path.exists() else []
+    docs_path.write_text("\n".join([text, *kept]))

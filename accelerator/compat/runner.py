@@ -32,6 +32,10 @@ REJECTED_RECORD = "FormatError"
 SAME_ROW_FAILURES = {"FlinkRowtimeNullError": "NullPointerException"}
 
 
+#: Prefix of the job accumulators the accelerated operators count their records in (docs/metrics.md).
+SIDECAR_RECORDS_IN = "accelerator.sidecarRecordsIn."
+
+
 @dataclass
 class RunOutcome:
     """One run of a case's script: what reached the sink topics, or why it failed."""
@@ -40,6 +44,7 @@ class RunOutcome:
     failure: str | None = None
     duration_ms: int = 0
     acceleration: str = "stock"
+    sidecar_records_in: int = 0  # the jobs' accelerator.sidecarRecordsIn.* accumulators, summed
 
 
 @dataclass
@@ -93,6 +98,8 @@ class CompatRunner:
             return CaseResult(case.name, ERROR, False, "stock", self.fallback_reasons.get(case.name, []), 0, 0, 0,
                               case.expect, str(error))
         comparison = self._compare(case, stock, accelerated)
+        if comparison.passed and accelerated.acceleration == "accelerated" and not accelerated.failure:
+            comparison = self._check_through_sidecar(records, accelerated) or comparison
         expect_met = case.expect is None or case.expect == accelerated.acceleration
         detail = comparison.detail
         if comparison.passed and not expect_met:
@@ -131,6 +138,22 @@ class CompatRunner:
                 return Comparison(result.status, result.passed, f"topic {topic}: {result.detail}")
         return Comparison(IDENTICAL, True)
 
+    def _sidecar_records_in(self, job_id: str) -> int:
+        accumulators = self.cluster.rest(f"/jobs/{job_id}/accumulators").get("user-task-accumulators", [])
+        return sum(int(a["value"]) for a in accumulators if a["name"].startswith(SIDECAR_RECORDS_IN))
+
+    @staticmethod
+    def _check_through_sidecar(records: dict[str, list[Record]],
+                               accelerated: RunOutcome) -> Comparison | None:
+        """None when every message of the sources went through a sidecar (the raw source hands on
+        every message, tombstones and null keys too, and a fully accelerated job must not let any
+        record past its sidecars); else the failed comparison."""
+        messages = sum(len(recs) for recs in records.values())
+        if accelerated.sidecar_records_in == messages:
+            return None
+        return Comparison(MISMATCH, False, f"the accelerated job's sidecars saw {accelerated.sidecar_records_in}"
+                                           f" records; its sources hold {messages} messages")
+
     def _input_records(self, case: cases.Case) -> dict[str, list[Record]]:
         """Records per input topic, made once per case and produced identically for both runs."""
         out = {}
@@ -166,6 +189,7 @@ class CompatRunner:
                 job = self.cluster.rest(f"/jobs/{job_id}")
             outcome.duration_ms += job.get("duration", 0)
             names += [v["name"] for v in job.get("vertices", [])]
+            outcome.sidecar_records_in += self._sidecar_records_in(job_id)
         outcome.acceleration = acceleration_of(names)
         if outcome.failure is None:
             outcome.outputs = {t: self.broker.consume(topics[t]) for t in case.outputs}

@@ -44,6 +44,7 @@ class DecodeResult:
     kept: pa.Array | None
     skipped: int = 0
     null_rows: int = 0
+    first_null_row: int | None = None
 
 
 class AvroDecoder:

@@ -18,7 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from accelerator.formats import FormatError, java_hash_map
+from accelerator.formats import EncodeError, java_hash_map
 from accelerator.formats.avro_options import AvroOptions
 from accelerator.formats.avro_schema import Node, derive
 from accelerator.formats.types import DataType
@@ -58,7 +58,7 @@ def _encode(node: Node, arr: pa.Array, relevant: np.ndarray | None = None) -> pa
             nulls &= relevant
         if nulls is not None and nulls.any():
             row = int(np.argmax(nulls))
-            raise FormatError(row, f"a NOT NULL {node.type.serializable()} value is null; Flink's avro "
+            raise EncodeError(row, f"a NOT NULL {node.type.serializable()} value is null; Flink's avro "
                                    f"writer fails on it", "make the sink column nullable or filter the nulls")
         return value
     if value is None:  # written with its union branch already

@@ -39,6 +39,7 @@ class DecodeResult:
     kept: pa.Array | None
     skipped: int
     null_rows: int = 0
+    first_null_row: int | None = None  # the first message that gave a null row
 
 
 def project(row_type: DataType, projection: list[str] | None) -> DataType:
@@ -64,7 +65,7 @@ def decode(values: pa.Array, row_type: DataType, options: JsonOptions,
 
     leftover = range(len(values)) if fast is None else fast.leftover.to_pylist()
     decoder = MessageDecoder(produced, options)
-    rows, sources, skipped, null_rows = [], [], 0, 0
+    rows, sources, skipped, null_rows, first_null_row = [], [], 0, 0, None
     for i in leftover:
         try:
             outcome = decoder.decode(values[i].as_py())
@@ -77,6 +78,8 @@ def decode(values: pa.Array, row_type: DataType, options: JsonOptions,
         nulls = len(outcome.rows) - len(emitted)
         skipped += outcome.swallowed or nulls > 0
         null_rows += nulls
+        if nulls and first_null_row is None:
+            first_null_row = i
         rows.extend(emitted)
         sources.extend([i] * len(emitted))
     exact = pa.RecordBatch.from_arrays([_column([r[i] for r in rows], f.type) for i, f in enumerate(produced.fields)],
@@ -88,7 +91,7 @@ def decode(values: pa.Array, row_type: DataType, options: JsonOptions,
     _check_not_null(batch, produced, kept)
     if skipped == 0 and len(kept) == len(values) and kept.equals(pa.array(range(len(values)), pa.int32())):
         kept = None
-    return DecodeResult(batch, kept, skipped, null_rows)
+    return DecodeResult(batch, kept, skipped, null_rows, first_null_row)
 
 
 def _merge(fast: json_fast_path.FastResult, exact: pa.RecordBatch, sources: list[int]):

@@ -40,7 +40,7 @@ class StagePlan:
             raise PlanError(f"stage descriptor protocol {descriptor.get('protocol')!r}, this sidecar speaks {PROTOCOL}")
         self.name: str = descriptor["name"]
         self.decoded_schema = decoded_schema(descriptor)
-        self.output_schema = types.to_arrow_schema(types.parse(descriptor["encode"]["row_type"]))
+        self.output_schema = pa.schema(table_fields(descriptor["encode"], descriptor.get("encode_key")))
         plan = nested_fields.rewrite(json_format.Parse(json.dumps(descriptor["plan"]), plan_pb2.Plan()),
                                      self.decoded_schema)
         self._plan = Serde.deserialize_bytes(plan.SerializeToString())
@@ -73,9 +73,25 @@ class StagePlan:
 
 
 def decoded_schema(descriptor: dict[str, Any]) -> pa.Schema:
-    """The table the plan reads: the decoded value's fields, then the input's metadata columns."""
-    fields = list(types.to_arrow_schema(types.parse(descriptor["decode"]["row_type"])))
+    """The table the plan reads: the table's physical columns (decoded from the value, and the
+    key when it has one), then the input's metadata columns."""
+    key = descriptor.get("decode_key")
+    fields = table_fields(descriptor["decode"], key)
+    message_columns = {descriptor["decode"]["column"], key["column"] if key else None}
     for f in descriptor["input"]["fields"]:
-        if f["name"] != descriptor["decode"]["column"]:
+        if f["name"] not in message_columns:
             fields.append(types.to_arrow_field(f["name"], types.parse(f["type"])))
     return pa.schema(fields)
+
+
+def table_fields(value: dict[str, Any], key: dict[str, Any] | None) -> list[pa.Field]:
+    """The table's physical columns as Arrow fields: the value format's row, or, with a key, the
+    key spec's `columns` in order, each typed by the value row when it carries it, else by the key
+    row (whose field i is the column `fields[i]`)."""
+    value_row = types.parse(value["row_type"])
+    if key is None:
+        return list(types.to_arrow_schema(value_row))
+    typed = {f.name: f.type for f in types.parse(key["row_type"]).fields}
+    by_column = {column: typed[name] for column, name in zip(key["fields"], typed)}
+    by_column.update({f.name: f.type for f in value_row.fields})
+    return [types.to_arrow_field(name, by_column[name]) for name in key["columns"]]

@@ -1,11 +1,12 @@
-"""The stage a planner-exported descriptor runs: decode the message values, run the segment's
-Substrait plan, encode the result. Decode and encode each use their spec's format, any of
-`FORMATS` in any combination.
+"""The stage a planner-exported descriptor runs: decode the message values (and keys), run the
+segment's Substrait plan, encode the result. Decode and encode each use their spec's format, any
+of `FORMATS` in any combination.
 
 Descriptors written by the shim carry no "kind"; they run as this stage (kind "segment"). The
-input batch has the `value` column (message bytes) and the metadata columns the descriptor
-names; the output batch has one binary `value` column, one message per result row, in order (a
-null value is a tombstone).
+input batch has the `value` column (message bytes), the `key` column when the descriptor has a
+`decode_key` spec, and the metadata columns the descriptor names; the output batch has one binary
+`value` column, one message per result row, in order (a null value is a tombstone), and a `key`
+column when it has an `encode_key` spec (`kafka_rows` says how keys and values make table rows).
 """
 
 from __future__ import annotations
@@ -16,12 +17,15 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
-from accelerator.formats import types
+from accelerator.formats import FormatError, types
 from accelerator.plans.stage import StagePlan
+from accelerator.sidecar import kafka_rows
 from accelerator.sidecar.stages import DescriptorError, register
 
 KIND = "segment"
 OUTPUT_SCHEMA = pa.schema([pa.field("value", pa.binary())])
+#: With message keys: the value bytes, then the key bytes (the raw sink's row).
+KEYED_OUTPUT_SCHEMA = pa.schema([pa.field("value", pa.binary()), pa.field("key", pa.binary())])
 
 #: decode(values) -> DecodeResult (rows, which message each came from, how many were skipped)
 Decode = Callable[[pa.Array], object]
@@ -81,8 +85,19 @@ def _open(stage: str, spec: dict, direction: str):
     return entry, module, row_type, module.parse_options(options)
 
 
+def _decoder(stage: str, spec: dict) -> Decode:
+    entry, module, row_type, options = _open(stage, spec, "decode")
+    return entry.decoder(module, row_type, options)
+
+
+def _encoder(stage: str, spec: dict) -> Encode:
+    entry, module, row_type, options = _open(stage, spec, "encode")
+    return entry.encoder(module, row_type, options)
+
+
 class SegmentStage:
-    """Runs one accelerated segment (Kafka value format -> Calc* -> Kafka value format) on each batch."""
+    """Runs one accelerated segment (Kafka value (and key) formats -> Calc* -> Kafka value (and
+    key) formats) on each batch."""
 
     def __init__(self, descriptor: dict):
         self.name = descriptor.get("name")
@@ -90,18 +105,27 @@ class SegmentStage:
         if not decode or not encode:
             raise DescriptorError(f"stage {self.name!r} has no decode or encode spec; this sidecar only runs"
                                   f" segments that read and write message bytes")
-        decoding = _open(self.name, decode, "decode")
-        encoding = _open(self.name, encode, "encode")
-        self._value_column = decode.get("column", "value")
+        decode_key, encode_key = descriptor.get("decode_key"), descriptor.get("encode_key")
         self._input_names = [f["name"] for f in descriptor["input"]["fields"]]
-        if self._value_column not in self._input_names:
-            raise DescriptorError(f"stage {self.name!r}: decode column {self._value_column!r} is not an input"
-                                  f" field {self._input_names}")
-        self._metadata = [n for n in self._input_names if n != self._value_column]
-        entry, module, row_type, options = decoding
-        self._decode = entry.decoder(module, row_type, options)
-        entry, module, row_type, options = encoding
-        self._encode = entry.encoder(module, row_type, options)
+        self._value_column = decode.get("column", "value")
+        self._key_column = decode_key.get("column", "key") if decode_key else None
+        for column in (self._value_column, self._key_column):
+            if column is not None and column not in self._input_names:
+                raise DescriptorError(f"stage {self.name!r}: decode column {column!r} is not an input"
+                                      f" field {self._input_names}")
+        self._metadata = [n for n in self._input_names if n not in (self._value_column, self._key_column)]
+        self._decode_value = _decoder(self.name, decode)
+        value_options = decode.get("options") or {}
+        self._value_ignores_errors = value_options.get(f"{decode['format']}.ignore-parse-errors", "false").lower() == "true"
+        self._decode_key = _decoder(self.name, decode_key) if decode_key else None
+        self._key_layout = kafka_rows.KeyLayout.of(decode_key) if decode_key else None
+        self._encode_value = _encoder(self.name, encode)
+        self._value_fields = [f.name for f in types.parse(encode["row_type"]).fields]
+        self._encode_key = _encoder(self.name, encode_key) if encode_key else None
+        if encode_key:
+            self._key_fields = list(encode_key["fields"])
+            self._key_names = [f.name for f in types.parse(encode_key["row_type"]).fields]
+        self._output_schema = KEYED_OUTPUT_SCHEMA if encode_key else OUTPUT_SCHEMA
         self._plan = StagePlan(descriptor)
 
     def process(self, batch: pa.RecordBatch) -> pa.RecordBatch:
@@ -109,8 +133,8 @@ class SegmentStage:
             raise ValueError(f"stage {self.name!r}: batch columns {batch.schema.names} are not the stage's"
                              f" input fields {self._input_names}")
         if batch.num_rows == 0:
-            return pa.RecordBatch.from_pylist([], schema=OUTPUT_SCHEMA)
-        decoded = self._decode(batch.column(self._value_column))
+            return pa.RecordBatch.from_pylist([], schema=self._output_schema)
+        decoded = self._decode(batch)
         columns = list(decoded.batch.columns)
         names = list(decoded.batch.schema.names)
         for name in self._metadata:
@@ -120,8 +144,31 @@ class SegmentStage:
         table_in = pa.RecordBatch.from_arrays(columns, names=names)
         result = self._plan.execute(table_in)
         if result.num_rows == 0:
-            return pa.RecordBatch.from_pylist([], schema=OUTPUT_SCHEMA)
-        return pa.RecordBatch.from_arrays([self._encode(result)], schema=OUTPUT_SCHEMA)
+            return pa.RecordBatch.from_pylist([], schema=self._output_schema)
+        if self._encode_key is None:
+            return pa.RecordBatch.from_arrays([self._encode_value(result)], schema=self._output_schema)
+        values = self._encode_value(kafka_rows.project(result, self._value_fields, self._value_fields))
+        keys = self._encode_key(kafka_rows.project(result, self._key_fields, self._key_names))
+        return pa.RecordBatch.from_arrays([values, keys], schema=self._output_schema)
+
+    def _decode(self, batch: pa.RecordBatch):
+        """The table rows of the batch's messages: value rows, joined with key rows when the table
+        reads keys; the key is decoded first, as Flink does, so a bad key fails before its value."""
+        keys = self._decode_key(batch.column(self._key_column)) if self._decode_key else None
+        values = self._decode_value(batch.column(self._value_column))
+        if keys is not None and keys.null_rows and not self._value_ignores_errors:
+            # Flink's key format emits a null key row for a key it cannot read; joining it to the
+            # value row throws inside Flink's value deserializer, which swallows it only when the
+            # value format itself ignores parse errors (the record is then dropped, as here).
+            raise FormatError(keys.first_null_row, "Flink's key format cannot read this record's key and, under"
+                                                   " 'ignore-parse-errors', hands Flink's Kafka source a null key row,"
+                                                   " on which the job fails with a NullPointerException",
+                              "fix the key, or also set the value format's 'ignore-parse-errors' = 'true' to"
+                              " drop such records")
+        if keys is None:
+            return values
+        return kafka_rows.join(kafka_rows.Rows(values.batch, values.kept), kafka_rows.Rows(keys.batch, keys.kept),
+                               batch.num_rows, self._key_layout)
 
 
 register(KIND, SegmentStage)

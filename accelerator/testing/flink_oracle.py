@@ -153,19 +153,7 @@ class JsonDeserializer:
     def deserialize(self, messages: list[bytes | None]) -> list[Decoded]:
         """What Flink does with each message: the rows it emits (None for a null row) or the
         text of the exception it throws."""
-        j = java()
-        out = []
-        for message in messages:
-            collected = j.ArrayList()
-            try:
-                payload = None if message is None else j.jpype.JArray(j.jpype.JByte)(message)
-                self._schema.deserialize(payload, j.ListCollector(collected))
-            except j.jpype.JException as e:
-                out.append(Decoded(None, _exception_text(e)))
-                continue
-            out.append(Decoded([None if r is None else from_internal(self._type, r) for r in collected],
-                               None))
-        return out
+        return deserialize_each(self._schema, self._type, messages)
 
 
 AVRO_PREFIX = "avro."
@@ -208,18 +196,25 @@ class AvroDeserializer:
 
     def deserialize(self, messages: list[bytes | None]) -> list[Decoded]:
         """What Flink does with each message, in order: the rows it emits or its exception text."""
-        j = java()
-        out = []
-        for message in messages:
-            collected = j.ArrayList()
-            try:
-                payload = None if message is None else j.jpype.JArray(j.jpype.JByte)(message)
-                self._schema.deserialize(payload, j.ListCollector(collected))
-            except j.jpype.JException as e:
-                out.append(Decoded(None, _exception_text(e)))
-                continue
-            out.append(Decoded([None if r is None else from_internal(self._type, r) for r in collected], None))
-        return out
+        return deserialize_each(self._schema, self._type, messages)
+
+
+def deserialize_each(schema, row_type, messages: list[bytes | None]) -> list[Decoded]:
+    """What an opened Flink DeserializationSchema does with each message, in order, through its
+    collector API (as Flink's Kafka source calls it): the rows it emits (None for a null row) or
+    the text of the exception it throws."""
+    j = java()
+    out = []
+    for message in messages:
+        collected = j.ArrayList()
+        try:
+            payload = None if message is None else j.jpype.JArray(j.jpype.JByte)(message)
+            schema.deserialize(payload, j.ListCollector(collected))
+        except j.jpype.JException as e:
+            out.append(Decoded(None, _exception_text(e)))
+            continue
+        out.append(Decoded([None if r is None else from_internal(row_type, r) for r in collected], None))
+    return out
 
 
 class FactorySerializer:

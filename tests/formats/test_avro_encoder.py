@@ -6,7 +6,7 @@ import pyarrow as pa
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
-from accelerator.formats import FormatError, avro, types
+from accelerator.formats import EncodeError, avro, types
 from accelerator.testing.flink_oracle import AvroSerializer
 from avro_types import LEGACY, MAPS, MODERN, NESTED, SCALARS, TIMESTAMPS
 from rows import rows
@@ -91,6 +91,6 @@ def test_a_null_in_a_not_null_column_names_the_row():
     batch = to_batch(SCALARS, [EDGE_ROWS[0], EDGE_ROWS[0]])
     columns = list(batch.columns)
     columns[4] = pa.array([1, None], pa.int64())
-    with pytest.raises(FormatError) as caught:
+    with pytest.raises(EncodeError) as caught:
         avro.encode(pa.RecordBatch.from_arrays(columns, schema=batch.schema), SCALARS, avro.parse_options({}))
-    assert caught.value.row == 1 and "NOT NULL" in caught.value.reason
+    assert caught.value.result_row == 1 and "NOT NULL" in caught.value.reason

@@ -32,7 +32,8 @@ def _storage_type(t: types.DataType) -> pa.DataType:
     if t.root == "ARRAY":
         return pa.list_(pa.field("element", _storage_type(t.children[0])))
     if t.root == "MAP":
-        return pa.map_(pa.field("key", pa.string(), nullable=False), pa.field("value", _storage_type(t.children[1])))
+        return pa.map_(pa.field("key", _storage_type(t.children[0]), nullable=False),
+                       pa.field("value", _storage_type(t.children[1])))
     if t.root == "ROW":
         return pa.struct([pa.field(f.name, _storage_type(f.type)) for f in t.fields])
     return types.to_arrow(t)

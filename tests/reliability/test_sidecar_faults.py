@@ -76,7 +76,9 @@ def cluster(request):
               "execution.checkpointing.interval": "1 s",
               "restart-strategy.type": "fixed-delay",
               "restart-strategy.fixed-delay.attempts": 1000,
-              "restart-strategy.fixed-delay.delay": "1 s"}
+              "restart-strategy.fixed-delay.delay": "1 s",
+              # Flink keeps 16 failures by default; the soak injects 20 and counts them all.
+              "web.exception-history-size": 1000}
     cluster = FlinkCluster(extra_jars=[locations.shim_jar()], config=config).start()
     yield cluster
     cluster.stop(keep_logs=request.session.testsfailed > 0)

@@ -5,6 +5,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -23,8 +24,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs one accelerated segment in the TaskManager: collects the Kafka message values it receives
  * (rows of one BYTES column, from a source whose value format is {@code raw}) into Arrow batches,
- * sends each batch through its own Python sidecar, and emits one row (one BYTES column, for a
- * {@code raw} sink) per message the sidecar returns.
+ * sends each batch through its own Python sidecar, and emits one row (the value BYTES, then the
+ * key BYTES when the sink writes keys, for a {@code raw} sink) per message the sidecar returns.
  *
  * <p>A batch is sent when it reaches {@code batchSize} rows, when its first row has waited
  * {@code maxDelay}, before a watermark is forwarded, before a checkpoint barrier and at end of
@@ -42,6 +43,7 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
     private transient SidecarProcess sidecar;
     private transient SidecarStage stage;
     private transient ValueBatch batch;
+    private transient RecordCoordinates coordinates;
     private transient GenericRowData outRow;
     private transient StreamRecord<RowData> outRecord;
     private transient ScheduledFuture<?> delayTimer;
@@ -61,9 +63,12 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         super.open();
         allocator = new RootAllocator();
         batch = new ValueBatch(allocator, MetadataColumns.create(spec.descriptorJson(), allocator));
-        outRow = new GenericRowData(1);
+        coordinates = new RecordCoordinates(spec.coordinates());
+        outRow = new GenericRowData(spec.writesKeys() ? 2 : 1);
         outRecord = new StreamRecord<>(outRow);
-        metrics = new SidecarMetrics(getMetricGroup());
+        LongCounter recordsInTotal = new LongCounter();
+        getRuntimeContext().addAccumulator(SidecarMetrics.RECORDS_IN_ACCUMULATOR + spec.segmentName(), recordsInTotal);
+        metrics = new SidecarMetrics(getMetricGroup(), recordsInTotal);
         SidecarSettings settings = new SidecarSettings(spec.pythonExecutable(), spec.sidecarTimeout(),
                 SidecarSettings.DEFAULT_START_TIMEOUT, SidecarSettings.DEFAULT_INITIAL_REGION_BYTES);
         sidecar = SidecarProcess.start(settings);
@@ -80,6 +85,7 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
 
     @Override
     public void processElement(StreamRecord<RowData> element) throws Exception {
+        coordinates.set(batch.rows(), element.getValue());
         batch.append(element.getValue());
         if (batch.rows() >= spec.batchSize()) {
             flush();
@@ -133,7 +139,8 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
             result = stage.process(batch.root());
             metrics.batch(batch.root(), result, System.nanoTime() - started);
         } catch (StageFailedException e) {
-            String where = e.row().isPresent() ? " at message " + e.row().getAsInt() + " of the batch" : "";
+            String where = e.row().isPresent() ? " at message " + e.row().getAsInt() + " of the batch"
+                    + from(e.row().getAsInt()) : "";
             throw new SidecarException(spec.operatorName() + ": batch " + sequence + " of " + rows
                     + " messages failed" + where + ": " + e.getMessage(), e);
         } catch (SidecarException e) {
@@ -147,15 +154,29 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         }
     }
 
+    /** " (topic 't', partition p, offset o)" of a message of the pending batch, or "" when unknown. */
+    private String from(int message) {
+        String where = coordinates.describe(message);
+        return where.isEmpty() ? "" : " (" + where + ")";
+    }
+
     private void emit(VectorSchemaRoot result) {
         VarBinaryVector values = (VarBinaryVector) result.getVector(ValueBatch.VALUE);
         if (values == null) {
             throw new SidecarException(spec.operatorName() + ": the sidecar's answer has no '" + ValueBatch.VALUE
                     + "' column: " + result.getSchema());
         }
+        VarBinaryVector keys = outRow.getArity() > 1 ? (VarBinaryVector) result.getVector(ValueBatch.KEY) : null;
+        if (outRow.getArity() > 1 && keys == null) {
+            throw new SidecarException(spec.operatorName() + ": the sidecar's answer has no '" + ValueBatch.KEY
+                    + "' column: " + result.getSchema());
+        }
         int count = result.getRowCount();
         for (int i = 0; i < count; i++) {
             outRow.setField(0, values.get(i));
+            if (keys != null) {
+                outRow.setField(1, keys.get(i));
+            }
             output.collect(outRecord);
         }
     }

@@ -3,6 +3,8 @@ package org.flinkaccelerator.runtime;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Objects;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * Everything an {@link AcceleratedOperator} needs at run time, fixed at planning time: the
@@ -15,15 +17,18 @@ import java.util.Objects;
  * @param maxDelay longest a row waits in a partial batch ({@code accelerator.batch.max-delay})
  * @param sidecarTimeout longest one sidecar call may take before the sidecar counts as hung
  *     ({@code accelerator.sidecar.timeout})
+ * @param coordinates where the raw source's rows carry each message's topic, partition and offset
  */
 public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, String pythonExecutable,
-        int batchSize, Duration maxDelay, Duration sidecarTimeout) implements Serializable {
+        int batchSize, Duration maxDelay, Duration sidecarTimeout, RecordCoordinates.Layout coordinates)
+        implements Serializable {
     private static final long serialVersionUID = 1L;
 
     public AcceleratedSegmentSpec {
         Objects.requireNonNull(segmentName, "segmentName");
         Objects.requireNonNull(descriptorJson, "descriptorJson");
         Objects.requireNonNull(pythonExecutable, "pythonExecutable");
+        Objects.requireNonNull(coordinates, "coordinates");
         if (batchSize < 1) {
             throw new IllegalArgumentException("accelerator.batch.size must be at least 1, got " + batchSize);
         }
@@ -33,6 +38,20 @@ public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, 
         if (sidecarTimeout.isNegative() || sidecarTimeout.isZero() || sidecarTimeout.toMillis() > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("accelerator.sidecar.timeout must be between 1 ms and 24 days, got "
                     + sidecarTimeout);
+        }
+    }
+
+    /** True when the descriptor's output holds message keys besides the values (the sink writes keys). */
+    public boolean writesKeys() {
+        try {
+            for (JsonNode field : new ObjectMapper().readTree(descriptorJson).path("output").path("fields")) {
+                if (ValueBatch.KEY.equals(field.path("name").asText())) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("the stage descriptor is not JSON: " + e.getMessage(), e);
         }
     }
 

@@ -4,6 +4,7 @@ import java.util.List;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.metrics.MetricGroup;
@@ -23,6 +24,12 @@ final class SidecarMetrics {
     static final String BYTES_OUT = "sidecarBytesOut";
     static final String TIME_NANOS = "sidecarTimeNanos";
     static final String BATCH_TIME_MICROS = "sidecarBatchTimeMicros";
+    /**
+     * Prefix of the job accumulator (one per segment: the prefix, then the segment's name) that
+     * counts the records sent to the sidecars; unlike metrics it outlives the job in Flink's REST
+     * API ({@code /jobs/<id>/accumulators}), so a finished job still shows them.
+     */
+    static final String RECORDS_IN_ACCUMULATOR = GROUP + "." + RECORDS_IN + ".";
     /** Batches the histogram's percentiles are computed over. */
     static final int HISTOGRAM_WINDOW = 1024;
 
@@ -33,8 +40,11 @@ final class SidecarMetrics {
     private final Counter bytesOut;
     private final Counter timeNanos;
     private final Histogram batchTimeMicros;
+    private final LongCounter recordsInTotal;
 
-    SidecarMetrics(MetricGroup operatorGroup) {
+    /** @param recordsInTotal the job accumulator {@link #RECORDS_IN_ACCUMULATOR} of this segment */
+    SidecarMetrics(MetricGroup operatorGroup, LongCounter recordsInTotal) {
+        this.recordsInTotal = recordsInTotal;
         MetricGroup group = operatorGroup.addGroup(GROUP);
         recordsIn = group.counter(RECORDS_IN);
         recordsOut = group.counter(RECORDS_OUT);
@@ -49,6 +59,7 @@ final class SidecarMetrics {
     void batch(VectorSchemaRoot sent, VectorSchemaRoot received, long nanos) {
         batches.inc();
         recordsIn.inc(sent.getRowCount());
+        recordsInTotal.add(sent.getRowCount());
         recordsOut.inc(received.getRowCount());
         bytesIn.inc(dataBytes(sent));
         bytesOut.inc(dataBytes(received));

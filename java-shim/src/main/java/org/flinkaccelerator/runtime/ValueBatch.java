@@ -15,6 +15,8 @@ import org.apache.flink.table.data.RowData;
  */
 final class ValueBatch implements AutoCloseable {
     static final String VALUE = "value";
+    /** The sidecar's answer column holding each message's key bytes, when the sink writes keys. */
+    static final String KEY = "key";
 
     private final VarBinaryVector values;
     private final List<MetadataColumns.Column> metadata;

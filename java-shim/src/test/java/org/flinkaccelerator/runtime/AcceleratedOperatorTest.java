@@ -34,7 +34,7 @@ class AcceleratedOperatorTest {
     private static OneInputStreamOperatorTestHarness<RowData, RowData> harness(String descriptor, int batchSize,
             Duration sidecarTimeout) throws Exception {
         AcceleratedSegmentSpec spec = new AcceleratedSegmentSpec("src-to-out", descriptor, python(), batchSize,
-                Duration.ofMinutes(10), sidecarTimeout);
+                Duration.ofMinutes(10), sidecarTimeout, RecordCoordinates.Layout.NONE);
         return new OneInputStreamOperatorTestHarness<>(new AcceleratedOperator(spec));
     }
 

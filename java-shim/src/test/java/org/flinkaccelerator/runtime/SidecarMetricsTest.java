@@ -10,6 +10,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.metrics.Metric;
@@ -77,7 +78,8 @@ class SidecarMetricsTest {
 
     @Test
     void countsRowsBytesBatchesAndTimeOfEachBatch() {
-        SidecarMetrics metrics = new SidecarMetrics(new Recording(registered, ""));
+        LongCounter recordsInTotal = new LongCounter();
+        SidecarMetrics metrics = new SidecarMetrics(new Recording(registered, ""), recordsInTotal);
         try (BufferAllocator allocator = new RootAllocator();
                 VectorSchemaRoot in1 = values(allocator, "{\"a\":1}", null, "ü");
                 VectorSchemaRoot out1 = values(allocator, "{\"a\":1}");
@@ -87,6 +89,7 @@ class SidecarMetricsTest {
             metrics.batch(in2, out2, 1_000);
         }
         assertEquals(4, count(SidecarMetrics.RECORDS_IN));
+        assertEquals(4, recordsInTotal.getLocalValue(), "the job accumulator counts as the metric does");
         assertEquals(1, count(SidecarMetrics.RECORDS_OUT));
         assertEquals(2, count(SidecarMetrics.BATCHES));
         assertEquals(7 + 2 + 2, count(SidecarMetrics.BYTES_IN), "ü is two bytes; a null has none");

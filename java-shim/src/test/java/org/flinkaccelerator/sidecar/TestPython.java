@@ -8,13 +8,13 @@ import org.apache.flink.configuration.Configuration;
 import org.flinkaccelerator.AcceleratorOptions;
 
 /** The interpreter the sidecar tests run: the project's venv, as the build passes it in. */
-final class TestPython {
+public final class TestPython {
     static final String PROPERTY = "accelerator.test.python";
 
     private TestPython() {}
 
     /** The interpreter's path; skips the test (saying why) when it is not there. */
-    static String path() {
+    public static String path() {
         String path = System.getProperty(PROPERTY, "../.cache/venv/bin/python");
         Path python = Path.of(path);
         assumeTrue(Files.isRegularFile(python) && Files.isExecutable(python), "No Python sidecar interpreter at "

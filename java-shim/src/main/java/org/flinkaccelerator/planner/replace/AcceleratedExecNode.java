@@ -15,6 +15,7 @@ import org.apache.flink.table.planner.plan.nodes.exec.InputProperty;
 import org.apache.flink.table.planner.plan.nodes.exec.SingleTransformationTranslator;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecNode;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.RowType;
 import org.flinkaccelerator.runtime.AcceleratedOperator;
 import org.flinkaccelerator.runtime.AcceleratedSegmentSpec;
 
@@ -36,7 +37,7 @@ public final class AcceleratedExecNode extends ExecNodeBase<RowData>
 
     private AcceleratedExecNode(int id, ReadableConfig config, AcceleratedSegmentSpec spec) {
         super(id, new ExecNodeContext(CONTEXT).withId(id), config, List.of(InputProperty.DEFAULT),
-                RawValueTables.ROW, spec.operatorName());
+                RawValueTables.row(spec.writesKeys()), spec.operatorName());
         this.spec = spec;
     }
 
@@ -51,7 +52,7 @@ public final class AcceleratedExecNode extends ExecNodeBase<RowData>
         Transformation<RowData> input = (Transformation<RowData>) inputEdge.translateToPlan(planner);
         OneInputTransformation<RowData, RowData> transformation = new OneInputTransformation<>(input,
                 spec.operatorName(), SimpleOperatorFactory.of(new AcceleratedOperator(spec)),
-                InternalTypeInfo.of(RawValueTables.ROW), input.getParallelism(), false);
+                InternalTypeInfo.of((RowType) getOutputType()), input.getParallelism(), false);
         transformation.setDescription(spec.operatorName() + ": Kafka message values through the Python sidecar");
         return transformation;
     }

@@ -16,19 +16,35 @@ import org.apache.flink.table.types.logical.VarBinaryType;
 /**
  * A Kafka table as the accelerator reads or writes it: the same table (every connector and
  * client option kept) with the value format switched to {@code raw} and one {@code value BYTES}
- * column, so Flink's own Kafka source and sink move the message bytes untouched.
+ * column, and, when the table has a message key, the key format switched to {@code raw} too and
+ * a second column {@code key BYTES}, so Flink's own Kafka source and sink move the message bytes
+ * untouched.
  */
 final class RawValueTables {
     static final String VALUE = "value";
+    static final String KEY = "key";
     static final String RAW = "raw";
     static final RowType ROW = RowType.of(new org.apache.flink.table.types.logical.LogicalType[] {
             new VarBinaryType(VarBinaryType.MAX_LENGTH)}, new String[] {VALUE});
+    static final RowType KEYED_ROW = RowType.of(new org.apache.flink.table.types.logical.LogicalType[] {
+            new VarBinaryType(VarBinaryType.MAX_LENGTH), new VarBinaryType(VarBinaryType.MAX_LENGTH)},
+            new String[] {VALUE, KEY});
 
     private RawValueTables() {}
 
-    /** The row a raw-value source produces: the value bytes, then the given metadata columns. */
-    static RowType withMetadata(List<RowType.RowField> metadata) {
-        List<RowType.RowField> fields = new java.util.ArrayList<>(ROW.getFields());
+    /** True when Flink reads and writes the table's message keys ('key.format' is set). */
+    static boolean hasKey(ContextResolvedTable table) {
+        return table.getResolvedTable().getOptions().containsKey("key.format");
+    }
+
+    /** The row of the raw twin's columns: the value bytes, then the key bytes when it has a key. */
+    static RowType row(boolean keyed) {
+        return keyed ? KEYED_ROW : ROW;
+    }
+
+    /** The row a raw-value source produces: its columns ({@link #row}), then the metadata columns. */
+    static RowType withMetadata(boolean keyed, List<RowType.RowField> metadata) {
+        List<RowType.RowField> fields = new java.util.ArrayList<>(row(keyed).getFields());
         fields.addAll(metadata);
         return new RowType(fields);
     }
@@ -36,7 +52,10 @@ final class RawValueTables {
     /** The raw-value twin of a Kafka table whose value format is {@code valueFormat}. */
     static ContextResolvedTable of(ContextResolvedTable table, String valueFormat) {
         ResolvedCatalogTable original = table.getResolvedTable();
-        ResolvedSchema schema = ResolvedSchema.of(List.of(Column.physical(VALUE, DataTypes.BYTES())));
+        boolean keyed = hasKey(table);
+        ResolvedSchema schema = ResolvedSchema.of(keyed
+                ? List.of(Column.physical(VALUE, DataTypes.BYTES()), Column.physical(KEY, DataTypes.BYTES()))
+                : List.of(Column.physical(VALUE, DataTypes.BYTES())));
         CatalogTable raw = CatalogTable.newBuilder()
                 .schema(Schema.newBuilder().fromResolvedSchema(schema).build())
                 .comment(original.getComment())
@@ -45,14 +64,25 @@ final class RawValueTables {
         return ContextResolvedTable.temporary(table.getIdentifier(), new ResolvedCatalogTable(raw, schema));
     }
 
-    /** The options with the value format set to raw and that format's own options dropped. */
+    /**
+     * The options with the value format set to raw and that format's own options dropped; with a
+     * key, the key format too, the key being the twin's {@code key} column alone.
+     */
     static Map<String, String> rawOptions(Map<String, String> options, String valueFormat) {
+        String keyFormat = options.get("key.format");
         Map<String, String> out = new LinkedHashMap<>();
         options.forEach((key, value) -> {
-            if (!key.startsWith(valueFormat + ".") && !key.startsWith("value." + valueFormat + ".")) {
+            boolean valueFormatOption = key.startsWith(valueFormat + ".") || key.startsWith("value." + valueFormat + ".");
+            boolean keyFormatOption = keyFormat != null && key.startsWith("key." + keyFormat + ".");
+            if (!valueFormatOption && !keyFormatOption && !key.equals("key.fields-prefix")) {
                 out.put(key, value);
             }
         });
+        if (keyFormat != null) {
+            out.put("key.format", RAW);
+            out.put("key.fields", KEY);
+            out.put("value.fields-include", "EXCEPT_KEY");
+        }
         if (out.containsKey("value.format")) {
             out.put("value.format", RAW);
         } else {

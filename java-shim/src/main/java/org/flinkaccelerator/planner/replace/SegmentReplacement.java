@@ -20,11 +20,13 @@ import org.apache.flink.table.types.logical.RowType;
 import org.flinkaccelerator.AcceleratorOptions;
 import org.flinkaccelerator.planner.segment.KafkaSegment;
 import org.flinkaccelerator.runtime.AcceleratedSegmentSpec;
+import org.flinkaccelerator.runtime.RecordCoordinates;
 
 /**
  * Builds the nodes that replace one Kafka segment: Flink's own Kafka source and sink over the
  * raw-value twins of the segment's tables, with an {@link AcceleratedExecNode} between them. The
- * raw source reads the same Kafka metadata columns as the original one, after the value bytes;
+ * raw source reads the same Kafka metadata columns as the original one, after the value bytes,
+ * and each message's partition and offset (and topic) after those ({@link CoordinateColumns});
  * a watermark pushed into the original source is not carried over (docs/architecture.md,
  * "Watermarks").
  * New nodes only; the original graph is not touched.
@@ -43,14 +45,17 @@ public final class SegmentReplacement {
         ContextResolvedTable sourceTable = segment.source().getTableSourceSpec().getContextResolvedTable();
         ContextResolvedTable sinkTable = segment.sink().getTableSinkSpec().getContextResolvedTable();
 
-        List<String> metadataKeys = metadataKeys(segment);
+        List<String> metadataKeys = new ArrayList<>(metadataKeys(segment));
         RowType scanned = (RowType) segment.source().getOutputType();
         List<RowType.RowField> metadata = new ArrayList<>();
         for (int i = 0; i < metadataKeys.size(); i++) {
             int pos = scanned.getFieldCount() - metadataKeys.size() + i;
             metadata.add(new RowType.RowField(metadataKeys.get(i), scanned.getTypeAt(pos)));
         }
-        RowType sourceRow = RawValueTables.withMetadata(metadata);
+        boolean keyedSource = RawValueTables.hasKey(sourceTable);
+        RecordCoordinates.Layout coordinates = CoordinateColumns.add(sourceTable,
+                RawValueTables.row(keyedSource).getFieldCount(), metadataKeys, metadata);
+        RowType sourceRow = RawValueTables.withMetadata(keyedSource, metadata);
         List<SourceAbilitySpec> abilities = metadataKeys.isEmpty() ? List.of()
                 : List.of(new ReadingMetadataSpec(metadataKeys, sourceRow));
         StreamExecTableSourceScan source = new StreamExecTableSourceScan(config,
@@ -60,15 +65,16 @@ public final class SegmentReplacement {
 
         AcceleratedSegmentSpec spec = new AcceleratedSegmentSpec(name, descriptorJson,
                 config.get(AcceleratorOptions.PYTHON_EXECUTABLE), config.get(AcceleratorOptions.BATCH_SIZE),
-                config.get(AcceleratorOptions.BATCH_MAX_DELAY), config.get(AcceleratorOptions.SIDECAR_TIMEOUT));
+                config.get(AcceleratorOptions.BATCH_MAX_DELAY), config.get(AcceleratorOptions.SIDECAR_TIMEOUT),
+                coordinates);
         AcceleratedExecNode accelerated = new AcceleratedExecNode(config, spec);
         connect(source, accelerated);
 
         StreamExecSink sink = new StreamExecSink(config,
                 new DynamicTableSinkSpec(RawValueTables.of(sinkTable, sinkFormat), List.of(), null),
-                ChangelogMode.insertOnly(), InputProperty.DEFAULT, RawValueTables.ROW, false,
+                ChangelogMode.insertOnly(), InputProperty.DEFAULT, RawValueTables.row(RawValueTables.hasKey(sinkTable)), false,
                 config.get(ExecutionConfigOptions.TABLE_EXEC_SINK_UPSERT_MATERIALIZE_STRATEGY), null,
-                "Sink(table=[" + sinkTable.getIdentifier().asSummaryString() + "], fields=[value], format=[raw])");
+                "Sink(table=[" + sinkTable.getIdentifier().asSummaryString() + "], fields=" + RawValueTables.row(RawValueTables.hasKey(sinkTable)).getFieldNames() + ", format=[raw])");
         connect(accelerated, sink);
         return sink;
     }

@@ -47,10 +47,4 @@ record KafkaValueFormat(String format, Map<String, String> options) {
             default -> List.of();
         };
     }
-
-    /** Null when the table's message keys play no part; otherwise why they are not handled yet. */
-    static String keyProblem(Map<String, String> tableOptions) {
-        return tableOptions.containsKey("key.format") || tableOptions.containsKey("key.fields")
-                ? "message keys ('key.format'/'key.fields') are not accelerated yet" : null;
-    }
 }

@@ -9,11 +9,12 @@ import org.flinkaccelerator.stage.ProtoJson;
 
 /**
  * What the sidecar needs to run one segment (docs/architecture.md, "The stage contract"): the
- * input batch's columns, how to decode the message bytes, the Substrait plan over the decoded
- * table, how to encode its result, and the output batch's columns.
+ * input batch's columns, how to decode the message bytes (and keys: {@code decodeKey}, else null),
+ * the Substrait plan over the decoded table, how to encode its result (and its keys), and the
+ * output batch's columns.
  */
-public record StageDescriptor(String name, List<StageField> input, FormatSpec decode, Plan plan, FormatSpec encode,
-        List<StageField> output) {
+public record StageDescriptor(String name, List<StageField> input, FormatSpec decode, KeySpec decodeKey, Plan plan,
+        FormatSpec encode, KeySpec encodeKey, List<StageField> output) {
     /** Version of the descriptor layout; the sidecar refuses others. */
     public static final int PROTOCOL = 1;
 
@@ -23,8 +24,14 @@ public record StageDescriptor(String name, List<StageField> input, FormatSpec de
         out.put("name", name);
         out.put("input", fields(input));
         out.put("decode", decode.tree());
+        if (decodeKey != null) {
+            out.put("decode_key", decodeKey.tree());
+        }
         out.put("plan", ProtoJson.tree(plan));
         out.put("encode", encode.tree());
+        if (encodeKey != null) {
+            out.put("encode_key", encodeKey.tree());
+        }
         out.put("output", fields(output));
         return out;
     }

@@ -31,6 +31,8 @@ import org.flinkaccelerator.planner.substrait.SubstraitTypes;
 public final class StageExporter {
     /** The input column holding each message's value bytes. */
     static final String VALUE = "value";
+    /** The input column holding each message's key bytes, when the source table reads keys. */
+    static final String KEY = "key";
     private static final String BYTES = new VarBinaryType(VarBinaryType.MAX_LENGTH).asSerializableString();
 
     private final SegmentPlanBuilder planBuilder;
@@ -51,6 +53,7 @@ public final class StageExporter {
         FormatSpec decode = null;
         List<StageField> input = new ArrayList<>();
         KafkaValueFormat sourceFormat = format(sourceTable, "decoding", sourceWhere, reasons);
+        KafkaKeyFormat sourceKey = keyFormat(sourceTable, "decoding", sourceWhere, reasons);
         List<String> metadataKeys = List.of();
         for (SourceAbilitySpec ability : segment.source().getTableSourceSpec().getSourceAbilities()) {
             if (ability instanceof ReadingMetadataSpec) {
@@ -68,6 +71,12 @@ public final class StageExporter {
         List<RowType.RowField> decodedFields = new ArrayList<>(scanned.getFields().subList(0, physical));
         RowType physicalRow = new RowType(decodedFields);
         input.add(new StageField(VALUE, BYTES));
+        if (sourceKey != null) {
+            input.add(new StageField(KEY, BYTES));
+            if (metadataKeys.contains(KEY)) {
+                reasons.add(new FallbackReason(sourceWhere, "metadata 'key' has the name of the key bytes column"));
+            }
+        }
         for (int i = 0; i < metadataKeys.size(); i++) {
             String key = metadataKeys.get(i);
             LogicalType type = scanned.getTypeAt(physical + i);
@@ -79,23 +88,30 @@ public final class StageExporter {
         }
         RowType decoded = new RowType(decodedFields);
         boolean decodedTypesOk = checkTypes(decoded, sourceWhere, reasons);
+        RowType valueRow = sourceKey == null ? physicalRow : sourceKey.valueRow(physicalRow);
         if (sourceFormat != null && KafkaValueFormat.WHOLE_ROW_DECODED.contains(sourceFormat.format())) {
-            RowType valueRow = (RowType) sourceTable.getResolvedSchema().toPhysicalRowDataType().getLogicalType();
-            if (!valueRow.getFieldNames().equals(physicalRow.getFieldNames())) {
+            RowType tableRow = (RowType) sourceTable.getResolvedSchema().toPhysicalRowDataType().getLogicalType();
+            if (!tableRow.getFieldNames().equals(physicalRow.getFieldNames())) {
                 reasons.add(new FallbackReason(sourceWhere, "the " + sourceFormat.format() + " source must decode its"
                         + " whole value row, not the projection " + physicalRow.getFieldNames()));
             }
         }
         if (sourceFormat != null) {
-            sourceFormat.problems(physicalRow, true).forEach(p -> reasons.add(new FallbackReason(sourceWhere, p)));
+            sourceFormat.problems(valueRow, true).forEach(p -> reasons.add(new FallbackReason(sourceWhere, p)));
+        }
+        KeySpec decodeKey = null;
+        if (sourceKey != null) {
+            decodeKey = keySpec(sourceKey, KEY, physicalRow, sourceWhere, reasons);
         }
         if (sourceFormat != null) {
-            decode = new FormatSpec(VALUE, sourceFormat.format(), sourceFormat.options(), physicalRow.asSerializableString());
+            decode = new FormatSpec(VALUE, sourceFormat.format(), sourceFormat.options(), valueRow.asSerializableString());
         }
 
         // Sink: value format, abilities, constraints Flink enforces in the sink.
         RowType sinkRow = (RowType) sinkTable.getResolvedSchema().toPhysicalRowDataType().getLogicalType().copy(true);
         KafkaValueFormat sinkFormat = format(sinkTable, "encoding", sinkWhere, reasons);
+        KafkaKeyFormat sinkKey = keyFormat(sinkTable, "encoding", sinkWhere, reasons);
+        RowType sinkValueRow = sinkKey == null ? sinkRow : sinkKey.valueRow(sinkRow);
         if (!segment.sink().getTableSinkSpec().getSinkAbilities().isEmpty()) {
             reasons.add(new FallbackReason(sinkWhere, "sink abilities " + segment.sink().getTableSinkSpec().getSinkAbilities()
                     .stream().map(a -> a.getClass().getSimpleName()).collect(Collectors.toList())
@@ -111,10 +127,11 @@ public final class StageExporter {
         }
         checkTypes(sinkRow, sinkWhere, reasons);
         if (sinkFormat != null) {
-            sinkFormat.problems(sinkRow, false).forEach(p -> reasons.add(new FallbackReason(sinkWhere, p)));
+            sinkFormat.problems(sinkValueRow, false).forEach(p -> reasons.add(new FallbackReason(sinkWhere, p)));
         }
         FormatSpec encode = sinkFormat == null ? null
-                : new FormatSpec(null, sinkFormat.format(), sinkFormat.options(), sinkRow.asSerializableString());
+                : new FormatSpec(null, sinkFormat.format(), sinkFormat.options(), sinkValueRow.asSerializableString());
+        KeySpec encodeKey = sinkKey == null ? null : keySpec(sinkKey, null, sinkRow, sinkWhere, reasons);
 
         // The Calc chain.
         List<CalcProgram> programs = new ArrayList<>();
@@ -134,17 +151,15 @@ public final class StageExporter {
         if (!reasons.isEmpty()) {
             return new StageExport(name, null, reasons);
         }
-        List<StageField> output = List.of(new StageField(VALUE, BYTES));
-        return new StageExport(name, new StageDescriptor(name, input, decode, plan, encode, output), List.of());
+        List<StageField> output = encodeKey == null ? List.of(new StageField(VALUE, BYTES))
+                : List.of(new StageField(VALUE, BYTES), new StageField(KEY, BYTES));
+        return new StageExport(name, new StageDescriptor(name, input, decode, decodeKey, plan, encode, encodeKey,
+                output), List.of());
     }
 
     private static KafkaValueFormat format(ContextResolvedTable table, String direction, String where,
             List<FallbackReason> reasons) {
         Map<String, String> options = table.getResolvedTable().getOptions();
-        String keyProblem = KafkaValueFormat.keyProblem(options);
-        if (keyProblem != null) {
-            reasons.add(new FallbackReason(where, keyProblem));
-        }
         KafkaValueFormat format = KafkaValueFormat.of(options);
         if (format == null) {
             reasons.add(new FallbackReason(where, "no value format"));
@@ -152,6 +167,41 @@ public final class StageExporter {
             reasons.add(new FallbackReason(where, direction + " '" + format.format() + "' is not accelerated yet"));
         }
         return format;
+    }
+
+    /** The table's message key, or null; a key format the sidecar does not reproduce is a reason. */
+    private static KafkaKeyFormat keyFormat(ContextResolvedTable table, String direction, String where,
+            List<FallbackReason> reasons) {
+        Map<String, String> options = table.getResolvedTable().getOptions();
+        KafkaKeyFormat key = KafkaKeyFormat.of(options);
+        if (key == null) {
+            if (options.containsKey("key.fields")) {
+                reasons.add(new FallbackReason(where, "'key.fields' without 'key.format'"));
+            }
+            return null;
+        }
+        if (!KafkaValueFormat.ACCELERATED.contains(key.format())) {
+            reasons.add(new FallbackReason(where, "key " + direction + " '" + key.format() + "' is not accelerated yet"));
+        }
+        if (key.fields().isEmpty()) {
+            reasons.add(new FallbackReason(where, "'key.format' without 'key.fields'"));
+        }
+        return key;
+    }
+
+    /** The key's spec for the descriptor, or null (with a reason) when its row cannot be reproduced. */
+    private static KeySpec keySpec(KafkaKeyFormat key, String column, RowType physical, String where,
+            List<FallbackReason> reasons) {
+        RowType keyRow;
+        try {
+            keyRow = key.keyRow(physical);
+        } catch (IllegalArgumentException e) {
+            reasons.add(new FallbackReason(where, e.getMessage()));
+            return null;
+        }
+        new KafkaValueFormat(key.format(), key.options()).problems(keyRow, column != null)
+                .forEach(p -> reasons.add(new FallbackReason(where, "key: " + p)));
+        return key.spec(column, physical);
     }
 
     /** True when every column has a Substrait type; otherwise adds a reason per column that has none. */

@@ -59,7 +59,7 @@ class ExportKafkaSegmentsTest {
     }
 
     @Test
-    void metadataColumnsAreReadByTheRawSourceAfterTheValue() throws Exception {
+    void metadataColumnsAreReadByTheRawSourceAfterTheValueAndNotTwiceForCoordinates() throws Exception {
         SqlPlans plans = new SqlPlans();
         ExecNodeGraph rewritten = new ExportKafkaSegments().apply(plans.plan(sql("metadata_columns")), plans.config());
         StreamExecTableSourceScan source = rawSource(rewritten);
@@ -79,8 +79,13 @@ class ExportKafkaSegmentsTest {
                 .getDescription().contains("watermark="), "Flink pushes the watermark into the scan");
         ExecNodeGraph rewritten = new ExportKafkaSegments().apply(graph, plans.config());
         StreamExecTableSourceScan source = rawSource(rewritten);
-        assertEquals(List.of(), source.getTableSourceSpec().getSourceAbilities());
-        assertEquals("ROW<`value` BYTES>", source.getOutputType().asSummaryString());
+        // No watermark; only the coordinates that let a failure name its Kafka record.
+        ReadingMetadataSpec metadata = assertInstanceOf(ReadingMetadataSpec.class,
+                source.getTableSourceSpec().getSourceAbilities().get(0));
+        assertEquals(1, source.getTableSourceSpec().getSourceAbilities().size());
+        assertEquals(List.of("partition", "offset"), metadata.getMetadataKeys());
+        assertEquals("ROW<`value` BYTES, `partition` INT NOT NULL, `offset` BIGINT NOT NULL>",
+                source.getOutputType().asSummaryString());
         assertTrue(transformationNames(plans.translate(rewritten)).contains("Accelerated[nexmark-to-out_bid]"));
     }
 

@@ -1,0 +1,8 @@
+CREATE TABLE src (id INT, amount INT) WITH (
+  'connector' = 'kafka', 'topic' = '${topic:src}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset',
+  'key.format' = 'json', 'key.fields' = 'id', 'value.format' = 'json', 'value.fields-include' = 'EXCEPT_KEY');
+CREATE TABLE dst (id INT, amount INT) WITH (
+  'connector' = 'kafka', 'topic' = '${topic:dst}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'value.format' = 'json');
+INSERT INTO dst SELECT id, amount FROM src;

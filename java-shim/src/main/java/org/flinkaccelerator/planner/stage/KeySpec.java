@@ -1,0 +1,19 @@
+package org.flinkaccelerator.planner.stage;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A message key in a stage descriptor: its format spec, the table columns its row's fields fill
+ * (in order) and the order of the table's physical columns (the rows the key and value rows are
+ * joined into when decoding, and the plan's result when encoding: accelerator/sidecar/kafka_rows.py).
+ */
+public record KeySpec(FormatSpec format, List<String> fields, List<String> columns) {
+    Map<String, Object> tree() {
+        Map<String, Object> out = format.tree();
+        out.put("fields", List.copyOf(fields));
+        out.put("columns", List.copyOf(columns));
+        return new LinkedHashMap<>(out);
+    }
+}

@@ -1,0 +1,102 @@
+package org.flinkaccelerator.runtime.arrow;
+
+import java.util.List;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TimeStampVector;
+import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.MapVector;
+import org.apache.arrow.vector.complex.StructVector;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.flink.table.data.columnar.vector.ColumnVector;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * Flink {@link ColumnVector}s reading Arrow vectors in place, one per (Flink type, Arrow vector)
+ * pair. The vector must have the layout {@link ArrowTypes} gives the type (the sidecar's); a
+ * vector of another layout is refused here, once, rather than misread row by row.
+ */
+public final class ArrowColumnVectors {
+    private ArrowColumnVectors() {}
+
+    /** A column vector reading {@code vector} as values of {@code type}. */
+    public static ColumnVector of(LogicalType type, FieldVector vector) {
+        switch (type.getTypeRoot()) {
+            case BOOLEAN:
+                return new ArrowBooleanColumnVector(expect(type, vector, BitVector.class));
+            case TINYINT:
+                return new ArrowTinyIntColumnVector(expect(type, vector, TinyIntVector.class));
+            case SMALLINT:
+                return new ArrowSmallIntColumnVector(expect(type, vector, SmallIntVector.class));
+            case INTEGER:
+            case DATE:
+            case TIME_WITHOUT_TIME_ZONE:
+                return new ArrowInt32ColumnVector(expect(type, vector, BaseFixedWidthVector.class));
+            case BIGINT:
+                return new ArrowBigIntColumnVector(expect(type, vector, BigIntVector.class));
+            case FLOAT:
+                return new ArrowFloatColumnVector(expect(type, vector, Float4Vector.class));
+            case DOUBLE:
+                return new ArrowDoubleColumnVector(expect(type, vector, Float8Vector.class));
+            case DECIMAL:
+                return new ArrowDecimalColumnVector(expect(type, vector, DecimalVector.class));
+            case CHAR:
+            case VARCHAR:
+            case BINARY:
+            case VARBINARY:
+                return new ArrowBytesColumnVector(expect(type, vector, BaseVariableWidthVector.class));
+            case TIMESTAMP_WITHOUT_TIME_ZONE:
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+                return new ArrowTimestampColumnVector(expect(type, vector, TimeStampVector.class));
+            case ARRAY: {
+                ListVector list = expect(type, vector, ListVector.class);
+                return new ArrowListColumnVector(list, of(type.getChildren().get(0), list.getDataVector()));
+            }
+            case MAP: {
+                MapVector map = expect(type, vector, MapVector.class);
+                List<FieldVector> entry = ((StructVector) map.getDataVector()).getChildrenFromFields();
+                return new ArrowMapColumnVector(map,
+                        of(type.getChildren().get(0), entry.get(0)), of(type.getChildren().get(1), entry.get(1)));
+            }
+            case ROW: {
+                StructVector struct = expect(type, vector, StructVector.class);
+                List<RowType.RowField> fields = ((RowType) type).getFields();
+                List<FieldVector> children = struct.getChildrenFromFields();
+                if (children.size() != fields.size()) {
+                    throw new IllegalArgumentException("Arrow struct column '" + vector.getName() + "' has "
+                            + children.size() + " fields but Flink type " + type.asSummaryString() + " has "
+                            + fields.size());
+                }
+                ColumnVector[] columns = new ColumnVector[fields.size()];
+                for (int i = 0; i < columns.length; i++) {
+                    columns[i] = of(fields.get(i).getType(), children.get(i));
+                }
+                return new ArrowStructColumnVector(struct, columns);
+            }
+            default:
+                ArrowTypes.leafType(vector.getName(), type); // throws, naming what is supported
+                throw new AssertionError(type);
+        }
+    }
+
+    /** The vector as {@code kind}, after checking its Arrow type is the one the Flink type is held in. */
+    private static <V> V expect(LogicalType type, FieldVector vector, Class<V> kind) {
+        ArrowType expected = ArrowTypes.field(vector.getName(), type).getType();
+        ArrowType actual = vector.getField().getType();
+        if (!expected.equals(actual) || !kind.isInstance(vector)) {
+            throw new IllegalArgumentException("Arrow column '" + vector.getName() + "' holds " + actual
+                    + " but Flink type " + type.asSummaryString() + " is held as " + expected
+                    + " (the sidecar's layout, see ArrowTypes); the batch's producer must write that layout");
+        }
+        return kind.cast(vector);
+    }
+}
