@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import ModuleType
 
 import pyarrow as pa
 
@@ -39,7 +40,7 @@ class Format:
     how to make a decoder and an encoder for a row type and parsed options. A decoder is made
     once per stage, as Flink makes one deserializer per source subtask (it may carry state)."""
 
-    module: str
+    load: Callable[[], ModuleType]
     decoder: Callable[[object, types.DataType, object], Decode]
     encoder: Callable[[object, types.DataType, object], Encode]
     #: Whether the sidecar asks the module's `supported` before opening a stage (json predates
@@ -48,16 +49,16 @@ class Format:
 
 
 FORMATS: dict[str, Format] = {
-    "json": Format("accelerator.formats.json",
+    "json": Format(lambda: importlib.import_module("accelerator.formats.json"),
                    lambda m, t, o: lambda values: m.decode(values, t, o),
                    lambda m, t, o: lambda batch: m.encode(batch, t, o), checked=False),
-    "avro": Format("accelerator.formats.avro",
+    "avro": Format(lambda: importlib.import_module("accelerator.formats.avro"),
                    lambda m, t, o: m.AvroDecoder(t, o).decode,
                    lambda m, t, o: lambda batch: m.encode(batch, t, o)),
-    "raw": Format("accelerator.formats.raw",
+    "raw": Format(lambda: importlib.import_module("accelerator.formats.raw"),
                   lambda m, t, o: lambda values: m.decode(values, t, o),
                   lambda m, t, o: lambda batch: m.encode(batch, t, o)),
-    "csv": Format("accelerator.formats.csv",
+    "csv": Format(lambda: importlib.import_module("accelerator.formats.csv"),
                   lambda m, t, o: lambda values: m.decode(values, t, o),
                   lambda m, t, o: lambda batch: m.encode(batch, t, o)),
 }
@@ -72,7 +73,7 @@ def _open(stage: str, spec: dict, direction: str):
                               f" (only {sorted(FORMATS)})")
     entry = FORMATS[name]
     try:
-        module = importlib.import_module(entry.module)
+        module = entry.load()
     except ImportError as e:
         raise DescriptorError(f"stage {stage!r}: the accelerator's {name} format cannot be loaded ({e});"
                               f" install the flink-accelerator package with its dependencies") from None
