@@ -53,8 +53,9 @@ $(FLINK_DIST): $(RUNTIME_JARS) | $(VENV)/.installed
 
 test: test-java test-python compat
 
-# The sidecar tests start the real Python sidecar from the venv.
-test-java: $(VENV)/.installed
+# The sidecar tests start the real Python sidecar from the venv; tests that plan csv tables take
+# flink-csv from the distribution (it is not in the Maven repositories).
+test-java: $(VENV)/.installed $(FLINK_DIST)
 	$(MVN) -f java-shim/pom.xml verify
 
 test-python: setup
