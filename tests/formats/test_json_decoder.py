@@ -280,3 +280,28 @@ def test_adversarial_messages_one_per_batch(data):
     for message, want in zip(reproducible(SCALARS, opts, drawn), expected):
         result = decode(pa.array([message], pa.binary()), SCALARS, parse_options(opts))
         assert same(from_batch(SCALARS, result.batch)) == same([r for r in want.rows if r is not None]), message
+
+
+#: A batch hypothesis found in CI: under json.ignore-parse-errors Flink emits a row (b = false) for
+#: its 7th message, whose first field name holds an invalid UTF-8 byte, while our decoder skips it.
+#: The message alone decodes alike on both sides, so Flink's result depends on the messages
+#: before it (Jackson's shared field-name table, it seems). Kept as a known divergence until fixed.
+INVALID_UTF8_NAME_BATCH = [
+    b'[{"t3":{"bi":-0,"f":{"t3":1.2311236232902807e+162,"i":-Infinity}},"ts":[],"ts9":[{"bi":"12:34:56."},"2020-02-30 12:34:56"]},{"ti":["2020-01-01T12:34:56",{"a":{"dec":30.0,"b":"\xc3\x8b","x":5.048603829064218e+16},"ti":{}}],"bi":{"zz":{"dec":17553646051,"s":-6.926947986596364e+16},"bi":"1969-12-31 23:59:59.999999999","dec38":1e2},"ts":" "},{}]',
+    b'{"si":[6.070126268412783e+16],"dec38":{"dec":{"f":"2020-02-30","i":"(\xf2\x91\x85\x85\x07\xf1\xa8\x81\xb6\xf0\xaa\x84\x8f\x06"},"zz":60.0},"t":{},"d":{"i":"\xc2\xa6\xc3\xa04a"}}',
+    b'{}',
+    b'{"x":[-93,-1.7342356292606952e+16,-1377149],"bi":{},"t":12.345,"dt":{"bi":[1.555,-3.756024724338805e+16,1.4849523260418758e+264],"dec38":":\x10\xc2\xa5\xf0\x95\xaa\x8b$\xe4\xa5\xbc"},"unknown":{}}',
+    b'{"i":[],"ts9":[],"bi":[-4.8587508425188104e+16,-1.768564449191686e-132],"s":[-6.175972100015054e-254],"bi":{"dt":9007199254740992.0},"unknown":{},"t":[[-754,-30759090018,"\xc2\xb7\x03\xf0\xab\xb1\xbbP"],{},-169306],"b":{},"i":"FALSE"}',
+    b'{"bi":4.5301415787623183e+170,"i":{"t":[-139,nul,"\xc2\x83"],"t3":{"s":-1072826578,"a":"\xf0\xbe\xad\xa6\xc2\x9c\xc2\xa1","bi":"7\xc2\xac\x02\x18\xf3\xa8\x97\xbb-"}},"si":[{"dec38":"q\x02\xc3\x9e]"},[{},["\xc2\xb6\xf3\x84\xba\x90\xc3\xa9","2020-02-29"],25136]],"s":{},"d":-2616486,"bi":1748835038,"bi":{},"si":{},"b":{},"dt":["",-5976718756876959.0,0.1]}',
+    b'{"\xffb":{"x":144},"t3":{"ts":[],"i":-9223372036854775809,"ti":{"bi":[0]}}}',
+    b'',
+    b'',
+    None,
+]
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="known json divergence: an invalid UTF-8 byte in a field name after"
+                                       " certain earlier messages (see INVALID_UTF8_NAME_BATCH)")
+def test_invalid_utf8_field_name_after_earlier_messages():
+    assert_messages_match_flink(SCALARS, OPTIONS["ignore"], INVALID_UTF8_NAME_BATCH)
