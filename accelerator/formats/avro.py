@@ -23,12 +23,9 @@ def supported(row_type: str | types.DataType, options: dict[str, str], direction
     """None if the avro format with this row type and these options is reproduced exactly in
     `direction` ("encode" for sinks, "decode" for sources); otherwise the reason it is not (the
     operator then stays on stock Flink)."""
-    if direction not in ("encode", "decode"):
-        raise ValueError(f"direction must be 'encode' or 'decode', not {direction!r}")
-    try:
-        t = types.parse(row_type) if isinstance(row_type, str) else row_type
-    except types.TypeSyntaxError as e:
-        return f"unreadable row type: {e}"
+    t, unreadable = types.asked_row_type(row_type, direction)
+    if unreadable:
+        return unreadable
     try:
         parsed = parse_options(options)
     except OptionError as e:

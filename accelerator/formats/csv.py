@@ -24,12 +24,9 @@ _DECODED = ("BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE"
 def supported(row_type: str | types.DataType, options: dict[str, str], direction: str = "encode") -> str | None:
     """None if the csv format with this row type and these options is reproduced exactly in
     `direction` ("encode" for sinks, "decode" for sources); otherwise the reason it is not."""
-    if direction not in ("encode", "decode"):
-        raise ValueError(f"direction must be 'encode' or 'decode', not {direction!r}")
-    try:
-        t = types.parse(row_type) if isinstance(row_type, str) else row_type
-    except types.TypeSyntaxError as e:
-        return f"unreadable row type: {e}"
+    t, unreadable = types.asked_row_type(row_type, direction)
+    if unreadable:
+        return unreadable
     if t.root != "ROW":
         return f"the csv format needs a ROW type, got {t.serializable()}"
     try:

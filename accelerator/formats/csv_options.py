@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from accelerator.formats import option_values
+
 FIELD_DELIMITER = "csv.field-delimiter"
 DISABLE_QUOTE_CHARACTER = "csv.disable-quote-character"
 QUOTE_CHARACTER = "csv.quote-character"
@@ -40,12 +42,7 @@ class CsvOptions:
 
 
 def _boolean(options: dict[str, str], key: str, default: bool) -> bool:
-    value = options.get(key)
-    if value is None:
-        return default
-    if value.lower() not in ("true", "false"):
-        raise OptionError(f"option {key} must be true or false, not {value!r}")
-    return value.lower() == "true"
+    return option_values.boolean(options, key, default, OptionError)
 
 
 def _character(options: dict[str, str], key: str, default: str | None, unescape: bool = False) -> str | None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from accelerator.formats import option_values
+
 PREFIX = "json."
 FAIL_ON_MISSING_FIELD = "json.fail-on-missing-field"
 IGNORE_PARSE_ERRORS = "json.ignore-parse-errors"
@@ -37,12 +39,7 @@ class JsonOptions:
 
 
 def _boolean(options: dict[str, str], key: str, default: bool) -> bool:
-    value = options.get(key)
-    if value is None:
-        return default
-    if value.lower() not in ("true", "false"):
-        raise OptionError(f"option {key} must be true or false, not {value!r}")
-    return value.lower() == "true"
+    return option_values.boolean(options, key, default, OptionError)
 
 
 def parse_options(options: dict[str, str]) -> JsonOptions:

@@ -15,6 +15,8 @@ import base64
 import binascii
 from dataclasses import dataclass
 
+from accelerator.formats import option_values
+
 PREFIX = "protobuf."
 MESSAGE_CLASS_NAME = "protobuf.message-class-name"
 IGNORE_PARSE_ERRORS = "protobuf.ignore-parse-errors"
@@ -42,10 +44,7 @@ class ProtobufOptions:
 
 
 def _bool(options: dict[str, str], key: str) -> bool:
-    value = options.get(key, "false")
-    if value.lower() not in ("true", "false"):
-        raise OptionError(f"option {key} must be true or false, not {value!r}")
-    return value.lower() == "true"
+    return option_values.boolean(options, key, False, OptionError)
 
 
 def parse_options(options: dict[str, str]) -> ProtobufOptions:

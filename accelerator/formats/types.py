@@ -225,3 +225,14 @@ def to_arrow_field(name: str, t: DataType) -> pa.Field:
 
 def to_arrow_schema(row: DataType) -> pa.Schema:
     return pa.schema([to_arrow_field(f.name, f.type) for f in row.fields])
+
+
+def asked_row_type(row_type: str | DataType, direction: str) -> tuple[DataType | None, str | None]:
+    """The row type a format's `supported(row_type, options, direction)` is asked about, parsed,
+    or the reason it cannot be read. `direction` is "encode" (sinks) or "decode" (sources)."""
+    if direction not in ("encode", "decode"):
+        raise ValueError(f"direction must be 'encode' or 'decode', not {direction!r}")
+    try:
+        return (parse(row_type) if isinstance(row_type, str) else row_type), None
+    except TypeSyntaxError as e:
+        return None, f"unreadable row type: {e}"

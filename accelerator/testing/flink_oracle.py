@@ -164,41 +164,6 @@ def _kafka_row(type_string: str):
     return logical_type(type_string).copy(False)
 
 
-class AvroSerializer:
-    """Flink's `avro` encoder (AvroRowDataSerializationSchema from AvroFormatFactory) for one row
-    type and option map, given the NOT NULL physical row as the Kafka sink gives it."""
-
-    def __init__(self, row_type: str, options: dict[str, str]):
-        j = java()
-        self._type = _kafka_row(row_type)
-        data_type = j.TypeConversions.fromLogicalToDataType(self._type)
-        encoding = j.AvroFormatFactory().createEncodingFormat(None, _format_config(options, AVRO_PREFIX))
-        self._schema = encoding.createRuntimeEncoder(None, data_type)
-        self._schema.open(None)
-
-    def serialize(self, rows: list[tuple]) -> list[bytes]:
-        return [bytes(self._schema.serialize(to_internal(self._type, row))) for row in rows]
-
-
-class AvroDeserializer:
-    """Flink's `avro` decoder (AvroRowDataDeserializationSchema from AvroFormatFactory). One
-    instance is one deserializer: it is reused across messages, as in a Flink source."""
-
-    def __init__(self, row_type: str, options: dict[str, str]):
-        j = java()
-        self._type = _kafka_row(row_type)
-        data_type = j.TypeConversions.fromLogicalToDataType(self._type)
-        decoding = j.AvroFormatFactory().createDecodingFormat(None, _format_config(options, AVRO_PREFIX))
-        int_array = j.jpype.JArray(j.jpype.JInt)
-        projections = j.jpype.JArray(int_array)([int_array([i]) for i in range(self._type.getFieldCount())])
-        self._schema = decoding.createRuntimeDecoder(j.source_context, data_type, projections)
-        self._schema.open(None)
-
-    def deserialize(self, messages: list[bytes | None]) -> list[Decoded]:
-        """What Flink does with each message, in order: the rows it emits or its exception text."""
-        return deserialize_each(self._schema, self._type, messages)
-
-
 def deserialize_each(schema, row_type, messages: list[bytes | None]) -> list[Decoded]:
     """What an opened Flink DeserializationSchema does with each message, in order, through its
     collector API (as Flink's Kafka source calls it): the rows it emits (None for a null row) or
@@ -265,18 +230,20 @@ class FactoryDeserializer:
 
     def deserialize(self, messages: list[bytes | None]) -> list[Decoded]:
         """What Flink does with each message, in order: the rows it emits or its exception text."""
-        j = java()
-        out = []
-        for message in messages:
-            collected = j.ArrayList()
-            try:
-                payload = None if message is None else j.jpype.JArray(j.jpype.JByte)(message)
-                self._schema.deserialize(payload, j.ListCollector(collected))
-            except j.jpype.JException as e:
-                out.append(Decoded(None, _exception_text(e)))
-                continue
-            out.append(Decoded([None if r is None else from_internal(self._type, r) for r in collected], None))
-        return out
+        return deserialize_each(self._schema, self._type, messages)
+
+
+class AvroSerializer(FactorySerializer):
+    """Flink's `avro` encoder (AvroRowDataSerializationSchema from AvroFormatFactory)."""
+
+    factory, prefix = "AvroFormatFactory", AVRO_PREFIX
+
+
+class AvroDeserializer(FactoryDeserializer):
+    """Flink's `avro` decoder (AvroRowDataDeserializationSchema from AvroFormatFactory), decoding
+    the whole row, with the state Flink's carries from message to message."""
+
+    factory, prefix = "AvroFormatFactory", AVRO_PREFIX
 
 
 class RawSerializer(FactorySerializer):
