@@ -24,6 +24,10 @@ from accelerator.plans.udfs import flink_udfs
 PROTOCOL = 1
 DECODED = "decoded"
 VALUE = "value"
+#: A rows stage's message index column: the last column of the decoded table and of the output
+#: (int32, the index in the input batch of the message each row came from).
+MESSAGE = "$message"
+MESSAGE_FIELD = pa.field(MESSAGE, pa.int32(), nullable=False)
 
 
 class PlanError(ValueError):
@@ -40,7 +44,7 @@ class StagePlan:
             raise PlanError(f"stage descriptor protocol {descriptor.get('protocol')!r}, this sidecar speaks {PROTOCOL}")
         self.name: str = descriptor["name"]
         self.decoded_schema = decoded_schema(descriptor)
-        self.output_schema = pa.schema(table_fields(descriptor["encode"], descriptor.get("encode_key")))
+        self.output_schema = output_schema(descriptor)
         plan = nested_fields.rewrite(json_format.Parse(json.dumps(descriptor["plan"]), plan_pb2.Plan()),
                                      self.decoded_schema)
         self._plan = Serde.deserialize_bytes(plan.SerializeToString())
@@ -72,16 +76,37 @@ class StagePlan:
         return table.rename_columns(self.output_schema.names).cast(self.output_schema).to_batches()[0]
 
 
+def is_rows_stage(descriptor: dict[str, Any]) -> bool:
+    """A rows stage (`"encode": null`) hands its plan's result rows to stock Flink operators."""
+    return "encode" in descriptor and descriptor["encode"] is None
+
+
 def decoded_schema(descriptor: dict[str, Any]) -> pa.Schema:
     """The table the plan reads: the table's physical columns (decoded from the value, and the
-    key when it has one), then the input's metadata columns."""
+    key when it has one), then the input's metadata columns, then, in a rows stage, `MESSAGE`."""
     key = descriptor.get("decode_key")
     fields = table_fields(descriptor["decode"], key)
     message_columns = {descriptor["decode"]["column"], key["column"] if key else None}
     for f in descriptor["input"]["fields"]:
         if f["name"] not in message_columns:
             fields.append(types.to_arrow_field(f["name"], types.parse(f["type"])))
+    if is_rows_stage(descriptor):
+        fields.append(MESSAGE_FIELD)
     return pa.schema(fields)
+
+
+def output_schema(descriptor: dict[str, Any]) -> pa.Schema:
+    """The plan's result: the row the `encode` spec writes, or a rows stage's output fields, each
+    in the Arrow layout of its Flink type (`types.to_arrow`, which the shim's column vectors
+    read), `MESSAGE` last."""
+    if not is_rows_stage(descriptor):
+        return pa.schema(table_fields(descriptor["encode"], descriptor.get("encode_key")))
+    fields = descriptor["output"]["fields"]
+    if not fields or fields[-1]["name"] != MESSAGE:
+        raise PlanError(f"stage {descriptor.get('name')!r}: a rows stage's last output field must be {MESSAGE!r},"
+                        f" got {[f['name'] for f in fields]}")
+    return pa.schema([types.to_arrow_field(f["name"], types.parse(f["type"])) for f in fields[:-1]]
+                     + [MESSAGE_FIELD])
 
 
 def table_fields(value: dict[str, Any], key: dict[str, Any] | None) -> list[pa.Field]:

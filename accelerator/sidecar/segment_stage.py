@@ -1,6 +1,7 @@
 """The stage a planner-exported descriptor runs: decode the message values (and keys), run the
 segment's Substrait plan, encode the result. Decode and encode each use their spec's format, any
-of `FORMATS` in any combination.
+of `FORMATS` in any combination. A rows stage (`"encode": null`) returns the plan's result rows
+instead, for stock Flink operators, each with the index of the message it came from.
 
 Descriptors written by the shim carry no "kind"; they run as this stage (kind "segment"). The
 input batch has the `value` column (message bytes), the `key` column when the descriptor has a
@@ -16,10 +17,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
 
+import numpy as np
 import pyarrow as pa
 
 from accelerator.formats import FormatError, types
-from accelerator.plans.stage import StagePlan
+from accelerator.plans.stage import MESSAGE, StagePlan, is_rows_stage
 from accelerator.sidecar import kafka_rows
 from accelerator.sidecar.stages import DescriptorError, register
 
@@ -103,9 +105,10 @@ class SegmentStage:
     def __init__(self, descriptor: dict):
         self.name = descriptor.get("name")
         decode, encode = descriptor.get("decode"), descriptor.get("encode")
-        if not decode or not encode:
+        self._rows = is_rows_stage(descriptor)
+        if not decode or not (encode or self._rows):
             raise DescriptorError(f"stage {self.name!r} has no decode or encode spec; this sidecar only runs"
-                                  f" segments that read and write message bytes")
+                                  f" segments that read message bytes and write message bytes or rows")
         decode_key, encode_key = descriptor.get("decode_key"), descriptor.get("encode_key")
         self._input_names = [f["name"] for f in descriptor["input"]["fields"]]
         self._value_column = decode.get("column", "value")
@@ -120,6 +123,10 @@ class SegmentStage:
         self._value_ignores_errors = value_options.get(f"{decode['format']}.ignore-parse-errors", "false").lower() == "true"
         self._decode_key = _decoder(self.name, decode_key) if decode_key else None
         self._key_layout = kafka_rows.KeyLayout.of(decode_key) if decode_key else None
+        self._plan = StagePlan(descriptor)
+        if self._rows:
+            self._output_schema = self._plan.output_schema
+            return
         self._encode_value = _encoder(self.name, encode)
         self._value_fields = [f.name for f in types.parse(encode["row_type"]).fields]
         self._encode_key = _encoder(self.name, encode_key) if encode_key else None
@@ -127,7 +134,6 @@ class SegmentStage:
             self._key_fields = list(encode_key["fields"])
             self._key_names = [f.name for f in types.parse(encode_key["row_type"]).fields]
         self._output_schema = KEYED_OUTPUT_SCHEMA if encode_key else OUTPUT_SCHEMA
-        self._plan = StagePlan(descriptor)
 
     def process(self, batch: pa.RecordBatch) -> pa.RecordBatch:
         if batch.schema.names != self._input_names:
@@ -142,10 +148,16 @@ class SegmentStage:
             column = batch.column(name)
             columns.append(column if decoded.kept is None else column.take(decoded.kept))
             names.append(name)
+        if self._rows:
+            columns.append(pa.array(np.arange(batch.num_rows, dtype=np.int32)) if decoded.kept is None
+                           else decoded.kept.cast(pa.int32()))
+            names.append(MESSAGE)
         table_in = pa.RecordBatch.from_arrays(columns, names=names)
         result = self._plan.execute(table_in)
         if result.num_rows == 0:
             return pa.RecordBatch.from_pylist([], schema=self._output_schema)
+        if self._rows:
+            return result
         if self._encode_key is None:
             return pa.RecordBatch.from_arrays([self._encode_value(result)], schema=self._output_schema)
         values = self._encode_value(kafka_rows.project(result, self._value_fields, self._value_fields))

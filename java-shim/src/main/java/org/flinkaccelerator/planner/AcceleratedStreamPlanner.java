@@ -45,10 +45,15 @@ public class AcceleratedStreamPlanner extends StreamPlanner {
             return super.translateToPlan(execGraph);
         }
         AccelerationReport report = new AccelerationReport();
-        ExecNodeGraph graph = rewriter.rewrite(execGraph, getTableConfig(), report);
-        lastReport = report.render(execGraph);
-        FailOnFallback.check(report, getTableConfig());
-        return super.translateToPlan(graph);
+        GraphEdges original = GraphEdges.of(execGraph);
+        try {
+            ExecNodeGraph graph = rewriter.rewrite(execGraph, getTableConfig(), report);
+            FailOnFallback.check(report, getTableConfig());
+            return super.translateToPlan(graph);
+        } finally {
+            original.restore();
+            lastReport = report.render(execGraph);
+        }
     }
 
     /**

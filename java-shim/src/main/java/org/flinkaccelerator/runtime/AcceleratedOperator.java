@@ -1,8 +1,11 @@
 package org.flinkaccelerator.runtime;
 
+import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.flink.api.common.accumulators.LongCounter;
@@ -13,6 +16,8 @@ import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
 import org.flinkaccelerator.sidecar.SidecarException;
 import org.flinkaccelerator.sidecar.SidecarProcess;
 import org.flinkaccelerator.sidecar.SidecarSettings;
@@ -26,6 +31,9 @@ import org.slf4j.LoggerFactory;
  * (rows of one BYTES column, from a source whose value format is {@code raw}) into Arrow batches,
  * sends each batch through its own Python sidecar, and emits one row (the value BYTES, then the
  * key BYTES when the sink writes keys, for a {@code raw} sink) per message the sidecar returns.
+ * A rows stage ({@link AcceleratedSegmentSpec#emitsRows()}) emits instead the sidecar's result
+ * rows themselves, as Flink's {@code ColumnarRowData} over the returned Arrow columns (no field
+ * is copied), each with the record timestamp of the message it came from.
  *
  * <p>A batch is sent when it reaches {@code batchSize} rows, when its first row has waited
  * {@code maxDelay}, before a watermark is forwarded, before a checkpoint barrier and at end of
@@ -46,8 +54,10 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
     private transient SidecarStage stage;
     private transient ValueBatch batch;
     private transient RecordCoordinates coordinates;
+    private transient MessageTimestamps timestamps;
     private transient GenericRowData outRow;
     private transient StreamRecord<RowData> outRecord;
+    private transient StreamRecord<RowData> rowRecord;
     private transient ScheduledFuture<?> delayTimer;
     private transient long batches;
     private transient long batchesAtLastHeartbeat;
@@ -67,8 +77,10 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         allocator = new RootAllocator();
         batch = new ValueBatch(allocator, MetadataColumns.create(spec.descriptorJson(), allocator));
         coordinates = new RecordCoordinates(spec.coordinates());
+        timestamps = new MessageTimestamps();
         outRow = new GenericRowData(spec.writesKeys() ? 2 : 1);
         outRecord = new StreamRecord<>(outRow);
+        rowRecord = new StreamRecord<>(null);
         LongCounter recordsInTotal = new LongCounter();
         getRuntimeContext().addAccumulator(SidecarMetrics.RECORDS_IN_ACCUMULATOR + spec.segmentName(), recordsInTotal);
         metrics = new SidecarMetrics(getMetricGroup(), recordsInTotal);
@@ -113,6 +125,7 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
     @Override
     public void processElement(StreamRecord<RowData> element) throws Exception {
         coordinates.set(batch.rows(), element.getValue());
+        timestamps.set(batch.rows(), element);
         batch.append(element.getValue());
         if (batch.rows() >= spec.batchSize()) {
             flush();
@@ -177,7 +190,48 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
             batch.clear();
         }
         try (result) {
-            emit(result);
+            if (spec.emitsRows()) {
+                emitRows(result, rows);
+            } else {
+                emit(result);
+            }
+        }
+    }
+
+    /**
+     * Emits a rows stage's answer: the row's columns in the shared Arrow layout, then the index of
+     * each row's message in the batch of {@code messages} that was sent.
+     */
+    private void emitRows(VectorSchemaRoot result, int messages) {
+        RowType rowType = spec.rows();
+        List<FieldVector> vectors = result.getFieldVectors();
+        int columns = rowType.getFieldCount();
+        if (vectors.size() != columns + 1 || !(vectors.get(columns) instanceof IntVector)) {
+            throw new SidecarException(spec.operatorName() + ": the sidecar's answer " + result.getSchema()
+                    + " is not the " + columns + " columns of " + rowType.asSummaryString()
+                    + " followed by an int32 message index");
+        }
+        IntVector messageIndex = (IntVector) vectors.get(columns);
+        List<FieldVector> rowVectors = vectors.subList(0, columns);
+        VectorSchemaRoot rowColumns = new VectorSchemaRoot(
+                rowVectors.stream().map(FieldVector::getField).toList(), rowVectors, result.getRowCount());
+        ArrowRowBatch rows;
+        try {
+            rows = new ArrowRowBatch(rowType, rowColumns);
+        } catch (IllegalArgumentException e) {
+            throw new SidecarException(spec.operatorName() + ": the sidecar's answer cannot be read as "
+                    + rowType.asSummaryString() + ": " + e.getMessage(), e);
+        }
+        int count = rows.rowCount();
+        for (int i = 0; i < count; i++) {
+            int message = messageIndex.get(i);
+            if (message < 0 || message >= messages) {
+                throw new SidecarException(spec.operatorName() + ": the sidecar's row " + i + " names message "
+                        + message + " of a batch of " + messages);
+            }
+            StreamRecord<RowData> record = rowRecord.replace(rows.reusedRow(i));
+            timestamps.stamp(record, message);
+            output.collect(record);
         }
     }
 

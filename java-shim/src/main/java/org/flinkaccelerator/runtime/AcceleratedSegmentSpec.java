@@ -3,6 +3,7 @@ package org.flinkaccelerator.runtime;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Objects;
+import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -20,12 +21,22 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMap
  * @param heartbeatInterval how long the operator may send its sidecar nothing before it checks that
  *     the sidecar still answers ({@code accelerator.sidecar.heartbeat-interval})
  * @param coordinates where the raw source's rows carry each message's topic, partition and offset
+ * @param rows for a rows stage (the descriptor has no {@code encode}), the row type the operator
+ *     emits to the stock operators after it; null when it emits message bytes for a raw Kafka sink
  */
 public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, String pythonExecutable,
         int batchSize, Duration maxDelay, Duration sidecarTimeout, Duration heartbeatInterval,
-        RecordCoordinates.Layout coordinates)
+        RecordCoordinates.Layout coordinates, RowType rows)
         implements Serializable {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
+
+    /** A segment that emits message bytes for a raw Kafka sink. */
+    public AcceleratedSegmentSpec(String segmentName, String descriptorJson, String pythonExecutable,
+            int batchSize, Duration maxDelay, Duration sidecarTimeout, Duration heartbeatInterval,
+            RecordCoordinates.Layout coordinates) {
+        this(segmentName, descriptorJson, pythonExecutable, batchSize, maxDelay, sidecarTimeout, heartbeatInterval,
+                coordinates, null);
+    }
 
     public AcceleratedSegmentSpec {
         Objects.requireNonNull(segmentName, "segmentName");
@@ -46,6 +57,11 @@ public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, 
             throw new IllegalArgumentException("accelerator.sidecar.heartbeat-interval must be positive, got "
                     + heartbeatInterval);
         }
+    }
+
+    /** True for a rows stage: the operator emits rows of {@link #rows}, not message bytes. */
+    public boolean emitsRows() {
+        return rows != null;
     }
 
     /** True when the descriptor's output holds message keys besides the values (the sink writes keys). */

@@ -21,7 +21,7 @@ import org.flinkaccelerator.runtime.AcceleratedSegmentSpec;
 
 /**
  * The ExecNode that stands for a whole accelerated segment between its raw-value Kafka source and
- * sink. It carries everything it needs (the spec) because Flink translates the graph with a fresh
+ * sink, or for a rows stage between its raw-value source and the stock operators it feeds. It carries everything it needs (the spec) because Flink translates the graph with a fresh
  * planner; it translates to one {@link OneInputTransformation} running {@link AcceleratedOperator}
  * with its input's parallelism, so it chains with the source and the sink.
  */
@@ -37,7 +37,7 @@ public final class AcceleratedExecNode extends ExecNodeBase<RowData>
 
     private AcceleratedExecNode(int id, ReadableConfig config, AcceleratedSegmentSpec spec) {
         super(id, new ExecNodeContext(CONTEXT).withId(id), config, List.of(InputProperty.DEFAULT),
-                RawValueTables.row(spec.writesKeys()), spec.operatorName());
+                spec.emitsRows() ? spec.rows() : RawValueTables.row(spec.writesKeys()), spec.operatorName());
         this.spec = spec;
     }
 
@@ -53,7 +53,9 @@ public final class AcceleratedExecNode extends ExecNodeBase<RowData>
         OneInputTransformation<RowData, RowData> transformation = new OneInputTransformation<>(input,
                 spec.operatorName(), SimpleOperatorFactory.of(new AcceleratedOperator(spec)),
                 InternalTypeInfo.of((RowType) getOutputType()), input.getParallelism(), false);
-        transformation.setDescription(spec.operatorName() + ": Kafka message values through the Python sidecar");
+        transformation.setDescription(spec.operatorName() + (spec.emitsRows()
+                ? ": Kafka messages decoded by the Python sidecar, as rows for the stock operators after it"
+                : ": Kafka message values through the Python sidecar"));
         return transformation;
     }
 }

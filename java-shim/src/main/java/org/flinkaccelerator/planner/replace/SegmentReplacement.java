@@ -28,8 +28,9 @@ import org.flinkaccelerator.runtime.RecordCoordinates;
  * raw source reads the same Kafka metadata columns as the original one, after the value bytes,
  * and each message's partition and offset (and topic) after those ({@link CoordinateColumns});
  * a watermark pushed into the original source is not carried over (docs/architecture.md,
- * "Watermarks").
- * New nodes only; the original graph is not touched.
+ * "Watermarks"). A rows stage ({@link #buildRows}) is the raw source and the accelerated operator
+ * only; its caller points the replaced nodes' consumers at the operator.
+ * New nodes only; the original graph is not touched here.
  */
 public final class SegmentReplacement {
     private SegmentReplacement() {}
@@ -42,11 +43,42 @@ public final class SegmentReplacement {
      */
     public static StreamExecSink build(KafkaSegment segment, String name, String descriptorJson, String sourceFormat,
             String sinkFormat, ReadableConfig config) {
-        ContextResolvedTable sourceTable = segment.source().getTableSourceSpec().getContextResolvedTable();
         ContextResolvedTable sinkTable = segment.sink().getTableSinkSpec().getContextResolvedTable();
+        RawSource source = rawSource(segment.source(), sourceFormat, config);
+        AcceleratedExecNode accelerated = new AcceleratedExecNode(config,
+                spec(name, descriptorJson, source.coordinates(), null, config));
+        connect(source.node(), accelerated);
 
-        List<String> metadataKeys = new ArrayList<>(metadataKeys(segment));
-        RowType scanned = (RowType) segment.source().getOutputType();
+        StreamExecSink sink = new StreamExecSink(config,
+                new DynamicTableSinkSpec(RawValueTables.of(sinkTable, sinkFormat), List.of(), null),
+                ChangelogMode.insertOnly(), InputProperty.DEFAULT, RawValueTables.row(RawValueTables.hasKey(sinkTable)), false,
+                config.get(ExecutionConfigOptions.TABLE_EXEC_SINK_UPSERT_MATERIALIZE_STRATEGY), null,
+                "Sink(table=[" + sinkTable.getIdentifier().asSummaryString() + "], fields=" + RawValueTables.row(RawValueTables.hasKey(sinkTable)).getFieldNames() + ", format=[raw])");
+        connect(accelerated, sink);
+        return sink;
+    }
+
+    /**
+     * The accelerated operator that replaces a Kafka source (and the Calcs after it) of a rows
+     * stage, over the source's raw-value twin: it emits rows of {@code rows}, the type the
+     * replaced nodes' consumers read.
+     */
+    public static AcceleratedExecNode buildRows(StreamExecTableSourceScan original, String name, String descriptorJson,
+            String sourceFormat, RowType rows, ReadableConfig config) {
+        RawSource source = rawSource(original, sourceFormat, config);
+        AcceleratedExecNode accelerated = new AcceleratedExecNode(config,
+                spec(name, descriptorJson, source.coordinates(), rows, config));
+        connect(source.node(), accelerated);
+        return accelerated;
+    }
+
+    /** A raw-value source and where its rows carry each message's coordinates. */
+    private record RawSource(StreamExecTableSourceScan node, RecordCoordinates.Layout coordinates) {}
+
+    private static RawSource rawSource(StreamExecTableSourceScan original, String sourceFormat, ReadableConfig config) {
+        ContextResolvedTable sourceTable = original.getTableSourceSpec().getContextResolvedTable();
+        List<String> metadataKeys = new ArrayList<>(metadataKeys(original));
+        RowType scanned = (RowType) original.getOutputType();
         List<RowType.RowField> metadata = new ArrayList<>();
         for (int i = 0; i < metadataKeys.size(); i++) {
             int pos = scanned.getFieldCount() - metadataKeys.size() + i;
@@ -62,26 +94,21 @@ public final class SegmentReplacement {
                 new DynamicTableSourceSpec(RawValueTables.of(sourceTable, sourceFormat), abilities),
                 sourceRow, "TableSourceScan(table=[" + sourceTable.getIdentifier().asSummaryString()
                         + "], fields=" + sourceRow.getFieldNames() + ", format=[raw])");
-
-        AcceleratedSegmentSpec spec = new AcceleratedSegmentSpec(name, descriptorJson,
-                config.get(AcceleratorOptions.PYTHON_EXECUTABLE), config.get(AcceleratorOptions.BATCH_SIZE),
-                config.get(AcceleratorOptions.BATCH_MAX_DELAY), config.get(AcceleratorOptions.SIDECAR_TIMEOUT),
-                config.get(AcceleratorOptions.SIDECAR_HEARTBEAT_INTERVAL), coordinates);
-        AcceleratedExecNode accelerated = new AcceleratedExecNode(config, spec);
-        connect(source, accelerated);
-
-        StreamExecSink sink = new StreamExecSink(config,
-                new DynamicTableSinkSpec(RawValueTables.of(sinkTable, sinkFormat), List.of(), null),
-                ChangelogMode.insertOnly(), InputProperty.DEFAULT, RawValueTables.row(RawValueTables.hasKey(sinkTable)), false,
-                config.get(ExecutionConfigOptions.TABLE_EXEC_SINK_UPSERT_MATERIALIZE_STRATEGY), null,
-                "Sink(table=[" + sinkTable.getIdentifier().asSummaryString() + "], fields=" + RawValueTables.row(RawValueTables.hasKey(sinkTable)).getFieldNames() + ", format=[raw])");
-        connect(accelerated, sink);
-        return sink;
+        source.setInputEdges(List.of()); // as Flink's own sources: walking the graph reads every node's edges
+        return new RawSource(source, coordinates);
     }
 
-    /** The Kafka metadata keys the segment's source reads, in the order its row carries them. */
-    private static List<String> metadataKeys(KafkaSegment segment) {
-        for (SourceAbilitySpec ability : segment.source().getTableSourceSpec().getSourceAbilities()) {
+    private static AcceleratedSegmentSpec spec(String name, String descriptorJson, RecordCoordinates.Layout coordinates,
+            RowType rows, ReadableConfig config) {
+        return new AcceleratedSegmentSpec(name, descriptorJson,
+                config.get(AcceleratorOptions.PYTHON_EXECUTABLE), config.get(AcceleratorOptions.BATCH_SIZE),
+                config.get(AcceleratorOptions.BATCH_MAX_DELAY), config.get(AcceleratorOptions.SIDECAR_TIMEOUT),
+                config.get(AcceleratorOptions.SIDECAR_HEARTBEAT_INTERVAL), coordinates, rows);
+    }
+
+    /** The Kafka metadata keys the source reads, in the order its row carries them. */
+    private static List<String> metadataKeys(StreamExecTableSourceScan source) {
+        for (SourceAbilitySpec ability : source.getTableSourceSpec().getSourceAbilities()) {
             if (ability instanceof ReadingMetadataSpec) {
                 return ((ReadingMetadataSpec) ability).getMetadataKeys();
             }

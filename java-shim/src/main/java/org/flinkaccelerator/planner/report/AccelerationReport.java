@@ -17,8 +17,14 @@ import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
  * rules; read by {@code accelerator.fallback.fail-on-fallback} and by {@code accelerator explain}.
  */
 public final class AccelerationReport {
-    /** One segment's outcome: {@code operator} is null when it stays stock, with {@code reasons}. */
-    public record Segment(String name, List<ExecNode<?>> nodes, String operator, List<String> reasons) {
+    /**
+     * One segment's outcome: {@code operator} is null when it stays stock, with {@code reasons}.
+     * A {@code partial} one is a rows stage: its nodes (a Kafka source and the Calcs after it) run
+     * as {@code operator}, which hands its rows to stock operators; {@code reasons} then say why
+     * the next Calc does not run accelerated too, when that is why the stage ends.
+     */
+    public record Segment(String name, List<ExecNode<?>> nodes, String operator, List<String> reasons,
+            boolean partial) {
         public Segment {
             nodes = List.copyOf(nodes);
             reasons = List.copyOf(reasons);
@@ -35,11 +41,21 @@ public final class AccelerationReport {
     private final Set<String> notSegments = new LinkedHashSet<>();
 
     public void accelerated(String name, List<ExecNode<?>> nodes, String operator) {
-        segments.add(new Segment(name, nodes, operator, List.of()));
+        segments.add(new Segment(name, nodes, operator, List.of(), false));
     }
 
     public void stock(String name, List<ExecNode<?>> nodes, List<String> reasons) {
-        segments.add(new Segment(name, nodes, null, reasons));
+        segments.add(new Segment(name, nodes, null, reasons, false));
+    }
+
+    /** A rows stage: {@code nodes} run as {@code operator}, whose rows go on to stock operators ({@link Segment}). */
+    public void partial(String name, List<ExecNode<?>> nodes, String operator, List<String> stoppedBy) {
+        segments.add(new Segment(name, nodes, operator, stoppedBy, true));
+    }
+
+    /** True when some part of the plan runs accelerated and some part on stock Flink. */
+    public boolean isPartial() {
+        return segments.stream().anyMatch(Segment::accelerated) && !stockParts().isEmpty();
     }
 
     /** A sink (or the whole plan) that is not a segment, with why: "<sink table>: <why>". */
@@ -83,7 +99,7 @@ public final class AccelerationReport {
         }
         List<String> stock = stockParts();
         out.append(stock.isEmpty() ? "\nEvery part of this plan runs accelerated.\n"
-                : "\nRuns on stock Flink:\n");
+                : (isPartial() ? "\nPartly accelerated.\n" : "\n") + "Runs on stock Flink:\n");
         for (String line : stock) {
             out.append("  ").append(line).append('\n');
         }
@@ -109,6 +125,11 @@ public final class AccelerationReport {
     private static String marker(Segment segment) {
         if (segment == null) {
             return "[stock: " + OUTSIDE_SEGMENTS + "]";
+        }
+        if (segment.partial()) {
+            return "[accelerated (partial): " + segment.operator() + ", rows to stock operators"
+                    + (segment.reasons().isEmpty() ? "" : "; the next calc stays stock: "
+                            + String.join("; ", segment.reasons())) + "]";
         }
         if (segment.accelerated()) {
             return "[accelerated: " + segment.operator() + "]";

@@ -75,7 +75,7 @@ public final class SegmentFinder {
         return null;
     }
 
-    private static boolean isKafka(ContextResolvedTable table) {
+    static boolean isKafka(ContextResolvedTable table) {
         return KAFKA.equals(table.getResolvedTable().getOptions().get(FactoryUtil.CONNECTOR.key()));
     }
 

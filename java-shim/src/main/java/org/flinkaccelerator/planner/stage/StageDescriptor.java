@@ -11,7 +11,8 @@ import org.flinkaccelerator.stage.ProtoJson;
  * What the sidecar needs to run one segment (docs/architecture.md, "The stage contract"): the
  * input batch's columns, how to decode the message bytes (and keys: {@code decodeKey}, else null),
  * the Substrait plan over the decoded table, how to encode its result (and its keys), and the
- * output batch's columns.
+ * output batch's columns. A rows stage has no {@code encode}: its output is the plan's result
+ * rows, handed to stock Flink operators ({@link RowsOutput}).
  */
 public record StageDescriptor(String name, List<StageField> input, FormatSpec decode, KeySpec decodeKey, Plan plan,
         FormatSpec encode, KeySpec encodeKey, List<StageField> output) {
@@ -28,7 +29,7 @@ public record StageDescriptor(String name, List<StageField> input, FormatSpec de
             out.put("decode_key", decodeKey.tree());
         }
         out.put("plan", ProtoJson.tree(plan));
-        out.put("encode", encode.tree());
+        out.put("encode", encode == null ? null : encode.tree());
         if (encodeKey != null) {
             out.put("encode_key", encodeKey.tree());
         }

@@ -13,6 +13,7 @@ import org.apache.flink.table.planner.plan.abilities.source.ReadingMetadataSpec;
 import org.apache.flink.table.planner.plan.abilities.source.SourceAbilitySpec;
 import org.apache.flink.table.planner.plan.abilities.source.WatermarkPushDownSpec;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecCalc;
+import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecTableSourceScan;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarBinaryType;
@@ -45,67 +46,10 @@ public final class StageExporter {
         ContextResolvedTable sourceTable = segment.source().getTableSourceSpec().getContextResolvedTable();
         ContextResolvedTable sinkTable = segment.sink().getTableSinkSpec().getContextResolvedTable();
         String name = sourceTable.getIdentifier().getObjectName() + "-to-" + sinkTable.getIdentifier().getObjectName();
-        String sourceWhere = "source " + sourceTable.getIdentifier().asSummaryString();
         String sinkWhere = "sink " + sinkTable.getIdentifier().asSummaryString();
         List<FallbackReason> reasons = new ArrayList<>();
-
-        // Source: value format, abilities, decoded columns.
-        FormatSpec decode = null;
-        List<StageField> input = new ArrayList<>();
-        KafkaValueFormat sourceFormat = format(sourceTable, "decoding", sourceWhere, reasons);
-        KafkaKeyFormat sourceKey = keyFormat(sourceTable, "decoding", sourceWhere, reasons);
-        List<String> metadataKeys = List.of();
-        for (SourceAbilitySpec ability : segment.source().getTableSourceSpec().getSourceAbilities()) {
-            if (ability instanceof ReadingMetadataSpec) {
-                metadataKeys = ((ReadingMetadataSpec) ability).getMetadataKeys();
-            } else if (ability instanceof WatermarkPushDownSpec) {
-                // Dropped by the replacement: see "Watermarks" in docs/architecture.md.
-                continue;
-            } else if (!(ability instanceof ProjectPushDownSpec)) {
-                reasons.add(new FallbackReason(sourceWhere, "source ability " + ability.getClass().getSimpleName()
-                        + " is not accelerated yet"));
-            }
-        }
-        RowType scanned = (RowType) segment.source().getOutputType();
-        int physical = scanned.getFieldCount() - metadataKeys.size();
-        List<RowType.RowField> decodedFields = new ArrayList<>(scanned.getFields().subList(0, physical));
-        RowType physicalRow = new RowType(decodedFields);
-        input.add(new StageField(VALUE, BYTES));
-        if (sourceKey != null) {
-            input.add(new StageField(KEY, BYTES));
-            if (metadataKeys.contains(KEY)) {
-                reasons.add(new FallbackReason(sourceWhere, "metadata 'key' has the name of the key bytes column"));
-            }
-        }
-        for (int i = 0; i < metadataKeys.size(); i++) {
-            String key = metadataKeys.get(i);
-            LogicalType type = scanned.getTypeAt(physical + i);
-            if (physicalRow.getFieldNames().contains(key)) {
-                reasons.add(new FallbackReason(sourceWhere, "metadata '" + key + "' has the name of a value field"));
-            }
-            input.add(new StageField(key, type.asSerializableString()));
-            decodedFields.add(new RowType.RowField(key, type));
-        }
-        RowType decoded = new RowType(decodedFields);
-        boolean decodedTypesOk = checkTypes(decoded, sourceWhere, reasons);
-        RowType valueRow = sourceKey == null ? physicalRow : sourceKey.valueRow(physicalRow);
-        if (sourceFormat != null && KafkaValueFormat.WHOLE_ROW_DECODED.contains(sourceFormat.format())) {
-            RowType tableRow = (RowType) sourceTable.getResolvedSchema().toPhysicalRowDataType().getLogicalType();
-            if (!tableRow.getFieldNames().equals(physicalRow.getFieldNames())) {
-                reasons.add(new FallbackReason(sourceWhere, "the " + sourceFormat.format() + " source must decode its"
-                        + " whole value row, not the projection " + physicalRow.getFieldNames()));
-            }
-        }
-        if (sourceFormat != null) {
-            sourceFormat.problems(valueRow, true).forEach(p -> reasons.add(new FallbackReason(sourceWhere, p)));
-        }
-        KeySpec decodeKey = null;
-        if (sourceKey != null) {
-            decodeKey = keySpec(sourceKey, KEY, physicalRow, sourceWhere, reasons);
-        }
-        if (sourceFormat != null) {
-            decode = new FormatSpec(VALUE, sourceFormat.format(), sourceFormat.options(), valueRow.asSerializableString());
-        }
+        SourceSide source = sourceSide(segment.source(), false, reasons);
+        RowType decoded = source.decoded();
 
         // Sink: value format, abilities, constraints Flink enforces in the sink.
         RowType sinkRow = (RowType) sinkTable.getResolvedSchema().toPhysicalRowDataType().getLogicalType().copy(true);
@@ -140,7 +84,7 @@ public final class StageExporter {
             programs.add(CalcPrograms.of(calcs.get(i), "calc " + (i + 1) + " of " + calcs.size()));
         }
         Plan plan = null;
-        if (decodedTypesOk) {
+        if (source.typesOk()) {
             try {
                 plan = planBuilder.build(decoded, programs, sinkRow.getFieldNames(),
                         (RowType) segment.sink().getInputEdges().get(0).getOutputType());
@@ -153,8 +97,132 @@ public final class StageExporter {
         }
         List<StageField> output = encodeKey == null ? List.of(new StageField(VALUE, BYTES))
                 : List.of(new StageField(VALUE, BYTES), new StageField(KEY, BYTES));
-        return new StageExport(name, new StageDescriptor(name, input, decode, decodeKey, plan, encode, encodeKey,
-                output), List.of());
+        return new StageExport(name, new StageDescriptor(name, source.input(), source.decode(), source.decodeKey(),
+                plan, encode, encodeKey, output), List.of());
+    }
+
+    /**
+     * A Kafka source and the Calcs after it as a rows stage ("encode": null, docs/architecture.md):
+     * the source and the longest prefix of {@code chain} that is reproduced exactly, whose output
+     * rows go on to stock Flink operators. The export holds the reasons when not even the source
+     * alone can run accelerated; {@link RowsExport#stoppedBy} says why the next Calc cannot.
+     *
+     * @param chain the Calcs after the source, one after another, each the only consumer of the one before
+     */
+    public RowsExport exportRows(String name, StreamExecTableSourceScan scan, List<StreamExecCalc> chain) {
+        List<FallbackReason> reasons = new ArrayList<>();
+        SourceSide source = sourceSide(scan, true, reasons);
+        RowType carrying = RowsOutput.withMessageColumn(source.decoded(), "source "
+                + scan.getTableSourceSpec().getContextResolvedTable().getIdentifier().asSummaryString(), reasons);
+        if (!reasons.isEmpty() || !source.typesOk()) {
+            return new RowsExport(new StageExport(name, null, reasons), 0, List.of());
+        }
+        List<FallbackReason> stoppedBy = List.of();
+        for (int calcs = chain.size(); calcs >= 0; calcs--) {
+            List<FallbackReason> problems = new ArrayList<>();
+            RowType output = (RowType) (calcs == 0 ? scan : chain.get(calcs - 1)).getOutputType();
+            String where = calcs == 0 ? "source rows" : "calc " + calcs + " of " + chain.size();
+            RowsOutput.problems(output).forEach(p -> problems.add(new FallbackReason(where, p)));
+            Plan plan = null;
+            if (problems.isEmpty()) {
+                List<CalcProgram> programs = new ArrayList<>();
+                for (int i = 0; i < calcs; i++) {
+                    programs.add(CalcPrograms.of(chain.get(i), "calc " + (i + 1) + " of " + chain.size()));
+                }
+                try {
+                    plan = planBuilder.buildRows(carrying, programs, output.getFieldNames(), RowsOutput.MESSAGE);
+                } catch (NotReproducible e) {
+                    problems.add(new FallbackReason("calcs", e.getMessage()));
+                }
+            }
+            if (problems.isEmpty()) {
+                StageDescriptor descriptor = new StageDescriptor(name, source.input(), source.decode(),
+                        source.decodeKey(), plan, null, null, RowsOutput.fields(output));
+                return new RowsExport(new StageExport(name, descriptor, List.of()), calcs, stoppedBy);
+            }
+            if (calcs == 0) {
+                return new RowsExport(new StageExport(name, null, problems), 0, List.of());
+            }
+            stoppedBy = problems;
+        }
+        throw new AssertionError("the loop returns at calcs == 0");
+    }
+
+    /**
+     * What a stage reads: the input fields (value, key, metadata), how it decodes them and the
+     * decoded table's row. A watermark pushed into the scan is dropped by a whole segment's
+     * replacement ("Watermarks" in docs/architecture.md) but is a reason for a rows stage, whose
+     * rows go on to stock operators that may need it.
+     */
+    private record SourceSide(List<StageField> input, FormatSpec decode, KeySpec decodeKey, RowType decoded,
+            boolean typesOk) {}
+
+    private static SourceSide sourceSide(StreamExecTableSourceScan scan, boolean rows, List<FallbackReason> reasons) {
+        ContextResolvedTable sourceTable = scan.getTableSourceSpec().getContextResolvedTable();
+        String sourceWhere = "source " + sourceTable.getIdentifier().asSummaryString();
+        // Source: value format, abilities, decoded columns.
+        FormatSpec decode = null;
+        List<StageField> input = new ArrayList<>();
+        KafkaValueFormat sourceFormat = format(sourceTable, "decoding", sourceWhere, reasons);
+        KafkaKeyFormat sourceKey = keyFormat(sourceTable, "decoding", sourceWhere, reasons);
+        List<String> metadataKeys = List.of();
+        for (SourceAbilitySpec ability : scan.getTableSourceSpec().getSourceAbilities()) {
+            if (ability instanceof ReadingMetadataSpec) {
+                metadataKeys = ((ReadingMetadataSpec) ability).getMetadataKeys();
+            } else if (ability instanceof WatermarkPushDownSpec) {
+                if (rows) {
+                    reasons.add(new FallbackReason(sourceWhere, "the table declares a WATERMARK, which Flink's Kafka"
+                            + " source generates from the decoded rows; a raw-value source cannot, and the stock"
+                            + " operators after it may need those watermarks"));
+                }
+                // A whole segment drops it: see "Watermarks" in docs/architecture.md.
+                continue;
+            } else if (!(ability instanceof ProjectPushDownSpec)) {
+                reasons.add(new FallbackReason(sourceWhere, "source ability " + ability.getClass().getSimpleName()
+                        + " is not accelerated yet"));
+            }
+        }
+        RowType scanned = (RowType) scan.getOutputType();
+        int physical = scanned.getFieldCount() - metadataKeys.size();
+        List<RowType.RowField> decodedFields = new ArrayList<>(scanned.getFields().subList(0, physical));
+        RowType physicalRow = new RowType(decodedFields);
+        input.add(new StageField(VALUE, BYTES));
+        if (sourceKey != null) {
+            input.add(new StageField(KEY, BYTES));
+            if (metadataKeys.contains(KEY)) {
+                reasons.add(new FallbackReason(sourceWhere, "metadata 'key' has the name of the key bytes column"));
+            }
+        }
+        for (int i = 0; i < metadataKeys.size(); i++) {
+            String key = metadataKeys.get(i);
+            LogicalType type = scanned.getTypeAt(physical + i);
+            if (physicalRow.getFieldNames().contains(key)) {
+                reasons.add(new FallbackReason(sourceWhere, "metadata '" + key + "' has the name of a value field"));
+            }
+            input.add(new StageField(key, type.asSerializableString()));
+            decodedFields.add(new RowType.RowField(key, type));
+        }
+        RowType decoded = new RowType(decodedFields);
+        boolean typesOk = checkTypes(decoded, sourceWhere, reasons);
+        RowType valueRow = sourceKey == null ? physicalRow : sourceKey.valueRow(physicalRow);
+        if (sourceFormat != null && KafkaValueFormat.WHOLE_ROW_DECODED.contains(sourceFormat.format())) {
+            RowType tableRow = (RowType) sourceTable.getResolvedSchema().toPhysicalRowDataType().getLogicalType();
+            if (!tableRow.getFieldNames().equals(physicalRow.getFieldNames())) {
+                reasons.add(new FallbackReason(sourceWhere, "the " + sourceFormat.format() + " source must decode its"
+                        + " whole value row, not the projection " + physicalRow.getFieldNames()));
+            }
+        }
+        if (sourceFormat != null) {
+            sourceFormat.problems(valueRow, true).forEach(p -> reasons.add(new FallbackReason(sourceWhere, p)));
+        }
+        KeySpec decodeKey = null;
+        if (sourceKey != null) {
+            decodeKey = keySpec(sourceKey, KEY, physicalRow, sourceWhere, reasons);
+        }
+        if (sourceFormat != null) {
+            decode = new FormatSpec(VALUE, sourceFormat.format(), sourceFormat.options(), valueRow.asSerializableString());
+        }
+        return new SourceSide(input, decode, decodeKey, decoded, typesOk);
     }
 
     private static KafkaValueFormat format(ContextResolvedTable table, String direction, String where,

@@ -47,8 +47,31 @@ public final class SegmentPlanBuilder {
     public Plan build(RowType decoded, List<CalcProgram> calcs, List<String> outputNames, RowType output) {
         FunctionAnchors anchors = new FunctionAnchors();
         ExpressionConverter converter = new ExpressionConverter(registry, anchors);
-        Rel rel = read(decoded);
-        int width = decoded.getFieldCount();
+        Rel rel = calcs(read(decoded), decoded.getFieldCount(), false, calcs, outputNames.size(), converter);
+        rel = guardRowtime(rel, output, converter);
+        return plan(rel, outputNames, anchors);
+    }
+
+    /**
+     * The plan of a rows stage: as {@link #build}, but the decoded table's last column
+     * ({@code carried}, the message index) is no input of the Calcs; every projection passes it
+     * on, so it ends the output row. No rowtime guard: the rows go to stock operators, not a sink.
+     *
+     * @param decoded the decoded table's columns, {@code carried} last
+     * @param outputNames the names of the row's columns (without {@code carried})
+     */
+    public Plan buildRows(RowType decoded, List<CalcProgram> calcs, List<String> outputNames, String carried) {
+        FunctionAnchors anchors = new FunctionAnchors();
+        ExpressionConverter converter = new ExpressionConverter(registry, anchors);
+        Rel rel = calcs(read(decoded), decoded.getFieldCount() - 1, true, calcs, outputNames.size(), converter);
+        List<String> names = new ArrayList<>(outputNames);
+        names.add(carried);
+        return plan(rel, names, anchors);
+    }
+
+    /** Filter and Project relations for the Calcs over {@code rel}, whose first {@code width} columns they read. */
+    private static Rel calcs(Rel rel, int width, boolean carry, List<CalcProgram> calcs, int outputWidth,
+            ExpressionConverter converter) {
         for (CalcProgram calc : calcs) {
             try {
                 if (calc.condition() != null) {
@@ -56,20 +79,23 @@ public final class SegmentPlanBuilder {
                             .setInput(rel).setCondition(convert(converter, calc.condition()))).build();
                 }
                 if (!isIdentity(calc.projection(), width)) {
-                    rel = project(rel, calc.projection(), width, converter);
+                    rel = project(rel, calc.projection(), width, carry, converter);
                 }
             } catch (NotReproducible e) {
                 throw new NotReproducible(calc.description() + ": " + e.getMessage());
             }
             width = calc.projection().size();
         }
-        if (width != outputNames.size()) {
-            throw new NotReproducible("the segment produces " + width + " columns, the sink takes " + outputNames.size());
+        if (width != outputWidth) {
+            throw new NotReproducible("the segment produces " + width + " columns, the sink takes " + outputWidth);
         }
-        rel = guardRowtime(rel, output, converter);
+        return rel;
+    }
+
+    private static Plan plan(Rel rel, List<String> names, FunctionAnchors anchors) {
         Plan.Builder plan = Plan.newBuilder();
         anchors.declareIn(plan);
-        return plan.addRelations(PlanRel.newBuilder().setRoot(RelRoot.newBuilder().setInput(rel).addAllNames(outputNames)))
+        return plan.addRelations(PlanRel.newBuilder().setRoot(RelRoot.newBuilder().setInput(rel).addAllNames(names)))
                 .build();
     }
 
@@ -123,13 +149,19 @@ public final class SegmentPlanBuilder {
         return names;
     }
 
-    private static Rel project(Rel input, List<RexNode> projection, int inputWidth, ExpressionConverter converter) {
+    /** A Project emitting only {@code projection}, then, with {@code carry}, the input's column after its {@code inputWidth}. */
+    private static Rel project(Rel input, List<RexNode> projection, int inputWidth, boolean carry,
+            ExpressionConverter converter) {
         ProjectRel.Builder project = ProjectRel.newBuilder().setInput(input);
         RelCommon.Emit.Builder emit = RelCommon.Emit.newBuilder();
+        int inputColumns = inputWidth + (carry ? 1 : 0);
         for (int i = 0; i < projection.size(); i++) {
             Expression expression = convert(converter, projection.get(i));
             project.addExpressions(expression);
-            emit.addOutputMapping(inputWidth + i);
+            emit.addOutputMapping(inputColumns + i);
+        }
+        if (carry) {
+            emit.addOutputMapping(inputWidth);
         }
         return Rel.newBuilder().setProject(project.setCommon(RelCommon.newBuilder().setEmit(emit))).build();
     }

@@ -11,15 +11,22 @@ import java.nio.file.Paths;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
+import org.flinkaccelerator.planner.replace.AcceleratedExecNode;
+import org.flinkaccelerator.planner.segment.SourceChain;
+import org.flinkaccelerator.planner.segment.SourceChainFinder;
+import org.flinkaccelerator.planner.substrait.FunctionRegistry;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
  * Every substrait-plans/NAME.sql, planned by Flink's real planner, exports exactly
- * substrait-plans/NAME.json (a stage descriptor, or the fallback reasons). The same files are
- * what the Python tests execute, so the two sides cannot drift apart.
+ * substrait-plans/NAME.json (a stage descriptor, or the fallback reasons): its one Kafka segment,
+ * or, for {@value #ROWS}NAME, the rows stage of its one Kafka source. The same files are what the
+ * Python tests execute, so the two sides cannot drift apart.
  */
 class GoldenDescriptorsTest {
+    static final String ROWS = "rows_";
     static final Path GOLDEN = Paths.get(System.getProperty("basedir", "."), "..", "substrait-plans").normalize();
     static final String REGENERATE = "mvn -f java-shim/pom.xml test -Dtest=GoldenDescriptorsTest -Dregenerate.golden=true";
 
@@ -35,9 +42,21 @@ class GoldenDescriptorsTest {
 
     private static void check(Path sql) throws IOException {
         SqlPlans plans = new SqlPlans();
-        StageExports exports = StageExports.of(plans.plan(Files.readString(sql, StandardCharsets.UTF_8)), plans.config());
-        assertEquals(1, exports.exports().size(), "one Kafka segment expected: " + exports.summary());
-        String emitted = exports.exports().get(0).toJson();
+        ExecNodeGraph graph = plans.plan(Files.readString(sql, StandardCharsets.UTF_8));
+        String emitted;
+        if (sql.getFileName().toString().startsWith(ROWS)) {
+            SourceChainFinder.Result found = SourceChainFinder.find(graph, AcceleratedExecNode.class);
+            assertEquals(1, found.chains().size(), "one Kafka source expected: " + found.chains());
+            SourceChain chain = found.chains().get(0);
+            String name = chain.source().getTableSourceSpec().getContextResolvedTable().getIdentifier().getObjectName()
+                    + "-rows";
+            emitted = new StageExporter(FunctionRegistry.standard()).exportRows(name, chain.source(), chain.calcs())
+                    .export().toJson();
+        } else {
+            StageExports exports = StageExports.of(graph, plans.config());
+            assertEquals(1, exports.exports().size(), "one Kafka segment expected: " + exports.summary());
+            emitted = exports.exports().get(0).toJson();
+        }
         Path golden = Paths.get(sql.toString().replaceAll("\\.sql$", ".json"));
         if (Boolean.getBoolean("regenerate.golden")) {
             Files.writeString(golden, emitted, StandardCharsets.UTF_8);

@@ -21,10 +21,10 @@ import org.apache.flink.table.types.logical.RowType;
  * binary format ({@code BinaryRowData.equals}), since Flink's columnar structures do not
  * implement equals.
  */
-final class FlinkDataAssertions {
+public final class FlinkDataAssertions {
     private FlinkDataAssertions() {}
 
-    static void assertRowEquals(RowType type, RowData expected, RowData actual, String where) {
+    public static void assertRowEquals(RowType type, RowData expected, RowData actual, String where) {
         assertEquals(expected.getArity(), actual.getArity(), where + ": arity");
         assertEquals(expected.getRowKind(), actual.getRowKind(), where + ": row kind");
         for (int i = 0; i < type.getFieldCount(); i++) {

@@ -1,0 +1,121 @@
+package org.flinkaccelerator.planner.rules;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecEdge;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
+import org.apache.flink.table.types.logical.RowType;
+import org.flinkaccelerator.planner.replace.AcceleratedExecNode;
+import org.flinkaccelerator.planner.replace.SegmentReplacement;
+import org.flinkaccelerator.planner.report.AccelerationReport;
+import org.flinkaccelerator.planner.segment.SourceChain;
+import org.flinkaccelerator.planner.segment.SourceChainFinder;
+import org.flinkaccelerator.planner.stage.FallbackReason;
+import org.flinkaccelerator.planner.stage.RowsExport;
+import org.flinkaccelerator.planner.stage.StageExporter;
+import org.flinkaccelerator.planner.substrait.FunctionRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Partial acceleration: every Kafka source that is not part of a replaced segment, with the
+ * longest run of Calcs after it that is reproduced exactly, becomes a raw-value source and a rows
+ * stage ({@link StageExporter#exportRows}), whose Arrow-backed rows feed the stock operators that
+ * consumed the replaced nodes. Runs after {@link ExportKafkaSegments}. One INFO line per plan
+ * names the rows stages and why each part after them (or each source) stays stock.
+ *
+ * <p>This rule points the consumers' input edges at the new operator: those are nodes of the
+ * graph it was given, which the planner puts back after translation
+ * ({@code org.flinkaccelerator.planner.GraphEdges}).
+ */
+public final class AccelerateKafkaSources implements RewriteRule {
+    private static final Logger LOG = LoggerFactory.getLogger(AccelerateKafkaSources.class);
+    /** The stage's name: the source table's, then this. */
+    static final String SUFFIX = "-rows";
+
+    @Override
+    public String name() {
+        return "accelerate-kafka-sources";
+    }
+
+    @Override
+    public ExecNodeGraph apply(ExecNodeGraph graph, ReadableConfig config) {
+        return apply(graph, config, new AccelerationReport());
+    }
+
+    @Override
+    public ExecNodeGraph apply(ExecNodeGraph graph, ReadableConfig config, AccelerationReport report) {
+        SourceChainFinder.Result found;
+        try {
+            found = SourceChainFinder.find(graph, AcceleratedExecNode.class);
+        } catch (RuntimeException e) {
+            LOG.warn("flink-accelerator: could not look for Kafka sources to accelerate partly; they run as stock"
+                    + " Flink", e);
+            return graph;
+        }
+        StageExporter exporter = new StageExporter(FunctionRegistry.standard());
+        Set<String> names = new HashSet<>();
+        List<String> summary = new ArrayList<>();
+        boolean rewired = false;
+        for (SourceChain chain : found.chains()) {
+            String table = chain.source().getTableSourceSpec().getContextResolvedTable().getIdentifier().getObjectName();
+            String name = unique(table + SUFFIX, names);
+            try {
+                RowsExport rows = exporter.exportRows(name, chain.source(), chain.calcs());
+                if (!rows.export().accelerated()) {
+                    summary.add("source " + table + " stays stock: " + joined(rows.export().fallback()));
+                    report.stock(name, List.of(chain.source()),
+                            rows.export().fallback().stream().map(FallbackReason::toString).toList());
+                    continue;
+                }
+                List<ExecNode<?>> nodes = new ArrayList<>();
+                nodes.add(chain.source());
+                nodes.addAll(chain.calcs().subList(0, rows.calcs()));
+                ExecNode<?> last = nodes.get(nodes.size() - 1);
+                AcceleratedExecNode accelerated = SegmentReplacement.buildRows(chain.source(), name,
+                        rows.export().toJson(), rows.export().descriptor().decode().format(),
+                        (RowType) last.getOutputType(), config);
+                for (SourceChainFinder.Use use : found.usesOf(last)) {
+                    ExecEdge old = use.consumer().getInputEdges().get(use.input());
+                    use.consumer().replaceInputEdge(use.input(), ExecEdge.builder().source(accelerated)
+                            .target(use.consumer()).shuffle(old.getShuffle()).exchangeMode(old.getExchangeMode())
+                            .build());
+                }
+                rewired = true;
+                List<String> stoppedBy = rows.stoppedBy().stream().map(FallbackReason::toString).toList();
+                report.partial(name, nodes, accelerated.spec().operatorName(), stoppedBy);
+                summary.add("source " + table + (rows.calcs() == 0 ? "" : " and " + rows.calcs() + " calc(s)")
+                        + " run as " + accelerated.spec().operatorName() + ", whose rows go on to stock "
+                        + consumers(found.usesOf(last))
+                        + (stoppedBy.isEmpty() ? "" : " (the next calc stays stock: " + String.join("; ", stoppedBy) + ")"));
+            } catch (RuntimeException e) {
+                LOG.warn("flink-accelerator: could not accelerate source {} partly; it runs as stock Flink", table, e);
+                summary.add("source " + table + " stays stock: building its accelerated operator failed: " + e);
+            }
+        }
+        if (!summary.isEmpty()) {
+            LOG.info("flink-accelerator: partial acceleration: {}", String.join("; ", summary));
+        }
+        return rewired ? new ExecNodeGraph(graph.getFlinkVersion(), graph.getRootNodes()) : graph;
+    }
+
+    private static String unique(String name, Set<String> taken) {
+        String candidate = name;
+        for (int i = 2; !taken.add(candidate); i++) {
+            candidate = name + "-" + i;
+        }
+        return candidate;
+    }
+
+    private static String joined(List<FallbackReason> reasons) {
+        return String.join("; ", reasons.stream().map(FallbackReason::toString).toList());
+    }
+
+    private static String consumers(List<SourceChainFinder.Use> uses) {
+        return String.join(", ", uses.stream().map(u -> u.consumer().getDescription()).distinct().toList());
+    }
+}

@@ -1,0 +1,15 @@
+package org.flinkaccelerator.planner.stage;
+
+import java.util.List;
+
+/**
+ * A Kafka source and the first {@code calcs} Calcs after it exported as a rows stage, or, when
+ * {@code export} is not accelerated, the reasons not even the source can run accelerated.
+ * {@code stoppedBy} says why the Calc after the last exported one stays stock (empty when every
+ * Calc of the chain is exported, or none is).
+ */
+public record RowsExport(StageExport export, int calcs, List<FallbackReason> stoppedBy) {
+    public RowsExport {
+        stoppedBy = List.copyOf(stoppedBy);
+    }
+}

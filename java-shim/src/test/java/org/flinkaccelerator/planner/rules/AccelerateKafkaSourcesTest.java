@@ -1,0 +1,150 @@
+package org.flinkaccelerator.planner.rules;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import org.apache.flink.api.dag.Transformation;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecEdge;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
+import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecCalc;
+import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecExchange;
+import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecSink;
+import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecTableSourceScan;
+import org.flinkaccelerator.planner.GraphEdges;
+import org.flinkaccelerator.planner.replace.AcceleratedExecNode;
+import org.flinkaccelerator.planner.report.AccelerationReport;
+import org.flinkaccelerator.planner.stage.SqlPlans;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Partial acceleration on real plans: the Kafka source (and the Calcs it can take) of a query
+ * that is no whole segment becomes a raw source and a rows stage feeding the stock operators;
+ * what cannot be run exactly stays as it was, with its reason in the report.
+ */
+class AccelerateKafkaSourcesTest {
+    private static final Path GOLDEN = Paths.get(System.getProperty("basedir", "."), "..", "substrait-plans").normalize();
+
+    private static String golden(String name) throws Exception {
+        return Files.readString(GOLDEN.resolve(name + ".sql"), StandardCharsets.UTF_8);
+    }
+
+    /** Both rules in planner order, as the hook applies them. */
+    private static ExecNodeGraph rewrite(SqlPlans plans, ExecNodeGraph graph, AccelerationReport report) {
+        ExecNodeGraph segments = new ExportKafkaSegments().apply(graph, plans.config(), report);
+        return new AccelerateKafkaSources().apply(segments, plans.config(), report);
+    }
+
+    private static ExecNode<?> input(ExecNode<?> node) {
+        return node.getInputEdges().get(0).getSource();
+    }
+
+    @Test
+    void aCalcWithAnUnsupportedFunctionReadsTheRowsOfAnAcceleratedSource() throws Exception {
+        SqlPlans plans = new SqlPlans();
+        ExecNodeGraph graph = plans.plan(golden("rows_regexp"));
+        StreamExecCalc calc = assertInstanceOf(StreamExecCalc.class, input(graph.getRootNodes().get(0)));
+        StreamExecTableSourceScan original = assertInstanceOf(StreamExecTableSourceScan.class, input(calc));
+        AccelerationReport report = new AccelerationReport();
+        GraphEdges edges = GraphEdges.of(graph);
+        ExecNodeGraph rewritten = rewrite(plans, graph, report);
+        assertNotSame(graph, rewritten);
+
+        StreamExecSink sink = assertInstanceOf(StreamExecSink.class, rewritten.getRootNodes().get(0));
+        assertSame(calc, input(sink), "Flink's own Calc stays");
+        AcceleratedExecNode accelerated = assertInstanceOf(AcceleratedExecNode.class, input(calc));
+        assertEquals("Accelerated[bid-rows]", accelerated.getDescription());
+        assertEquals(original.getOutputType(), accelerated.getOutputType(), "the Calc reads the rows it read before");
+        assertEquals(original.getOutputType(), accelerated.spec().rows());
+        StreamExecTableSourceScan raw = assertInstanceOf(StreamExecTableSourceScan.class, input(accelerated));
+        assertEquals("raw", raw.getTableSourceSpec().getContextResolvedTable().getResolvedTable().getOptions()
+                .get("format"));
+
+        assertTrue(transformationNames(plans.translate(rewritten)).contains("Accelerated[bid-rows]"));
+        edges.restore(); // as the planner does after translating, so the report shows Flink's plan
+        String rendered = report.render(graph);
+        assertTrue(rendered.contains("[accelerated (partial): Accelerated[bid-rows], rows to stock operators; the next"
+                + " calc stays stock: calcs: calc 1 of 1: REGEXP_EXTRACT("),
+                rendered);
+        assertTrue(rendered.contains("Partly accelerated.\nRuns on stock Flink:\n  segment bid-to-out_bid: "),
+                rendered);
+        assertTrue(report.stockParts().stream().anyMatch(p -> p.contains("REGEXP_EXTRACT")), report.stockParts().toString());
+    }
+
+    @Test
+    void theCalcBeforeAnAggregationRunsAcceleratedAndFeedsFlinksExchange() throws Exception {
+        SqlPlans plans = new SqlPlans();
+        ExecNodeGraph graph = plans.plan(golden("rows_group_aggregate"));
+        List<ExecNode<?>> exchanges = nodes(graph, StreamExecExchange.class);
+        assertEquals(1, exchanges.size());
+        StreamExecExchange exchange = (StreamExecExchange) exchanges.get(0);
+        StreamExecCalc calc = assertInstanceOf(StreamExecCalc.class, input(exchange));
+        ExecEdge before = exchange.getInputEdges().get(0);
+
+        ExecNodeGraph rewritten = rewrite(plans, graph, new AccelerationReport());
+        AcceleratedExecNode accelerated = assertInstanceOf(AcceleratedExecNode.class, input(exchange));
+        assertEquals(calc.getOutputType(), accelerated.getOutputType());
+        assertSame(before.getShuffle(), exchange.getInputEdges().get(0).getShuffle());
+        assertTrue(accelerated.spec().descriptorJson().contains("\"encode\": null"));
+        assertTrue(nodes(rewritten, StreamExecCalc.class).isEmpty(), "the Calc runs in the sidecar");
+        List<String> names = transformationNames(plans.translate(rewritten));
+        assertTrue(names.contains("Accelerated[bid-rows]"), names.toString());
+        assertTrue(names.stream().anyMatch(n -> n.startsWith("GroupAggregate")), names.toString());
+    }
+
+    @Test
+    void aSourceWithAWatermarkStaysStockSayingWhy() throws Exception {
+        SqlPlans plans = new SqlPlans();
+        ExecNodeGraph graph = plans.plan(golden("rows_group_aggregate")
+                .replace("extra STRING) WITH (", "extra STRING, WATERMARK FOR `dateTime` AS `dateTime`) WITH (")
+                .replace("GROUP BY channel", "GROUP BY channel, TUMBLE(`dateTime`, INTERVAL '10' SECOND)"));
+        AccelerationReport report = new AccelerationReport();
+        assertSame(graph, rewrite(plans, graph, report));
+        assertTrue(report.stockParts().stream().anyMatch(p -> p.startsWith("segment bid-rows: ")
+                && p.contains("declares a WATERMARK")), report.stockParts().toString());
+        assertFalse(report.isPartial());
+    }
+
+    @Test
+    void aWholeSegmentIsLeftToTheSegmentRule() throws Exception {
+        SqlPlans plans = new SqlPlans();
+        ExecNodeGraph segments = new ExportKafkaSegments().apply(plans.plan(golden("nexmark_q2")), plans.config());
+        assertSame(segments, new AccelerateKafkaSources().apply(segments, plans.config()));
+    }
+
+    private static List<ExecNode<?>> nodes(ExecNodeGraph graph, Class<?> kind) {
+        List<ExecNode<?>> out = new ArrayList<>();
+        Deque<ExecNode<?>> pending = new ArrayDeque<>(graph.getRootNodes());
+        while (!pending.isEmpty()) {
+            ExecNode<?> node = pending.pop();
+            if (kind.isInstance(node) && !out.contains(node)) {
+                out.add(node);
+            }
+            node.getInputEdges().forEach(e -> pending.push(e.getSource()));
+        }
+        return out;
+    }
+
+    static List<String> transformationNames(List<Transformation<?>> roots) {
+        List<String> names = new ArrayList<>();
+        Deque<Transformation<?>> pending = new ArrayDeque<>(roots);
+        while (!pending.isEmpty()) {
+            Transformation<?> t = pending.pop();
+            names.add(t.getName());
+            pending.addAll(t.getInputs());
+        }
+        return names;
+    }
+}

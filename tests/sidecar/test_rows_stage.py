@@ -1,0 +1,76 @@
+"""A rows stage (`"encode": null`) on the golden descriptors substrait-plans/rows_*.json: message
+bytes in, the plan's rows out in the Arrow layout of their Flink types, each with the index of
+its message. (What Flink decodes from the same messages is compared by the shim's
+AcceleratedOperatorRowsTest, through the real operator.)"""
+
+from __future__ import annotations
+
+import json
+
+import pyarrow as pa
+import pytest
+
+from accelerator.formats import types
+from accelerator.plans.stage import MESSAGE, PlanError
+from accelerator.sidecar import stages
+from accelerator.testing import locations
+
+GOLDEN = locations.REPO_ROOT / "substrait-plans"
+
+
+def golden(name: str) -> dict:
+    return json.loads((GOLDEN / f"{name}.json").read_text(encoding="utf-8"))
+
+
+def values(items: list[bytes | None]) -> pa.RecordBatch:
+    return pa.RecordBatch.from_arrays([pa.array(items, pa.binary())], names=["value"])
+
+
+BIDS = [b'{"auction": 1, "price": 50, "channel": "a"}',
+        None,  # a tombstone: Flink's json format makes no row of it
+        b'{"auction": 2, "price": 500, "channel": "b", "dateTime": "2026-01-01 00:00:00.123456"}',
+        b'{"price": 1000}']
+
+
+def expected_schema(descriptor: dict) -> pa.Schema:
+    fields = descriptor["output"]["fields"]
+    assert fields[-1] == {"name": MESSAGE, "type": "INT NOT NULL"}
+    return pa.schema([types.to_arrow_field(f["name"], types.parse(f["type"])) for f in fields[:-1]]
+                     + [pa.field(MESSAGE, pa.int32(), nullable=False)])
+
+
+@pytest.mark.parametrize("name", ["rows_regexp", "rows_group_aggregate"])
+def test_rows_come_back_in_the_shared_arrow_layout_of_their_flink_types(name):
+    descriptor = golden(name)
+    assert descriptor["encode"] is None and "kind" not in descriptor
+    out = stages.create(descriptor).process(values(BIDS))
+    assert out.schema == expected_schema(descriptor)
+    empty = stages.create(descriptor).process(values([]))
+    assert empty.num_rows == 0 and empty.schema == expected_schema(descriptor)
+
+
+def test_each_decoded_row_names_its_message_past_tombstones():
+    out = stages.create(golden("rows_regexp")).process(values(BIDS))
+    assert out.column(MESSAGE).to_pylist() == [0, 2, 3]
+    assert out.column("auction").to_pylist() == [1, 2, None]
+    assert out.column("dateTime").to_pylist()[1] == pa.scalar(1767225600123456000, pa.timestamp("ns")).as_py()
+
+
+def test_a_filtering_calc_keeps_the_message_index_of_each_row_it_keeps():
+    out = stages.create(golden("rows_group_aggregate")).process(values(BIDS))
+    assert out.to_pylist() == [{"channel": "b", "$f1": 1000, MESSAGE: 2}, {"channel": None, "$f1": 2000, MESSAGE: 3}]
+
+
+def test_a_skipped_bad_message_leaves_no_row_and_the_others_keep_their_index():
+    descriptor = golden("rows_regexp")
+    descriptor["decode"]["options"] = {"json.ignore-parse-errors": "true"}
+    out = stages.create(descriptor).process(values([b'{"auction": 1}', b'{"auction": ', b'{"auction": 3}']))
+    assert out.column(MESSAGE).to_pylist() == [0, 2]
+    assert out.column("auction").to_pylist() == [1, 3]
+
+
+def test_a_rows_stage_without_its_message_column_is_refused():
+    descriptor = golden("rows_regexp")
+    descriptor["output"]["fields"] = descriptor["output"]["fields"][:-1]
+    with pytest.raises(PlanError, match=r"last output field must be '\$message'"):
+        stages.create(descriptor)
