@@ -119,6 +119,57 @@ def test_accelerated_job_writes_the_bytes_stock_writes(cluster, kafka_broker, ne
     assert left == set(), f"shared-memory regions left behind: {left}"
 
 
+#: Queries no whole segment covers: the Kafka source (and the Calcs it can take) runs accelerated
+#: and hands Arrow-backed rows to Flink's own operators for the rest.
+PARTIAL_QUERIES = {
+    "unsupported_function": """
+CREATE TABLE out_bid (auction BIGINT, query STRING, channel STRING) WITH (
+  'connector' = 'kafka', 'topic' = '${sink}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'format' = 'json');
+INSERT INTO out_bid SELECT auction, REGEXP_EXTRACT(url, 'query=([0-9]+)', 1), channel FROM bid WHERE price > 1000;
+""",
+    "aggregation": """
+CREATE TABLE channel_volume (channel STRING, bids BIGINT, volume BIGINT, top_price BIGINT,
+  first_time TIMESTAMP(3), PRIMARY KEY (channel) NOT ENFORCED) WITH (
+  'connector' = 'upsert-kafka', 'topic' = '${sink}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'key.format' = 'json', 'value.format' = 'json');
+INSERT INTO channel_volume SELECT channel, COUNT(*), SUM(price), MAX(price), MIN(`dateTime`)
+FROM bid WHERE auction IS NOT NULL AND channel IS NOT NULL GROUP BY channel;
+""",
+}
+
+
+def run_partial(cluster, kafka_broker, new_topic, bid_topic, query: str, settings: str = ""):
+    sink = new_topic("out-partial")
+    (job_id,) = cluster.run_sql(settings + BID_TABLE + PARTIAL_QUERIES[query],
+                                {"bootstrap": kafka_broker.bootstrap, "source": bid_topic, "sink": sink})
+    return [(r.key, r.value) for r in kafka_broker.consume(sink)], job_id
+
+
+@pytest.mark.parametrize("query", sorted(PARTIAL_QUERIES))
+def test_a_partly_accelerated_job_writes_the_bytes_stock_writes(cluster, kafka_broker, new_topic, bid_topic, query):
+    """An unsupported function, or an aggregation, keeps its operator stock; the Kafka source (and
+    the Calc before the aggregation) run accelerated; the sink topic holds exactly stock's messages."""
+    from accelerator.compat.runner import acceleration_of
+
+    stock, stock_job = run_partial(cluster, kafka_broker, new_topic, bid_topic, query)
+    assert stock, "the stock run wrote nothing; the comparison would prove nothing"
+    assert acceleration_of(vertex_names(cluster, stock_job)) == "stock"
+
+    before = sidecars.regions()
+    accelerated, job_id = run_partial(cluster, kafka_broker, new_topic, bid_topic, query,
+                                      settings="SET 'accelerator.enabled' = 'true';\n")
+    names = vertex_names(cluster, job_id)
+    assert acceleration_of(names) == "partial", names
+    assert any("Accelerated[bid-rows]" in n for n in names), names
+    assert accelerated == stock
+
+    taskmanagers = cluster.daemon_pids()
+    assert sidecars.sidecar_pids(taskmanagers) == []
+    left = (sidecars.regions() - before) & (sidecars.regions_of(taskmanagers) | sidecars.orphaned_regions())
+    assert left == set(), f"shared-memory regions left behind: {left}"
+
+
 SIDECAR_METRICS = "accelerator."
 
 
