@@ -1,4 +1,15 @@
-from accelerator.compat.runner import _root_cause, acceleration_of
+from accelerator.compat.runner import _root_cause, acceleration_of, achieved
+
+
+def test_a_stock_part_without_an_operator_of_its_own_makes_an_accelerated_graph_partial():
+    # A rows stage feeding a stock Kafka sink: only the sink's format runs stock.
+    graph = acceleration_of(["Source: bid[4] -> Accelerated[bid-rows] -> out[6]: Writer -> out[6]: Committer"])
+    assert graph == "accelerated"
+    assert achieved(graph, ["segment bid-to-out: sink out: encoding 'protobuf' is not accelerated yet"]) == "partial"
+    assert achieved(graph, []) == "accelerated"
+    assert achieved(graph, ["accelerator explain failed: boom"]) == "accelerated"
+    assert achieved("stock", ["segment bid-rows: source bid: the table declares a WATERMARK"]) == "stock"
+    assert achieved("partial", ["not a segment: x"]) == "partial"
 
 
 def test_acceleration_is_read_from_operator_names():

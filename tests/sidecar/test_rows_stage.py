@@ -74,3 +74,17 @@ def test_a_rows_stage_without_its_message_column_is_refused():
     descriptor["output"]["fields"] = descriptor["output"]["fields"][:-1]
     with pytest.raises(PlanError, match=r"last output field must be '\$message'"):
         stages.create(descriptor)
+
+
+def test_a_keyed_table_reads_its_key_column_from_the_key_and_a_null_key_gives_no_row():
+    descriptor = golden("rows_keyed_aggregate")
+    assert descriptor["decode_key"]["columns"] == ["order_id", "customer", "amount"]
+    batch = pa.RecordBatch.from_arrays(
+        [pa.array([b'{"customer": "a", "amount": 5}', b'{"customer": "b", "amount": 7}',
+                   b'{"customer": "c", "amount": 9}'], pa.binary()),
+         pa.array([b'{"order_id": 1}', None, b'{"order_id": -4}'], pa.binary())],
+        names=["value", "key"])
+    out = stages.create(descriptor).process(batch)
+    assert out.schema == expected_schema(descriptor)
+    # WHERE order_id > 0 keeps message 0; message 1 has no key row, message 2 is filtered out.
+    assert out.to_pylist() == [{"customer": "a", "amount": 5, MESSAGE: 0}]

@@ -44,6 +44,7 @@ record KafkaValueFormat(String format, Map<String, String> options) {
             case AVRO -> AvroSupport.problems(row, options);
             case CSV -> CsvSupport.problems(row, options, decoding);
             case RAW -> RawSupport.problems(row, options);
+            case JSON -> JsonSupport.problems(row, options, decoding);
             default -> List.of();
         };
     }

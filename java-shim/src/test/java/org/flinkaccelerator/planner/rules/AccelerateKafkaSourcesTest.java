@@ -105,6 +105,31 @@ class AccelerateKafkaSourcesTest {
     }
 
     @Test
+    void aKeyedSourceReadsKeyAndValueBytesAndDecodesBothInTheSidecar() throws Exception {
+        SqlPlans plans = new SqlPlans();
+        ExecNodeGraph graph = plans.plan(golden("rows_keyed_aggregate"));
+        StreamExecExchange exchange = (StreamExecExchange) nodes(graph, StreamExecExchange.class).get(0);
+        ExecNode<?> calc = input(exchange);
+        rewrite(plans, graph, new AccelerationReport());
+        AcceleratedExecNode accelerated = assertInstanceOf(AcceleratedExecNode.class, input(exchange));
+        assertEquals(calc.getOutputType(), accelerated.getOutputType());
+        assertTrue(accelerated.spec().descriptorJson().contains("\"decode_key\""));
+        StreamExecTableSourceScan raw = assertInstanceOf(StreamExecTableSourceScan.class, input(accelerated));
+        assertEquals("ROW<`value` BYTES, `key` BYTES, `partition` INT NOT NULL, `offset` BIGINT NOT NULL>",
+                raw.getOutputType().asSummaryString());
+    }
+
+    @Test
+    void aJsonSourceWithABytesColumnStaysStockAsItsDecoderHasNoBase64Reading() throws Exception {
+        SqlPlans plans = new SqlPlans();
+        ExecNodeGraph graph = plans.plan(golden("rows_regexp").replace("extra STRING)", "extra BYTES)"));
+        AccelerationReport report = new AccelerationReport();
+        assertSame(graph, rewrite(plans, graph, report));
+        assertTrue(report.stockParts().stream().anyMatch(p -> p.startsWith("segment bid-rows: ")
+                && p.contains("extra: Flink's base64 reading of BINARY fields")), report.stockParts().toString());
+    }
+
+    @Test
     void aSourceWithAWatermarkStaysStockSayingWhy() throws Exception {
         SqlPlans plans = new SqlPlans();
         ExecNodeGraph graph = plans.plan(golden("rows_group_aggregate")
