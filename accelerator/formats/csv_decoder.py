@@ -13,6 +13,8 @@ and nulls a field it cannot convert or that a short record lacks.
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Callable
 
 import pyarrow as pa
@@ -60,9 +62,8 @@ def split_record(text: str, options: CsvOptions) -> tuple[list[tuple[str, bool]]
                 raise Unreproducible(f"text follows the closing quote of field {len(fields) + 1}")
             fields.append((value, True))
         else:
-            end = pos
-            while end < n and text[end] not in (d, "\n", "\r"):
-                end += 1
+            found = _field_end(d).search(text, pos)
+            end = n if found is None else found.start()
             fields.append((text[pos:end], False))
             pos = end
         if pos >= n or text[pos] in ("\n", "\r"):  # the first line ends the record; the rest is not read
@@ -71,6 +72,12 @@ def split_record(text: str, options: CsvOptions) -> tuple[list[tuple[str, bool]]
                 return fields, None
             return fields, pos + (2 if text.startswith("\r\n", pos) else 1) + 1
         pos += 1  # the delimiter
+
+
+@functools.cache
+def _field_end(delimiter: str) -> re.Pattern:
+    """What ends an unquoted field: the delimiter or a line break."""
+    return re.compile(f"[{re.escape(delimiter)}\n\r]")
 
 
 def _check_lengths(fields: list[tuple[str, bool]], text_length: int) -> None:
