@@ -61,6 +61,9 @@ FORMATS: dict[str, Format] = {
     "csv": Format(lambda: importlib.import_module("accelerator.formats.csv"),
                   lambda m, t, o: lambda values: m.decode(values, t, o),
                   lambda m, t, o: lambda batch: m.encode(batch, t, o)),
+    "protobuf": Format(lambda: importlib.import_module("accelerator.formats.protobuf"),
+                       lambda m, t, o: m.ProtobufDecoder(t, o).decode,
+                       lambda m, t, o: m.Encoder(t, o).encode),
 }
 
 
