@@ -69,8 +69,20 @@ public final class SegmentPlanBuilder {
         rel = guardRowtime(rel, output, converter);
         Plan.Builder plan = Plan.newBuilder();
         anchors.declareIn(plan);
-        return plan.addRelations(PlanRel.newBuilder().setRoot(RelRoot.newBuilder().setInput(rel).addAllNames(outputNames)))
-                .build();
+        return plan.addRelations(PlanRel.newBuilder().setRoot(RelRoot.newBuilder().setInput(rel)
+                .addAllNames(rootNames(outputNames, output)))).build();
+    }
+
+    /** The root's names: each output column's, and a ROW column's nested field names after it, depth first. */
+    private static List<String> rootNames(List<String> outputNames, RowType output) {
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < outputNames.size(); i++) {
+            names.add(outputNames.get(i));
+            if (output.getTypeAt(i) instanceof RowType) {
+                names.addAll(depthFirstNames((RowType) output.getTypeAt(i)));
+            }
+        }
+        return names;
     }
 
     /**
