@@ -123,13 +123,20 @@ public final class SegmentPlanBuilder {
                 .setNamedTable(ReadRel.NamedTable.newBuilder().addNames(DECODED))).build();
     }
 
-    /** A NamedStruct's names: every field's, nested ROW fields right after their row, depth first. */
-    private static List<String> depthFirstNames(RowType row) {
+    /**
+     * A NamedStruct's names: every field's, the fields of a ROW (also one inside an ARRAY or MAP)
+     * right after it, depth first.
+     */
+    private static List<String> depthFirstNames(LogicalType type) {
         List<String> names = new ArrayList<>();
-        for (RowType.RowField field : row.getFields()) {
-            names.add(field.getName());
-            if (field.getType() instanceof RowType) {
-                names.addAll(depthFirstNames((RowType) field.getType()));
+        if (type instanceof RowType row) {
+            for (RowType.RowField field : row.getFields()) {
+                names.add(field.getName());
+                names.addAll(depthFirstNames(field.getType()));
+            }
+        } else {
+            for (LogicalType child : type.getChildren()) {
+                names.addAll(depthFirstNames(child));
             }
         }
         return names;
