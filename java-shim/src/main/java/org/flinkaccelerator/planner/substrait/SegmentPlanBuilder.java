@@ -73,14 +73,12 @@ public final class SegmentPlanBuilder {
                 .addAllNames(rootNames(outputNames, output)))).build();
     }
 
-    /** The root's names: each output column's, and a ROW column's nested field names after it, depth first. */
+    /** The root's names: each output column's, and the nested ROW field names in it after it, depth first. */
     private static List<String> rootNames(List<String> outputNames, RowType output) {
         List<String> names = new ArrayList<>();
         for (int i = 0; i < outputNames.size(); i++) {
             names.add(outputNames.get(i));
-            if (output.getTypeAt(i) instanceof RowType) {
-                names.addAll(depthFirstNames((RowType) output.getTypeAt(i)));
-            }
+            names.addAll(depthFirstNames(output.getTypeAt(i)));
         }
         return names;
     }
