@@ -21,14 +21,9 @@ from decimal import Decimal
 
 from accelerator.formats import java_parse, java_text, java_time
 from accelerator.formats import json_lexer as lex
-from accelerator.formats.json_lexer import JsonFailure, Lexer
+from accelerator.formats.json_lexer import JsonFailure, Lexer, Unreproducible
 from accelerator.formats.json_options import JsonOptions
 from accelerator.formats.types import TIMESTAMP_LTZ, DataType
-
-
-class Unreproducible(Exception):
-    """A message on which Flink's decoder does something the accelerator does not reproduce
-    (it would loop forever, or it reads the bytes as UTF-16/32)."""
 
 
 @dataclass(frozen=True)

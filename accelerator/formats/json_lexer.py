@@ -79,6 +79,59 @@ def java_string(units: list[int]) -> str:
     return "".join(map(chr, units)).encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
 
 
+class Unreproducible(Exception):
+    """A message on which Flink's decoder does something the accelerator does not reproduce
+    (it would loop forever, its result depends on earlier messages, or it reads the bytes as
+    UTF-16/32)."""
+
+
+def _jackson_name_bytes(buf: bytes, start: int) -> bytes | None:
+    """A field name's bytes as the parser keys its name table: raw bytes as they stand, escapes
+    as the UTF-8 of their character; None for a name without its closing quote."""
+    out, pos, end = bytearray(), start, len(buf)
+    while pos < end:
+        b = buf[pos]
+        pos += 1
+        if b == 0x22:
+            return bytes(out)
+        if b != 0x5C:
+            out.append(b)
+            continue
+        if pos >= end:
+            return None
+        e = buf[pos]
+        pos += 1
+        if e == 0x75:
+            digits = buf[pos:pos + 4]
+            if len(digits) < 4 or not all(h in _HEX for h in digits):
+                return None
+            out += chr(int(digits, 16)).encode("utf-8", "surrogatepass")
+            pos += 4
+        elif e in _SIMPLE_ESCAPES:
+            out += _SIMPLE_ESCAPES[e].encode()
+        else:
+            return None
+    return None
+
+
+def _refuse_history_dependent_name(buf: bytes, start: int) -> None:
+    """The parser looks a field name up in its table of names seen so far, by the name's bytes in
+    groups of four with the last group padded with 0xff bytes, before it decodes the name. A
+    name whose last group starts with 0xff bytes (never valid UTF-8, so otherwise an error) thus
+    reads as the name without them when the parser has met that one before in this task, in any
+    earlier message: the outcome depends on history the accelerator does not keep."""
+    name = _jackson_name_bytes(buf, start)
+    if not name:
+        return
+    last = name[(len(name) - 1) // 4 * 4:]
+    kept = last.lstrip(b"\xff")
+    if kept and kept != last:
+        twin = name[:len(name) - len(last)] + kept
+        raise Unreproducible(f"field name {name!r} holds 0xff bytes that Flink's parser reads as the field name"
+                             f" {twin.decode('utf-8', 'replace')!r} if an earlier message in this task had that"
+                             f" field, and rejects otherwise")
+
+
 class Lexer:
     """The token stream of one message, pulled one token at a time like the parser's nextToken()."""
 
@@ -300,7 +353,12 @@ class Lexer:
     def _name(self, b: int) -> str:
         if b != 0x22:
             raise JsonFailure(f"unexpected character {chr(b)!r}: expected a double-quote to start a field name")
-        name = self._decode_string("a field name")
+        start = self.pos
+        try:
+            name = self._decode_string("a field name")
+        except JsonFailure:
+            _refuse_history_dependent_name(self.buf, start)
+            raise
         if len(name) > MAX_NAME_LENGTH // 2 and _java_length(name) > MAX_NAME_LENGTH:
             raise JsonFailure(f"name length ({_java_length(name)}) exceeds the maximum allowed ({MAX_NAME_LENGTH})")
         return name

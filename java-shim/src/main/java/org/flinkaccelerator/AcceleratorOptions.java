@@ -60,6 +60,16 @@ public final class AcceleratorOptions {
                                     + " segment and the batch, so Flink's restart strategy recovers from"
                                     + " the last checkpoint. Must exceed the time the slowest batch takes.");
 
+    public static final ConfigOption<Duration> SIDECAR_HEARTBEAT_INTERVAL =
+            key("accelerator.sidecar.heartbeat-interval")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(10))
+                    .withDescription(
+                            "How often an operator that has sent its sidecar nothing for this long"
+                                    + " checks that the sidecar still answers. A sidecar that hangs while"
+                                    + " no data flows is thus noticed within this interval plus"
+                                    + " 'accelerator.sidecar.timeout', and fails the task like a hung batch.");
+
     public static final ConfigOption<Boolean> FAIL_ON_FALLBACK =
             key("accelerator.fallback.fail-on-fallback")
                     .booleanType()
@@ -71,6 +81,7 @@ public final class AcceleratorOptions {
 
     /** All options, in the order the documentation lists them. */
     public static List<ConfigOption<?>> all() {
-        return List.of(ENABLED, PYTHON_EXECUTABLE, BATCH_SIZE, BATCH_MAX_DELAY, SIDECAR_TIMEOUT, FAIL_ON_FALLBACK);
+        return List.of(ENABLED, PYTHON_EXECUTABLE, BATCH_SIZE, BATCH_MAX_DELAY, SIDECAR_TIMEOUT,
+                SIDECAR_HEARTBEAT_INTERVAL, FAIL_ON_FALLBACK);
     }
 }

@@ -18,7 +18,7 @@ class AcceleratorOptionsTest {
     void registryListsEveryOptionOnceUnderTheAcceleratorPrefix() {
         List<String> keys = AcceleratorOptions.all().stream().map(ConfigOption::key).collect(Collectors.toList());
         assertEquals(List.of("accelerator.enabled", "accelerator.python.executable", "accelerator.batch.size",
-                "accelerator.batch.max-delay", "accelerator.sidecar.timeout",
+                "accelerator.batch.max-delay", "accelerator.sidecar.timeout", "accelerator.sidecar.heartbeat-interval",
                 "accelerator.fallback.fail-on-fallback"), keys);
     }
 
@@ -48,8 +48,10 @@ class AcceleratorOptionsTest {
                 "accelerator.batch.size", "65536",
                 "accelerator.batch.max-delay", "250 ms",
                 "accelerator.sidecar.timeout", "5 s",
+                "accelerator.sidecar.heartbeat-interval", "1 min",
                 "accelerator.fallback.fail-on-fallback", "true"));
         assertEquals(Duration.ofSeconds(5), conf.get(AcceleratorOptions.SIDECAR_TIMEOUT));
+        assertEquals(Duration.ofMinutes(1), conf.get(AcceleratorOptions.SIDECAR_HEARTBEAT_INTERVAL));
         assertTrue(conf.get(AcceleratorOptions.ENABLED));
         assertEquals("/opt/venv/bin/python", conf.get(AcceleratorOptions.PYTHON_EXECUTABLE));
         assertEquals(65536, conf.get(AcceleratorOptions.BATCH_SIZE));

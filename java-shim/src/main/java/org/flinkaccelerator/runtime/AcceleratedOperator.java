@@ -30,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * <p>A batch is sent when it reaches {@code batchSize} rows, when its first row has waited
  * {@code maxDelay}, before a watermark is forwarded, before a checkpoint barrier and at end of
  * input, so no row is in flight across a barrier or behind a watermark. A sidecar failure fails
- * the task, naming the segment, so Flink's restart strategy applies.
+ * the task, naming the segment, so Flink's restart strategy applies. While no batch is sent, a
+ * heartbeat checks every {@code heartbeatInterval} that the sidecar still answers, so one that
+ * hangs while the input is idle fails the task too rather than the next batch, much later.
  */
 public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         implements OneInputStreamOperator<RowData, RowData>, BoundedOneInput {
@@ -48,6 +50,7 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
     private transient StreamRecord<RowData> outRecord;
     private transient ScheduledFuture<?> delayTimer;
     private transient long batches;
+    private transient long batchesAtLastHeartbeat;
     private transient SidecarMetrics metrics;
 
     public AcceleratedOperator(AcceleratedSegmentSpec spec) {
@@ -68,7 +71,10 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         outRecord = new StreamRecord<>(outRow);
         LongCounter recordsInTotal = new LongCounter();
         getRuntimeContext().addAccumulator(SidecarMetrics.RECORDS_IN_ACCUMULATOR + spec.segmentName(), recordsInTotal);
-        metrics = new SidecarMetrics(getMetricGroup(), recordsInTotal);
+        LongCounter recordsSkippedTotal = new LongCounter();
+        getRuntimeContext().addAccumulator(SidecarMetrics.RECORDS_SKIPPED_ACCUMULATOR + spec.segmentName(),
+                recordsSkippedTotal);
+        metrics = new SidecarMetrics(getMetricGroup(), recordsInTotal, recordsSkippedTotal);
         SidecarSettings settings = new SidecarSettings(spec.pythonExecutable(), spec.sidecarTimeout(),
                 SidecarSettings.DEFAULT_START_TIMEOUT, SidecarSettings.DEFAULT_INITIAL_REGION_BYTES);
         sidecar = SidecarProcess.start(settings);
@@ -81,6 +87,30 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         LOG.info("{} (subtask {}): sidecar pid {} runs stage {}; batches of up to {} rows, at most {} ms apart",
                 spec.operatorName(), getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), sidecar.pid(),
                 stage.id(), spec.batchSize(), spec.maxDelay().toMillis());
+        scheduleHeartbeat();
+    }
+
+    private void scheduleHeartbeat() {
+        long due = getProcessingTimeService().getCurrentProcessingTime() + spec.heartbeatInterval().toMillis();
+        getProcessingTimeService().registerTimer(due, time -> heartbeat());
+    }
+
+    /** Checks that an idle sidecar still answers; a batch sent since the last heartbeat showed it did. */
+    private void heartbeat() {
+        if (sidecar == null) {
+            return;
+        }
+        if (batches == batchesAtLastHeartbeat) {
+            try {
+                sidecar.checkAnswers();
+            } catch (SidecarException e) {
+                throw new SidecarException(spec.operatorName() + ": idle for "
+                        + spec.heartbeatInterval().toMillis() + " ms (accelerator.sidecar.heartbeat-interval), its"
+                        + " sidecar failed a liveness check: " + e.getMessage(), e);
+            }
+        }
+        batchesAtLastHeartbeat = batches;
+        scheduleHeartbeat();
     }
 
     @Override

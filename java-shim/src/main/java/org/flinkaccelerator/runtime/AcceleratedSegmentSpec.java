@@ -17,10 +17,13 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMap
  * @param maxDelay longest a row waits in a partial batch ({@code accelerator.batch.max-delay})
  * @param sidecarTimeout longest one sidecar call may take before the sidecar counts as hung
  *     ({@code accelerator.sidecar.timeout})
+ * @param heartbeatInterval how long the operator may send its sidecar nothing before it checks that
+ *     the sidecar still answers ({@code accelerator.sidecar.heartbeat-interval})
  * @param coordinates where the raw source's rows carry each message's topic, partition and offset
  */
 public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, String pythonExecutable,
-        int batchSize, Duration maxDelay, Duration sidecarTimeout, RecordCoordinates.Layout coordinates)
+        int batchSize, Duration maxDelay, Duration sidecarTimeout, Duration heartbeatInterval,
+        RecordCoordinates.Layout coordinates)
         implements Serializable {
     private static final long serialVersionUID = 1L;
 
@@ -38,6 +41,10 @@ public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, 
         if (sidecarTimeout.isNegative() || sidecarTimeout.isZero() || sidecarTimeout.toMillis() > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("accelerator.sidecar.timeout must be between 1 ms and 24 days, got "
                     + sidecarTimeout);
+        }
+        if (heartbeatInterval.isNegative() || heartbeatInterval.isZero()) {
+            throw new IllegalArgumentException("accelerator.sidecar.heartbeat-interval must be positive, got "
+                    + heartbeatInterval);
         }
     }
 

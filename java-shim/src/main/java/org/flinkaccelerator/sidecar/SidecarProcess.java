@@ -78,6 +78,19 @@ public final class SidecarProcess implements AutoCloseable {
         return call("protocolVersion()", control::protocolVersion);
     }
 
+    /**
+     * Asks the sidecar for a trivial answer: a sidecar that died or hangs fails it like any call
+     * (a hung one after the call timeout, and is killed).
+     */
+    public void checkAnswers() {
+        calls.lock();
+        try {
+            call("a liveness check", control::protocolVersion);
+        } finally {
+            calls.unlock();
+        }
+    }
+
     /** Opens a stage; a descriptor the sidecar refuses is a {@link StageFailedException}. */
     long openStage(String descriptorJson) {
         calls.lock();

@@ -22,6 +22,8 @@ class AcceleratedOperatorTest {
     private static final String IDENTITY = "{\"protocol\": 1, \"kind\": \"identity\", \"name\": \"src-to-out\","
             + " \"input\": {\"fields\": [{\"name\": \"value\", \"type\": \"VARBINARY(2147483647)\"}]}}";
 
+    private static final Duration HEARTBEAT = Duration.ofSeconds(30);
+
     private static String python() {
         return System.getProperty("accelerator.test.python", "python3");
     }
@@ -34,7 +36,7 @@ class AcceleratedOperatorTest {
     private static OneInputStreamOperatorTestHarness<RowData, RowData> harness(String descriptor, int batchSize,
             Duration sidecarTimeout) throws Exception {
         AcceleratedSegmentSpec spec = new AcceleratedSegmentSpec("src-to-out", descriptor, python(), batchSize,
-                Duration.ofMinutes(10), sidecarTimeout, RecordCoordinates.Layout.NONE);
+                Duration.ofMinutes(10), sidecarTimeout, HEARTBEAT, RecordCoordinates.Layout.NONE);
         return new OneInputStreamOperatorTestHarness<>(new AcceleratedOperator(spec));
     }
 
@@ -134,6 +136,35 @@ class AcceleratedOperatorTest {
             assertTrue(e.getMessage().contains("within 2000 ms and was killed"), e.getMessage());
             assertTrue(e.getMessage().contains("raise accelerator.sidecar.timeout"), e.getMessage());
             sidecar.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void aSidecarThatHangsWhileTheInputIsIdleFailsTheTaskAtTheNextHeartbeat() throws Exception {
+        Duration timeout = Duration.ofSeconds(2);
+        List<ProcessHandle> before = sidecars();
+        try (OneInputStreamOperatorTestHarness<RowData, RowData> harness = harness(IDENTITY, 1, timeout)) {
+            harness.setProcessingTime(0);
+            harness.open();
+            List<ProcessHandle> started = new ArrayList<>(sidecars());
+            started.removeAll(before);
+            ProcessHandle sidecar = started.get(0);
+            harness.processElement(message("a"));
+            harness.setProcessingTime(HEARTBEAT.toMillis());  // a batch went through: no check needed
+            harness.setProcessingTime(2 * HEARTBEAT.toMillis());  // idle: checked, and it answers
+            assertTrue(sidecar.isAlive());
+            assertEquals(0, new ProcessBuilder("kill", "-STOP", String.valueOf(sidecar.pid())).start().waitFor());
+
+            long startedAt = System.nanoTime();
+            Exception e = assertThrows(RuntimeException.class, () -> harness.setProcessingTime(3 * HEARTBEAT.toMillis()));
+            Duration took = Duration.ofNanos(System.nanoTime() - startedAt);
+            assertTrue(took.compareTo(timeout) >= 0 && took.compareTo(timeout.plusSeconds(5)) < 0,
+                    "failed after " + took + " with a timeout of " + timeout);
+            String message = String.valueOf(e.getMessage()) + " / " + String.valueOf(e.getCause());
+            assertTrue(message.contains("Accelerated[src-to-out]: idle for 30000 ms"), message);
+            assertTrue(message.contains("did not answer a liveness check within 2000 ms and was killed"), message);
+            sidecar.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertEquals(List.of("a"), output(harness));
         }
     }
 

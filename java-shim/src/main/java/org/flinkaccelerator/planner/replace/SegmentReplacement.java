@@ -66,7 +66,7 @@ public final class SegmentReplacement {
         AcceleratedSegmentSpec spec = new AcceleratedSegmentSpec(name, descriptorJson,
                 config.get(AcceleratorOptions.PYTHON_EXECUTABLE), config.get(AcceleratorOptions.BATCH_SIZE),
                 config.get(AcceleratorOptions.BATCH_MAX_DELAY), config.get(AcceleratorOptions.SIDECAR_TIMEOUT),
-                coordinates);
+                config.get(AcceleratorOptions.SIDECAR_HEARTBEAT_INTERVAL), coordinates);
         AcceleratedExecNode accelerated = new AcceleratedExecNode(config, spec);
         connect(source, accelerated);
 

@@ -69,8 +69,18 @@ public final class SegmentPlanBuilder {
         rel = guardRowtime(rel, output, converter);
         Plan.Builder plan = Plan.newBuilder();
         anchors.declareIn(plan);
-        return plan.addRelations(PlanRel.newBuilder().setRoot(RelRoot.newBuilder().setInput(rel).addAllNames(outputNames)))
-                .build();
+        return plan.addRelations(PlanRel.newBuilder().setRoot(RelRoot.newBuilder().setInput(rel)
+                .addAllNames(rootNames(outputNames, output)))).build();
+    }
+
+    /** The root's names: each output column's, and the nested ROW field names in it after it, depth first. */
+    private static List<String> rootNames(List<String> outputNames, RowType output) {
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < outputNames.size(); i++) {
+            names.add(outputNames.get(i));
+            names.addAll(depthFirstNames(output.getTypeAt(i)));
+        }
+        return names;
     }
 
     /**
@@ -111,13 +121,20 @@ public final class SegmentPlanBuilder {
                 .setNamedTable(ReadRel.NamedTable.newBuilder().addNames(DECODED))).build();
     }
 
-    /** A NamedStruct's names: every field's, nested ROW fields right after their row, depth first. */
-    private static List<String> depthFirstNames(RowType row) {
+    /**
+     * A NamedStruct's names: every field's, the fields of a ROW (also one inside an ARRAY or MAP)
+     * right after it, depth first.
+     */
+    private static List<String> depthFirstNames(LogicalType type) {
         List<String> names = new ArrayList<>();
-        for (RowType.RowField field : row.getFields()) {
-            names.add(field.getName());
-            if (field.getType() instanceof RowType) {
-                names.addAll(depthFirstNames((RowType) field.getType()));
+        if (type instanceof RowType row) {
+            for (RowType.RowField field : row.getFields()) {
+                names.add(field.getName());
+                names.addAll(depthFirstNames(field.getType()));
+            }
+        } else {
+            for (LogicalType child : type.getChildren()) {
+                names.addAll(depthFirstNames(child));
             }
         }
         return names;
