@@ -2,23 +2,18 @@ package org.flinkaccelerator.planner.substrait;
 
 import io.substrait.proto.Type;
 import java.util.List;
-import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
-import org.apache.flink.table.types.logical.MapType;
 
 /**
  * Flink logical types as Substrait types, in the Arrow layout the sidecar holds them in
  * (accelerator/formats/types.py): timestamps always with nanosecond storage, whatever the
- * declared precision, because Flink keeps every fractional digit it reads; TIME always as
- * milliseconds of the day, whatever the precision, because that is all Flink holds.
+ * declared precision, because Flink keeps every fractional digit it reads.
  */
 public final class SubstraitTypes {
     /** Storage precision of every timestamp in the sidecar's batches. */
     static final int TIMESTAMP_STORAGE_PRECISION = 9;
-    /** Storage precision of every TIME (Arrow time32[ms]). */
-    static final int TIME_STORAGE_PRECISION = 3;
 
     /** One row of the type table in docs/functions.md. */
     public record Support(String flinkType, boolean supported, String note) {}
@@ -53,17 +48,6 @@ public final class SubstraitTypes {
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
                 return Type.newBuilder().setPrecisionTimestampTz(Type.PrecisionTimestampTZ.newBuilder()
                         .setPrecision(TIMESTAMP_STORAGE_PRECISION).setNullability(n)).build();
-            case TIME_WITHOUT_TIME_ZONE:
-                return Type.newBuilder().setPrecisionTime(Type.PrecisionTime.newBuilder()
-                        .setPrecision(TIME_STORAGE_PRECISION).setNullability(n)).build();
-            case ARRAY:
-                return Type.newBuilder().setList(Type.List.newBuilder()
-                        .setType(of(((ArrayType) type).getElementType())).setNullability(n)).build();
-            case MAP: {
-                MapType map = (MapType) type;
-                return Type.newBuilder().setMap(Type.Map.newBuilder().setKey(of(map.getKeyType()))
-                        .setValue(of(map.getValueType())).setNullability(n)).build();
-            }
             case ROW: {
                 Type.Struct.Builder struct = Type.Struct.newBuilder().setNullability(n);
                 for (LogicalType field : type.getChildren()) {
@@ -93,13 +77,11 @@ public final class SubstraitTypes {
                 new Support("DATE", true, ""),
                 new Support("TIMESTAMP(p)", true, "held with nanosecond storage whatever p, as Flink keeps every digit it reads"),
                 new Support("TIMESTAMP_LTZ(p)", true, "held with nanosecond storage, UTC"),
-                new Support("TIME(p)", true, "held as milliseconds of the day (Arrow time32[ms]), all Flink holds whatever p"),
+                new Support("TIME(p)", false, "not mapped yet"),
                 new Support("TIMESTAMP(p) WITH TIME ZONE", false, "Flink has no runtime support either"),
                 new Support("INTERVAL", false, "not mapped yet"),
                 new Support("ROW<...>", true, "held as an Arrow struct; fields read by name (nested field access)"),
-                new Support("ARRAY<t>, MAP<k, v>", true, "held as an Arrow list / map; carried and tested for NULL,"
-                        + " no function on them is accelerated yet"),
-                new Support("MULTISET", false, "not mapped yet"),
+                new Support("ARRAY, MAP, MULTISET", false, "not mapped yet"),
                 new Support("RAW, STRUCTURED, DISTINCT, SYMBOL, NULL, DESCRIPTOR, VARIANT", false, "no Arrow form"));
     }
 
