@@ -47,7 +47,8 @@ $(RUNTIME_JARS): java-shim/test-runtime/pom.xml
 	@touch $@
 
 # The venv only runs the assembly: a new Python dependency must not re-assemble the distribution.
-$(FLINK_DIST): $(RUNTIME_JARS) | $(VENV)/.installed
+# lib/ also gets the compatibility cases' protobuf message classes, compiled from their .proto files.
+$(FLINK_DIST): $(RUNTIME_JARS) $(wildcard flink-compat-tests/protos/*.proto) | $(VENV)/.installed
 	rm -rf $(FLINK_HOME)
 	$(PY) -m accelerator.testing.distribution
 

@@ -279,6 +279,31 @@ def test_a_bad_message_fails_the_job_naming_its_kafka_record(cluster, kafka_brok
     assert any(ACCELERATED in n for n in vertex_names(cluster, job_id))
 
 
+def test_skipped_bad_messages_are_counted(cluster, kafka_broker, new_topic):
+    """Under json.ignore-parse-errors the accelerated job drops exactly what stock Flink drops (whole
+    messages it cannot parse; a field it cannot convert only becomes null), and counts the dropped
+    messages in the job accumulator (and metric) sidecarRecordsSkipped."""
+    source = new_topic("accelerated-e2e-skips")
+    odd = [b'{"auction": 1, "bidder":', b"not json", b'{"auction": "x"}', b'{"price": 1e400}']
+    messages = [v.encode() for v in bids(20)] + odd + [v.encode() for v in bids(5)]
+    kafka_broker.produce(source, messages + [None])
+    ignoring = BID_TABLE.replace("'format' = 'json');", "'format' = 'json', 'json.ignore-parse-errors' = 'true');")
+    assert ignoring != BID_TABLE
+    outputs, jobs = [], []
+    for settings in ("", "SET 'accelerator.enabled' = 'true';\n"):
+        sink = new_topic("out-bids")
+        (job_id,) = cluster.run_sql(settings + ignoring + QUERIES["q0"],
+                                    {"bootstrap": kafka_broker.bootstrap, "source": source, "sink": sink})
+        outputs.append([r.value for r in kafka_broker.consume(sink)])
+        jobs.append(job_id)
+    stock, accelerated = outputs
+    assert 25 <= len(stock) < len(messages) and accelerated == stock
+    assert any(ACCELERATED in n for n in vertex_names(cluster, jobs[1]))
+    accumulators = cluster.rest(f"/jobs/{jobs[1]}/accumulators")["user-task-accumulators"]
+    skipped = [int(a["value"]) for a in accumulators if a["name"].startswith("accelerator.sidecarRecordsSkipped.")]
+    assert skipped == [len(messages) - len(stock)], accumulators  # a tombstone is no row, and no skip
+
+
 def test_parallelism_two_on_two_taskmanagers(kafka_broker, new_topic):
     """One sidecar per subtask, one subtask per TaskManager; both carry records; the output equals
     stock's (as a multiset: two subtasks write to the sink concurrently); nothing is left after."""

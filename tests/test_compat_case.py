@@ -70,6 +70,14 @@ def test_wrapped_envelopes_carry_key_partition_timestamp_and_headers(tmp_path):
     assert (second.value, second.key) == (b"{not json", None)
 
 
+def test_avro_and_protobuf_lines_are_rows_for_flink_to_encode(tmp_path):
+    script = SCRIPT.replace("'value.format' = 'raw'", "'value.format' = 'protobuf'").replace(
+        "'format' = 'json'", "'format' = 'avro'")
+    case = cases.load(make_case(tmp_path, script=script, src='{"a": 1}\n', side='{"a": 2}\n'))
+    assert [(r.value, r.row) for r in inputs.records(case, "src")] == [(None, {"a": 1})]
+    assert [(r.value, r.row) for r in inputs.records(case, "side")] == [(None, {"a": 2})]
+
+
 def test_bad_input_lines_name_file_and_line(tmp_path):
     case = cases.load(make_case(tmp_path, src='"ok"\n42\n'))
     with pytest.raises(cases.CaseError, match=r"src.jsonl:2: expected a JSON string literal"):

@@ -1,4 +1,6 @@
-from accelerator.compat.runner import _root_cause, acceleration_of, achieved
+from accelerator.compat.inputs import PendingRecord
+from accelerator.compat.runner import _root_cause, _with_encoded, acceleration_of, achieved
+from accelerator.testing.kafka import Record
 
 
 def test_a_stock_part_without_an_operator_of_its_own_makes_an_accelerated_graph_partial():
@@ -77,3 +79,11 @@ def test_a_null_rowtime_fails_both_runs_on_the_same_row_or_it_is_a_mismatch(tmp_
     other = runner._compare(case, RunOutcome(failure="java.lang.ArithmeticException: / by zero"), ours)
     assert (npe.status, npe.passed) == ("equivalent", True)
     assert (other.status, other.passed) == ("mismatch", False)
+
+
+def test_a_row_flink_encodes_takes_flinks_key_unless_its_envelope_gives_one():
+    flink = Record(value=b"v", key=b"flink-key")
+    assert _with_encoded(PendingRecord(value=None, row={"a": 1}, partition=1), flink) == \
+        Record(value=b"v", key=b"flink-key", partition=1)
+    assert _with_encoded(PendingRecord(value=None, row={"a": 1}, key=b"mine"), flink).key == b"mine"
+    assert _with_encoded(PendingRecord(value=b"as written", key=b"k"), None) == Record(value=b"as written", key=b"k")

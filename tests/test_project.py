@@ -9,7 +9,7 @@ import zipfile
 import yaml
 
 import accelerator
-from accelerator.testing import locations
+from accelerator.testing import distribution, locations
 
 
 def test_cli_reports_its_version():
@@ -48,6 +48,11 @@ def test_flink_distribution_is_laid_out_like_the_official_tarball():
     v = accelerator.FLINK_VERSION
     assert {f"flink-dist-{v}.jar", f"flink-table-planner-loader-{v}.jar", f"flink-json-{v}.jar",
             "flink-sql-connector-kafka-5.0.0-2.2.jar"} <= lib
+    # What a user adds for the avro and protobuf formats, and the compatibility cases' message classes.
+    assert {f"flink-avro-{v}.jar", "flink-protobuf-2.2.0.jar", "protobuf-java-4.32.1.jar",
+            distribution.MESSAGES_JAR} <= lib
+    with zipfile.ZipFile(home / "lib" / distribution.MESSAGES_JAR) as jar:
+        assert {"acc/compat/Bid.class", "acc/compat/OrdersProto$Order.class"} <= set(jar.namelist())
     assert (home / "opt" / f"flink-sql-gateway-{v}.jar").is_file()
     config = yaml.safe_load((home / "conf" / "config.yaml").read_text())
     assert config["jobmanager"]["rpc"]["address"] == "localhost"  # the stock file, unmodified

@@ -1,6 +1,7 @@
 """Encodes case input rows with stock Flink's own serializer for formats whose bytes we must not
-write ourselves (avro): a JSON staging topic, one bounded Flink job into a topic of the case's
-own table definition, and the encoded values read back in order."""
+write ourselves (avro, protobuf): a JSON staging topic, one bounded Flink job into a topic of the
+case's own table definition, and the encoded records (value, and key when the table writes one)
+read back in order."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from accelerator.compat.case import Case, CaseError
 from accelerator.testing import sql
 from accelerator.testing.flink import FlinkCluster
 from accelerator.testing.gateway import SqlGateway
-from accelerator.testing.kafka import KafkaBroker
+from accelerator.testing.kafka import KafkaBroker, Record
 
 CREATE_TABLE = re.compile(r"^\s*(?:--[^\n]*\n\s*|/\*.*?\*/\s*)*CREATE\s+(?:TEMPORARY\s+)?TABLE\s+"
                           r"(?:IF\s+NOT\s+EXISTS\s+)?((?:`[^`]+`|[\w.])+)", re.I | re.S)
@@ -20,8 +21,8 @@ TIME_ATTRIBUTE = re.compile(r"\s*\*(ROWTIME|PROCTIME)\*$")
 
 
 def encode_rows(case: Case, topic: str, rows: list[dict], *, broker: KafkaBroker,
-                cluster: FlinkCluster, gateway: SqlGateway) -> list[bytes]:
-    """The message values Flink writes for `rows` into the table the case declares on `topic`."""
+                cluster: FlinkCluster, gateway: SqlGateway) -> list[Record]:
+    """The messages (value and key) Flink writes for `rows` into the table the case declares on `topic`."""
     statement = _table_statement(case, topic)
     run = uuid.uuid4().hex[:8]
     staging, encoded = f"stage-{case.name}-{topic}-{run}", f"encoded-{case.name}-{topic}-{run}"
@@ -44,10 +45,10 @@ def encode_rows(case: Case, topic: str, rows: list[dict], *, broker: KafkaBroker
         job_id = session.execute(
             f"INSERT INTO {table} ({column_list}) SELECT {column_list} FROM `__staging`").job_id
     cluster.wait_for_job(job_id)
-    values = [r.value for r in broker.consume(encoded)]
-    if len(values) != len(rows):
-        raise CaseError(f"{case.inputs[topic]}: Flink encoded {len(values)} of {len(rows)} rows")
-    return values
+    records = broker.consume(encoded)
+    if len(records) != len(rows):
+        raise CaseError(f"{case.inputs[topic]}: Flink encoded {len(records)} of {len(rows)} rows")
+    return records
 
 
 def _table_statement(case: Case, topic: str) -> str:

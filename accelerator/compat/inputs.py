@@ -3,7 +3,8 @@
 Per line, by the value format of the table on that topic:
 - `json`: the line is the message value as it is (a malformed line is sent as it is);
 - `raw`, `csv`: the line is a JSON string literal holding the value (`null`: a tombstone);
-- `avro`: the line is a JSON object of the row; stock Flink encodes it (see `runner`).
+- `avro`, `protobuf`: the line is a JSON object of the row; stock Flink encodes it with the case's
+  own table (see `encoding`), and a table with a message key gets the key Flink writes with it.
 With `wrapped: [NAME]` each line is an envelope `{"value", "key", "partition", "timestamp",
 "headers"}`; in it, a `json` value that is a JSON string is sent as that string's text (so
 malformed messages can be written), any other JSON value is sent compactly serialised.
@@ -18,7 +19,7 @@ from pathlib import Path
 from accelerator.compat.case import Case, CaseError
 
 LITERAL_FORMATS = {"raw", "csv"}
-FLINK_ENCODED_FORMATS = {"avro"}
+FLINK_ENCODED_FORMATS = {"avro", "protobuf"}
 
 
 @dataclass(frozen=True)

@@ -172,9 +172,7 @@ class CompatRunner:
             rows = [p.row for p in pending if p.row is not None]
             encoded = iter(encoding.encode_rows(case, topic, rows, broker=self.broker, cluster=self.cluster,
                                                 gateway=self.gateway) if rows else [])
-            out[topic] = [Record(value=next(encoded) if p.row is not None else p.value, key=p.key,
-                                 partition=p.partition, timestamp=p.timestamp, headers=p.headers)
-                          for p in pending]
+            out[topic] = [_with_encoded(p, next(encoded) if p.row is not None else None) for p in pending]
         return out
 
     def _run(self, case: cases.Case, records: dict[str, list[Record]], accelerated: bool) -> RunOutcome:
@@ -204,6 +202,16 @@ class CompatRunner:
         if outcome.failure is None:
             outcome.outputs = {t: self.broker.consume(topics[t]) for t in case.outputs}
         return outcome
+
+
+def _with_encoded(pending: inputs.PendingRecord, encoded: Record | None) -> Record:
+    """The record to produce: Flink's encoding of its row, if it has one (the key too, unless the
+    case's envelope gives its own), else its value as written."""
+    if encoded is None:
+        return Record(value=pending.value, key=pending.key, partition=pending.partition,
+                      timestamp=pending.timestamp, headers=pending.headers)
+    return Record(value=encoded.value, key=pending.key if pending.key is not None else encoded.key,
+                  partition=pending.partition, timestamp=pending.timestamp, headers=pending.headers)
 
 
 def _root_cause(stacktrace: str) -> str:

@@ -4,8 +4,9 @@ Each message has a cursor; reading a field moves all cursors with a few numpy op
 (varints byte-column by byte-column, strings by one gather), so the cost is per field, not per
 message. Optional values, array items and nested records recurse on the subset of messages that
 have them. A message whose datum reads anything unusual (an error, invalid UTF-8, a timestamp
-Arrow cannot hold, a long decimal, bytes left over) is only flagged here; the exact reader
-(`avro_values`) decides what Flink does with it. Rows with a MAP are left to the exact reader.
+Arrow cannot hold, a long decimal, bytes left over, an array much longer than the rest of its
+batch's) is only flagged here; the exact reader (`avro_values`) decides what Flink does with it.
+Rows with a MAP are left to the exact reader.
 """
 
 from __future__ import annotations
@@ -18,6 +19,10 @@ from accelerator.formats.avro_values import MAX_MILLIS
 from accelerator.formats.types import to_arrow
 
 _PAD = 16
+#: Array items are read one position at a time for all rows that have one; once only _FEW_ROWS
+#: rows still have items after _FEW_ITEMS positions, those rows go to the exact reader instead.
+_FEW_ROWS = 16
+_FEW_ITEMS = 64
 #: Stands for every row of the batch.
 ALL = slice(None)
 
@@ -146,7 +151,7 @@ class Lockstep:
             v = self._varint(r, 10)
             if not node.write_unit:
                 return pa.array(v, pa.int64())
-            outside = np.abs(v) > MAX_MILLIS
+            outside = (v > MAX_MILLIS) | (v < -MAX_MILLIS)  # not np.abs: it leaves -2**63 negative
             self._flag(r, outside)
             nanos = np.where(outside, 0, v) * 1_000_000
             return pa.array(nanos, pa.int64()).cast(arrow)
@@ -212,7 +217,13 @@ class Lockstep:
         remaining = self._block(r)
         active = r[remaining > 0]
         remaining = remaining[remaining > 0]
+        steps = 0
         while len(active):
+            if steps >= _FEW_ITEMS and len(active) <= _FEW_ROWS:
+                # A few long arrays: a numpy step per item would cost more than the exact reader.
+                self._flag(active, np.ones(len(active), dtype=bool))
+                break
+            steps += 1
             pieces.append(self.read(element, active))
             owners.append(active)
             remaining = remaining - 1

@@ -3,9 +3,9 @@ flink-csv 2.2.1) decodes them.
 
 Flink reads the first CSV record of each message with Jackson's CSV parser, checks the number of
 fields, then converts each field's text with the Java parse of its type (`java_parse`). Here each
-message is split by a model of that parser; where the model is not sure how Jackson reads a
-record (text after a closing quote, a byte-order mark, bytes that are not UTF-8) the record is
-reported instead of guessed.
+message is read as Jackson reads its bytes (`csv_text`), then split by a model of that parser;
+where the model is not sure how Jackson reads a record (text after a closing quote, a byte-order
+mark, a message Jackson reads as UTF-16 or UTF-32) the record is reported instead of guessed.
 
 With csv.ignore-parse-errors Flink skips a record it cannot split (or that has too many fields),
 and nulls a field it cannot convert or that a short record lacks.
@@ -13,12 +13,15 @@ and nulls a field it cannot convert or that a short record lacks.
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Callable
 
 import pyarrow as pa
 
 from accelerator.formats import FormatError, java_parse
 from accelerator.formats.csv_options import CsvOptions
+from accelerator.formats.csv_text import flink_string, java_length, read_as_utf16_or_32, read_text
 from accelerator.formats.json_decoder import DecodeResult
 from accelerator.formats.types import DataType, to_arrow_field
 from accelerator.formats.value_columns import column as _column
@@ -27,6 +30,8 @@ REMEDY = "set 'csv.ignore-parse-errors' = 'true' to skip such records"
 UNREPRODUCIBLE_REMEDY = ("run this job without the accelerator ('accelerator.enabled' = 'false'), "
                          "where stock Flink decodes this record")
 _INTEGER_BITS = {"TINYINT": 8, "SMALLINT": 16, "INT": 32, "BIGINT": 64}
+#: Jackson's default limit (StreamReadConstraints) on one value's length, in Java chars.
+MAX_STRING_LENGTH = 20_000_000
 
 
 class Unreproducible(Exception):
@@ -37,8 +42,10 @@ class Malformed(Exception):
     """Flink's parser rejects the record (the whole record is skipped under ignore-parse-errors)."""
 
 
-def split_record(text: str, options: CsvOptions) -> list[tuple[str, bool]]:
-    """The fields of the message's first record: (text, was it quoted)."""
+def split_record(text: str, options: CsvOptions) -> tuple[list[tuple[str, bool]], int | None]:
+    """The fields of the text's first record, (text, was it quoted), and how many chars of the
+    text the parser reads for it: up to its line break and one char beyond (None when the
+    record runs to the end of the text, which the parser then reads to its end)."""
     if text == "":
         raise Malformed("No content to map due to end-of-input")
     if text.startswith("\ufeff"):
@@ -55,14 +62,31 @@ def split_record(text: str, options: CsvOptions) -> list[tuple[str, bool]]:
                 raise Unreproducible(f"text follows the closing quote of field {len(fields) + 1}")
             fields.append((value, True))
         else:
-            end = pos
-            while end < n and text[end] not in (d, "\n", "\r"):
-                end += 1
+            found = _field_end(d).search(text, pos)
+            end = n if found is None else found.start()
             fields.append((text[pos:end], False))
             pos = end
         if pos >= n or text[pos] in ("\n", "\r"):  # the first line ends the record; the rest is not read
-            return fields
+            _check_lengths(fields, n)
+            if pos >= n:
+                return fields, None
+            return fields, pos + (2 if text.startswith("\r\n", pos) else 1) + 1
         pos += 1  # the delimiter
+
+
+@functools.cache
+def _field_end(delimiter: str) -> re.Pattern:
+    """What ends an unquoted field: the delimiter or a line break."""
+    return re.compile(f"[{re.escape(delimiter)}\n\r]")
+
+
+def _check_lengths(fields: list[tuple[str, bool]], text_length: int) -> None:
+    if text_length <= MAX_STRING_LENGTH // 2:  # no value can be longer (a char is at most two Java chars)
+        return
+    for value, _ in fields:
+        if len(value) > MAX_STRING_LENGTH // 2 and java_length(value) > MAX_STRING_LENGTH:
+            raise Malformed(f"String value length ({java_length(value)}) exceeds the maximum allowed"
+                            f" ({MAX_STRING_LENGTH})")
 
 
 def _quoted(text: str, pos: int, q: str) -> tuple[str, int]:
@@ -84,7 +108,7 @@ def _converter(t: DataType) -> Callable[[str], object]:
     """Flink's conversion of a field's text to type `t`; raises ValueError where Java throws."""
     root = t.root
     if root in ("CHAR", "VARCHAR"):
-        return lambda s: s
+        return flink_string
     if root == "BOOLEAN":
         return lambda s: java_parse.parse_boolean(java_parse.trim(s))
     if root in _INTEGER_BITS:
@@ -109,17 +133,14 @@ class RecordDecoder:
         self._options = options
 
     def decode(self, message: bytes) -> tuple | None:
-        try:
-            text = message.decode("utf-8")
-        except UnicodeDecodeError as e:
-            if e.reason == "invalid start byte" and not self._options.ignore_parse_errors:
-                raise Malformed(f"Invalid UTF-8 start byte 0x{message[e.start]:02x}") from None
-            if e.reason == "invalid start byte":
-                return None
-            raise Unreproducible(f"the record is not valid UTF-8 ({e.reason} at byte {e.start})") from None
+        if read_as_utf16_or_32(message):
+            raise Unreproducible("its first bytes make Jackson read it as UTF-16 or UTF-32")
+        text, utf8_error = read_text(message)
         ignore = self._options.ignore_parse_errors
         try:
-            fields = split_record(text, self._options)
+            fields, read = split_record(text, self._options)
+            if utf8_error is not None and (read is None or read > len(text)):
+                raise Malformed(utf8_error)  # the parser reads up to the bytes Jackson rejects
         except Malformed:
             if ignore:
                 return None

@@ -56,9 +56,10 @@ def _java_float_exact(text: str) -> Fraction | float:
     m = _JAVA_DECIMAL_FLOAT.fullmatch(text)
     if m:
         negative = m.group("sign") == "-"
+        if m.group("special") == "NaN":
+            return math.nan  # Java's one NaN, whatever the sign: "-NaN" is not negative
         if m.group("special"):
-            value = math.nan if m.group("special") == "NaN" else math.inf
-            return -value if negative else value
+            return -math.inf if negative else math.inf
         exact = Fraction(Decimal(m.group("number")))
         return -exact if negative else exact
     m = _JAVA_HEX_FLOAT.fullmatch(text)

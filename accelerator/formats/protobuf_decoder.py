@@ -12,7 +12,8 @@ and runs generated code that reads the row's fields from it:
 - an enum read as CHAR/VARCHAR is its Java constant's name ("UNRECOGNIZED" for a number a proto3
   enum does not declare), read as INT its number (an undeclared number fails the record);
 - unsigned and fixed integers keep their bits as Java's signed int/long;
-- a proto2 string with invalid UTF-8 decodes as `new String(bytes, UTF_8)` does (java_utf8);
+- a proto2 string with invalid UTF-8 decodes as `new String(bytes, UTF_8)` does (java_utf8),
+  except as a map's key or value, which protobuf-java checks (the record is a parse error);
 - a map becomes a java.util.HashMap filled in wire order, a repeated key keeping its first place
   and its last value, and iterates in that map's order.
 
@@ -130,6 +131,10 @@ class ProtobufDecoder:
 
     def _map(self, fd, entries, t: DataType) -> list:
         key_fd, value_fd = fd.message_type.fields_by_name["key"], fd.message_type.fields_by_name["value"]
+        strings = [f.name for f in (key_fd, value_fd) if f.type == FieldDescriptor.TYPE_STRING]
+        if any(isinstance(getattr(e, name), bytes) for name in strings for e in entries):
+            raise Unreadable(f"field {fd.name}: a map entry's string is not UTF-8 (protobuf-java checks the strings"
+                             f" of map entries even in proto2)")
         keys = [self._single(key_fd, e.key, t.children[0]) for e in entries]
         values = [self._single(value_fd, e.value, t.children[1]) for e in entries]
         order = java_hash_map.iteration_order(keys, _hash_of(t.children[0]), java_hash_map.DEFAULT_CAPACITY)

@@ -29,6 +29,10 @@ KIND = "segment"
 OUTPUT_SCHEMA = pa.schema([pa.field("value", pa.binary())])
 #: With message keys: the value bytes, then the key bytes (the raw sink's row).
 KEYED_OUTPUT_SCHEMA = pa.schema([pa.field("value", pa.binary()), pa.field("key", pa.binary())])
+#: Schema metadata of each answer: how many of the batch's messages were dropped because a format's
+#: 'ignore-parse-errors' skipped them (the operator counts them in a metric; Flink's formats count
+#: nothing).
+SKIPPED_METADATA = b"accelerator.skipped"
 
 #: decode(values) -> DecodeResult (rows, which message each came from, how many were skipped)
 Decode = Callable[[pa.Array], object]
@@ -63,6 +67,9 @@ FORMATS: dict[str, Format] = {
     "csv": Format(lambda: importlib.import_module("accelerator.formats.csv"),
                   lambda m, t, o: lambda values: m.decode(values, t, o),
                   lambda m, t, o: lambda batch: m.encode(batch, t, o)),
+    "protobuf": Format(lambda: importlib.import_module("accelerator.formats.protobuf"),
+                       lambda m, t, o: m.ProtobufDecoder(t, o).decode,
+                       lambda m, t, o: m.Encoder(t, o).encode),
 }
 
 
@@ -141,7 +148,12 @@ class SegmentStage:
                              f" input fields {self._input_names}")
         if batch.num_rows == 0:
             return pa.RecordBatch.from_pylist([], schema=self._output_schema)
-        decoded = self._decode(batch)
+        decoded, skipped = self._decode(batch)
+        answer = self._run(batch, decoded)
+        return answer.replace_schema_metadata({SKIPPED_METADATA: str(skipped).encode()}) if skipped else answer
+
+    def _run(self, batch: pa.RecordBatch, decoded) -> pa.RecordBatch:
+        """The encoded messages of the decoded rows (with the batch's metadata columns)."""
         columns = list(decoded.batch.columns)
         names = list(decoded.batch.schema.names)
         for name in self._metadata:
@@ -165,8 +177,9 @@ class SegmentStage:
         return pa.RecordBatch.from_arrays([values, keys], schema=self._output_schema)
 
     def _decode(self, batch: pa.RecordBatch):
-        """The table rows of the batch's messages: value rows, joined with key rows when the table
-        reads keys; the key is decoded first, as Flink does, so a bad key fails before its value."""
+        """The table rows of the batch's messages (value rows, joined with key rows when the table
+        reads keys; the key is decoded first, as Flink does, so a bad key fails before its value),
+        and how many values and keys 'ignore-parse-errors' skipped."""
         keys = self._decode_key(batch.column(self._key_column)) if self._decode_key else None
         values = self._decode_value(batch.column(self._value_column))
         if keys is not None and keys.null_rows and not self._value_ignores_errors:
@@ -179,9 +192,9 @@ class SegmentStage:
                               "fix the key, or also set the value format's 'ignore-parse-errors' = 'true' to"
                               " drop such records")
         if keys is None:
-            return values
-        return kafka_rows.join(kafka_rows.Rows(values.batch, values.kept), kafka_rows.Rows(keys.batch, keys.kept),
-                               batch.num_rows, self._key_layout)
+            return values, values.skipped
+        return (kafka_rows.join(kafka_rows.Rows(values.batch, values.kept), kafka_rows.Rows(keys.batch, keys.kept),
+                                batch.num_rows, self._key_layout), values.skipped + keys.skipped)
 
 
 register(KIND, SegmentStage)

@@ -4,7 +4,9 @@ The official tarball is not on a registry we can reach, but its parts are: `apac
 carries bin/ and conf/, `apache-flink-libraries` carries lib/, opt/, plugins/ and
 bin/bash-java-utils.jar. We download both with `pip download --no-deps` (never install them:
 they pin pyarrow and py4j) and lay them out like the tarball, then add what a Flink user adds
-(the Kafka SQL connector to lib/, the SQL gateway that sql-client.sh needs to opt/).
+(the Kafka SQL connector and the avro and protobuf formats to lib/, the SQL gateway that
+sql-client.sh needs to opt/, and to lib/ the jar of the protobuf message classes the
+compatibility cases name, compiled from flink-compat-tests/protos/ as a user compiles theirs).
 
 Usage: python -m accelerator.testing.distribution
 """
@@ -19,7 +21,7 @@ import zipfile
 from pathlib import Path
 
 from accelerator import FLINK_VERSION
-from accelerator.testing import locations
+from accelerator.testing import locations, protobuf_oracle
 
 WHEELS = (f"apache-flink=={FLINK_VERSION}", f"apache-flink-libraries=={FLINK_VERSION}")
 #: Wheel member prefix -> distribution folder. Later wheels may add to the same folder.
@@ -28,6 +30,9 @@ LAYOUT = {"pyflink/bin/": "bin", "pyflink/conf/": "conf", "pyflink/lib/": "lib",
 #: Jars fetched by java-shim/test-runtime/pom.xml that a user would add to the distribution.
 ADDED_JARS = {"flink-lib": "lib", "flink-opt": "opt"}
 MARKER = ".assembled"
+#: The .proto files of the messages the protobuf compatibility cases and golden descriptors name.
+MESSAGE_PROTOS = locations.REPO_ROOT / "flink-compat-tests" / "protos"
+MESSAGES_JAR = "flink-accelerator-compat-messages.jar"
 
 
 def download_wheels(dest: Path) -> list[Path]:
@@ -67,6 +72,7 @@ def assemble(wheels: list[Path], runtime_jars: Path, dest: Path) -> Path:
             raise FileNotFoundError(f"no jars in {runtime_jars / source}; run `make setup`")
         for jar in jars:
             shutil.copy2(jar, staging / folder / jar.name)
+    write_messages_jar(staging / "lib" / MESSAGES_JAR)
     for script in (staging / "bin").iterdir():
         if script.suffix != ".jar":
             script.chmod(script.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
@@ -74,6 +80,17 @@ def assemble(wheels: list[Path], runtime_jars: Path, dest: Path) -> Path:
     shutil.rmtree(dest, ignore_errors=True)
     staging.rename(dest)
     return dest
+
+
+def write_messages_jar(jar: Path) -> Path:
+    """The compatibility cases' protobuf message classes (protoc and javac of the protobuf release
+    flink-protobuf is built with), as one jar."""
+    compiled = protobuf_oracle.compile_protos(MESSAGE_PROTOS, sorted(p.name for p in MESSAGE_PROTOS.glob("*.proto")))
+    with zipfile.ZipFile(jar, "w", zipfile.ZIP_DEFLATED) as out:
+        out.writestr("META-INF/MANIFEST.MF", "Manifest-Version: 1.0\r\n\r\n")
+        for path in sorted(compiled.classes.rglob("*.class")):
+            out.write(path, path.relative_to(compiled.classes).as_posix())
+    return jar
 
 
 def _extract(wheel: Path, root: Path) -> None:

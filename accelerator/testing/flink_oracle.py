@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import decimal
 import threading
+from collections import Counter
 from dataclasses import dataclass
 
 from accelerator.testing import locations
@@ -23,6 +24,11 @@ _lock = threading.Lock()
 _java = None
 
 FORMAT_PREFIX = "json."
+
+
+#: Rows and messages each format's oracle handled in this process, by format name; a full run of
+#: tests/formats must push at least 10,000 through each (tests/formats/conftest.py checks).
+HANDLED: Counter = Counter()
 
 
 class _Java:
@@ -129,6 +135,7 @@ class JsonSerializer:
 
     def serialize(self, rows: list[tuple]) -> list[bytes]:
         """Bytes Flink writes for each row, in order (the schema is reused across rows, as in Flink)."""
+        HANDLED["json"] += len(rows)
         return [bytes(self._schema.serialize(to_internal(self._type, row))) for row in rows]
 
 
@@ -153,6 +160,7 @@ class JsonDeserializer:
     def deserialize(self, messages: list[bytes | None]) -> list[Decoded]:
         """What Flink does with each message: the rows it emits (None for a null row) or the
         text of the exception it throws."""
+        HANDLED["json"] += len(messages)
         return deserialize_each(self._schema, self._type, messages)
 
 
@@ -200,6 +208,7 @@ class FactorySerializer:
         self._schema.open(None)
 
     def serialize(self, rows: list[tuple]) -> list[bytes | None]:
+        HANDLED[self.prefix.rstrip(".")] += len(rows)
         out = []
         for row in rows:
             message = self._schema.serialize(to_internal(self._type, row))
@@ -230,6 +239,7 @@ class FactoryDeserializer:
 
     def deserialize(self, messages: list[bytes | None]) -> list[Decoded]:
         """What Flink does with each message, in order: the rows it emits or its exception text."""
+        HANDLED[self.prefix.rstrip(".")] += len(messages)
         return deserialize_each(self._schema, self._type, messages)
 
 

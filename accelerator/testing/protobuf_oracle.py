@@ -135,6 +135,7 @@ class ProtobufSerializer:
     def serialize(self, rows: list[tuple]) -> list[bytes | str]:
         """The bytes Flink writes for each row, or the text of the exception it throws."""
         j = flink_oracle.java()
+        flink_oracle.HANDLED["protobuf"] += len(rows)
         out = []
         with _WithLoader(self._loader):
             for row in rows:
@@ -160,5 +161,6 @@ class ProtobufDeserializer:
             self._schema.open(None)
 
     def deserialize(self, messages: list[bytes | None]) -> list[Decoded]:
+        flink_oracle.HANDLED["protobuf"] += len(messages)
         with _WithLoader(self._loader):
             return flink_oracle.deserialize_each(self._schema, self._type, messages)

@@ -24,7 +24,7 @@ from avro_types import LEGACY, MAPS, MODERN, NESTED, NEXMARK, SCALARS, TIMESTAMP
 from rows import rows
 from values import from_batch, same
 
-SETTINGS = settings(max_examples=40, deadline=None, derandomize=True, phases=[Phase.generate],
+SETTINGS = settings(max_examples=60, deadline=None, derandomize=True, phases=[Phase.generate],
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                            HealthCheck.large_base_example])
 

@@ -12,7 +12,7 @@ from avro_types import LEGACY, MAPS, MODERN, NESTED, SCALARS, TIMESTAMPS
 from rows import rows
 from values import to_batch
 
-SETTINGS = settings(max_examples=60, deadline=None, derandomize=True, phases=[Phase.generate],
+SETTINGS = settings(max_examples=90, deadline=None, derandomize=True, phases=[Phase.generate],
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                            HealthCheck.large_base_example])
 

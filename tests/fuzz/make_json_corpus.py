@@ -72,11 +72,15 @@ def huge_values():
     yield encode_parts("many-top-level-rows", (b"[", 1), (b'{"auction":5},', 50_000), (b'{"auction":6}]', 1))
 
 
+#: Byte sequences that are not UTF-8 (the other formats' generators use them too): stray and
+#: overlong bytes, truncated sequences, encoded surrogates, code points above U+10FFFF.
+BAD_UTF8 = [b"\xff", b"\xfe", b"\x80", b"\xbf", b"\xc0\x80", b"\xc1\xbf", b"\xc3", b"\xc3(", b"\xe2\x82", b"\xe2(\xa1",
+            b"\xed\xa0\x80", b"\xed\xbf\xbf", b"\xf0\x28\x8c\xbc", b"\xf4\x90\x80\x80", b"\xf8\x88\x80\x80\x80",
+            b"\xef\xbf\xbe", b"\xf0\x9f\x98"]
+
+
 def invalid_utf8():
-    bad = [b"\xff", b"\xfe", b"\x80", b"\xbf", b"\xc0\x80", b"\xc1\xbf", b"\xc3", b"\xc3(", b"\xe2\x82", b"\xe2(\xa1",
-           b"\xed\xa0\x80", b"\xed\xbf\xbf", b"\xf0\x28\x8c\xbc", b"\xf4\x90\x80\x80", b"\xf8\x88\x80\x80\x80",
-           b"\xef\xbf\xbe", b"\xf0\x9f\x98"]
-    for i, b in enumerate(bad):
+    for i, b in enumerate(BAD_UTF8):
         yield f"bad-utf8-in-string-{i}", b'{"auction":1,"name":"a' + b + b'b"}'
         yield f"bad-utf8-in-key-{i}", b'{"na' + b + b'me":"x","auction":1}'
         yield f"bad-utf8-in-unknown-{i}", b'{"zz":"' + b + b'","auction":1}'

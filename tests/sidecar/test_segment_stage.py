@@ -86,6 +86,6 @@ def test_a_format_module_that_cannot_be_loaded_refuses_the_stage_with_a_reason(m
 
 def test_formats_the_sidecar_has_no_codec_for_are_refused():
     descriptor = golden("nexmark_q2")
-    descriptor["decode"] = {**descriptor["decode"], "format": "protobuf"}
-    with pytest.raises(stages.DescriptorError, match="decoding format 'protobuf'"):
+    descriptor["decode"] = {**descriptor["decode"], "format": "debezium-json"}
+    with pytest.raises(stages.DescriptorError, match="decoding format 'debezium-json'"):
         stages.create(descriptor)

@@ -83,7 +83,10 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         rowRecord = new StreamRecord<>(null);
         LongCounter recordsInTotal = new LongCounter();
         getRuntimeContext().addAccumulator(SidecarMetrics.RECORDS_IN_ACCUMULATOR + spec.segmentName(), recordsInTotal);
-        metrics = new SidecarMetrics(getMetricGroup(), recordsInTotal);
+        LongCounter recordsSkippedTotal = new LongCounter();
+        getRuntimeContext().addAccumulator(SidecarMetrics.RECORDS_SKIPPED_ACCUMULATOR + spec.segmentName(),
+                recordsSkippedTotal);
+        metrics = new SidecarMetrics(getMetricGroup(), recordsInTotal, recordsSkippedTotal);
         SidecarSettings settings = new SidecarSettings(spec.pythonExecutable(), spec.sidecarTimeout(),
                 SidecarSettings.DEFAULT_START_TIMEOUT, SidecarSettings.DEFAULT_INITIAL_REGION_BYTES);
         sidecar = SidecarProcess.start(settings);

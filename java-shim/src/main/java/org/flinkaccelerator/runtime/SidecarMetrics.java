@@ -19,6 +19,7 @@ final class SidecarMetrics {
     static final String GROUP = "accelerator";
     static final String RECORDS_IN = "sidecarRecordsIn";
     static final String RECORDS_OUT = "sidecarRecordsOut";
+    static final String RECORDS_SKIPPED = "sidecarRecordsSkipped";
     static final String BATCHES = "sidecarBatches";
     static final String BYTES_IN = "sidecarBytesIn";
     static final String BYTES_OUT = "sidecarBytesOut";
@@ -30,24 +31,38 @@ final class SidecarMetrics {
      * API ({@code /jobs/<id>/accumulators}), so a finished job still shows them.
      */
     static final String RECORDS_IN_ACCUMULATOR = GROUP + "." + RECORDS_IN + ".";
+    /** Prefix of the job accumulator (per segment, like {@link #RECORDS_IN_ACCUMULATOR}) of the skipped records. */
+    static final String RECORDS_SKIPPED_ACCUMULATOR = GROUP + "." + RECORDS_SKIPPED + ".";
+    /**
+     * Schema metadata key of the sidecar's answer: how many of the batch's messages a format's
+     * 'ignore-parse-errors' skipped (absent: none).
+     */
+    static final String SKIPPED_METADATA = "accelerator.skipped";
     /** Batches the histogram's percentiles are computed over. */
     static final int HISTOGRAM_WINDOW = 1024;
 
     private final Counter recordsIn;
     private final Counter recordsOut;
+    private final Counter recordsSkipped;
     private final Counter batches;
     private final Counter bytesIn;
     private final Counter bytesOut;
     private final Counter timeNanos;
     private final Histogram batchTimeMicros;
     private final LongCounter recordsInTotal;
+    private final LongCounter recordsSkippedTotal;
 
-    /** @param recordsInTotal the job accumulator {@link #RECORDS_IN_ACCUMULATOR} of this segment */
-    SidecarMetrics(MetricGroup operatorGroup, LongCounter recordsInTotal) {
+    /**
+     * @param recordsInTotal the job accumulator {@link #RECORDS_IN_ACCUMULATOR} of this segment
+     * @param recordsSkippedTotal the job accumulator {@link #RECORDS_SKIPPED_ACCUMULATOR} of this segment
+     */
+    SidecarMetrics(MetricGroup operatorGroup, LongCounter recordsInTotal, LongCounter recordsSkippedTotal) {
         this.recordsInTotal = recordsInTotal;
+        this.recordsSkippedTotal = recordsSkippedTotal;
         MetricGroup group = operatorGroup.addGroup(GROUP);
         recordsIn = group.counter(RECORDS_IN);
         recordsOut = group.counter(RECORDS_OUT);
+        recordsSkipped = group.counter(RECORDS_SKIPPED);
         batches = group.counter(BATCHES);
         bytesIn = group.counter(BYTES_IN);
         bytesOut = group.counter(BYTES_OUT);
@@ -61,10 +76,20 @@ final class SidecarMetrics {
         recordsIn.inc(sent.getRowCount());
         recordsInTotal.add(sent.getRowCount());
         recordsOut.inc(received.getRowCount());
+        long skipped = skipped(received);
+        recordsSkipped.inc(skipped);
+        recordsSkippedTotal.add(skipped);
         bytesIn.inc(dataBytes(sent));
         bytesOut.inc(dataBytes(received));
         timeNanos.inc(nanos);
         batchTimeMicros.update(nanos / 1_000);
+    }
+
+    /** The messages of the batch the sidecar skipped, as its answer's schema metadata says. */
+    static long skipped(VectorSchemaRoot received) {
+        java.util.Map<String, String> metadata = received.getSchema().getCustomMetadata();
+        String skipped = metadata == null ? null : metadata.get(SKIPPED_METADATA);
+        return skipped == null ? 0 : Long.parseLong(skipped);
     }
 
     /** Payload bytes of the variable-width (binary, string) columns, as their offsets say; no buffers' slack. */

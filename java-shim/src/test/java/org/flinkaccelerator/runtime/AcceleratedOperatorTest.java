@@ -15,6 +15,7 @@ import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.flinkaccelerator.AcceleratorOptions;
+import org.flinkaccelerator.sidecar.Hang;
 import org.junit.jupiter.api.Test;
 
 /** The accelerated operator in Flink's operator harness, with a real sidecar running the identity stage. */
@@ -124,7 +125,7 @@ class AcceleratedOperatorTest {
             started.removeAll(before);
             assertEquals(1, started.size(), "one sidecar per operator: " + started);
             ProcessHandle sidecar = started.get(0);
-            assertEquals(0, new ProcessBuilder("kill", "-STOP", String.valueOf(sidecar.pid())).start().waitFor());
+            Hang.stop(sidecar.pid());
 
             long startedAt = System.nanoTime();
             Exception e = assertThrows(RuntimeException.class, () -> harness.processElement(message("x")));
@@ -153,7 +154,7 @@ class AcceleratedOperatorTest {
             harness.setProcessingTime(HEARTBEAT.toMillis());  // a batch went through: no check needed
             harness.setProcessingTime(2 * HEARTBEAT.toMillis());  // idle: checked, and it answers
             assertTrue(sidecar.isAlive());
-            assertEquals(0, new ProcessBuilder("kill", "-STOP", String.valueOf(sidecar.pid())).start().waitFor());
+            Hang.stop(sidecar.pid());
 
             long startedAt = System.nanoTime();
             Exception e = assertThrows(RuntimeException.class, () -> harness.setProcessingTime(3 * HEARTBEAT.toMillis()));

@@ -79,15 +79,21 @@ class SidecarMetricsTest {
     @Test
     void countsRowsBytesBatchesAndTimeOfEachBatch() {
         LongCounter recordsInTotal = new LongCounter();
-        SidecarMetrics metrics = new SidecarMetrics(new Recording(registered, ""), recordsInTotal);
+        LongCounter skippedTotal = new LongCounter();
+        SidecarMetrics metrics = new SidecarMetrics(new Recording(registered, ""), recordsInTotal, skippedTotal);
         try (BufferAllocator allocator = new RootAllocator();
                 VectorSchemaRoot in1 = values(allocator, "{\"a\":1}", null, "ü");
                 VectorSchemaRoot out1 = values(allocator, "{\"a\":1}");
                 VectorSchemaRoot in2 = values(allocator, "xy");
                 VectorSchemaRoot out2 = values(allocator)) {
             metrics.batch(in1, out1, 2_500_000);
-            metrics.batch(in2, out2, 1_000);
+            VectorSchemaRoot skipping = new VectorSchemaRoot(new org.apache.arrow.vector.types.pojo.Schema(
+                    out2.getSchema().getFields(), Map.of(SidecarMetrics.SKIPPED_METADATA, "1")),
+                    out2.getFieldVectors(), 0);
+            metrics.batch(in2, skipping, 1_000);
         }
+        assertEquals(1, count(SidecarMetrics.RECORDS_SKIPPED), "the answer's metadata says one message was skipped");
+        assertEquals(1, skippedTotal.getLocalValue());
         assertEquals(4, count(SidecarMetrics.RECORDS_IN));
         assertEquals(4, recordsInTotal.getLocalValue(), "the job accumulator counts as the metric does");
         assertEquals(1, count(SidecarMetrics.RECORDS_OUT));

@@ -124,7 +124,7 @@ class SidecarProcessTest {
         SidecarProcess sidecar = SidecarProcess.start(TestPython.settings().withCallTimeout(Duration.ofSeconds(1)));
         try (SidecarStage stage = SidecarStage.open(sidecar, IDENTITY, allocator);
                 VectorSchemaRoot batch = Batches.kafkaRecords(allocator, 10, 20)) {
-            signal("STOP", sidecar.pid());
+            Hang.stop(sidecar.pid());
             SidecarException e = assertThrows(SidecarException.class, () -> stage.process(batch));
             assertTrue(e.getMessage().contains("did not answer process(stage"), e.getMessage());
             assertTrue(e.getMessage().contains("within 1000 ms and was killed"), e.getMessage());
@@ -206,10 +206,6 @@ class SidecarProcessTest {
         } catch (IOException e) {
             return "";
         }
-    }
-
-    private static void signal(String signal, long pid) throws Exception {
-        assertEquals(0, new ProcessBuilder("kill", "-" + signal, String.valueOf(pid)).start().waitFor());
     }
 
     private static void assertNothingLeft(SidecarProcess sidecar) throws IOException {

@@ -56,9 +56,12 @@ record KafkaKeyFormat(String format, Map<String, String> options, List<String> f
         return new RowType(physical.getFields().stream().filter(f -> !fields.contains(f.getName())).toList());
     }
 
-    /** The key as the sidecar decodes it into table columns, or encodes it from them. */
-    KeySpec spec(String column, RowType physical) {
-        return new KeySpec(new FormatSpec(column, format, options, keyRow(physical).asSerializableString()), fields,
-                physical.getFieldNames());
+    /**
+     * The key as the sidecar decodes it into table columns, or encodes it from them, with the
+     * options its format's {@link KafkaValueFormat#check} gives the sidecar.
+     */
+    KeySpec spec(String column, RowType physical, Map<String, String> sidecarOptions) {
+        return new KeySpec(new FormatSpec(column, format, sidecarOptions, keyRow(physical).asSerializableString()),
+                fields, physical.getFieldNames());
     }
 }

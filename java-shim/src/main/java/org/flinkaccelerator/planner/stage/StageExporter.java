@@ -70,11 +70,12 @@ public final class StageExporter {
                     + "' is not IGNORE: Flink's length enforcer is not reproduced yet"));
         }
         checkTypes(sinkRow, sinkWhere, reasons);
+        FormatSpec encode = null;
         if (sinkFormat != null) {
-            sinkFormat.problems(sinkValueRow, false).forEach(p -> reasons.add(new FallbackReason(sinkWhere, p)));
+            FormatCheck checked = sinkFormat.check(sinkValueRow, false);
+            checked.problems().forEach(p -> reasons.add(new FallbackReason(sinkWhere, p)));
+            encode = new FormatSpec(null, sinkFormat.format(), checked.options(), sinkValueRow.asSerializableString());
         }
-        FormatSpec encode = sinkFormat == null ? null
-                : new FormatSpec(null, sinkFormat.format(), sinkFormat.options(), sinkValueRow.asSerializableString());
         KeySpec encodeKey = sinkKey == null ? null : keySpec(sinkKey, null, sinkRow, sinkWhere, reasons);
 
         // The Calc chain.
@@ -130,7 +131,7 @@ public final class StageExporter {
                     programs.add(CalcPrograms.of(chain.get(i), "calc " + (i + 1) + " of " + chain.size()));
                 }
                 try {
-                    plan = planBuilder.buildRows(carrying, programs, output.getFieldNames(), RowsOutput.MESSAGE);
+                    plan = planBuilder.buildRows(carrying, programs, output, RowsOutput.MESSAGE);
                 } catch (NotReproducible e) {
                     problems.add(new FallbackReason("calcs", e.getMessage()));
                 }
@@ -213,14 +214,13 @@ public final class StageExporter {
             }
         }
         if (sourceFormat != null) {
-            sourceFormat.problems(valueRow, true).forEach(p -> reasons.add(new FallbackReason(sourceWhere, p)));
+            FormatCheck checked = sourceFormat.check(valueRow, true);
+            checked.problems().forEach(p -> reasons.add(new FallbackReason(sourceWhere, p)));
+            decode = new FormatSpec(VALUE, sourceFormat.format(), checked.options(), valueRow.asSerializableString());
         }
         KeySpec decodeKey = null;
         if (sourceKey != null) {
             decodeKey = keySpec(sourceKey, KEY, physicalRow, sourceWhere, reasons);
-        }
-        if (sourceFormat != null) {
-            decode = new FormatSpec(VALUE, sourceFormat.format(), sourceFormat.options(), valueRow.asSerializableString());
         }
         return new SourceSide(input, decode, decodeKey, decoded, typesOk);
     }
@@ -267,9 +267,9 @@ public final class StageExporter {
             reasons.add(new FallbackReason(where, e.getMessage()));
             return null;
         }
-        new KafkaValueFormat(key.format(), key.options()).problems(keyRow, column != null)
-                .forEach(p -> reasons.add(new FallbackReason(where, "key: " + p)));
-        return key.spec(column, physical);
+        FormatCheck checked = new KafkaValueFormat(key.format(), key.options()).check(keyRow, column != null);
+        checked.problems().forEach(p -> reasons.add(new FallbackReason(where, "key: " + p)));
+        return key.spec(column, physical, checked.options());
     }
 
     /** True when every column has a Substrait type; otherwise adds a reason per column that has none. */

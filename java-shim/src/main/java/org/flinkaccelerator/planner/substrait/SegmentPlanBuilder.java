@@ -49,7 +49,7 @@ public final class SegmentPlanBuilder {
         ExpressionConverter converter = new ExpressionConverter(registry, anchors);
         Rel rel = calcs(read(decoded), decoded.getFieldCount(), false, calcs, outputNames.size(), converter);
         rel = guardRowtime(rel, output, converter);
-        return plan(rel, outputNames, anchors);
+        return plan(rel, rootNames(outputNames, output), anchors);
     }
 
     /**
@@ -58,13 +58,13 @@ public final class SegmentPlanBuilder {
      * on, so it ends the output row. No rowtime guard: the rows go to stock operators, not a sink.
      *
      * @param decoded the decoded table's columns, {@code carried} last
-     * @param outputNames the names of the row's columns (without {@code carried})
+     * @param output the row the stock operators get (without {@code carried})
      */
-    public Plan buildRows(RowType decoded, List<CalcProgram> calcs, List<String> outputNames, String carried) {
+    public Plan buildRows(RowType decoded, List<CalcProgram> calcs, RowType output, String carried) {
         FunctionAnchors anchors = new FunctionAnchors();
         ExpressionConverter converter = new ExpressionConverter(registry, anchors);
-        Rel rel = calcs(read(decoded), decoded.getFieldCount() - 1, true, calcs, outputNames.size(), converter);
-        List<String> names = new ArrayList<>(outputNames);
+        Rel rel = calcs(read(decoded), decoded.getFieldCount() - 1, true, calcs, output.getFieldCount(), converter);
+        List<String> names = rootNames(output.getFieldNames(), output);
         names.add(carried);
         return plan(rel, names, anchors);
     }
@@ -97,6 +97,16 @@ public final class SegmentPlanBuilder {
         anchors.declareIn(plan);
         return plan.addRelations(PlanRel.newBuilder().setRoot(RelRoot.newBuilder().setInput(rel).addAllNames(names)))
                 .build();
+    }
+
+    /** The root's names: each output column's, and the nested ROW field names in it after it, depth first. */
+    private static List<String> rootNames(List<String> outputNames, RowType output) {
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < outputNames.size(); i++) {
+            names.add(outputNames.get(i));
+            names.addAll(depthFirstNames(output.getTypeAt(i)));
+        }
+        return names;
     }
 
     /**
@@ -137,13 +147,20 @@ public final class SegmentPlanBuilder {
                 .setNamedTable(ReadRel.NamedTable.newBuilder().addNames(DECODED))).build();
     }
 
-    /** A NamedStruct's names: every field's, nested ROW fields right after their row, depth first. */
-    private static List<String> depthFirstNames(RowType row) {
+    /**
+     * A NamedStruct's names: every field's, the fields of a ROW (also one inside an ARRAY or MAP)
+     * right after it, depth first.
+     */
+    private static List<String> depthFirstNames(LogicalType type) {
         List<String> names = new ArrayList<>();
-        for (RowType.RowField field : row.getFields()) {
-            names.add(field.getName());
-            if (field.getType() instanceof RowType) {
-                names.addAll(depthFirstNames((RowType) field.getType()));
+        if (type instanceof RowType row) {
+            for (RowType.RowField field : row.getFields()) {
+                names.add(field.getName());
+                names.addAll(depthFirstNames(field.getType()));
+            }
+        } else {
+            for (LogicalType child : type.getChildren()) {
+                names.addAll(depthFirstNames(child));
             }
         }
         return names;

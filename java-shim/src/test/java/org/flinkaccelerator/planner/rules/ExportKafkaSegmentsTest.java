@@ -22,6 +22,7 @@ import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecSink;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecTableSourceScan;
 import org.flinkaccelerator.planner.replace.AcceleratedExecNode;
 import org.flinkaccelerator.planner.stage.SqlPlans;
+import org.flinkaccelerator.planner.stage.TestProtos;
 import org.junit.jupiter.api.Test;
 
 /** The rule on real plans of golden queries: what it replaces, what it leaves alone, what Flink makes of it. */
@@ -94,6 +95,33 @@ class ExportKafkaSegmentsTest {
         AcceleratedExecNode accelerated = assertInstanceOf(AcceleratedExecNode.class,
                 sink.getInputEdges().get(0).getSource());
         return assertInstanceOf(StreamExecTableSourceScan.class, accelerated.getInputEdges().get(0).getSource());
+    }
+
+    @Test
+    void aProtobufSegmentIsReplacedWithTheMessageSchemaInItsDescriptor() throws Exception {
+        SqlPlans plans = new SqlPlans();
+        ExecNodeGraph graph = plans.plan(sql("protobuf_to_protobuf"));
+        ClassLoader messages = TestProtos.compile(TestProtos.COMPAT).loader();
+        ExecNodeGraph rewritten = TestProtos.withContextLoader(messages,
+                () -> new ExportKafkaSegments().apply(graph, plans.config()));
+        StreamExecTableSourceScan source = rawSource(rewritten);
+        Map<String, String> options = source.getTableSourceSpec().getContextResolvedTable().getResolvedTable()
+                .getOptions();
+        assertEquals("raw", options.get("format"));
+        assertTrue(options.keySet().stream().noneMatch(k -> k.startsWith("protobuf.")), options.toString());
+        AcceleratedExecNode accelerated = assertInstanceOf(AcceleratedExecNode.class,
+                rewritten.getRootNodes().get(0).getInputEdges().get(0).getSource());
+        assertTrue(accelerated.spec().descriptorJson().contains("\"accelerator.protobuf.message-name\": \"acc.compat.PricedBid\""),
+                accelerated.spec().descriptorJson());
+        // Flink translates the replacement without the message classes: only raw bytes cross it.
+        assertTrue(transformationNames(plans.translate(rewritten)).contains("Accelerated[bid-to-priced]"));
+    }
+
+    @Test
+    void aProtobufSegmentWhoseClassCannotBeLoadedIsLeftAlone() throws Exception {
+        SqlPlans plans = new SqlPlans();
+        ExecNodeGraph graph = plans.plan(sql("protobuf_to_protobuf"));
+        assertSame(graph, new ExportKafkaSegments().apply(graph, plans.config()), "no compiled classes in this loader");
     }
 
     @Test
