@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * sends each batch through its own Python sidecar, and emits one row (the value BYTES, then the
  * key BYTES when the sink writes keys, for a {@code raw} sink) per message the sidecar returns.
  * A rows stage ({@link AcceleratedSegmentSpec#emitsRows()}) emits instead the sidecar's result
- * rows themselves, as Flink's {@code ColumnarRowData} over the returned Arrow columns (no field
+ * rows themselves, as {@code ArrowRowData} views over the returned Arrow columns (no field
  * is copied), each with the record timestamp of the message it came from.
  *
  * <p>A batch is sent when it reaches {@code batchSize} rows, when its first row has waited

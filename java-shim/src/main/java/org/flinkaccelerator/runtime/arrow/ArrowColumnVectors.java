@@ -59,13 +59,16 @@ public final class ArrowColumnVectors {
                 return new ArrowTimestampColumnVector(expect(type, vector, TimeStampVector.class));
             case ARRAY: {
                 ListVector list = expect(type, vector, ListVector.class);
-                return new ArrowListColumnVector(list, of(type.getChildren().get(0), list.getDataVector()));
+                return new ArrowListColumnVector(list, of(type.getChildren().get(0), list.getDataVector()),
+                        type.getChildren().get(0));
             }
             case MAP: {
                 MapVector map = expect(type, vector, MapVector.class);
                 List<FieldVector> entry = ((StructVector) map.getDataVector()).getChildrenFromFields();
-                return new ArrowMapColumnVector(map,
-                        of(type.getChildren().get(0), entry.get(0)), of(type.getChildren().get(1), entry.get(1)));
+                LogicalType keyType = type.getChildren().get(0);
+                LogicalType valueType = type.getChildren().get(1);
+                return new ArrowMapColumnVector(map, of(keyType, entry.get(0)), keyType, of(valueType, entry.get(1)),
+                        valueType);
             }
             case ROW: {
                 StructVector struct = expect(type, vector, StructVector.class);

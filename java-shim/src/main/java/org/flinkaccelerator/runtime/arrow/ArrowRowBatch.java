@@ -3,15 +3,13 @@ package org.flinkaccelerator.runtime.arrow;
 import java.util.List;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.flink.table.data.columnar.ColumnarRowData;
 import org.apache.flink.table.data.columnar.vector.ColumnVector;
-import org.apache.flink.table.data.columnar.vector.VectorizedColumnBatch;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
  * The rows of a {@link VectorSchemaRoot} as Flink {@code RowData} a stock operator can consume:
- * each row is Flink's {@link ColumnarRowData} over {@link ArrowColumnVectors} wrappers, so fields
- * are read from the Arrow buffers when asked for, and no row is copied.
+ * each row is an {@link ArrowRowData} over {@link ArrowColumnVectors} wrappers, so fields are read
+ * from the Arrow buffers when asked for, and no row is copied.
  *
  * <p>Columns are matched to the row type's fields by position. The view follows the root: after
  * the root is loaded with the next batch (same vectors, new buffers) it reads that batch, so the
@@ -20,8 +18,8 @@ import org.apache.flink.table.types.logical.RowType;
  */
 public final class ArrowRowBatch {
     private final VectorSchemaRoot root;
-    private final VectorizedColumnBatch columns;
-    private final ColumnarRowData reusedRow;
+    private final ColumnVector[] columns;
+    private final ArrowRowData reusedRow;
 
     public ArrowRowBatch(RowType rowType, VectorSchemaRoot root) {
         List<FieldVector> vectors = root.getFieldVectors();
@@ -34,27 +32,25 @@ public final class ArrowRowBatch {
             wrappers[i] = ArrowColumnVectors.of(rowType.getTypeAt(i), vectors.get(i));
         }
         this.root = root;
-        this.columns = new VectorizedColumnBatch(wrappers);
-        this.reusedRow = new ColumnarRowData(columns);
+        this.columns = wrappers;
+        this.reusedRow = new ArrowRowData(columns, 0);
     }
 
     /** Rows in the root's current batch. */
     public int rowCount() {
-        int rows = root.getRowCount();
-        columns.setNumRows(rows);
-        return rows;
+        return root.getRowCount();
     }
 
     /** A new view of row {@code rowId}. */
-    public ColumnarRowData row(int rowId) {
-        return new ColumnarRowData(columns, checkRow(rowId));
+    public ArrowRowData row(int rowId) {
+        return new ArrowRowData(columns, checkRow(rowId));
     }
 
     /**
      * One view, moved to row {@code rowId} on each call: for emitting rows one after another
      * without an object per row (the previous row it returned now reads {@code rowId}).
      */
-    public ColumnarRowData reusedRow(int rowId) {
+    public ArrowRowData reusedRow(int rowId) {
         reusedRow.setRowId(checkRow(rowId));
         return reusedRow;
     }

@@ -1,20 +1,18 @@
 package org.flinkaccelerator.runtime.arrow;
 
 import org.apache.arrow.vector.complex.StructVector;
-import org.apache.flink.table.data.columnar.ColumnarRowData;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.columnar.vector.ColumnVector;
-import org.apache.flink.table.data.columnar.vector.RowColumnVector;
-import org.apache.flink.table.data.columnar.vector.VectorizedColumnBatch;
 
 /** Nested ROW values from an Arrow struct vector: each row is a view on the field columns at its index. */
-public final class ArrowStructColumnVector implements RowColumnVector {
+public final class ArrowStructColumnVector implements ColumnVector {
     private final StructVector vector;
-    private final VectorizedColumnBatch fields;
+    private final ColumnVector[] fields;
 
     /** {@code fields} read the struct's children, in order. */
     public ArrowStructColumnVector(StructVector vector, ColumnVector[] fields) {
         this.vector = vector;
-        this.fields = new VectorizedColumnBatch(fields);
+        this.fields = fields;
     }
 
     @Override
@@ -22,8 +20,7 @@ public final class ArrowStructColumnVector implements RowColumnVector {
         return vector.isNull(i);
     }
 
-    @Override
-    public ColumnarRowData getRow(int i) {
-        return new ColumnarRowData(fields, i);
+    public RowData getRow(int i) {
+        return new ArrowRowData(fields, i);
     }
 }
