@@ -115,7 +115,7 @@ def test_accelerated_job_writes_the_bytes_stock_writes(cluster, kafka_broker, ne
 
     taskmanagers = cluster.daemon_pids()
     assert sidecars.sidecar_pids(taskmanagers) == []
-    left = (sidecars.regions() - before) & (sidecars.regions_of(taskmanagers) | sidecars.orphaned_regions())
+    left = (sidecars.regions_of(taskmanagers) - before) | sidecars.orphaned_regions(before)
     assert left == set(), f"shared-memory regions left behind: {left}"
 
 

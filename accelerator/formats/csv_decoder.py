@@ -3,7 +3,7 @@ flink-csv 2.2.1) decodes them.
 
 Flink reads the first CSV record of each message with Jackson's CSV parser, checks the number of
 fields, then converts each field's text with the Java parse of its type (`java_parse`). Here each
-message is read as Jackson reads its bytes (`csv_text`), then split by a model of that parser;
+message is read as Jackson reads its bytes (`jackson_text`), then split by a model of that parser;
 where the model is not sure how Jackson reads a record (text after a closing quote, a byte-order
 mark, a message Jackson reads as UTF-16 or UTF-32) the record is reported instead of guessed.
 
@@ -21,7 +21,8 @@ import pyarrow as pa
 
 from accelerator.formats import FormatError, java_parse
 from accelerator.formats.csv_options import CsvOptions
-from accelerator.formats.csv_text import flink_string, java_length, read_as_utf16_or_32, read_text
+from accelerator.formats.jackson_text import (MAX_STRING_LENGTH, flink_string, java_length, read_as_utf16_or_32,
+                                              read_text)
 from accelerator.formats.json_decoder import DecodeResult
 from accelerator.formats.types import DataType, to_arrow_field
 from accelerator.formats.value_columns import column as _column
@@ -30,8 +31,6 @@ REMEDY = "set 'csv.ignore-parse-errors' = 'true' to skip such records"
 UNREPRODUCIBLE_REMEDY = ("run this job without the accelerator ('accelerator.enabled' = 'false'), "
                          "where stock Flink decodes this record")
 _INTEGER_BITS = {"TINYINT": 8, "SMALLINT": 16, "INT": 32, "BIGINT": 64}
-#: Jackson's default limit (StreamReadConstraints) on one value's length, in Java chars.
-MAX_STRING_LENGTH = 20_000_000
 
 
 class Unreproducible(Exception):

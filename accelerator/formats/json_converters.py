@@ -21,6 +21,7 @@ from decimal import Decimal
 
 from accelerator.formats import java_parse, java_text, java_time
 from accelerator.formats import json_lexer as lex
+from accelerator.formats.jackson_text import flink_string, read_as_utf16_or_32
 from accelerator.formats.json_lexer import JsonFailure, Lexer, Unreproducible
 from accelerator.formats.json_options import JsonOptions
 from accelerator.formats.types import TIMESTAMP_LTZ, DataType
@@ -35,18 +36,7 @@ class Outcome:
     swallowed: bool = False  # Flink threw and json.ignore-parse-errors hid it
 
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _INT64 = 1 << 63
-
-
-def flink_string(java: str) -> str:
-    """Flink stores strings as UTF-8 and writes an unpaired surrogate as '?'."""
-    return _LONE_SURROGATE.sub("?", java) if not java.isascii() else java
-
-
-def _not_utf8(message: bytes) -> bool:
-    """The parser reads a message as UTF-16 or UTF-32 when its first two bytes say so."""
-    return len(message) >= 2 and (0 in message[:2] or message[:2] in (b"\xfe\xff", b"\xff\xfe"))
 
 
 # -- number values of number tokens ---------------------------------------------------------------
@@ -158,7 +148,7 @@ class MessageDecoder:
         rows: list = []
         if not message:
             return Outcome(rows)
-        if _not_utf8(message):
+        if read_as_utf16_or_32(message):
             raise Unreproducible("the message's first bytes make Flink read it as UTF-16 or UTF-32")
         try:
             lx = Lexer(message)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from accelerator.formats.jackson_text import MAX_STRING_LENGTH, java_length, java_string
+
 # Token kinds, compared by identity.
 START_OBJECT = "{"
 END_OBJECT = "}"
@@ -28,7 +30,6 @@ VALUE_NULL = "null"
 _ROOT, _ARRAY, _OBJECT = 0, 1, 2
 MAX_DEPTH = 1000  # the parser's default nesting limit
 MAX_NUMBER_LENGTH = 1000  # the parser's default limit on a number's digits (integer, fraction and exponent)
-MAX_STRING_LENGTH = 20_000_000  # the parser's default limit on a string value's length, in Java chars
 MAX_NAME_LENGTH = 50_000  # the parser's default limit on a field name's length
 _WHITESPACE = b" \t\n\r"
 _SIMPLE_ESCAPES = {ord("b"): "\b", ord("t"): "\t", ord("n"): "\n", ord("f"): "\f", ord("r"): "\r",
@@ -42,11 +43,6 @@ def _digit_count(buf: bytes, start: int, stop: int) -> int:
     """Digits of a number's text: its sign, point and exponent mark do not count against the limit."""
     text = buf[start:stop]
     return len(text) - sum(text.count(c) for c in (b"-", b"+", b".", b"e", b"E"))
-
-
-def _java_length(text: str) -> int:
-    """Length in Java chars (UTF-16 units): characters outside the BMP count twice."""
-    return len(text.encode("utf-16-le")) // 2
 
 
 class JsonFailure(Exception):
@@ -72,11 +68,6 @@ def _utf8_length(lead: int) -> int:
     if lead & 0xF8 == 0xF0:
         return 4
     return 0
-
-
-def java_string(units: list[int]) -> str:
-    """A Java string from UTF-16 code units: valid surrogate pairs join, lone ones stay lone."""
-    return "".join(map(chr, units)).encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
 
 
 class Unreproducible(Exception):
@@ -359,8 +350,8 @@ class Lexer:
         except JsonFailure:
             _refuse_history_dependent_name(self.buf, start)
             raise
-        if len(name) > MAX_NAME_LENGTH // 2 and _java_length(name) > MAX_NAME_LENGTH:
-            raise JsonFailure(f"name length ({_java_length(name)}) exceeds the maximum allowed ({MAX_NAME_LENGTH})")
+        if len(name) > MAX_NAME_LENGTH // 2 and java_length(name) > MAX_NAME_LENGTH:
+            raise JsonFailure(f"name length ({java_length(name)}) exceeds the maximum allowed ({MAX_NAME_LENGTH})")
         return name
 
     def get_text(self) -> str | None:
@@ -370,8 +361,8 @@ class Lexer:
             if self.incomplete:
                 self.incomplete = False
                 self.text = self._decode_string("a string value")
-                if len(self.text) > MAX_STRING_LENGTH // 2 and _java_length(self.text) > MAX_STRING_LENGTH:
-                    raise JsonFailure(f"string value length ({_java_length(self.text)}) exceeds the maximum"
+                if len(self.text) > MAX_STRING_LENGTH // 2 and java_length(self.text) > MAX_STRING_LENGTH:
+                    raise JsonFailure(f"string value length ({java_length(self.text)}) exceeds the maximum"
                                       f" allowed ({MAX_STRING_LENGTH})")
             return self.text
         if token is FIELD_NAME:

@@ -46,9 +46,12 @@ def regions_of(pids: list[int]) -> set[str]:
     return {r for r in regions() if creator(r) in set(pids)}
 
 
-def orphaned_regions() -> set[str]:
-    """Region files whose creator no longer runs: a leak whoever made it."""
-    return {r for r in regions() if creator(r) is not None and not os.path.exists(f"/proc/{creator(r)}")}
+def orphaned_regions(existing_before: set[str] = frozenset()) -> set[str]:
+    """Region files whose creator no longer runs: a leak whoever made it. Files in `existing_before`
+    (taken before the test started) are left out: /dev/shm is shared by every process on the
+    machine, and a file an earlier, killed run left says nothing about the code under test."""
+    return {r for r in regions() - existing_before
+            if creator(r) is not None and not os.path.exists(f"/proc/{creator(r)}")}
 
 
 def running(pid: int) -> bool:

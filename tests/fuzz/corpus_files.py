@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import json
+import random
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +28,29 @@ def encode(message_id: str, value: bytes | None) -> str:
 
 def encode_parts(message_id: str, *parts: tuple[bytes, int]) -> str:
     return json.dumps({"id": message_id, "parts": [[base64.b64encode(b).decode(), n] for b, n in parts]})
+
+
+def random_messages(seed: int, max_length: int, base: bytes, base_name: str):
+    """50 messages of random bytes (1 to `max_length` - 1 long), then 40 copies of `base` with one
+    random byte each: a seeded generator of (id, value) pairs."""
+    rng = random.Random(seed)
+    for i in range(50):
+        yield f"random-{i}", bytes(rng.randrange(256) for _ in range(rng.randrange(1, max_length)))
+    for i in range(40):
+        data = bytearray(base)
+        data[rng.randrange(len(data))] = rng.randrange(256)
+        yield f"random-byte-of-{base_name}-{i}", bytes(data)
+
+
+def write(format_name: str, categories: dict) -> None:
+    """Writes `corpus/<format>/<category>.jsonl` from generators yielding encoded lines or
+    (id, value) pairs, one file per category."""
+    folder = CORPUS / format_name
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, cases in categories.items():
+        lines = [case if isinstance(case, str) else encode(*case) for case in cases()]
+        (folder / f"{name}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        print(f"{folder / name}.jsonl: {len(lines)} messages")
 
 
 def _decode_line(line: str) -> Message:

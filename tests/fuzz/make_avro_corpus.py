@@ -13,7 +13,6 @@ reader allocate that much before it finds the message too short.
 from __future__ import annotations
 
 import math
-import random
 import struct
 import sys
 from pathlib import Path
@@ -21,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from avro_datums import (NULL, array, decimal, float32, float64, long_, main, main_fields, map_, maps,  # noqa: E402
                          some, string)
-from corpus_files import CORPUS, encode, encode_parts  # noqa: E402
+from corpus_files import encode_parts, random_messages, write  # noqa: E402
 from make_json_corpus import BAD_UTF8  # noqa: E402
 
 NULLABLE = [name for name in main_fields() if name != "id"]
@@ -127,14 +126,7 @@ def other_schemas():
 
 
 def random_bytes():
-    rng = random.Random(20261203)
-    for i in range(50):
-        yield f"random-{i}", bytes(rng.randrange(256) for _ in range(rng.randrange(1, 80)))
-    base = main()
-    for i in range(40):
-        data = bytearray(base)
-        data[rng.randrange(len(data))] = rng.randrange(256)
-        yield f"random-byte-of-main-{i}", bytes(data)
+    yield from random_messages(20261203, 80, main(), "main")
 
 
 def trailing():
@@ -189,14 +181,5 @@ CATEGORIES = {"truncated": truncated, "wrong-union": wrong_union, "lengths": len
               "huge-values": huge_values, "maps": map_cases}
 
 
-def main_() -> None:
-    folder = CORPUS / "avro"
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, cases in CATEGORIES.items():
-        lines = [case if isinstance(case, str) else encode(*case) for case in cases()]
-        (folder / f"{name}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-        print(f"{folder / name}.jsonl: {len(lines)} messages")
-
-
 if __name__ == "__main__":
-    main_()
+    write("avro", CATEGORIES)

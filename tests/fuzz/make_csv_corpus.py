@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from corpus_files import CORPUS, encode, encode_parts  # noqa: E402
+from corpus_files import encode_parts, write  # noqa: E402
 from make_json_corpus import BAD_UTF8  # noqa: E402
 
 #: The row type's fields in order (csv_target.CsvTarget.row_type) and a valid record of them.
@@ -130,14 +130,5 @@ CATEGORIES = {"truncated": truncated, "wrong-types": wrong_types, "nan-text": na
               "invalid-utf8": invalid_utf8, "huge-values": huge_values}
 
 
-def main() -> None:
-    folder = CORPUS / "csv"
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, cases in CATEGORIES.items():
-        lines = [case if isinstance(case, str) else encode(*case) for case in cases()]
-        (folder / f"{name}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-        print(f"{folder / name}.jsonl: {len(lines)} messages")
-
-
 if __name__ == "__main__":
-    main()
+    write("csv", CATEGORIES)

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from corpus_files import CORPUS, encode, encode_parts  # noqa: E402
+from corpus_files import encode_parts, write  # noqa: E402
 
 #: A well-formed message of the fuzz row type (see fuzz_targets.JSON_ROW), the seed of most cases.
 VALID = (b'{"auction":1001,"price":12.5,"name":"caf\xc3\xa9","ok":true,"ts":"2026-01-01 00:00:01.250",'
@@ -130,14 +130,5 @@ CATEGORIES = {"truncated": truncated, "wrong-types": wrong_types, "deep-nesting"
               "huge-values": huge_values, "invalid-utf8": invalid_utf8, "nan-text": nan_text, "structure": structure}
 
 
-def main() -> None:
-    folder = CORPUS / "json"
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, cases in CATEGORIES.items():
-        lines = [case if isinstance(case, str) else encode(*case) for case in cases()]
-        (folder / f"{name}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-        print(f"{folder / name}.jsonl: {len(lines)} messages")
-
-
 if __name__ == "__main__":
-    main()
+    write("json", CATEGORIES)

@@ -12,13 +12,12 @@ hostile bytes; protobuf_target also reads them as acc.kitchen2.All.
 from __future__ import annotations
 
 import math
-import random
 import struct
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from corpus_files import CORPUS, encode, encode_parts  # noqa: E402
+from corpus_files import encode_parts, random_messages, write  # noqa: E402
 from make_json_corpus import BAD_UTF8  # noqa: E402
 
 VARINT, I64, LEN, SGROUP, EGROUP, I32 = 0, 1, 2, 3, 4, 5
@@ -209,14 +208,7 @@ def values():
 
 
 def random_bytes():
-    rng = random.Random(20261204)
-    for i in range(50):
-        yield f"random-{i}", bytes(rng.randrange(256) for _ in range(rng.randrange(1, 60)))
-    base = valid()
-    for i in range(40):
-        data = bytearray(base)
-        data[rng.randrange(len(data))] = rng.randrange(256)
-        yield f"random-byte-of-valid-{i}", bytes(data)
+    yield from random_messages(20261204, 60, valid(), "valid")
 
 
 def structure():
@@ -233,14 +225,5 @@ CATEGORIES = {"truncated": truncated, "wire-types": wire_types, "varints": varin
               "random": random_bytes, "structure": structure}
 
 
-def main() -> None:
-    folder = CORPUS / "protobuf"
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, cases in CATEGORIES.items():
-        lines = [case if isinstance(case, str) else encode(*case) for case in cases()]
-        (folder / f"{name}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-        print(f"{folder / name}.jsonl: {len(lines)} messages")
-
-
 if __name__ == "__main__":
-    main()
+    write("protobuf", CATEGORIES)

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from corpus_files import CORPUS, encode, encode_parts  # noqa: E402
+from corpus_files import encode_parts, write  # noqa: E402
 from make_json_corpus import BAD_UTF8  # noqa: E402
 
 FLOAT_BITS = {"nan": 0x7FC00000, "signalling-nan": 0x7F800001, "negative-nan": 0xFFC00000,
@@ -74,14 +74,5 @@ CATEGORIES = {"sizes": sizes, "numbers": numbers, "text": text, "invalid-utf8": 
               "huge-values": huge_values}
 
 
-def main() -> None:
-    folder = CORPUS / "raw"
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, cases in CATEGORIES.items():
-        lines = [case if isinstance(case, str) else encode(*case) for case in cases()]
-        (folder / f"{name}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-        print(f"{folder / name}.jsonl: {len(lines)} messages")
-
-
 if __name__ == "__main__":
-    main()
+    write("raw", CATEGORIES)

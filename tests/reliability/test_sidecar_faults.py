@@ -169,14 +169,15 @@ def _failures(cluster, job_id: str) -> list[str]:
     return [e.get("stacktrace", "") for e in entries]
 
 
-def _nothing_left(cluster) -> None:
+def _nothing_left(cluster, regions_before: set[str]) -> None:
     taskmanagers = cluster.daemon_pids()
     assert sidecar_pids(taskmanagers) == []
     assert regions_of(taskmanagers) == set()
-    assert orphaned_regions() == set()
+    assert orphaned_regions(regions_before) == set()
 
 
-def test_exactly_once_output_equals_stock_despite_killed_and_hung_sidecars(cluster, kafka_broker, new_topic):
+def test_exactly_once_output_equals_stock_despite_killed_and_hung_sidecars(cluster, kafka_broker, new_topic,
+                                                                           regions_before):
     stock, accelerated, injected, failures = run_with_faults(
         cluster, kafka_broker, new_topic, "exactly-once", FAULTS, seed=11)
     assert accelerated == stock, (f"{len(accelerated)} committed messages vs stock {len(stock)}: "
@@ -187,10 +188,11 @@ def test_exactly_once_output_equals_stock_despite_killed_and_hung_sidecars(clust
     assert "died before answering" in text
     if "SIGSTOP" in injected:
         assert f"within {TIMEOUT_S * 1000} ms and was killed" in text
-    _nothing_left(cluster)
+    _nothing_left(cluster, regions_before)
 
 
-def test_at_least_once_loses_nothing_and_duplicates_only_by_replay(cluster, kafka_broker, new_topic):
+def test_at_least_once_loses_nothing_and_duplicates_only_by_replay(cluster, kafka_broker, new_topic,
+                                                                   regions_before):
     faults = max(2, FAULTS // 2)
     stock, accelerated, injected, failures = run_with_faults(
         cluster, kafka_broker, new_topic, "at-least-once", faults, seed=12)
@@ -208,4 +210,4 @@ def test_at_least_once_loses_nothing_and_duplicates_only_by_replay(cluster, kafk
         else:
             assert index == previous + 1, f"jumped from stock message {previous} to {index}"
     assert replays <= len(failures), (replays, failures)
-    _nothing_left(cluster)
+    _nothing_left(cluster, regions_before)

@@ -86,12 +86,13 @@ def fds(pid: int) -> int:
     return len(os.listdir(f"/proc/{pid}/fd"))
 
 
-def leftovers(cluster, tm: int) -> dict:
-    return {"sidecars": sidecar_pids([tm]), "regions": sorted(regions_of([tm]) | orphaned_regions()),
+def leftovers(cluster, tm: int, regions_before: set[str]) -> dict:
+    return {"sidecars": sidecar_pids([tm]),
+            "regions": sorted(regions_of([tm]) | orphaned_regions(regions_before)),
             "planner_jars": sorted(p.name for p in (cluster.workdir / "tmp").glob("flink-accelerator-*"))}
 
 
-def test_job_start_stop_cycles_leak_nothing(cluster, kafka_broker, new_topic):
+def test_job_start_stop_cycles_leak_nothing(cluster, kafka_broker, new_topic, regions_before):
     source, sink = new_topic("soak-cycles-src"), new_topic("soak-cycles-out")
     kafka_broker.produce(source, messages(0, 300))
     params = {"bootstrap": kafka_broker.bootstrap, "source": source, "sink": sink, "bounded": BOUNDED}
@@ -101,7 +102,7 @@ def test_job_start_stop_cycles_leak_nothing(cluster, kafka_broker, new_topic):
         (job_id,) = cluster.run_sql(TABLES, params)
         if cycle == 1:
             assert any("Accelerated[" in v["name"] for v in cluster.rest(f"/jobs/{job_id}")["vertices"])
-        left = leftovers(cluster, tm)
+        left = leftovers(cluster, tm, regions_before)
         assert left == {"sidecars": [], "regions": [], "planner_jars": []}, f"after job {cycle}: {left}"
         samples.append({"cycle": cycle, "tm_rss_mb": round(rss(tm) / MB, 1), "tm_fds": fds(tm)})
     assert len(kafka_broker.consume(sink)) == CYCLES * 240
@@ -114,7 +115,7 @@ def test_job_start_stop_cycles_leak_nothing(cluster, kafka_broker, new_topic):
     assert last["tm_rss_mb"] <= settled * 1.15 + 64, samples
 
 
-def test_a_long_run_under_load_keeps_memory_flat(cluster, kafka_broker, new_topic):
+def test_a_long_run_under_load_keeps_memory_flat(cluster, kafka_broker, new_topic, regions_before):
     source, sink = new_topic("soak-load-src", partitions=2), new_topic("soak-load-out")
     params = {"bootstrap": kafka_broker.bootstrap, "source": source, "sink": sink, "bounded": ""}
     stop = threading.Event()
@@ -149,8 +150,8 @@ def test_a_long_run_under_load_keeps_memory_flat(cluster, kafka_broker, new_topi
         _cancel(cluster, job_id)
     assert _restarts(cluster, job_id) == 0, cluster.job_exception(job_id)
     assert all(s["sidecars"] == 2 for s in samples), samples
-    _wait_for(lambda: leftovers(cluster, tm) == {"sidecars": [], "regions": [], "planner_jars": []},
-              lambda: f"left after the load run: {leftovers(cluster, tm)}")
+    _wait_for(lambda: leftovers(cluster, tm, regions_before) == {"sidecars": [], "regions": [], "planner_jars": []},
+              lambda: f"left after the load run: {leftovers(cluster, tm, regions_before)}")
     written = len(kafka_broker.consume(sink, isolation_level="read_uncommitted"))
     _figures["load"] = {"seconds": LOAD_S, "messages_in": produced[0], "messages_out": written,
                         "fds_before": fds_before, "fds_after": fds(tm), "samples": samples}

@@ -1,6 +1,7 @@
 package org.flinkaccelerator.runtime;
 
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -87,7 +88,7 @@ final class SidecarMetrics {
 
     /** The messages of the batch the sidecar skipped, as its answer's schema metadata says. */
     static long skipped(VectorSchemaRoot received) {
-        java.util.Map<String, String> metadata = received.getSchema().getCustomMetadata();
+        Map<String, String> metadata = received.getSchema().getCustomMetadata();
         String skipped = metadata == null ? null : metadata.get(SKIPPED_METADATA);
         return skipped == null ? 0 : Long.parseLong(skipped);
     }

@@ -1,7 +1,8 @@
-"""Message bytes -> the text Flink's csv format parses, as Jackson's CSV parser (2.18, shaded in
-Flink 2.2.1) reads it.
+"""Text as Jackson (2.18, shaded in Flink 2.2.1) reads it, for Flink's json and csv formats:
+its encoding detection, its limit on a value's length, Java strings from UTF-16 units, and the
+strings Flink keeps.
 
-Jackson picks the encoding from the first bytes: a NUL among the first two, or a UTF-16 byte-order
+For csv, `read_text` turns message bytes into the text its CSV parser parses. Jackson picks the encoding from the first bytes: a NUL among the first two, or a UTF-16 byte-order
 mark, makes it read UTF-16 or UTF-32 (`read_as_utf16_or_32`). Otherwise its own UTF8Reader decodes
 more loosely than UTF-8: overlong two-byte forms (C0 80 is U+0000), encoded surrogates and
 four-byte forms above U+10FFFF pass, the last as two UTF-16 units computed without a range check.
@@ -15,6 +16,8 @@ from __future__ import annotations
 import re
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+#: Jackson's default limit (StreamReadConstraints) on one string value's length, in Java chars.
+MAX_STRING_LENGTH = 20_000_000
 
 
 def read_as_utf16_or_32(message: bytes) -> bool:
@@ -22,7 +25,7 @@ def read_as_utf16_or_32(message: bytes) -> bool:
     return len(message) >= 2 and (0 in message[:2] or message[:2] in (b"\xfe\xff", b"\xff\xfe"))
 
 
-def _java_string(units: list[int]) -> str:
+def java_string(units: list[int]) -> str:
     """A Java string from UTF-16 code units: valid surrogate pairs join, lone ones stay lone."""
     return "".join(map(chr, units)).encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
 
@@ -50,13 +53,13 @@ def read_text(message: bytes) -> tuple[str, str | None]:
         elif b & 0xF8 == 0xF0:
             needed, code = 3, b & 0x0F
         else:
-            return prefix + _java_string(units), f"Invalid UTF-8 start byte 0x{b:02x}"
+            return prefix + java_string(units), f"Invalid UTF-8 start byte 0x{b:02x}"
         if pos + needed >= n:
-            return prefix + _java_string(units), "End-of-input in the middle of a UTF-8 character"
+            return prefix + java_string(units), "End-of-input in the middle of a UTF-8 character"
         for k in range(1, needed + 1):
             d = message[pos + k]
             if d & 0xC0 != 0x80:
-                return prefix + _java_string(units), f"Invalid UTF-8 middle byte 0x{d:02x}"
+                return prefix + java_string(units), f"Invalid UTF-8 middle byte 0x{d:02x}"
             code = (code << 6) | (d & 0x3F)
         pos += needed + 1
         if needed == 3:  # two units, without Java's check that the code point is at most U+10FFFF
@@ -65,7 +68,7 @@ def read_text(message: bytes) -> tuple[str, str | None]:
             units.append(0xDC00 | (code & 0x3FF))
         else:
             units.append(code)
-    return prefix + _java_string(units), None
+    return prefix + java_string(units), None
 
 
 def java_length(text: str) -> int:
