@@ -16,6 +16,7 @@ import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
 import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
 import org.flinkaccelerator.sidecar.SidecarException;
@@ -58,6 +59,8 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
     private transient GenericRowData outRow;
     private transient StreamRecord<RowData> outRecord;
     private transient StreamRecord<RowData> rowRecord;
+    /** Copies each emitted row when object reuse lets the next operator keep it (else null). */
+    private transient RowDataSerializer rowCopier;
     private transient ScheduledFuture<?> delayTimer;
     private transient long batches;
     private transient long batchesAtLastHeartbeat;
@@ -81,6 +84,11 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         outRow = new GenericRowData(spec.writesKeys() ? 2 : 1);
         outRecord = new StreamRecord<>(outRow);
         rowRecord = new StreamRecord<>(null);
+        // Emitted rows are views of the sidecar's batch. Without object reuse Flink copies them
+        // before the next operator sees them; with it, that operator may keep the row itself, as
+        // it may keep a stock decoder's, so it gets a copy of its own.
+        rowCopier = spec.emitsRows() && getExecutionConfig().isObjectReuseEnabled()
+                ? new RowDataSerializer(spec.rows()) : null;
         LongCounter recordsInTotal = new LongCounter();
         getRuntimeContext().addAccumulator(SidecarMetrics.RECORDS_IN_ACCUMULATOR + spec.segmentName(), recordsInTotal);
         LongCounter recordsSkippedTotal = new LongCounter();
@@ -232,7 +240,8 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
                 throw new SidecarException(spec.operatorName() + ": the sidecar's row " + i + " names message "
                         + message + " of a batch of " + messages);
             }
-            StreamRecord<RowData> record = rowRecord.replace(rows.reusedRow(i));
+            RowData row = rows.reusedRow(i);
+            StreamRecord<RowData> record = rowRecord.replace(rowCopier == null ? row : rowCopier.copy(row));
             timestamps.stamp(record, message);
             output.collect(record);
         }

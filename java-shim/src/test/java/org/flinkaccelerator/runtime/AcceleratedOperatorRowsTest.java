@@ -98,9 +98,28 @@ class AcceleratedOperatorRowsTest {
      * (the rows are views of the sidecar's batch, valid while it is being emitted).
      */
     private static List<StreamRecord<RowData>> run(JsonNode descriptor, int batchSize) throws Exception {
+        return run(descriptor, batchSize, false);
+    }
+
+    /**
+     * With {@code objectReuse}, Flink hands the next operator the emitted row itself, which it may
+     * keep: the harness then keeps each record's row as it was emitted, without copying it.
+     */
+    private static List<StreamRecord<RowData>> run(JsonNode descriptor, int batchSize, boolean objectReuse)
+            throws Exception {
         List<StreamRecord<RowData>> out = new ArrayList<>();
         try (OneInputStreamOperatorTestHarness<RowData, RowData> harness = harness(descriptor, batchSize)) {
-            harness.setup(new RowDataSerializer(rowsType(descriptor)));
+            if (objectReuse) {
+                harness.getExecutionConfig().enableObjectReuse();
+                harness.setup(new RowDataSerializer(rowsType(descriptor)) {
+                    @Override
+                    public RowData copy(RowData from) {
+                        return from;  // what the next operator keeps under object reuse
+                    }
+                });
+            } else {
+                harness.setup(new RowDataSerializer(rowsType(descriptor)));
+            }
             harness.open();
             for (int i = 0; i < BIDS.size(); i++) {
                 harness.processElement(new StreamRecord<>(GenericRowData.of((Object) BIDS.get(i)
@@ -130,6 +149,18 @@ class AcceleratedOperatorRowsTest {
                 assertTrue(actual.get(i).hasTimestamp());
                 assertEquals(1000L * i, actual.get(i).getTimestamp(), "row " + i + " has its message's timestamp");
             }
+        }
+    }
+
+    @Test
+    void withObjectReuseTheRowsTheNextOperatorKeepsStayTheRowsItWasGiven() throws Exception {
+        JsonNode descriptor = golden("rows_regexp");
+        RowType rowType = rowsType(descriptor);
+        List<RowData> expected = flinkDecoded(rowType, BIDS);
+        List<StreamRecord<RowData>> actual = run(descriptor, 100, true);
+        assertEquals(expected.size(), actual.size());
+        for (int i = 0; i < expected.size(); i++) {
+            FlinkDataAssertions.assertRowEquals(rowType, expected.get(i), actual.get(i).getValue(), "row " + i);
         }
     }
 
