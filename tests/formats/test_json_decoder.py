@@ -327,3 +327,18 @@ def test_invalid_field_names_without_a_twin_decode_like_flink_whatever_came_befo
     seen = [b'{"b":true,"ab":true,"abcde":true}']
     names = [b"\xff", b"a\xffb", b"abcd\xff", b"\xff\x80b", b"ab\xff"]
     assert_messages_match_flink(HISTORY_TYPE, OPTIONS["ignore"], seen + [b'{"' + n + b'":true}' for n in names])
+
+
+ESCAPES = types.parse("ROW<`a` ARRAY<VARCHAR(2147483647)>, `r` ROW<`s` VARCHAR(2147483647)>, "
+                      "`s` VARCHAR(2147483647), `i` INT>")
+
+
+@pytest.mark.parametrize("options", ["default", "ignore"])
+def test_a_backslash_before_a_non_ascii_character(options):
+    """Flink's parser reads the whole (or broken) UTF-8 character after the backslash before it
+    refuses the escape, and json.ignore-parse-errors carries on from past it."""
+    batch = [b'{"a":["\\\xc3\xa9","x"],"i":5}', b'{"a":["\\\xc3\xa9"],"i":5}', b'{"r":{"s":"\\\xc3\xa9"},"i":5}',
+             b'{"s":"\\\xc3\xa9","i":5}', b'{"a":["\\\xe2\x82\xac","x"],"i":5}', b'{"a":["\\\xe2\x82"],"i":5}',
+             b'{"a":["\\\xf0\x9f\x98\x80",1]   ,"i":5}', b'{"a":["\\\xc3\xa9,"x"],"i":5}', b'{"a":["\\\xc3("],"i":5}',
+             b'{"a":["\\\xff","x"],"i":5}', b'{"r":{"\\\xc3\xa9":1},"i":5}', b'{"a":["\\\xc3']
+    assert_messages_match_flink(ESCAPES, OPTIONS[options], batch)
