@@ -21,8 +21,6 @@ _SCALARS = ("BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE"
 #: Types the decoder leaves to Flink, and why.
 _NOT_DECODED = {
     "MAP": "Flink holds a decoded json MAP in Java hash-map order, which the accelerator does not reproduce",
-    "BINARY": "Flink's base64 reading of BINARY fields is not reproduced by the accelerated decoder yet",
-    "VARBINARY": "Flink's base64 reading of BINARY fields is not reproduced by the accelerated decoder yet",
 }
 
 

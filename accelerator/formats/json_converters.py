@@ -9,7 +9,8 @@ field under `json.ignore-parse-errors` becomes null and the parser carries on fr
 failure left it, anything after the first JSON value is never read.
 
 Values come out in the value model shared with the Arrow builder: DATE days, TIME milliseconds,
-TIMESTAMP nanoseconds since the epoch, DECIMAL `decimal.Decimal`, ROW tuple, ARRAY list.
+TIMESTAMP nanoseconds since the epoch, DECIMAL `decimal.Decimal`, BINARY bytes, ROW tuple, ARRAY
+list.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
-from accelerator.formats import java_parse, java_text, java_time
+from accelerator.formats import java_parse, java_text, java_time, json_base64
 from accelerator.formats import json_lexer as lex
 from accelerator.formats.jackson_text import flink_string, read_as_utf16_or_32
 from accelerator.formats.json_lexer import JsonFailure, Lexer, Unreproducible
@@ -200,6 +201,8 @@ class MessageDecoder:
         if root in ("CHAR", "VARCHAR"):
             big_decimals = self.big_decimals
             return lambda lx: _string(lx, big_decimals)
+        if root in ("BINARY", "VARBINARY"):
+            return json_base64.read
         if root == "DATE":
             return lambda lx: _java(java_time.parse_date, _text(lx))
         if root == "TIME":

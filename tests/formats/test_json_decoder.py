@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from decimal import Decimal
 
 import pyarrow as pa
@@ -342,3 +343,58 @@ def test_a_backslash_before_a_non_ascii_character(options):
              b'{"a":["\\\xf0\x9f\x98\x80",1]   ,"i":5}', b'{"a":["\\\xc3\xa9,"x"],"i":5}', b'{"a":["\\\xc3("],"i":5}',
              b'{"a":["\\\xff","x"],"i":5}', b'{"r":{"\\\xc3\xa9":1},"i":5}', b'{"a":["\\\xc3']
     assert_messages_match_flink(ESCAPES, OPTIONS[options], batch)
+
+
+# -- (d) BINARY (base64) -------------------------------------------------------------------------
+
+#: Pieces of base64 content as it stands in the JSON string: the alphabet, padding, whitespace and
+#: control bytes (raw and escaped), escapes of alphabet characters and of '=', characters outside
+#: the alphabet (URL-safe ones among them), bad escapes, a quote and a backslash.
+_BASE64_PIECES = ([bytes([c]) for c in b"AQgw+/09"] + [b"QUJD", b"QQ==", b"QUI=", b"QUJDRA"] * 3 + [
+    b"=", b"==", b" ", b"\n", b"\t", b"\r", b"\x00", b"\x01", b"\x1f", b"\x7f", b"\\n", b"\\t", b"\\u0020",
+    b"\\u0000", b"\\u003d", b"\\u0041", b"\\u0051", b"\\/", b"\\\\", b'\\"', b"\\x", b"\\u00", b"\\u12G4",
+    b"\xc3\xa9", b"\\\xc3\xa9", b"\\\xc3", b"\\\xff", b"\xff", b"-", b"_", b".", b"\\u00e9", b"\\ud800"])
+
+
+@st.composite
+def base64_messages(draw):
+    """A BINARY field's string, canonical or not, with a field after it to show where the parser
+    carries on from after a failure."""
+    if draw(st.booleans()):
+        content = base64.b64encode(draw(st.binary(max_size=20)))
+        if draw(st.booleans()):  # whitespace between 4-character groups is skipped
+            groups = [content[i:i + 4] for i in range(0, len(content), 4)]
+            content = b"".join(g + draw(st.sampled_from([b"", b" ", b"\n", b"\\n", b"\\u003d"])) for g in groups)
+    else:
+        content = b"".join(draw(st.lists(st.sampled_from(_BASE64_PIECES), max_size=12)))
+    shape = draw(st.sampled_from([b'{"b":"%s","i":7}', b'{"a":["%s","QQ=="],"i":7}', b'{"b":"%s"}',
+                                  b'{"i":7,"b":"%s', b'{"r":{"x":"%s","y":"QQ=="},"i":7}']))
+    return shape.replace(b"%s", content)
+
+
+BYTES = types.parse("ROW<`b` VARBINARY(2147483647), `a` ARRAY<BINARY(3)>, "
+                    "`r` ROW<`x` VARBINARY(2147483647), `y` VARBINARY(7)>, `i` INT>")
+
+
+@pytest.mark.parametrize("options", ["default", "ignore"])
+@ADVERSARIAL
+@given(batch=st.lists(base64_messages(), min_size=10, max_size=30))
+def test_base64_reads_like_flinks_parser(options, batch):
+    assert_messages_match_flink(BYTES, OPTIONS[options], batch)
+
+
+BASE64_EDGES = [
+    b'{"b":"QUJD"}', b'{"b":""}', b'{"b":"QQ=="}', b'{"b":"QR=="}', b'{"b":"QUK="}', b'{"b":"QUI","i":1}',
+    b'{"b":"QQ=","i":1}', b'{"b":"Q","i":1}', b'{"b":" QUJD\\n\\tQUJD\n"}', b'{"b":"QU JD","i":1}',
+    b'{"b":"QQ==QUJD"}', b'{"b":"Q\\u003dQQ"}', b'{"b":"\\u003dQUJD"}', b'{"b":"QQ\\u003d\\u003d"}',
+    b'{"b":"-_-_","i":1}', b'{"b":"QUJD!","i":1}', b'{"b":"\\xQUJD","i":1}', b'{"b":"\\\xc3\xa9","i":1}',
+    b'{"b":"QUJD\xc3\xa9","i":1}', b'{"b":1,"i":1}', b'{"b":true,"i":1}', b'{"b":[1],"i":1}', b'{"b":{},"i":1}',
+    b'{"b":null,"i":1}', b'{"a":["QUJDRA==","QQ=="]}', b'{"b":"QUJD', b'{"b":"QUJD\\',
+]
+
+
+@pytest.mark.parametrize("options", ["default", "ignore"])
+def test_base64_edge_messages(options):
+    """Padding required; whitespace only between groups; fixed-length BINARY(n) takes any length;
+    after a bad character Flink's parser skips the rest of the string from just past it."""
+    assert_messages_match_flink(BYTES, OPTIONS[options], BASE64_EDGES)
