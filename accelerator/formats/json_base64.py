@@ -13,6 +13,9 @@ non-string token fails.
 On failure the string stays unread and the parser stands just past the byte that failed (on
 the closing quote for missing padding), so that json.ignore-parse-errors carries on by
 skipping the rest of the string from there. `read` leaves the lexer in exactly that state.
+Content of whole groups, with nothing but skipped bytes and escapes between them (as a MIME
+encoder's line breaks are) and padding only at the end, goes through binascii, which reads it
+alike and several times faster.
 """
 
 from __future__ import annotations
@@ -31,8 +34,14 @@ for _i, _c in enumerate(_ALPHABET):
     _VALUES[_c] = _i
 _VALUES[ord("=")] = _PADDING
 _QUOTE = 0x22
-#: Content the parser and binascii read alike: whole groups, padding only at the end.
-_CANONICAL = re.compile(rb"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
+#: What the parser skips where a group starts: a byte up to 0x20, or an escape of one.
+_SEPARATOR = rb"[\x00-\x20]|\\[nrtbf]|\\u00[01][0-9A-Fa-f]|\\u0020"
+_SEPARATORS = re.compile(_SEPARATOR)
+#: Content the parser and binascii read alike once the separators are gone: whole groups with
+#: separators only between them (as a MIME encoder's line breaks are), padding only at the end.
+_PLAIN = re.compile(rb"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
+_SEPARATED = re.compile(rb"(?:%s)*(?:[A-Za-z0-9+/]{4}(?:%s)*)*(?:(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)(?:%s)*)?"
+                        % (_SEPARATOR, _SEPARATOR, _SEPARATOR))
 
 
 def _value(code: int) -> int:
@@ -46,8 +55,11 @@ def read(lx: Lexer) -> bytes:
     if not lx.incomplete:
         raise Unreproducible("Flink's parser decodes a string already read as text by other base64 rules")
     stop = lx.buf.find(b'"', lx.pos)
-    if stop >= 0 and _CANONICAL.fullmatch(lx.buf, lx.pos, stop):
+    if stop >= 0 and _PLAIN.fullmatch(lx.buf, lx.pos, stop):
         value = binascii.a2b_base64(lx.buf[lx.pos:stop])
+        lx.pos = stop + 1
+    elif stop >= 0 and _SEPARATED.fullmatch(lx.buf, lx.pos, stop):
+        value = binascii.a2b_base64(_SEPARATORS.sub(b"", lx.buf[lx.pos:stop]))
         lx.pos = stop + 1
     else:
         value = _stream(lx)

@@ -437,7 +437,8 @@ def base64_messages(draw):
         content = base64.b64encode(draw(st.binary(max_size=20)))
         if draw(st.booleans()):  # whitespace between 4-character groups is skipped
             groups = [content[i:i + 4] for i in range(0, len(content), 4)]
-            content = b"".join(g + draw(st.sampled_from([b"", b" ", b"\n", b"\\n", b"\\u003d"])) for g in groups)
+            separators = [b"", b" ", b"\n", b"\\n", b"\\r\\n", b"\\u000A", b"\\f", b"\\u0020", b"\\u003d", b"\\/"]
+            content = b"".join(g + draw(st.sampled_from(separators)) for g in groups)
     else:
         content = b"".join(draw(st.lists(st.sampled_from(_BASE64_PIECES), max_size=12)))
     shape = draw(st.sampled_from([b'{"b":"%s","i":7}', b'{"a":["%s","QQ=="],"i":7}', b'{"b":"%s"}',
@@ -465,6 +466,8 @@ BASE64_EDGES = [
     b'{"b":"-_-_","i":1}', b'{"b":"QUJD!","i":1}', b'{"b":"\\xQUJD","i":1}', b'{"b":"\\\xc3\xa9","i":1}',
     b'{"b":"QUJD\xc3\xa9","i":1}', b'{"b":1,"i":1}', b'{"b":true,"i":1}', b'{"b":[1],"i":1}', b'{"b":{},"i":1}',
     b'{"b":null,"i":1}', b'{"a":["QUJDRA==","QQ=="]}', b'{"b":"QUJD', b'{"b":"QUJD\\',
+    b'{"b":"\\r\\nQUJD\\r\\nQQ==\\r\\n","i":1}', b'{"b":"QUJD\x01\x1f\\u001FQUI=\\b\\f","i":1}',
+    b'{"b":"QUJD\\r\\nQQ==\\r\\nQUJD","i":1}', b'{"b":"QU\\r\\nJD","i":1}', b'{"b":"QUJD\\u0021","i":1}',
 ]
 
 
