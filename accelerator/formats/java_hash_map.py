@@ -1,14 +1,15 @@
-"""The order in which a java.util.HashMap iterates its entries, for the key types Flink's avro
-format puts in one.
+"""The order in which a java.util.HashMap iterates its entries, for the key types Flink's formats
+put in one.
 
 Flink's avro writer copies each MAP into `CollectionUtil.newHashMapWithExpectedSize(size)` keyed
 by java.lang.String and Avro writes that map's entries in iteration order. Reading, Avro puts the
 entries into a `new HashMap<>(first block's count)` keyed by org.apache.avro.util.Utf8, and Flink
 copies that map, in its order, into a `new HashMap<>()` keyed by BinaryStringData, whose order
-becomes the MAP's. Iteration goes by bucket index (hashCode spread by `h ^ (h >>> 16)`), within a
-bucket in insertion order; a repeated key keeps its first position and takes the last value. A
-bucket Java would turn into a tree (more than 8 colliding keys in a table of 64 or more) is
-refused rather than guessed.
+becomes the MAP's. Flink's json decoder, likewise, puts each entry as it reads it into a
+`new HashMap<>()` keyed by BinaryStringData. Iteration goes by bucket index (hashCode spread by
+`h ^ (h >>> 16)`), within a bucket in insertion order; a repeated key keeps its first position
+and takes the last value. A bucket Java would turn into a tree (more than 8 colliding keys in a
+table of 64 or more) is refused rather than guessed.
 """
 
 from __future__ import annotations

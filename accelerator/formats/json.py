@@ -18,28 +18,18 @@ _SCALARS = ("BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE"
             "VARCHAR", "BINARY", "VARBINARY", "DATE", "TIME", "TIMESTAMP", types.TIMESTAMP_LTZ)
 
 
-#: Types the decoder leaves to Flink, and why.
-_NOT_DECODED = {
-    "MAP": "Flink holds a decoded json MAP in Java hash-map order, which the accelerator does not reproduce",
-    "BINARY": "Flink's base64 reading of BINARY fields is not reproduced by the accelerated decoder yet",
-    "VARBINARY": "Flink's base64 reading of BINARY fields is not reproduced by the accelerated decoder yet",
-}
-
-
-def _type_problem(t: types.DataType, path: str, direction: str) -> str | None:
-    if direction == "decode" and t.root in _NOT_DECODED:
-        return f"{path}: {_NOT_DECODED[t.root]}"
+def _type_problem(t: types.DataType, path: str) -> str | None:
     if t.root in _SCALARS:
         return None
     if t.root == "ARRAY":
-        return _type_problem(t.children[0], f"{path}[]", direction)
+        return _type_problem(t.children[0], f"{path}[]")
     if t.root == "MAP":
         if t.children[0].root not in ("CHAR", "VARCHAR"):
             return f"{path}: Flink's json format only has string map keys"
-        return _type_problem(t.children[1], f"{path}{{}}", direction)
+        return _type_problem(t.children[1], f"{path}{{}}")
     if t.root == "ROW":
         for f in t.fields:
-            problem = _type_problem(f.type, f"{path}.{f.name}" if path else f.name, direction)
+            problem = _type_problem(f.type, f"{path}.{f.name}" if path else f.name)
             if problem:
                 return problem
         return None
@@ -62,4 +52,4 @@ def supported(row_type: str | types.DataType, options: dict[str, str], direction
     if direction == "decode" and not parsed.json_parser_enabled:
         return ("'json.decode.json-parser.enabled' = 'false' selects Flink's tree-based json decoder, "
                 "which the accelerator does not reproduce")
-    return _type_problem(t, "", direction)
+    return _type_problem(t, "")

@@ -9,7 +9,8 @@ field under `json.ignore-parse-errors` becomes null and the parser carries on fr
 failure left it, anything after the first JSON value is never read.
 
 Values come out in the value model shared with the Arrow builder: DATE days, TIME milliseconds,
-TIMESTAMP nanoseconds since the epoch, DECIMAL `decimal.Decimal`, ROW tuple, ARRAY list.
+TIMESTAMP nanoseconds since the epoch, DECIMAL `decimal.Decimal`, BINARY bytes, ROW tuple, ARRAY
+list, MAP list of (key, value) in the order of the java.util.HashMap Flink collects the entries in.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
-from accelerator.formats import java_parse, java_text, java_time
+from accelerator.formats import java_hash_map, java_parse, java_text, java_time, json_base64
 from accelerator.formats import json_lexer as lex
 from accelerator.formats.jackson_text import flink_string, read_as_utf16_or_32
 from accelerator.formats.json_lexer import JsonFailure, Lexer, Unreproducible
@@ -171,7 +172,9 @@ class MessageDecoder:
     # Every converter takes the lexer positioned on the value's first token.
 
     def _converter(self, t: DataType):
-        convert = self._not_null_converter(t)
+        return self._nullable(self._not_null_converter(t))
+
+    def _nullable(self, convert):
         ignore = self.options.ignore_parse_errors
 
         def nullable(lx: Lexer):
@@ -200,6 +203,8 @@ class MessageDecoder:
         if root in ("CHAR", "VARCHAR"):
             big_decimals = self.big_decimals
             return lambda lx: _string(lx, big_decimals)
+        if root in ("BINARY", "VARBINARY"):
+            return json_base64.read
         if root == "DATE":
             return lambda lx: _java(java_time.parse_date, _text(lx))
         if root == "TIME":
@@ -209,6 +214,8 @@ class MessageDecoder:
             return lambda lx: _held(_java(lambda s: java_time.parse_timestamp(s, pattern, smart), _text(lx)))
         if root == "ARRAY":
             return self._array_converter(t.children[0])
+        if root == "MAP":
+            return self._map_converter(t.children[1])
         if root == "ROW":
             return self._row_converter(t)
         raise ValueError(f"the json decoder does not handle {t.serializable()}")
@@ -226,6 +233,37 @@ class MessageDecoder:
                 out.append(convert(lx))
             return out
         return array
+
+    def _map_converter(self, value_type: DataType):
+        """Flink reads the entries into a `new HashMap<>()` keyed by BinaryStringData: a repeated
+        key keeps its first place and takes the last value. Keys are equal as Java strings but
+        hash by their UTF-8 bytes as Flink stores them (a lone surrogate as '?'), so the keys
+        "\\ud800" and "?" are two entries that both read "?". Off the object's key tokens (after
+        a value Flink's converter leaves unconsumed, such as a BOOLEAN given an array, or a bad
+        one under json.ignore-parse-errors) the key converter reads whatever token it stands on,
+        as Flink's does, and may read a null key."""
+        big_decimals = self.big_decimals
+        key = self._nullable(lambda lx: _java_string(lx, big_decimals))
+        value = self._converter(value_type)
+
+        def map_(lx: Lexer):
+            if lx.token is not lex.START_OBJECT:
+                raise JsonFailure("illegal JSON map data")
+            keys, values = [], []
+            while lx.next_token() is not lex.END_OBJECT:
+                if lx.token is None:
+                    raise Unreproducible("Flink's decoder never finishes this map")
+                keys.append(key(lx))
+                lx.next_token()
+                values.append(value(lx))
+            if None in keys:
+                raise Unreproducible("Flink's decoder reads a null map key here, which the accelerator cannot hold")
+            try:
+                order = java_hash_map.iteration_order(keys, _binary_string_hash, java_hash_map.DEFAULT_CAPACITY)
+            except java_hash_map.Unreproducible as e:
+                raise Unreproducible(str(e)) from None
+            return [(flink_string(keys[i]), values[i]) for i in order]
+        return map_
 
     def _row_converter(self, t: DataType):
         converters = [self._converter(f.type) for f in t.fields]
@@ -342,10 +380,20 @@ def _decimal_converter(precision: int, scale: int):
     return decimal
 
 
-def _string(lx: Lexer, big_decimals: bool) -> str:
+def _java_string(lx: Lexer, big_decimals: bool) -> str:
+    """The Java string Flink's string converter makes of the current token."""
     if lx.token is lex.START_OBJECT or lx.token is lex.START_ARRAY:
-        return flink_string(_read_tree(lx, big_decimals))
-    return flink_string(_text(lx))
+        return _read_tree(lx, big_decimals)
+    return _text(lx)
+
+
+def _string(lx: Lexer, big_decimals: bool) -> str:
+    return flink_string(_java_string(lx, big_decimals))
+
+
+def _binary_string_hash(java: str) -> int:
+    """BinaryStringData.hashCode of a Java string: over the UTF-8 Flink stores it as."""
+    return java_hash_map.binary_string_hash(flink_string(java))
 
 
 def _timestamp_format(root: str, standard: str) -> tuple[re.Pattern, bool]:

@@ -139,7 +139,8 @@ class Lexer:
 
     # -- bytes ---------------------------------------------------------------------------------
 
-    def _next_byte(self, what: str) -> int:
+    def next_byte(self, what: str) -> int:
+        """The next byte, consumed; at the end of the input the parser fails reading `what`."""
         if self.pos >= self.end:
             raise JsonFailure(f"unexpected end of input in {what}")
         b = self.buf[self.pos]
@@ -402,7 +403,7 @@ class Lexer:
                 return java_string(units)
             if b == 0x5C:
                 self.pos = pos
-                units.append(self._escape())
+                units.append(self.escape())
                 pos = self.pos
             elif b < 0x80:
                 units.append(b)
@@ -430,22 +431,25 @@ class Lexer:
                 return
             if b == 0x5C:
                 self.pos = pos
-                self._escape()
+                self.escape()
                 pos = self.pos
             elif b >= 0x80:
                 self.pos = pos
                 self._multibyte(b)
                 pos = self.pos
 
-    def _escape(self) -> int:
-        b = self._next_byte("a character escape")
+    def escape(self) -> int:
+        """The UTF-16 unit of the escape after a backslash (the parser's _decodeEscaped)."""
+        b = self.next_byte("a character escape")
         if b in _SIMPLE_ESCAPES:
             return ord(_SIMPLE_ESCAPES[b])
         if b != 0x75:  # u
-            raise JsonFailure(f"unrecognized character escape {chr(b)!r}")
+            if b >= 0x80:  # the parser reads the whole character to name it, and fails where that fails
+                self._multibyte(b)
+            raise JsonFailure(f"unrecognized character escape starting with byte {b:#04x}")
         value = 0
         for _ in range(4):
-            h = self._next_byte("a character escape")
+            h = self.next_byte("a character escape")
             if h not in _HEX:
                 raise JsonFailure("expected a hex digit in a character escape")
             value = value * 16 + int(chr(h), 16)
@@ -459,7 +463,7 @@ class Lexer:
             raise JsonFailure(f"invalid UTF-8 start byte {lead:#04x}")
         code = lead & (0x1F if n == 2 else 0x0F if n == 3 else 0x07)
         for _ in range(n - 1):
-            b = self._next_byte("a UTF-8 sequence")
+            b = self.next_byte("a UTF-8 sequence")
             if b & 0xC0 != 0x80:
                 raise JsonFailure(f"invalid UTF-8 middle byte {b:#04x}")
             code = (code << 6) | (b & 0x3F)

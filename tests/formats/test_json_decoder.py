@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from decimal import Decimal
 
 import pyarrow as pa
@@ -9,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from accelerator.formats import FormatError, json_fast_path, types
+from accelerator.formats import FormatError, java_hash_map, json_fast_path, types
 from accelerator.formats.json_converters import MessageDecoder, Unreproducible
 from accelerator.formats.json_decoder import decode, project
 from accelerator.formats.json_options import parse_options
@@ -327,3 +328,179 @@ def test_invalid_field_names_without_a_twin_decode_like_flink_whatever_came_befo
     seen = [b'{"b":true,"ab":true,"abcde":true}']
     names = [b"\xff", b"a\xffb", b"abcd\xff", b"\xff\x80b", b"ab\xff"]
     assert_messages_match_flink(HISTORY_TYPE, OPTIONS["ignore"], seen + [b'{"' + n + b'":true}' for n in names])
+
+
+ESCAPES = types.parse("ROW<`a` ARRAY<VARCHAR(2147483647)>, `r` ROW<`s` VARCHAR(2147483647)>, "
+                      "`s` VARCHAR(2147483647), `i` INT>")
+
+
+@pytest.mark.parametrize("options", ["default", "ignore"])
+def test_a_backslash_before_a_non_ascii_character(options):
+    """Flink's parser reads the whole (or broken) UTF-8 character after the backslash before it
+    refuses the escape, and json.ignore-parse-errors carries on from past it."""
+    batch = [b'{"a":["\\\xc3\xa9","x"],"i":5}', b'{"a":["\\\xc3\xa9"],"i":5}', b'{"r":{"s":"\\\xc3\xa9"},"i":5}',
+             b'{"s":"\\\xc3\xa9","i":5}', b'{"a":["\\\xe2\x82\xac","x"],"i":5}', b'{"a":["\\\xe2\x82"],"i":5}',
+             b'{"a":["\\\xf0\x9f\x98\x80",1]   ,"i":5}', b'{"a":["\\\xc3\xa9,"x"],"i":5}', b'{"a":["\\\xc3("],"i":5}',
+             b'{"a":["\\\xff","x"],"i":5}', b'{"r":{"\\\xc3\xa9":1},"i":5}', b'{"a":["\\\xc3']
+    assert_messages_match_flink(ESCAPES, OPTIONS[options], batch)
+
+
+# -- (d) BINARY (base64) and MAP (Java hash-map order) -----------------------------------------------
+
+BYTES_AND_MAPS = types.parse(
+    "ROW<`b` VARBINARY(2147483647), `f` BINARY(4), `m` MAP<VARCHAR(2147483647), INT>, "
+    "`mb` MAP<VARCHAR(2147483647), VARBINARY(2147483647)>, "
+    "`am` ARRAY<MAP<VARCHAR(2147483647), ROW<`x` INT, `y` ARRAY<VARBINARY(2147483647)>>>>, "
+    "`r` ROW<`mm` MAP<CHAR(2), MAP<VARCHAR(2147483647), BOOLEAN>>>, `i` INT>")
+MAP_OPTIONS = {**OPTIONS, "map-null-key": {"json.map-null-key.mode": "LITERAL", "json.map-null-key.literal": "k0"}}
+
+
+@pytest.mark.parametrize("options", ["default", "ignore"])
+@SETTINGS
+@given(batch=rows(BYTES_AND_MAPS, 5, 25))
+def test_bytes_and_maps_round_trip(options, batch):
+    opts = OPTIONS[options]
+    assert_batch_matches_flink(BYTES_AND_MAPS, opts, flink_bytes(BYTES_AND_MAPS, opts, batch))
+
+
+#: Key texts as they stand in the JSON: escapes, a lone surrogate (which Flink stores as "?", yet
+#: keeps apart from a real "?"), non-ASCII, and numbered keys for maps big enough to resize.
+_KEY_PIECES = ["a", "b", "?", "\\ud800", "\\udc00", "\\u00e9", "\u00e9", "\U0001f600", "\\ud83d\\ude00", "\\n",
+               "\\\\", "\\/", "k", "\u0000"]
+_KEYS = st.one_of(st.lists(st.sampled_from(_KEY_PIECES), max_size=3).map("".join),
+                  st.integers(0, 99).map(lambda n: f"k{n}"))
+_GOOD_MAP_VALUES = st.one_of(st.integers(-9, 9).map(str), st.just("null"))
+_ODD_MAP_VALUES = st.sampled_from(['"2"', '"x"', "2147483648", "1.5", "{}", "[]", "[1]", '{"a":1}', "true", "[null]"])
+
+
+def _json_map(entries: list[tuple[str, str]]) -> str:
+    return "{" + ",".join(f'"{k}":{v}' for k, v in entries) + "}"
+
+
+@st.composite
+def map_messages(draw):
+    """A row whose MAP field has up to 60 entries (repeats included), in a ROW, an ARRAY or alone;
+    one in four has odd values too."""
+    values = st.one_of(_GOOD_MAP_VALUES, _ODD_MAP_VALUES) if draw(st.integers(0, 3)) == 0 else _GOOD_MAP_VALUES
+    size = draw(st.integers(0, 60))
+    entries = draw(st.lists(st.tuples(_KEYS, values), min_size=size, max_size=size))
+    where = draw(st.sampled_from(["m", "am", "r", "after"]))
+    text = _json_map(entries)
+    if where == "am":
+        body = '{"am":[' + text + "," + text + "]}"
+    elif where == "r":
+        body = '{"r":{"mm":{"k":' + text + "}}}"
+    elif where == "after":
+        body = '{"m":' + text + ',"i":' + draw(values) + "}"
+    else:
+        body = '{"m":' + text + "}"
+    return body.encode("utf-8", "surrogatepass")
+
+
+MAPS = types.parse(
+    "ROW<`m` MAP<VARCHAR(2147483647), INT>, `am` ARRAY<MAP<VARCHAR(2147483647), VARCHAR(2147483647)>>, "
+    "`r` ROW<`mm` MAP<CHAR(2), MAP<VARCHAR(2147483647), BOOLEAN>>>, `i` INT>")
+
+
+@pytest.mark.parametrize("options", ["default", "ignore", "map-null-key"])
+@ADVERSARIAL
+@given(batch=st.lists(map_messages(), min_size=5, max_size=20))
+def test_maps_take_flinks_hash_map_order(options, batch):
+    """Entry order, repeated keys, odd values and keys; json.map-null-key.* only shapes encoding."""
+    assert_messages_match_flink(MAPS, MAP_OPTIONS[options], batch)
+
+
+@pytest.mark.parametrize("options", ["default", "ignore", "fail-missing"])
+@pytest.mark.parametrize("row_type", [MAPS, BYTES_AND_MAPS], ids=["maps", "bytes-and-maps"])
+@ADVERSARIAL
+@given(data=st.data())
+def test_adversarial_messages_with_maps_and_bytes(options, row_type, data):
+    names = [f.name for f in row_type.fields]
+    drawn = data.draw(st.lists(messages(names), min_size=10, max_size=30))
+    assert_messages_match_flink(row_type, OPTIONS[options], drawn)
+
+
+#: Pieces of base64 content as it stands in the JSON string: the alphabet, padding, whitespace and
+#: control bytes (raw and escaped), escapes of alphabet characters and of '=', characters outside
+#: the alphabet (URL-safe ones among them), bad escapes, a quote and a backslash.
+_BASE64_PIECES = ([bytes([c]) for c in b"AQgw+/09"] + [b"QUJD", b"QQ==", b"QUI=", b"QUJDRA"] * 3 + [
+    b"=", b"==", b" ", b"\n", b"\t", b"\r", b"\x00", b"\x01", b"\x1f", b"\x7f", b"\\n", b"\\t", b"\\u0020",
+    b"\\u0000", b"\\u003d", b"\\u0041", b"\\u0051", b"\\/", b"\\\\", b'\\"', b"\\x", b"\\u00", b"\\u12G4",
+    b"\xc3\xa9", b"\\\xc3\xa9", b"\\\xc3", b"\\\xff", b"\xff", b"-", b"_", b".", b"\\u00e9", b"\\ud800"])
+
+
+@st.composite
+def base64_messages(draw):
+    """A BINARY field's string, canonical or not, with a field after it to show where the parser
+    carries on from after a failure."""
+    if draw(st.booleans()):
+        content = base64.b64encode(draw(st.binary(max_size=20)))
+        if draw(st.booleans()):  # whitespace between 4-character groups is skipped
+            groups = [content[i:i + 4] for i in range(0, len(content), 4)]
+            separators = [b"", b" ", b"\n", b"\\n", b"\\r\\n", b"\\u000A", b"\\f", b"\\u0020", b"\\u003d", b"\\/"]
+            content = b"".join(g + draw(st.sampled_from(separators)) for g in groups)
+    else:
+        content = b"".join(draw(st.lists(st.sampled_from(_BASE64_PIECES), max_size=12)))
+    shape = draw(st.sampled_from([b'{"b":"%s","i":7}', b'{"a":["%s","QQ=="],"i":7}', b'{"b":"%s"}',
+                                  b'{"i":7,"b":"%s', b'{"r":{"x":"%s","y":"QQ=="},"i":7}',
+                                  b'{"m":{"k":"%s","j":"QQ=="},"i":7}']))
+    return shape.replace(b"%s", content)
+
+
+BYTES = types.parse("ROW<`b` VARBINARY(2147483647), `a` ARRAY<BINARY(3)>, "
+                    "`r` ROW<`x` VARBINARY(2147483647), `y` VARBINARY(7)>, "
+                    "`m` MAP<VARCHAR(2147483647), VARBINARY(2147483647)>, `i` INT>")
+
+
+@pytest.mark.parametrize("options", ["default", "ignore"])
+@ADVERSARIAL
+@given(batch=st.lists(base64_messages(), min_size=10, max_size=30))
+def test_base64_reads_like_flinks_parser(options, batch):
+    assert_messages_match_flink(BYTES, OPTIONS[options], batch)
+
+
+BASE64_EDGES = [
+    b'{"b":"QUJD"}', b'{"b":""}', b'{"b":"QQ=="}', b'{"b":"QR=="}', b'{"b":"QUK="}', b'{"b":"QUI","i":1}',
+    b'{"b":"QQ=","i":1}', b'{"b":"Q","i":1}', b'{"b":" QUJD\\n\\tQUJD\n"}', b'{"b":"QU JD","i":1}',
+    b'{"b":"QQ==QUJD"}', b'{"b":"Q\\u003dQQ"}', b'{"b":"\\u003dQUJD"}', b'{"b":"QQ\\u003d\\u003d"}',
+    b'{"b":"-_-_","i":1}', b'{"b":"QUJD!","i":1}', b'{"b":"\\xQUJD","i":1}', b'{"b":"\\\xc3\xa9","i":1}',
+    b'{"b":"QUJD\xc3\xa9","i":1}', b'{"b":1,"i":1}', b'{"b":true,"i":1}', b'{"b":[1],"i":1}', b'{"b":{},"i":1}',
+    b'{"b":null,"i":1}', b'{"a":["QUJDRA==","QQ=="]}', b'{"b":"QUJD', b'{"b":"QUJD\\',
+    b'{"b":"\\r\\nQUJD\\r\\nQQ==\\r\\n","i":1}', b'{"b":"QUJD\x01\x1f\\u001FQUI=\\b\\f","i":1}',
+    b'{"b":"QUJD\\r\\nQQ==\\r\\nQUJD","i":1}', b'{"b":"QU\\r\\nJD","i":1}', b'{"b":"QUJD\\u0021","i":1}',
+]
+
+
+@pytest.mark.parametrize("options", ["default", "ignore"])
+def test_base64_edge_messages(options):
+    """Padding required; whitespace only between groups; fixed-length BINARY(n) takes any length;
+    after a bad character Flink's parser skips the rest of the string from just past it."""
+    assert_messages_match_flink(BYTES, OPTIONS[options], BASE64_EDGES)
+
+
+def test_a_lone_surrogate_key_and_a_question_mark_are_two_entries():
+    message = b'{"m":{"\\ud800":1,"?":2,"\\ud800":3}}'
+    assert_messages_match_flink(MAPS, {}, [message])
+    (row,) = MessageDecoder(MAPS, parse_options({})).decode(message).rows
+    assert row[0] == [("?", 3), ("?", 2)]
+
+
+def _same_bucket_keys(count: int) -> list[str]:
+    """Keys whose BinaryStringData hashes share the low 6 bits after HashMap's spread."""
+    keys, n = [], 0
+    while len(keys) < count:
+        h = java_hash_map.binary_string_hash(f"k{n}")
+        if (h ^ (h >> 16)) & 63 == 0:
+            keys.append(f"k{n}")
+        n += 1
+    return keys
+
+
+@pytest.mark.parametrize("message, fragment", [
+    (b'{"m":{"a":[null],"b":1}}', "null map key"),  # a bad value's tokens read as a key
+    (b'{"m":{' + ",".join(f'"{k}":1' for k in _same_bucket_keys(11)).encode() + b"}}", "tree"),
+])
+def test_maps_flink_holds_otherwise_fail_loudly(message, fragment):
+    with pytest.raises(FormatError) as caught:
+        decode(pa.array([message], pa.binary()), MAPS, parse_options(OPTIONS["ignore"]))
+    assert "does not reproduce" in caught.value.reason and fragment in caught.value.reason
