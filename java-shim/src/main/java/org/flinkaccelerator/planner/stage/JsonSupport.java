@@ -10,10 +10,9 @@ import org.apache.flink.table.types.logical.RowType;
 
 /**
  * Which json tables the sidecar reproduces exactly: the twin of {@code accelerator.formats.json.supported}
- * (which the sidecar does not ask before opening a json stage). Its decoder has no converter for
- * MAP (Flink holds a decoded json MAP in Java hash-map order) nor BINARY/VARBINARY (Flink's base64
- * reading), and does not reproduce Flink's tree-based decoder; a segment or rows stage that
- * decodes those stays stock rather than failing at its start.
+ * (which the sidecar does not ask before opening a json stage). Maps need string keys, and the
+ * decoder does not reproduce Flink's tree-based decoder; a segment or rows stage that needs those
+ * stays stock rather than failing at its start.
  */
 final class JsonSupport {
     static final String JSON_PARSER = "json.decode.json-parser.enabled";
@@ -27,7 +26,7 @@ final class JsonSupport {
                     + " accelerator does not reproduce");
         }
         for (RowType.RowField field : row.getFields()) {
-            String problem = problem(field.getType(), field.getName(), decoding);
+            String problem = problem(field.getType(), field.getName());
             if (problem != null) {
                 problems.add(problem);
             }
@@ -35,29 +34,21 @@ final class JsonSupport {
         return problems;
     }
 
-    private static String problem(LogicalType type, String path, boolean decoding) {
-        LogicalTypeRoot root = type.getTypeRoot();
-        if (decoding && root == LogicalTypeRoot.MAP) {
-            return path + ": Flink holds a decoded json MAP in Java hash-map order, which the accelerator does not"
-                    + " reproduce";
-        }
-        if (decoding && (root == LogicalTypeRoot.BINARY || root == LogicalTypeRoot.VARBINARY)) {
-            return path + ": Flink's base64 reading of BINARY fields is not reproduced by the accelerated decoder yet";
-        }
-        switch (root) {
+    private static String problem(LogicalType type, String path) {
+        switch (type.getTypeRoot()) {
             case ARRAY:
-                return problem(type.getChildren().get(0), path + "[]", decoding);
+                return problem(type.getChildren().get(0), path + "[]");
             case MAP: {
                 LogicalTypeRoot key = type.getChildren().get(0).getTypeRoot();
                 if (key != LogicalTypeRoot.CHAR && key != LogicalTypeRoot.VARCHAR) {
                     return path + ": Flink's json format only has string map keys";
                 }
-                return problem(type.getChildren().get(1), path + "{}", decoding);
+                return problem(type.getChildren().get(1), path + "{}");
             }
             case ROW: {
                 RowType row = (RowType) type;
                 for (RowType.RowField field : row.getFields()) {
-                    String problem = problem(field.getType(), path + "." + field.getName(), decoding);
+                    String problem = problem(field.getType(), path + "." + field.getName());
                     if (problem != null) {
                         return problem;
                     }
