@@ -575,7 +575,8 @@ EXPECT.update({name: "partial" for name in (
     "fn_similar_regexp", "fn_split_array", "fn_starts_ends", "fn_str_to_map", "fn_string_edge_args",
     "fn_trigonometry", "fn_trigonometry_more", "fn_trim", "fn_trim_chars", "fn_unary_abs_sign",
     "fn_unhex", "fn_upper_lower_initcap", "fn_url_codec", "try_cast_to_boolean_bytes",
-    "try_cast_to_numbers", "try_cast_to_temporal", "type_raw_to_json",
+    "try_cast_to_numbers", "try_cast_to_temporal", "type_json_to_raw", "type_json_to_raw_little_endian",
+    "type_raw_to_json",
 )})
 
 
