@@ -221,13 +221,15 @@ def _root_cause(stacktrace: str) -> str:
 
 
 def run_suite(case_list: list[cases.Case], *, workers: int = 2, parallelism: int = 1,
-              report: Path | None = None, out=print) -> list[CaseResult]:
+              report: Path | None = None, out=print, python_executable: str = sys.executable) -> list[CaseResult]:
+    """Runs the cases on one broker and one stock distribution with the jar; the sidecars run on
+    `python_executable` (the suite's own interpreter unless a test swaps it)."""
     jar = locations.shim_jar()
     slots = max(2, workers * parallelism * 2)
     with KafkaBroker() as broker, FlinkCluster(
             slots_per_taskmanager=slots, extra_jars=[jar] if jar.exists() else [],
             config={"taskmanager.memory.process.size": "2560m",
-                    "accelerator.python.executable": sys.executable}) as cluster:
+                    "accelerator.python.executable": python_executable}) as cluster:
         gateway = SqlGateway(cluster).start()
         runner = CompatRunner(broker, cluster, gateway, parallelism)
         if jar.exists():
