@@ -224,9 +224,24 @@ def base64_content():
     yield encode_parts("base64-bad-at-end-1mb", (b'{"b":"', 1), (b"QUJD", 1 << 18), (b'Q","auction":1}', 1))
 
 
+
+#: Unrecognized tokens whose end Flink's parser finds its own way (bad UTF-8 inside them, a
+#: non-ASCII byte after a whole literal, texts past the 256 chars it reads for its message):
+#: json.ignore-parse-errors carries on from there inside an array or a map.
+BAD_TOKENS = [b"nu\xecl", b"nul\x80", b"nu\xed\xa0\x80", b"nu\xf0\x90\x80\x80\x00", b"nu" + b"u" * 300,
+              b"\xc3\xa9", b"\xc3" + b"a" * 300, b"\x85x", b"null\xc3\xa9", b"null\x80", b"true\xe2\x80\x94", b"NaN\xc3"]
+
+
+def bad_tokens():
+    for i, token in enumerate(BAD_TOKENS):
+        yield f"bad-token-in-array-{i}", b'{"tags":["a",' + token + b',"b"],"auction":5}'
+        yield f"bad-token-in-map-{i}", b'{"m":{"k":' + token + b',"j":2},"auction":5}'
+
+
 CATEGORIES = {"truncated": truncated, "wrong-types": wrong_types, "deep-nesting": deep_nesting,
               "huge-values": huge_values, "invalid-utf8": invalid_utf8, "nan-text": nan_text, "structure": structure,
-              "maps-and-bytes-truncated": truncated_maps_and_bytes, "maps": maps, "base64": base64_content}
+              "maps-and-bytes-truncated": truncated_maps_and_bytes, "maps": maps, "base64": base64_content,
+              "bad-tokens": bad_tokens}
 
 
 if __name__ == "__main__":
