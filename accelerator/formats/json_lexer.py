@@ -31,6 +31,7 @@ _ROOT, _ARRAY, _OBJECT = 0, 1, 2
 MAX_DEPTH = 1000  # the parser's default nesting limit
 MAX_NUMBER_LENGTH = 1000  # the parser's default limit on a number's digits (integer, fraction and exponent)
 MAX_NAME_LENGTH = 50_000  # the parser's default limit on a field name's length
+MAX_ERROR_TOKEN_LENGTH = 256  # the chars of an unrecognized token the parser reads for its error message
 _WHITESPACE = b" \t\n\r"
 _SIMPLE_ESCAPES = {ord("b"): "\b", ord("t"): "\t", ord("n"): "\n", ord("f"): "\f", ord("r"): "\r",
                    ord('"'): '"', ord("/"): "/", ord("\\"): "\\"}
@@ -250,43 +251,75 @@ class Lexer:
         stop = start + len(word)
         if self.buf[start:stop] != word.encode():
             self._bad_token(start)
+        self._check_match_end(start, stop)
         self.pos = stop
-        if stop < self.end:
-            b = self.buf[stop]
-            if b >= 0x30 and b != 0x5D and b != 0x7D and java_identifier_part(self._char_at(stop)):
-                self._bad_token(start)
         self.text = word
         return token
 
-    def _char_at(self, pos: int) -> str:
-        b = self.buf[pos]
-        if b < 0x80:
-            return chr(b)
-        n = _utf8_length(b)
-        try:
-            return self.buf[pos:pos + max(n, 1)].decode("utf-8")[0]
-        except (UnicodeDecodeError, IndexError):
-            return chr(b)
+    def _check_match_end(self, start: int, stop: int) -> None:
+        """After a whole literal, the parser's _checkMatchEnd: an identifier character makes
+        the literal part of a bad token. A non-ASCII byte always fails: the parser decodes it
+        from the byte after the one it looked at, which is that byte again, so a lead byte
+        fails as a bad continuation (the parser standing past it) and any other byte as a bad
+        lead (the parser standing on it)."""
+        if stop >= self.end:
+            return
+        b = self.buf[stop]
+        if b >= 0x80:
+            self.pos = stop + 1 if _utf8_length(b) else stop
+            raise JsonFailure(f"invalid UTF-8 byte {b:#04x} after {self.buf[start:stop].decode()!r}")
+        if b >= 0x30 and b != 0x5D and b != 0x7D and java_identifier_part(chr(b)):
+            self._bad_token(start)
 
-    def _bad_token(self, start: int) -> None:
-        """An unrecognised token: the parser reads on over identifier characters, and the first
-        other character is consumed too, then it fails."""
-        pos = start
-        while pos < self.end:
-            ch = self._char_at(pos)
-            pos += len(ch.encode("utf-8", "surrogatepass")) if ord(ch) >= 0x80 else 1
+    def _char_for_error(self, pos: int) -> tuple[str, int]:
+        """The parser's _decodeCharForError on the byte at `pos`: the Java char it reads and the
+        position after it. Overlong forms and encoded surrogates pass; a 4-byte form is cut to
+        its low 16 bits, as the parser's cast to char does. A bad lead or continuation byte, or
+        the end of the input inside a sequence, fails with the parser standing past that byte."""
+        b = self.buf[pos]
+        pos += 1
+        if b < 0x80:
+            return chr(b), pos
+        n = _utf8_length(b)
+        if n == 0:
+            self.pos = pos
+            raise JsonFailure(f"invalid UTF-8 start byte {b:#04x} in an unrecognized token")
+        code = b & (0x1F, 0x0F, 0x07)[n - 2]
+        for _ in range(n - 1):
+            if pos >= self.end:
+                self.pos = pos
+                raise JsonFailure("unexpected end of input inside a character of an unrecognized token")
+            d = self.buf[pos]
+            pos += 1
+            if d & 0xC0 != 0x80:
+                self.pos = pos
+                raise JsonFailure(f"invalid UTF-8 middle byte {d:#04x} in an unrecognized token")
+            code = (code << 6) | (d & 0x3F)
+        return chr(code & 0xFFFF), pos
+
+    def _bad_token(self, start: int, scan: int | None = None) -> None:
+        """An unrecognised token: the parser reads on from `scan` (default `start`; the bytes
+        before it are ASCII, one char each) over identifier characters, consuming the first
+        other character too, or stopping once the token's text holds MAX_ERROR_TOKEN_LENGTH
+        chars; then it fails."""
+        pos = start if scan is None else scan
+        length = pos - start
+        while pos < self.end and length < MAX_ERROR_TOKEN_LENGTH:
+            ch, pos = self._char_for_error(pos)
             if not java_identifier_part(ch):
                 break
+            length += 1
         self.pos = pos
         raise JsonFailure(f"unrecognized token {self.buf[start:pos].decode('utf-8', 'replace')!r}")
 
     def _non_standard(self, start: int, word: bytes) -> None:
         """NaN and Infinity are recognised, then refused (non-numeric numbers are not enabled)."""
         stop = start + len(word)
-        if self.buf[start:stop] == word and not (stop < self.end and java_identifier_part(self._char_at(stop))):
-            self.pos = stop
-            raise JsonFailure(f"non-standard token {word.decode()!r}")
-        self._bad_token(start)
+        if self.buf[start:stop] != word:
+            self._bad_token(start)
+        self._check_match_end(start, stop)
+        self.pos = stop
+        raise JsonFailure(f"non-standard token {word.decode()!r}")
 
     def _unexpected_value(self, b: int) -> None:
         start = self.pos - 1
@@ -297,8 +330,8 @@ class Lexer:
         if b == 0x2B:  # a leading plus: refused together with the character after it
             self.pos = min(start + 2, self.end)
             raise JsonFailure("numbers may not have a plus sign")
-        if b < 0x80 and java_identifier_part(chr(b)):
-            self._bad_token(start)
+        if java_identifier_part(chr(b)):  # a non-ASCII byte is taken as the Latin-1 char
+            self._bad_token(start, start + 1)
         raise JsonFailure(f"unexpected character {chr(b)!r}: expected a JSON value")
 
     def _number(self) -> str:

@@ -345,6 +345,27 @@ def test_a_backslash_before_a_non_ascii_character(options):
     assert_messages_match_flink(ESCAPES, OPTIONS[options], batch)
 
 
+
+BAD_TOKEN_TYPE = types.parse("ROW<`a` ARRAY<VARCHAR(2147483647)>, `m` MAP<VARCHAR(2147483647), INT>, `i` INT>")
+#: Unrecognized tokens: non-ASCII bytes inside them (bad, overlong, surrogate and 4-byte forms), a
+#: non-ASCII first byte, non-ASCII after a whole literal, and texts past the 256 chars the parser
+#: reads of a bad token.
+BAD_TOKENS = [b"nu\xecl", b"nul\x80", b"nu\xed\xa0\x80", b"nu\xc0\x80l", b"nu\xf0\x90\x80\x80\x00", b"nu\xf0\x9f\x98\x80",
+              b"nu\xc3\xa9", b"nu" + b"u" * 300, b"nu" + b"u" * 254, b"nu" + b"\xc3\xa9" * 300, b"\xc3\xa9", b"\xc3abc",
+              b"\xc3" + b"a" * 300, b"\xd7abc", b"\x85x", b"null\xc3\xa9", b"null\x80", b"null\xf8", b"null\xe2\x80\x94",
+              b"true\xc3", b"NaN\xc3\xa9", b"truex", b"nu\xc3"]
+
+
+@pytest.mark.parametrize("options", ["default", "ignore"])
+def test_where_the_parser_stands_after_an_unrecognized_token(options):
+    """Reading a bad token for its message, Flink's parser decodes UTF-8 its own way (a bad byte
+    fails where it stands; after a whole literal it decodes the byte it looked at twice) and
+    stops after 256 chars; json.ignore-parse-errors carries on from there inside arrays and maps."""
+    batch = [shape.replace(b"%s", token) for token in BAD_TOKENS
+             for shape in (b'{"a":["x",%s,"y"],"i":5}', b'{"m":{"k":%s,"j":2},"i":5}', b'{"m":{"k":%s}}')]
+    assert_messages_match_flink(BAD_TOKEN_TYPE, OPTIONS[options], batch)
+
+
 # -- (d) BINARY (base64) and MAP (Java hash-map order) -----------------------------------------------
 
 BYTES_AND_MAPS = types.parse(

@@ -126,8 +126,122 @@ def structure():
     yield from cases.items()
 
 
+#: A well-formed message of the MAP and VARBINARY columns (json_target.MAPS_AND_BYTES_ROW).
+VALID_MAPS_AND_BYTES = (b'{"auction":7,"m":{"a":1,"caf\xc3\xa9":-2,"\\u00e9":3,"z":null},"b":"QUJDRA==",'
+                        b'"am":[{"k":"QQ==","j":null},{},null]}')
+
+
+def truncated_maps_and_bytes():
+    for end in range(len(VALID_MAPS_AND_BYTES)):
+        yield f"maps-and-bytes-truncated-at-{end}", VALID_MAPS_AND_BYTES[:end]
+
+
+def _entries(keys, value=b"1") -> bytes:
+    return b"{" + b",".join(b'"' + k + b'":' + value for k in keys) + b"}"
+
+
+#: Map keys as they stand in the JSON: escaped, non-ASCII, lone and reversed surrogates (which
+#: Flink stores as '?', yet keeps apart from a real '?'), an escaped NUL, an empty key.
+MAP_KEYS = [b"a", b"\\u0061", b"caf\xc3\xa9", b"caf\\u00e9", b"\xf0\x9f\x98\x80", b"\\ud83d\\ude00", b"\\ud800",
+            b"\\udc00", b"\\udc00\\ud800", b"?", b"\\n", b"\\\\", b"\\/", b"\\\"", b"\\u0000", b"", b" ", b"m"]
+
+
+def maps():
+    for i, key in enumerate(MAP_KEYS):
+        yield f"map-key-{i}", b'{"m":{"' + key + b'":1,"b":2},"auction":1}'
+        yield f"map-key-repeated-{i}", b'{"m":{"' + key + b'":1,"x":2,"' + key + b'":3},"auction":1}'
+    yield "map-lone-surrogate-and-question-mark", b'{"m":{"\\ud800":1,"?":2,"\\ud800":3}}'
+    yield "map-escaped-and-plain-twins", b'{"m":{"a":1,"\\u0061":2,"caf\\u00e9":3,"caf\xc3\xa9":4}}'
+    for n in (0, 1, 12, 13, 24, 25, 100, 1000):  # HashMap resizes past 12, 24, ... entries
+        yield f"map-entries-{n}", b'{"m":' + _entries([b"k%d" % i for i in range(n)]) + b"}"
+        yield f"map-entries-{n}-in-array", b'{"am":[' + _entries([b"k%d" % i for i in range(n)], b'"QQ=="') + b"]}"
+    yield "map-all-repeated", b'{"m":' + _entries([b"k"] * 50) + b"}"
+    for i, value in enumerate(WRONG_VALUES + [b"2147483648", b"-2147483649", b'"7"', b"7.0", b"1e2"]):
+        yield f"map-value-wrong-type-{i}", b'{"m":{"a":' + value + b',"b":2},"auction":1}'
+    for i, value in enumerate(WRONG_VALUES):
+        yield f"array-map-value-wrong-type-{i}", b'{"am":[{"a":' + value + b',"b":"QQ=="}],"auction":1}'
+        yield f"map-wrong-type-{i}", b'{"m":' + value + b',"auction":1}'
+        yield f"array-of-maps-wrong-type-{i}", b'{"am":' + value + b',"auction":1}'
+        yield f"array-of-maps-element-wrong-type-{i}", b'{"am":[' + value + b',{"a":"QQ=="}],"auction":1}'
+    for i, bad in enumerate(BAD_UTF8[:8]):
+        yield f"map-key-bad-utf8-{i}", b'{"m":{"a' + bad + b'b":1},"auction":1}'
+    cases = {
+        "map-null-values": b'{"m":{"a":null,"b":null},"am":[{"a":null}]}',
+        "map-unclosed": b'{"m":{"a":1', "map-unclosed-after-comma": b'{"m":{"a":1,',
+        "map-unclosed-key": b'{"m":{"a', "map-missing-value": b'{"m":{"a":},"auction":1}',
+        "map-missing-colon": b'{"m":{"a" 1},"auction":1}', "map-trailing-comma": b'{"m":{"a":1,},"auction":1}',
+        "map-unquoted-key": b'{"m":{a:1},"auction":1}', "map-number-key": b'{"m":{1:1},"auction":1}',
+        "map-null-key-token": b'{"m":{null:1},"auction":1}', "map-closed-by-bracket": b'{"m":{"a":1],"auction":1}',
+        "map-nested-object-value": b'{"m":{"a":{"b":{"c":1}},"d":2},"auction":1}',
+        "map-nested-array-value": b'{"m":{"a":[1,[2]],"d":2},"auction":1}',
+        "map-deep-value": b'{"m":{"a":' + b"[" * 1200 + b"]" * 1200 + b"},\"auction\":1}",
+        "array-of-maps-unclosed": b'{"am":[{"a":"QQ=="},{"b":',
+        "array-of-maps-nulls": b'{"am":[null,{},null]}', "array-of-maps-empty": b'{"am":[]}',
+        "map-and-row-twice": b'{"m":{"a":1},"r":{"x":1},"m":{"b":2},"auction":1}',
+        "map-field-repeated-with-bad-second": b'{"m":{"a":1},"m":[1],"auction":1}',
+        "map-then-bad-field": b'{"m":{"a":1,"b":2},"auction":"x","price":1.5}',
+        "map-bad-value-then-fields": b'{"m":{"a":true,"b":2},"b":"QQ==","auction":1}',
+        "map-bad-value-array-then-keys": b'{"m":{"a":[null],"b":1},"auction":1}',
+        "map-bad-value-object-then-keys": b'{"m":{"a":{"k":"v"},"b":1},"auction":1}',
+        "valid-maps-and-bytes": VALID_MAPS_AND_BYTES,
+    }
+    yield from cases.items()
+
+
+#: Base64 content of a VARBINARY string as it stands in the JSON: canonical of several lengths,
+#: separators between groups (raw and escaped whitespace, MIME line breaks) and inside them,
+#: escapes of alphabet characters and of '=', padding in odd places, URL-safe and other
+#: characters outside the alphabet, bad escapes and bytes, an escaped quote.
+BASE64 = [b"", b"QQ==", b"QUI=", b"QUJD", b"QUJDRA==", b"AAAA", b"////", b"+/+/", b"AP8A/w==",
+          b" QUJD", b"QUJD ", b"QUJD QUJD", b"QUJD\nQUJD", b"QUJD\r\nQQ==\r\n", b"QUJD\\nQUJD", b"QUJD\\r\\nQQ==",
+          b"\\u000AQUJD", b"QUJD\\u0020QUI=", b"QUJD\\tQUJD\\f\\b", b"QUJD\x01QUJD", b"QUJD\x1fQQ==\x00",
+          b"QU JD", b"Q UJD", b"QUJ D", b"QU\\nJD", b"QUJ\\u0044", b"\\u0051UJD", b"QUJ\\/", b"\\/\\/\\/\\/",
+          b"QQ\\u003d\\u003d", b"QQ=\\u003d", b"Q\\u003dQQ", b"\\u003dQUJD", b"QUI\\u003d",
+          b"QQ==QUJD", b"QQ==QQ==", b"QUI=QUI=", b"=QUJD", b"==", b"====", b"Q===", b"QQ=A", b"QUJD=", b"QUJD==",
+          b"QQ", b"QUI", b"Q", b"QR==", b"QUK=", b"QUJDR", b"QQ=", b"QUJD\\u003d",
+          b"-_-_", b"QUJ-", b"QUJ_", b"QUJD!", b"QUJD.", b"QUJD\xc3\xa9", b"\xc3\xa9QUJD", b"QUJD\xff", b"QUJ\x80",
+          b"\\xQUJD", b"\\u00e9QUJD", b"\\ud800QUJD", b"\\\xc3\xa9", b"\\\xff", b"QUJD\\u004", b"QU\\\"D",
+          b"QUJD\\", b"QUJDRA==\x7f"]
+#: Where the content stands: alone, followed by a field (to show where the parser carries on
+#: after a failure), unclosed, and as a map value inside the array of maps.
+BASE64_SHAPES = [b'{"b":"%s","auction":1}', b'{"auction":1,"b":"%s',
+                 b'{"am":[{"k":"%s","j":"QQ=="}],"auction":1}']
+
+
+def base64_content():
+    for i, content in enumerate(BASE64):
+        for j, shape in enumerate(BASE64_SHAPES):
+            yield f"base64-{i}-shape-{j}", shape.replace(b"%s", content)
+    for i, token in enumerate([b"1", b"-0", b"1.5", b"true", b"false", b"null", b"[]", b'["QQ=="]', b"{}",
+                               b'{"a":"QQ=="}', b"NaN"]):
+        yield f"base64-non-string-{i}", b'{"b":' + token + b',"auction":1}'
+        yield f"base64-non-string-in-map-{i}", b'{"am":[{"k":' + token + b',"j":"QQ=="}],"auction":1}'
+    mime_line = b"QUJD" * 19  # a MIME encoder's 76-character lines
+    yield encode_parts("base64-mime-lines-1mb", (b'{"b":"', 1), (mime_line + b"\\r\\n", 14_000), (b'QQ=="}', 1))
+    yield encode_parts("base64-raw-line-breaks-1mb", (b'{"b":"', 1), (mime_line + b"\n", 14_000), (b'"}', 1))
+    yield encode_parts("base64-plain-4mb", (b'{"b":"', 1), (b"QUJD", 1 << 20), (b'","auction":1}', 1))
+    yield encode_parts("base64-escaped-4mb", (b'{"b":"', 1), (b"\\u0051UJD", 200_000), (b'"}', 1))
+    yield encode_parts("base64-bad-at-end-1mb", (b'{"b":"', 1), (b"QUJD", 1 << 18), (b'Q","auction":1}', 1))
+
+
+
+#: Unrecognized tokens whose end Flink's parser finds its own way (bad UTF-8 inside them, a
+#: non-ASCII byte after a whole literal, texts past the 256 chars it reads for its message):
+#: json.ignore-parse-errors carries on from there inside an array or a map.
+BAD_TOKENS = [b"nu\xecl", b"nul\x80", b"nu\xed\xa0\x80", b"nu\xf0\x90\x80\x80\x00", b"nu" + b"u" * 300,
+              b"\xc3\xa9", b"\xc3" + b"a" * 300, b"\x85x", b"null\xc3\xa9", b"null\x80", b"true\xe2\x80\x94", b"NaN\xc3"]
+
+
+def bad_tokens():
+    for i, token in enumerate(BAD_TOKENS):
+        yield f"bad-token-in-array-{i}", b'{"tags":["a",' + token + b',"b"],"auction":5}'
+        yield f"bad-token-in-map-{i}", b'{"m":{"k":' + token + b',"j":2},"auction":5}'
+
+
 CATEGORIES = {"truncated": truncated, "wrong-types": wrong_types, "deep-nesting": deep_nesting,
-              "huge-values": huge_values, "invalid-utf8": invalid_utf8, "nan-text": nan_text, "structure": structure}
+              "huge-values": huge_values, "invalid-utf8": invalid_utf8, "nan-text": nan_text, "structure": structure,
+              "maps-and-bytes-truncated": truncated_maps_and_bytes, "maps": maps, "base64": base64_content,
+              "bad-tokens": bad_tokens}
 
 
 if __name__ == "__main__":
