@@ -120,13 +120,31 @@ class AccelerateKafkaSourcesTest {
     }
 
     @Test
-    void aJsonSourceWithABytesColumnStaysStockAsItsDecoderHasNoBase64Reading() throws Exception {
+    void aJsonSourceOnFlinksTreeBasedDecoderStaysStockSayingWhy() throws Exception {
         SqlPlans plans = new SqlPlans();
-        ExecNodeGraph graph = plans.plan(golden("rows_regexp").replace("extra STRING)", "extra BYTES)"));
+        String sql = golden("rows_regexp");
+        assertTrue(sql.contains("'format' = 'json'"), sql);
+        ExecNodeGraph graph = plans.plan(sql.replace("'format' = 'json'",
+                "'format' = 'json', 'json.decode.json-parser.enabled' = 'false'"));
         AccelerationReport report = new AccelerationReport();
         assertSame(graph, rewrite(plans, graph, report));
         assertTrue(report.stockParts().stream().anyMatch(p -> p.startsWith("segment bid-rows: ")
-                && p.contains("extra: Flink's base64 reading of BINARY fields")), report.stockParts().toString());
+                && p.contains("selects Flink's tree-based json decoder")), report.stockParts().toString());
+    }
+
+    @Test
+    void aJsonSourceWithABytesColumnRunsAsARowsStage() throws Exception {
+        SqlPlans plans = new SqlPlans();
+        String sql = golden("rows_regexp");
+        assertTrue(sql.contains("REGEXP_EXTRACT(url,"), sql);
+        ExecNodeGraph graph = plans.plan(sql.replace("extra STRING)", "extra BYTES)")
+                .replace("REGEXP_EXTRACT(url,", "REGEXP_EXTRACT(url || CAST(extra AS STRING),"));
+        ExecNodeGraph rewritten = rewrite(plans, graph, new AccelerationReport());
+        AcceleratedExecNode stage = (AcceleratedExecNode) nodes(rewritten, AcceleratedExecNode.class).get(0);
+        String descriptor = stage.spec().descriptorJson();
+        assertTrue(descriptor.contains("`extra` VARBINARY(2147483647)"), descriptor);
+        List<String> names = transformationNames(plans.translate(rewritten));
+        assertTrue(names.contains("Accelerated[bid-rows]"), names.toString());
     }
 
     @Test
