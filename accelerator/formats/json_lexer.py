@@ -377,7 +377,10 @@ class Lexer:
 
     def _name(self, b: int) -> str:
         if b != 0x22:
-            raise JsonFailure(f"unexpected character {chr(b)!r}: expected a double-quote to start a field name")
+            # The parser reads the whole character for its message first (a multi-byte one moves
+            # it past all its bytes; a bad UTF-8 sequence fails there instead).
+            ch, self.pos = self._char_for_error(self.pos - 1)
+            raise JsonFailure(f"unexpected character {ch!r}: expected a double-quote to start a field name")
         start = self.pos
         try:
             name = self._decode_string("a field name")

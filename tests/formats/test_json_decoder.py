@@ -366,6 +366,22 @@ def test_where_the_parser_stands_after_an_unrecognized_token(options):
     assert_messages_match_flink(BAD_TOKEN_TYPE, OPTIONS[options], batch)
 
 
+#: What may stand where a field name's opening quote belongs: ASCII, multi-byte characters (2, 3, 4
+#: bytes, an encoded surrogate), bad UTF-8 (a stray continuation byte, a cut sequence, a bad middle byte).
+NOT_A_NAME = [b"x", b"\xc3\xa9", b"\xe2\x82\xac", b"\xf0\x9f\x98\x80", b"\xed\xa0\x80", b"\x80", b"\xc3", b"\xc3x",
+              b"\xe2\x82x"]
+
+
+@pytest.mark.parametrize("options", ["default", "ignore"])
+def test_where_the_parser_stands_after_a_character_that_cannot_start_a_field_name(options):
+    """To name a character that is not the quote a field name starts with, Flink's parser decodes it
+    whole first, so it stands past all its bytes (or fails at a bad one); json.ignore-parse-errors
+    carries on from there."""
+    batch = [shape.replace(b"%s", found) for found in NOT_A_NAME
+             for shape in (b'{"m":{%s},"i":5}', b'{"m":{"k":1,%s:2},"i":5}', b'{%s:1,"i":5}', b'{"a":[{%s}],"i":5}')]
+    assert_messages_match_flink(BAD_TOKEN_TYPE, OPTIONS[options], batch)
+
+
 # -- (d) BINARY (base64) and MAP (Java hash-map order) -----------------------------------------------
 
 BYTES_AND_MAPS = types.parse(
