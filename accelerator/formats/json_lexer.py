@@ -271,7 +271,7 @@ class Lexer:
         if b >= 0x30 and b != 0x5D and b != 0x7D and java_identifier_part(chr(b)):
             self._bad_token(start)
 
-    def _char_for_error(self, pos: int) -> tuple[str, int]:
+    def _char_for_error(self, pos: int, where: str = "an unrecognized token") -> tuple[str, int]:
         """The parser's _decodeCharForError on the byte at `pos`: the Java char it reads and the
         position after it. Overlong forms and encoded surrogates pass; a 4-byte form is cut to
         its low 16 bits, as the parser's cast to char does. A bad lead or continuation byte, or
@@ -283,17 +283,17 @@ class Lexer:
         n = _utf8_length(b)
         if n == 0:
             self.pos = pos
-            raise JsonFailure(f"invalid UTF-8 start byte {b:#04x} in an unrecognized token")
+            raise JsonFailure(f"invalid UTF-8 start byte {b:#04x} in {where}")
         code = b & (0x1F, 0x0F, 0x07)[n - 2]
         for _ in range(n - 1):
             if pos >= self.end:
                 self.pos = pos
-                raise JsonFailure("unexpected end of input inside a character of an unrecognized token")
+                raise JsonFailure(f"unexpected end of input inside a character of {where}")
             d = self.buf[pos]
             pos += 1
             if d & 0xC0 != 0x80:
                 self.pos = pos
-                raise JsonFailure(f"invalid UTF-8 middle byte {d:#04x} in an unrecognized token")
+                raise JsonFailure(f"invalid UTF-8 middle byte {d:#04x} in {where}")
             code = (code << 6) | (d & 0x3F)
         return chr(code & 0xFFFF), pos
 
@@ -379,7 +379,7 @@ class Lexer:
         if b != 0x22:
             # The parser reads the whole character for its message first (a multi-byte one moves
             # it past all its bytes; a bad UTF-8 sequence fails there instead).
-            ch, self.pos = self._char_for_error(self.pos - 1)
+            ch, self.pos = self._char_for_error(self.pos - 1, "the place of a field name")
             raise JsonFailure(f"unexpected character {ch!r}: expected a double-quote to start a field name")
         start = self.pos
         try:

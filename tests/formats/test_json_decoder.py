@@ -31,6 +31,14 @@ NESTED = types.parse(
 NEXMARK = types.parse(
     "ROW<`auction` BIGINT, `bidder` BIGINT, `price` BIGINT, `channel` VARCHAR(2147483647), "
     "`url` VARCHAR(2147483647), `dateTime` TIMESTAMP(3), `extra` VARCHAR(2147483647)>")
+BYTES_AND_MAPS = types.parse(
+    "ROW<`b` VARBINARY(2147483647), `f` BINARY(4), `m` MAP<VARCHAR(2147483647), INT>, "
+    "`mb` MAP<VARCHAR(2147483647), VARBINARY(2147483647)>, "
+    "`am` ARRAY<MAP<VARCHAR(2147483647), ROW<`x` INT, `y` ARRAY<VARBINARY(2147483647)>>>>, "
+    "`r` ROW<`mm` MAP<CHAR(2), MAP<VARCHAR(2147483647), BOOLEAN>>>, `i` INT>")
+MAPS = types.parse(
+    "ROW<`m` MAP<VARCHAR(2147483647), INT>, `am` ARRAY<MAP<VARCHAR(2147483647), VARCHAR(2147483647)>>, "
+    "`r` ROW<`mm` MAP<CHAR(2), MAP<VARCHAR(2147483647), BOOLEAN>>>, `i` INT>")
 #: The standard Nexmark table's shape: scalars and nested ROWs of scalars, the fast path's nested case.
 NESTED_ROWS = types.parse(
     "ROW<`event_type` INT, `person` ROW<`id` BIGINT, `name` VARCHAR(2147483647), `dateTime` TIMESTAMP(3)>, "
@@ -160,7 +168,8 @@ def test_well_formed_scalar_rows_take_the_fast_path():
 # -- (b) adversarial messages, one by one and as batches --------------------------------------------
 
 @pytest.mark.parametrize("options", ["default", "ignore", "fail-missing", "iso"])
-@pytest.mark.parametrize("row_type", [SCALARS, NESTED], ids=["scalars", "nested"])
+@pytest.mark.parametrize("row_type", [SCALARS, NESTED, MAPS, BYTES_AND_MAPS],
+                         ids=["scalars", "nested", "maps", "bytes-and-maps"])
 @ADVERSARIAL
 @given(data=st.data())
 def test_adversarial_messages(options, row_type, data):
@@ -345,7 +354,6 @@ def test_a_backslash_before_a_non_ascii_character(options):
     assert_messages_match_flink(ESCAPES, OPTIONS[options], batch)
 
 
-
 BAD_TOKEN_TYPE = types.parse("ROW<`a` ARRAY<VARCHAR(2147483647)>, `m` MAP<VARCHAR(2147483647), INT>, `i` INT>")
 #: Unrecognized tokens: non-ASCII bytes inside them (bad, overlong, surrogate and 4-byte forms), a
 #: non-ASCII first byte, non-ASCII after a whole literal, and texts past the 256 chars the parser
@@ -384,11 +392,6 @@ def test_where_the_parser_stands_after_a_character_that_cannot_start_a_field_nam
 
 # -- (d) BINARY (base64) and MAP (Java hash-map order) -----------------------------------------------
 
-BYTES_AND_MAPS = types.parse(
-    "ROW<`b` VARBINARY(2147483647), `f` BINARY(4), `m` MAP<VARCHAR(2147483647), INT>, "
-    "`mb` MAP<VARCHAR(2147483647), VARBINARY(2147483647)>, "
-    "`am` ARRAY<MAP<VARCHAR(2147483647), ROW<`x` INT, `y` ARRAY<VARBINARY(2147483647)>>>>, "
-    "`r` ROW<`mm` MAP<CHAR(2), MAP<VARCHAR(2147483647), BOOLEAN>>>, `i` INT>")
 MAP_OPTIONS = {**OPTIONS, "map-null-key": {"json.map-null-key.mode": "LITERAL", "json.map-null-key.literal": "k0"}}
 
 
@@ -434,27 +437,12 @@ def map_messages(draw):
     return body.encode("utf-8", "surrogatepass")
 
 
-MAPS = types.parse(
-    "ROW<`m` MAP<VARCHAR(2147483647), INT>, `am` ARRAY<MAP<VARCHAR(2147483647), VARCHAR(2147483647)>>, "
-    "`r` ROW<`mm` MAP<CHAR(2), MAP<VARCHAR(2147483647), BOOLEAN>>>, `i` INT>")
-
-
 @pytest.mark.parametrize("options", ["default", "ignore", "map-null-key"])
 @ADVERSARIAL
 @given(batch=st.lists(map_messages(), min_size=5, max_size=20))
 def test_maps_take_flinks_hash_map_order(options, batch):
     """Entry order, repeated keys, odd values and keys; json.map-null-key.* only shapes encoding."""
     assert_messages_match_flink(MAPS, MAP_OPTIONS[options], batch)
-
-
-@pytest.mark.parametrize("options", ["default", "ignore", "fail-missing"])
-@pytest.mark.parametrize("row_type", [MAPS, BYTES_AND_MAPS], ids=["maps", "bytes-and-maps"])
-@ADVERSARIAL
-@given(data=st.data())
-def test_adversarial_messages_with_maps_and_bytes(options, row_type, data):
-    names = [f.name for f in row_type.fields]
-    drawn = data.draw(st.lists(messages(names), min_size=10, max_size=30))
-    assert_messages_match_flink(row_type, OPTIONS[options], drawn)
 
 
 #: Pieces of base64 content as it stands in the JSON string: the alphabet, padding, whitespace and
