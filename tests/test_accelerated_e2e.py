@@ -307,10 +307,13 @@ def test_skipped_bad_messages_are_counted(cluster, kafka_broker, new_topic):
 def test_parallelism_two_on_two_taskmanagers(kafka_broker, new_topic):
     """One sidecar per subtask, one subtask per TaskManager; both carry records; the output equals
     stock's (as a multiset: two subtasks write to the sink concurrently); nothing is left after."""
+    from accelerator.testing.kafka import Record
     from accelerator.testing.sidecars import regions_of, sidecar_pids
 
     source = new_topic("accelerated-e2e-p2", partitions=2)
-    kafka_broker.produce(source, bids())
+    # Alternate partitions explicitly: a keyless producer sticks to one partition for a while, and
+    # all of bids() can land in one, leaving one subtask without records.
+    kafka_broker.produce(source, [Record(value=v, partition=i % 2) for i, v in enumerate(bids())])
     cluster = FlinkCluster(extra_jars=[locations.shim_jar()], taskmanagers=2, slots_per_taskmanager=1,
                            config={"accelerator.python.executable": sys.executable, "parallelism.default": 2,
                                    "metrics.fetcher.update-interval": "500 ms"}).start()
