@@ -16,6 +16,8 @@ RUNTIME_JARS := $(CACHE)/runtime-jars/.fetched
 FLINK_HOME   := $(CACHE)/flink-$(FLINK_VERSION)
 FLINK_DIST   := $(FLINK_HOME)/.assembled
 PYTEST_ARGS  ?=
+# The native format kernels (Rust) are compiled by the package's own install (setuptools-rust).
+NATIVE_SRC   := native/Cargo.toml native/Cargo.lock $(shell find native/src -type f 2>/dev/null)
 
 .PHONY: help setup venv shim test test-java test-python compat compat-docs demo bench bench-quick bench-formats soak clean-cache
 help:
@@ -31,7 +33,7 @@ setup: $(VENV)/.installed $(SHIM_JAR) $(RUNTIME_JARS) $(FLINK_DIST)
 venv: $(VENV)/.installed
 shim: $(SHIM_JAR)
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml $(NATIVE_SRC)
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[test,bench]'

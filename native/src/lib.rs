@@ -1,0 +1,9 @@
+//! `accelerator._native`: format kernels over Arrow buffers, called by the Python formats.
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__doc__", "The accelerator's native format kernels (Rust).")?;
+    Ok(())
+}
