@@ -6,6 +6,8 @@
 //! column) pairs. Types not written here (doubles, decimals, bytes, arrays, maps) arrive as
 //! `fragment` columns of JSON text Python made.
 
+use std::cell::{Cell, RefCell};
+use std::mem::MaybeUninit;
 use std::ffi::c_void;
 use std::os::raw::c_int;
 
@@ -50,6 +52,82 @@ impl Drop for Held {
     }
 }
 
+/// The text being written. Besides pushing, it takes fixed-size chunks of which only a prefix
+/// counts (one inlined copy instead of a memcpy call for each short piece), and lets short texts
+/// be written in place (no stack copy to read back).
+struct Out(Vec<u8>);
+
+impl Out {
+    #[inline(always)]
+    fn push(&mut self, b: u8) {
+        self.0.push(b)
+    }
+
+    #[inline(always)]
+    fn extend_from_slice(&mut self, s: &[u8]) {
+        self.0.extend_from_slice(s)
+    }
+
+    #[inline(always)]
+    fn put_prefix<const N: usize>(&mut self, chunk: &[u8; N], used: usize) {
+        assert!(used <= N);
+        self.0.reserve(N);
+        let len = self.0.len();
+        // SAFETY: reserve made room for all N bytes; only the first `used` become part of the text.
+        unsafe {
+            std::ptr::copy_nonoverlapping(chunk.as_ptr(), self.0.as_mut_ptr().add(len), N);
+            self.0.set_len(len + used);
+        }
+    }
+
+    /// Lets `fill` write at most N bytes in place; it returns how many it wrote, from the first.
+    #[inline(always)]
+    fn put_with<const N: usize>(&mut self, fill: impl FnOnce(&mut [MaybeUninit<u8>; N]) -> usize) {
+        self.0.reserve(N);
+        let room: &mut [MaybeUninit<u8>; N] = (&mut self.0.spare_capacity_mut()[..N]).try_into().unwrap();
+        let used = fill(room);
+        assert!(used <= N);
+        // SAFETY: `fill` wrote bytes 0..used (each caller below writes every byte it counts).
+        unsafe { self.0.set_len(self.0.len() + used) }
+    }
+}
+
+/// A short text in a fixed-size array (the first `len` bytes).
+#[derive(Clone, Copy)]
+struct Short<const N: usize> {
+    text: [u8; N],
+    len: usize,
+}
+
+/// A field's `"name":` (escaped), padded for `put_prefix` when short.
+struct Key {
+    short: Option<Short<32>>,
+    text: Vec<u8>,
+}
+
+impl Key {
+    fn new(name: &[u8]) -> Key {
+        let mut text = Out(Vec::with_capacity(name.len() + 3));
+        write_escaped(name, 0, name.len(), &mut text);
+        text.push(b':');
+        let text = text.0;
+        let short = (text.len() <= 32).then(|| {
+            let mut padded = [0u8; 32];
+            padded[..text.len()].copy_from_slice(&text);
+            Short { text: padded, len: text.len() }
+        });
+        Key { short, text }
+    }
+
+    #[inline]
+    fn write(&self, out: &mut Out) {
+        match &self.short {
+            Some(short) => out.put_prefix(&short.text, short.len),
+            None => out.extend_from_slice(&self.text),
+        }
+    }
+}
+
 /// Arrow's variable-length layout: int32 offsets into the data.
 struct Strings<'a> {
     offsets: &'a [u8],
@@ -66,6 +144,11 @@ impl Strings<'_> {
     fn value(&self, i: usize) -> &[u8] {
         &self.data[self.offset(i)..self.offset(i + 1)]
     }
+
+    #[inline]
+    fn write_escaped(&self, i: usize, out: &mut Out) {
+        write_escaped(self.data, self.offset(i), self.offset(i + 1), out)
+    }
 }
 
 enum Kind<'a> {
@@ -80,9 +163,9 @@ enum Kind<'a> {
     Date(&'a [u8]),
     /// Milliseconds of the day (int32).
     Time(&'a [u8]),
-    Timestamp { values: &'a [u8], units_per_second: i64, nanos_per_unit: i64, separator: u8, zulu: bool },
+    Timestamp { values: &'a [u8], nanos_per_unit: i64, separator: u8, zulu: bool },
     /// A row: its fields' `"name":` keys and columns.
-    Row(Vec<(Vec<u8>, Column<'a>)>),
+    Row(Vec<(Key, Column<'a>)>),
 }
 
 struct Column<'a> {
@@ -90,9 +173,12 @@ struct Column<'a> {
     offset: usize,
     validity: Option<&'a [u8]>,
     kind: Kind<'a>,
+    /// The last date written (consecutive timestamps mostly fall on the same day).
+    last_date: RefCell<Short<32>>,
+    last_days: Cell<i64>,
 }
 
-impl Column<'_> {
+impl<'a> Column<'a> {
     #[inline]
     fn is_valid(&self, i: usize) -> bool {
         match self.validity {
@@ -101,23 +187,42 @@ impl Column<'_> {
         }
     }
 
+    fn new(length: usize, offset: usize, validity: Option<&'a [u8]>, kind: Kind<'a>) -> Column<'a> {
+        Column { length, offset, validity, kind, last_date: RefCell::new(date_text(0)), last_days: Cell::new(0) }
+    }
+
+    #[inline]
+    fn date(&self, days: i64) -> std::cell::Ref<'_, Short<32>> {
+        if self.last_days.get() != days {
+            *self.last_date.borrow_mut() = date_text(days);
+            self.last_days.set(days);
+        }
+        self.last_date.borrow()
+    }
+
     /// The JSON text of value `i` (which is not null).
-    fn write(&self, i: usize, ignore_nulls: bool, out: &mut Vec<u8>) {
+    fn write(&self, i: usize, ignore_nulls: bool, out: &mut Out) {
         let at = self.offset + i;
         match &self.kind {
             Kind::Fragment(s) => out.extend_from_slice(s.value(at)),
-            Kind::String(s) => write_escaped(s.value(at), out),
+            Kind::String(s) => s.write_escaped(at, out),
             Kind::Bool(bits) => out.extend_from_slice(if bit(bits, at) { b"true" } else { b"false" }),
             Kind::Int(values, width) => write_int(read_int(values, at, *width), out),
             Kind::Date(values) => {
+                let date = self.date(read_int(values, at, 4));
                 out.push(b'"');
-                write_date(read_int(values, at, 4), out);
+                out.put_prefix(&date.text, date.len);
                 out.push(b'"');
             }
             Kind::Time(values) => write_time(read_int(values, at, 4), out),
-            Kind::Timestamp { values, units_per_second, nanos_per_unit, separator, zulu } => {
+            Kind::Timestamp { values, nanos_per_unit, separator, zulu } => {
                 let v = read_int(values, at, 8);
-                write_timestamp(v, *units_per_second, *nanos_per_unit, *separator, *zulu, out)
+                match nanos_per_unit {
+                    1 => write_timestamp::<1>(self, v, *separator, *zulu, out),
+                    1_000 => write_timestamp::<1_000>(self, v, *separator, *zulu, out),
+                    1_000_000 => write_timestamp::<1_000_000>(self, v, *separator, *zulu, out),
+                    _ => write_timestamp::<1_000_000_000>(self, v, *separator, *zulu, out),
+                }
             }
             Kind::Row(fields) => write_row(fields, i, ignore_nulls, out),
         }
@@ -137,7 +242,7 @@ impl Column<'_> {
             Kind::Timestamp { .. } => 32,
             Kind::Row(fields) => {
                 return 2 * self.length
-                    + fields.iter().map(|(key, c)| (key.len() + 1) * self.length + c.size_hint()).sum::<usize>();
+                    + fields.iter().map(|(key, c)| (key.text.len() + 1) * self.length + c.size_hint()).sum::<usize>();
             }
         };
         per_value * self.length
@@ -161,7 +266,7 @@ fn read_int(values: &[u8], i: usize, width: usize) -> i64 {
 }
 
 /// `{"a":1,"b":null}`: fields in declared order; with ignore-null-fields, null fields left out.
-fn write_row(fields: &[(Vec<u8>, Column<'_>)], i: usize, ignore_nulls: bool, out: &mut Vec<u8>) {
+fn write_row(fields: &[(Key, Column<'_>)], i: usize, ignore_nulls: bool, out: &mut Out) {
     out.push(b'{');
     let mut first = true;
     for (key, column) in fields {
@@ -173,7 +278,7 @@ fn write_row(fields: &[(Vec<u8>, Column<'_>)], i: usize, ignore_nulls: bool, out
             out.push(b',');
         }
         first = false;
-        out.extend_from_slice(key);
+        key.write(out);
         if valid {
             column.write(i, ignore_nulls, out);
         } else {
@@ -185,22 +290,69 @@ fn write_row(fields: &[(Vec<u8>, Column<'_>)], i: usize, ignore_nulls: bool, out
 
 // -- numbers and strings --------------------------------------------------------------------------
 
-fn write_int(v: i64, out: &mut Vec<u8>) {
-    let mut digits = [0u8; 20];
+/// "00" to "99", for writing numbers two digits at a time.
+static PAIRS: [u8; 200] = {
+    let mut table = [0u8; 200];
+    let mut i = 0;
+    while i < 100 {
+        table[2 * i] = b'0' + (i / 10) as u8;
+        table[2 * i + 1] = b'0' + (i % 10) as u8;
+        i += 1;
+    }
+    table
+};
+
+/// The decimal text of `v`.
+#[inline]
+fn int_text(v: i64) -> Short<24> {
     let mut n = v.unsigned_abs();
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
+    let mut text = [0u8; 24];
+    let len = n.checked_ilog10().unwrap_or(0) as usize + 1 + (v < 0) as usize;
     if v < 0 {
-        out.push(b'-');
+        text[0] = b'-';
     }
-    out.extend_from_slice(&digits[at..]);
+    let mut at = len;
+    while n >= 100 {
+        let pair = (n % 100) as usize * 2;
+        n /= 100;
+        at -= 2;
+        text[at..at + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+    }
+    if n >= 10 {
+        text[at - 2..at].copy_from_slice(&PAIRS[n as usize * 2..n as usize * 2 + 2]);
+    } else {
+        text[at - 1] = b'0' + n as u8;
+    }
+    Short { text, len }
+}
+
+#[inline]
+fn write_int(v: i64, out: &mut Out) {
+    out.put_with::<20>(|room| {
+        let mut n = v.unsigned_abs();
+        let len = n.checked_ilog10().unwrap_or(0) as usize + 1 + (v < 0) as usize;
+        if v < 0 {
+            room[0].write(b'-');
+        }
+        let mut at = len;
+        while n >= 100 {
+            at -= 2;
+            put_pair(room, at, (n % 100) as usize);
+            n /= 100;
+        }
+        if n >= 10 {
+            put_pair(room, at - 2, n as usize);
+        } else {
+            room[at - 1].write(b'0' + n as u8);
+        }
+        len
+    })
+}
+
+#[inline(always)]
+fn put_pair(room: &mut [MaybeUninit<u8>], at: usize, v: usize) {
+    room[at].write(PAIRS[2 * v]);
+    room[at + 1].write(PAIRS[2 * v + 1]);
 }
 
 /// What Jackson escapes: 1 for quote, backslash and control characters; 2 for the first byte of a
@@ -223,44 +375,59 @@ static ESCAPE: [u8; 256] = {
 
 const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
-/// True when one of the 8 bytes is a quote, a backslash, a control character or >= 0xF0.
+/// How many of the first 16 bytes need no escape (16 when none does). x86-64 always has SSE2.
+#[cfg(target_arch = "x86_64")]
 #[inline]
-fn chunk_needs_escape(x: u64) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
-    let control = x.wrapping_sub(ONES * 0x20) & !x & HIGHS;
-    let quote = has_zero(x ^ (ONES * b'"' as u64));
-    let backslash = has_zero(x ^ (ONES * b'\\' as u64));
-    let four_byte = has_zero((x & (ONES * 0xF0)) ^ (ONES * 0xF0));
-    control | quote | backslash | four_byte != 0
+fn plain_prefix_16(s: &[u8]) -> usize {
+    use std::arch::x86_64::*;
+    let chunk: &[u8; 16] = s[..16].try_into().unwrap();
+    unsafe {
+        let x = _mm_loadu_si128(chunk.as_ptr() as *const __m128i);
+        // Unsigned byte comparisons as signed ones: flip the top bit of both sides.
+        let flipped = _mm_xor_si128(x, _mm_set1_epi8(i8::MIN));
+        let control = _mm_cmplt_epi8(flipped, _mm_set1_epi8((0x20u8 ^ 0x80) as i8));
+        let four_byte = _mm_cmpgt_epi8(flipped, _mm_set1_epi8((0xEFu8 ^ 0x80) as i8));
+        let quote = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'"' as i8));
+        let backslash = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'\\' as i8));
+        let any = _mm_or_si128(_mm_or_si128(control, four_byte), _mm_or_si128(quote, backslash));
+        (_mm_movemask_epi8(any) as u32 | 1 << 16).trailing_zeros() as usize
+    }
 }
 
-fn write_unicode_escape(unit: u32, out: &mut Vec<u8>) {
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+fn plain_prefix_16(s: &[u8]) -> usize {
+    s[..16].iter().position(|&b| ESCAPE[b as usize] != 0).unwrap_or(16)
+}
+
+fn write_unicode_escape(unit: u32, out: &mut Out) {
     out.extend_from_slice(b"\\u");
     for shift in [12, 8, 4, 0] {
         out.push(HEX[(unit >> shift & 0xF) as usize]);
     }
 }
 
-/// A string as Jackson writes it, quotes included.
-fn write_escaped(s: &[u8], out: &mut Vec<u8>) {
+/// The string `data[from..to]` as Jackson writes it, quotes included.
+fn write_escaped(data: &[u8], from: usize, to: usize, out: &mut Out) {
     out.push(b'"');
-    let mut start = 0;
-    let mut i = 0;
-    while i < s.len() {
-        if i + 8 <= s.len() && !chunk_needs_escape(u64::from_le_bytes(s[i..i + 8].try_into().unwrap())) {
-            i += 8;
-            continue;
+    let mut start = from;
+    let mut i = from;
+    while i < to {
+        if i + 16 <= data.len() {
+            // 16 bytes at a time; those past the string's end (still in the buffer) are not counted.
+            i = (i + plain_prefix_16(&data[i..])).min(to);
+            if i == to {
+                break;
+            }
         }
-        let b = s[i];
+        let b = data[i];
         match ESCAPE[b as usize] {
             0 => {
                 i += 1;
                 continue;
             }
             1 => {
-                out.extend_from_slice(&s[start..i]);
+                out.extend_from_slice(&data[start..i]);
                 match b {
                     b'"' => out.extend_from_slice(b"\\\""),
                     b'\\' => out.extend_from_slice(b"\\\\"),
@@ -274,13 +441,13 @@ fn write_escaped(s: &[u8], out: &mut Vec<u8>) {
                 i += 1;
             }
             _ => {
-                if i + 4 > s.len() {
+                if i + 4 > to {
                     i += 1; // not UTF-8 (Arrow validates strings): left as it is
                     continue;
                 }
-                out.extend_from_slice(&s[start..i]);
-                let code = ((b as u32 & 0x07) << 18) | ((s[i + 1] as u32 & 0x3F) << 12)
-                    | ((s[i + 2] as u32 & 0x3F) << 6) | (s[i + 3] as u32 & 0x3F);
+                out.extend_from_slice(&data[start..i]);
+                let code = ((b as u32 & 0x07) << 18) | ((data[i + 1] as u32 & 0x3F) << 12)
+                    | ((data[i + 2] as u32 & 0x3F) << 6) | (data[i + 3] as u32 & 0x3F);
                 let above = code - 0x10000;
                 write_unicode_escape(0xD800 + (above >> 10), out);
                 write_unicode_escape(0xDC00 + (above & 0x3FF), out);
@@ -289,17 +456,11 @@ fn write_escaped(s: &[u8], out: &mut Vec<u8>) {
         }
         start = i;
     }
-    out.extend_from_slice(&s[start..]);
+    out.extend_from_slice(&data[start..to]);
     out.push(b'"');
 }
 
 // -- dates and times ------------------------------------------------------------------------------
-
-#[inline]
-fn write_two_digits(v: i64, out: &mut Vec<u8>) {
-    out.push(b'0' + (v / 10) as u8);
-    out.push(b'0' + (v % 10) as u8);
-}
 
 /// Proleptic Gregorian (year, month, day) of a day number, for any year.
 fn civil(days: i64) -> (i64, i64, i64) {
@@ -314,40 +475,42 @@ fn civil(days: i64) -> (i64, i64, i64) {
     (yoe + era * 400 + (month <= 2) as i64, month, day)
 }
 
-/// yyyy-MM-dd; Java's year field is 4 digits, with a sign outside 0..9999.
-fn write_date(days: i64, out: &mut Vec<u8>) {
-    let (year, month, day) = civil(days);
-    if (0..=9999).contains(&year) {
-        write_two_digits(year / 100, out);
-        write_two_digits(year % 100, out);
-    } else if year > 9999 {
-        out.push(b'+');
-        write_int(year, out);
-    } else {
-        out.push(b'-');
-        let magnitude = -year;
-        if magnitude < 1000 {
-            out.extend_from_slice(&b"000"[..(4 - decimal_width(magnitude))]);
-        }
-        write_int(magnitude, out);
-    }
-    out.push(b'-');
-    write_two_digits(month, out);
-    out.push(b'-');
-    write_two_digits(day, out);
+#[inline]
+fn put_two_digits(text: &mut [u8], at: usize, v: i64) {
+    text[at..at + 2].copy_from_slice(&PAIRS[v as usize * 2..v as usize * 2 + 2]);
 }
 
-fn decimal_width(mut v: i64) -> usize {
-    let mut width = 1;
-    while v >= 10 {
-        v /= 10;
-        width += 1;
+/// yyyy-MM-dd; Java's year field is 4 digits, with a sign outside 0..9999.
+fn date_text(days: i64) -> Short<32> {
+    let (year, month, day) = civil(days);
+    let mut text = [0u8; 32];
+    let mut n = 0;
+    if (0..=9999).contains(&year) {
+        put_two_digits(&mut text, 0, year / 100);
+        put_two_digits(&mut text, 2, year % 100);
+        n = 4;
+    } else {
+        let digits = int_text(year.abs());
+        text[0] = if year > 0 { b'+' } else { b'-' };
+        n += 1;
+        if year < 0 {
+            while n + digits.len < 5 {
+                text[n] = b'0';
+                n += 1;
+            }
+        }
+        text[n..n + digits.len].copy_from_slice(&digits.text[..digits.len]);
+        n += digits.len;
     }
-    width
+    text[n] = b'-';
+    put_two_digits(&mut text, n + 1, month);
+    text[n + 3] = b'-';
+    put_two_digits(&mut text, n + 4, day);
+    Short { text, len: n + 6 }
 }
 
 /// Decimal text left-padded with zeros to two characters (a sign counts as one).
-fn write_padded_two(v: i64, out: &mut Vec<u8>) {
+fn write_padded_two(v: i64, out: &mut Out) {
     if (0..10).contains(&v) {
         out.push(b'0');
     }
@@ -355,7 +518,7 @@ fn write_padded_two(v: i64, out: &mut Vec<u8>) {
 }
 
 /// TIME is written from whole seconds: Flink drops the milliseconds it holds.
-fn write_time(millis: i64, out: &mut Vec<u8>) {
+fn write_time(millis: i64, out: &mut Out) {
     let seconds = millis / 1000;
     let hours = seconds / 3600;
     let minutes = (seconds - hours * 3600) / 60;
@@ -369,38 +532,47 @@ fn write_time(millis: i64, out: &mut Vec<u8>) {
 }
 
 /// yyyy-MM-dd HH:mm:ss (or 'T'), then the fraction's digits without trailing zeros; 'Z' for
-/// TIMESTAMP_LTZ (written in UTC).
-fn write_timestamp(v: i64, units_per_second: i64, nanos_per_unit: i64, separator: u8, zulu: bool, out: &mut Vec<u8>) {
+/// TIMESTAMP_LTZ (written in UTC). Monomorphized per unit, so that its divisions are by constants.
+fn write_timestamp<const NANOS_PER_UNIT: i64>(column: &Column<'_>, v: i64, separator: u8, zulu: bool, out: &mut Out) {
+    let units_per_second = 1_000_000_000 / NANOS_PER_UNIT;
     let per_day = 86_400 * units_per_second;
     let rest = v.rem_euclid(per_day);
-    let seconds = rest / units_per_second;
-    let mut fraction = rest % units_per_second * nanos_per_unit;
-    out.push(b'"');
-    write_date(v.div_euclid(per_day), out);
-    out.push(separator);
-    write_two_digits(seconds / 3600, out);
-    out.push(b':');
-    write_two_digits(seconds / 60 % 60, out);
-    out.push(b':');
-    write_two_digits(seconds % 60, out);
-    if fraction != 0 {
-        let mut digits = 9;
-        while fraction % 10 == 0 {
-            fraction /= 10;
-            digits -= 1;
+    let seconds = (rest / units_per_second) as usize;
+    let mut fraction = rest % units_per_second * NANOS_PER_UNIT;
+    let date = column.date(v.div_euclid(per_day));
+    out.put_with::<64>(|room| {
+        room[0].write(b'"');
+        for (k, &b) in date.text.iter().enumerate() {
+            room[1 + k].write(b);
         }
-        out.push(b'.');
-        let mut text = [b'0'; 9];
-        for at in (0..digits).rev() {
-            text[at] = b'0' + (fraction % 10) as u8;
-            fraction /= 10;
+        let mut n = 1 + date.len;
+        room[n].write(separator);
+        put_pair(room, n + 1, seconds / 3600);
+        room[n + 3].write(b':');
+        put_pair(room, n + 4, seconds / 60 % 60);
+        room[n + 6].write(b':');
+        put_pair(room, n + 7, seconds % 60);
+        n += 9;
+        if fraction != 0 {
+            let mut digits = 9;
+            while fraction % 10 == 0 {
+                fraction /= 10;
+                digits -= 1;
+            }
+            room[n].write(b'.');
+            for at in (n + 1..n + 1 + digits).rev() {
+                room[at].write(b'0' + (fraction % 10) as u8);
+                fraction /= 10;
+            }
+            n += 1 + digits;
         }
-        out.extend_from_slice(&text[..digits]);
-    }
-    if zulu {
-        out.push(b'Z');
-    }
-    out.push(b'"');
+        if zulu {
+            room[n].write(b'Z');
+            n += 1;
+        }
+        room[n].write(b'"');
+        n + 1
+    });
 }
 
 // -- reading Python's description of the columns --------------------------------------------------
@@ -500,7 +672,6 @@ fn column<'a>(described: &Bound<'_, PyAny>, held: &mut Vec<Held>) -> PyResult<Co
             }
             Kind::Timestamp {
                 values: fixed(8, held)?,
-                units_per_second: 1_000_000_000 / nanos_per_unit,
                 nanos_per_unit,
                 separator: if param(1)? != 0 { b'T' } else { b' ' },
                 zulu: param(2)? != 0,
@@ -514,16 +685,13 @@ fn column<'a>(described: &Bound<'_, PyAny>, held: &mut Vec<Held>) -> PyResult<Co
                     return Err(PyValueError::new_err(format!(
                         "json encode: a row of {length} values has a field of {} values", c.length)));
                 }
-                let mut key = Vec::with_capacity(name.len() + 3);
-                write_escaped(name, &mut key);
-                key.push(b':');
-                fields.push((key, c));
+                fields.push((Key::new(name), c));
             }
             Kind::Row(fields)
         }
         other => return Err(PyValueError::new_err(format!("json encode: unknown column kind {other:?}"))),
     };
-    Ok(Column { length, offset, validity, kind: parsed })
+    Ok(Column::new(length, offset, validity, parsed))
 }
 
 /// The JSON text of every value of a column described as above ("" for a null value), as
@@ -534,7 +702,7 @@ pub fn json_values(py: Python<'_>, described: &Bound<'_, PyAny>, ignore_null_fie
     let mut held = Vec::new();
     let result = {
         let col = column(described, &mut held)?;
-        py.detach(|| render(&col, ignore_null_fields))
+        py.detach(move || render(&col, ignore_null_fields))
     };
     drop(held);
     let (data, offsets) = result?;
@@ -542,17 +710,17 @@ pub fn json_values(py: Python<'_>, described: &Bound<'_, PyAny>, ignore_null_fie
 }
 
 fn render(col: &Column<'_>, ignore_nulls: bool) -> Result<(Vec<u8>, Vec<u8>), PyErr> {
-    let mut data = Vec::with_capacity(col.size_hint());
+    let mut data = Out(Vec::with_capacity(col.size_hint()));
     let mut offsets = Vec::with_capacity(4 * (col.length + 1));
     offsets.extend_from_slice(&0i32.to_le_bytes());
     for i in 0..col.length {
         if col.is_valid(i) {
             col.write(i, ignore_nulls, &mut data);
         }
-        let end = i32::try_from(data.len()).map_err(|_| PyValueError::new_err(format!(
+        let end = i32::try_from(data.0.len()).map_err(|_| PyValueError::new_err(format!(
             "json encode: the text of the first {} of {} values exceeds 2 GiB; encode smaller batches",
             i + 1, col.length)))?;
         offsets.extend_from_slice(&end.to_le_bytes());
     }
-    Ok((data, offsets))
+    Ok((data.0, offsets))
 }
