@@ -2,8 +2,11 @@
 
 use pyo3::prelude::*;
 
+mod json_decode;
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__doc__", "The accelerator's native format kernels (Rust).")?;
+    m.add_function(wrap_pyfunction!(json_decode::decode_json, m)?)?;
     Ok(())
 }
