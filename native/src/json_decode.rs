@@ -287,6 +287,32 @@ static STRING_CLASS: [u8; 256] = {
     table
 };
 
+/// The end of the run of plain string bytes from `pos`: eight bytes at a time, flagging a quote,
+/// a backslash, a byte below 0x20 or one above 0x7F (the lowest flagged byte is exact).
+#[inline]
+fn plain_run(m: &[u8], mut pos: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    while let Some(chunk) = m.get(pos..pos + 8) {
+        let w = u64::from_le_bytes(chunk.try_into().unwrap());
+        let quote = w ^ (ONES * b'"' as u64);
+        let backslash = w ^ (ONES * b'\\' as u64);
+        let flagged = ((quote.wrapping_sub(ONES) & !quote)
+            | (backslash.wrapping_sub(ONES) & !backslash)
+            | w.wrapping_sub(ONES * 0x20)
+            | w)
+            & HIGHS;
+        if flagged != 0 {
+            return pos + (flagged.trailing_zeros() / 8) as usize;
+        }
+        pos += 8;
+    }
+    while pos < m.len() && STRING_CLASS[m[pos] as usize] == PLAIN {
+        pos += 1;
+    }
+    pos
+}
+
 struct Cursor<'a> {
     m: &'a [u8],
     pos: usize,
@@ -409,10 +435,7 @@ impl<'a> Cursor<'a> {
         let m = self.m;
         loop {
             let run = self.pos;
-            let mut pos = run;
-            while pos < m.len() && STRING_CLASS[m[pos] as usize] == PLAIN {
-                pos += 1;
-            }
+            let pos = plain_run(m, run);
             if let Some(out) = out.as_deref_mut() {
                 out.extend_from_slice(&m[run..pos]);
             }
@@ -810,11 +833,8 @@ impl Decoder {
     /// Reads a field name after its opening quote: the index of the field it names, if any.
     fn field_name(&mut self, c: &mut Cursor<'_>, fields: &[Field], hint: usize) -> R<Option<usize>> {
         let start = c.pos;
-        let mut pos = start;
         let m = c.m;
-        while pos < m.len() && STRING_CLASS[m[pos] as usize] == PLAIN {
-            pos += 1;
-        }
+        let pos = plain_run(m, start);
         let name: &[u8] = if m.get(pos) == Some(&b'"') {
             c.pos = pos + 1;
             &m[start..pos]
