@@ -54,9 +54,13 @@ struct Field {
 fn read_fields(description: &Bound<'_, PyAny>) -> PyResult<Vec<Field>> {
     let mut fields = Vec::new();
     for item in description.try_iter()? {
-        let (name, root, params, children): (String, String, Vec<u32>, Bound<'_, PyAny>) = item?.extract()?;
+        let (name, root, params, children): (String, String, Vec<u32>, Bound<'_, PyAny>) =
+            item?.extract()?;
         let param = |i: usize| {
-            params.get(i).copied().ok_or_else(|| PyValueError::new_err(format!("{root} needs parameter {i}")))
+            params
+                .get(i)
+                .copied()
+                .ok_or_else(|| PyValueError::new_err(format!("{root} needs parameter {i}")))
         };
         let kind = match root.as_str() {
             "BOOLEAN" => Kind::Boolean,
@@ -69,7 +73,9 @@ fn read_fields(description: &Bound<'_, PyAny>) -> PyResult<Vec<Field>> {
             "DECIMAL" => {
                 let (precision, scale) = (param(0)?, param(1)?);
                 if precision == 0 || precision > 38 || scale > precision {
-                    return Err(PyValueError::new_err(format!("unsupported DECIMAL({precision}, {scale})")));
+                    return Err(PyValueError::new_err(format!(
+                        "unsupported DECIMAL({precision}, {scale})"
+                    )));
                 }
                 Kind::Decimal { precision, scale }
             }
@@ -79,9 +85,16 @@ fn read_fields(description: &Bound<'_, PyAny>) -> PyResult<Vec<Field>> {
             "TIMESTAMP" => Kind::Timestamp { ltz: false },
             "TIMESTAMP_LTZ" => Kind::Timestamp { ltz: true },
             "ROW" => Kind::Row(read_fields(&children)?),
-            other => return Err(PyValueError::new_err(format!("the native json decoder does not take {other}"))),
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "the native json decoder does not take {other}"
+                )))
+            }
         };
-        fields.push(Field { name: name.into_bytes(), kind });
+        fields.push(Field {
+            name: name.into_bytes(),
+            kind,
+        });
     }
     Ok(fields)
 }
@@ -90,9 +103,15 @@ fn read_fields(description: &Bound<'_, PyAny>) -> PyResult<Vec<Field>> {
 
 enum Values {
     Booleans(Vec<u8>),
-    Fixed { width: usize, bytes: Vec<u8> },
+    Fixed {
+        width: usize,
+        bytes: Vec<u8>,
+    },
     /// int32 offsets, little-endian, and the UTF-8 they point into.
-    Text { offsets: Vec<u8>, data: Vec<u8> },
+    Text {
+        offsets: Vec<u8>,
+        data: Vec<u8>,
+    },
     Row(Vec<Column>),
 }
 
@@ -105,7 +124,10 @@ struct Column {
 impl Column {
     /// Sized for `rows` rows and text up to `text_bytes` (the messages' bytes bound every column's).
     fn new(kind: &Kind, rows: usize, text_bytes: usize) -> Column {
-        let fixed = |width| Values::Fixed { width, bytes: Vec::with_capacity(rows * width) };
+        let fixed = |width| Values::Fixed {
+            width,
+            bytes: Vec::with_capacity(rows * width),
+        };
         let values = match kind {
             Kind::Boolean => Values::Booleans(Vec::with_capacity(rows)),
             Kind::Integer(bits) => fixed(*bits as usize / 8),
@@ -115,11 +137,22 @@ impl Column {
             Kind::Text => {
                 let mut offsets = Vec::with_capacity((rows + 1) * 4);
                 offsets.extend_from_slice(&0i32.to_le_bytes());
-                Values::Text { offsets, data: Vec::with_capacity(text_bytes) }
+                Values::Text {
+                    offsets,
+                    data: Vec::with_capacity(text_bytes),
+                }
             }
-            Kind::Row(fields) => Values::Row(fields.iter().map(|f| Column::new(&f.kind, rows, text_bytes)).collect()),
+            Kind::Row(fields) => Values::Row(
+                fields
+                    .iter()
+                    .map(|f| Column::new(&f.kind, rows, text_bytes))
+                    .collect(),
+            ),
         };
-        Column { valid: Vec::with_capacity(rows), values }
+        Column {
+            valid: Vec::with_capacity(rows),
+            values,
+        }
     }
 
     fn push_null(&mut self) {
@@ -127,7 +160,9 @@ impl Column {
         match &mut self.values {
             Values::Booleans(v) => v.push(0),
             Values::Fixed { width, bytes } => bytes.resize(bytes.len() + *width, 0),
-            Values::Text { offsets, data } => offsets.extend_from_slice(&(data.len() as i32).to_le_bytes()),
+            Values::Text { offsets, data } => {
+                offsets.extend_from_slice(&(data.len() as i32).to_le_bytes())
+            }
             Values::Row(children) => children.iter_mut().for_each(Column::push_null),
         }
     }
@@ -158,7 +193,11 @@ impl Column {
     fn end_text(&mut self) -> R<()> {
         self.valid.push(1);
         if let Values::Text { offsets, data } = &mut self.values {
-            offsets.extend_from_slice(&i32::try_from(data.len()).map_err(|_| Leftover)?.to_le_bytes());
+            offsets.extend_from_slice(
+                &i32::try_from(data.len())
+                    .map_err(|_| Leftover)?
+                    .to_le_bytes(),
+            );
         }
         Ok(())
     }
@@ -181,7 +220,10 @@ impl Column {
 fn bitmap(bits: &[u8]) -> Vec<u8> {
     let mut out = vec![0u8; bits.len().div_ceil(8)];
     for (byte, chunk) in out.iter_mut().zip(bits.chunks(8)) {
-        *byte = chunk.iter().enumerate().fold(0, |acc, (i, &b)| acc | b << i);
+        *byte = chunk
+            .iter()
+            .enumerate()
+            .fold(0, |acc, (i, &b)| acc | b << i);
     }
     out
 }
@@ -194,12 +236,18 @@ pub struct NativeBuffer {
 
 #[pymethods]
 impl NativeBuffer {
-    unsafe fn __getbuffer__(slf: Bound<'_, Self>, view: *mut pyo3::ffi::Py_buffer, flags: std::os::raw::c_int) -> PyResult<()> {
+    unsafe fn __getbuffer__(
+        slf: Bound<'_, Self>,
+        view: *mut pyo3::ffi::Py_buffer,
+        flags: std::os::raw::c_int,
+    ) -> PyResult<()> {
         if view.is_null() {
             return Err(pyo3::exceptions::PyBufferError::new_err("no view to fill"));
         }
         if flags & pyo3::ffi::PyBUF_WRITABLE == pyo3::ffi::PyBUF_WRITABLE {
-            return Err(pyo3::exceptions::PyBufferError::new_err("the kernel's buffers are read-only"));
+            return Err(pyo3::exceptions::PyBufferError::new_err(
+                "the kernel's buffers are read-only",
+            ));
         }
         let bytes = &slf.get().bytes;
         // SAFETY: `view` is the caller's to fill; `obj` keeps this object, and so `bytes`, alive.
@@ -214,8 +262,11 @@ impl NativeBuffer {
                 std::ptr::null_mut()
             };
             (*view).ndim = 1;
-            (*view).shape =
-                if flags & pyo3::ffi::PyBUF_ND == pyo3::ffi::PyBUF_ND { &mut (*view).len } else { std::ptr::null_mut() };
+            (*view).shape = if flags & pyo3::ffi::PyBUF_ND == pyo3::ffi::PyBUF_ND {
+                &mut (*view).len
+            } else {
+                std::ptr::null_mut()
+            };
             (*view).strides = if flags & pyo3::ffi::PyBUF_STRIDES == pyo3::ffi::PyBUF_STRIDES {
                 &mut (*view).itemsize
             } else {
@@ -511,7 +562,10 @@ impl<'a> Cursor<'a> {
 /// Java's String.trim(): every char up to U+0020 off both ends.
 fn java_trim(text: &[u8]) -> &[u8] {
     let start = text.iter().position(|&b| b > b' ').unwrap_or(text.len());
-    let end = text.iter().rposition(|&b| b > b' ').map_or(start, |i| i + 1);
+    let end = text
+        .iter()
+        .rposition(|&b| b > b' ')
+        .map_or(start, |i| i + 1);
     &text[start..end]
 }
 
@@ -526,17 +580,41 @@ fn integer(text: &[u8], bits: u32) -> R<i64> {
     if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
         return Err(Leftover);
     }
-    let significant = &digits[digits.iter().position(|&d| d != b'0').unwrap_or(digits.len())..];
+    let significant = &digits[digits
+        .iter()
+        .position(|&d| d != b'0')
+        .unwrap_or(digits.len())..];
     if significant.len() > 19 {
         return Err(Leftover);
     }
-    let magnitude = significant.iter().fold(0i128, |v, &d| v * 10 + (d - b'0') as i128);
+    let magnitude = significant
+        .iter()
+        .fold(0i128, |v, &d| v * 10 + (d - b'0') as i128);
     let value = if negative { -magnitude } else { magnitude };
     let limit = 1i128 << (bits - 1);
     if value < -limit || value >= limit {
         return Err(Leftover);
     }
     Ok(value as i64)
+}
+
+/// An integer token's value (`-?[0-9]+`, no leading zeros, checked by the lexer) in `bits` bits.
+#[inline]
+fn integer_token(text: &[u8], bits: u32) -> R<i64> {
+    let (negative, digits) = match text.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, text),
+    };
+    if digits.len() > 18 {
+        return integer(text, bits);
+    }
+    let magnitude = digits.iter().fold(0i64, |v, &d| v * 10 + (d - b'0') as i64);
+    let value = if negative { -magnitude } else { magnitude };
+    let limit = 1i64 << (bits.min(63) - 1);
+    if bits < 64 && (value < -limit || value >= limit) {
+        return Err(Leftover);
+    }
+    Ok(value)
 }
 
 /// The parts of a decimal text `[+-]?(digits[.digits]|.digits)([eE][+-]?digits)?` (the grammar
@@ -620,16 +698,22 @@ fn decimal(text: &[u8], precision: u32, scale: u32) -> R<Option<i128>> {
 
 /// Whether every digit of a decimal text is zero (its value is ±0, exactly).
 fn all_zero_digits(text: &[u8]) -> bool {
-    decimal_parts(text).is_ok_and(|(_, whole, fraction, _)| whole.iter().chain(fraction).all(|&d| d == b'0'))
+    decimal_parts(text)
+        .is_ok_and(|(_, whole, fraction, _)| whole.iter().chain(fraction).all(|&d| d == b'0'))
 }
 
 /// Double.parseDouble / Float.parseFloat of a decimal text, both correctly rounded as Rust's
 /// parser is; only zero and normal finite results are vouched (no underflow, no overflow).
 fn floating<F: std::str::FromStr + Copy + Into<f64>>(text: &[u8], smallest_normal: f64) -> R<F> {
     decimal_parts(text)?;
-    let value: F = std::str::from_utf8(text).map_err(|_| Leftover)?.parse().map_err(|_| Leftover)?;
+    let value: F = std::str::from_utf8(text)
+        .map_err(|_| Leftover)?
+        .parse()
+        .map_err(|_| Leftover)?;
     let magnitude = value.into().abs();
-    if magnitude.is_finite() && (magnitude >= smallest_normal || (magnitude == 0.0 && all_zero_digits(text))) {
+    if magnitude.is_finite()
+        && (magnitude >= smallest_normal || (magnitude == 0.0 && all_zero_digits(text)))
+    {
         Ok(value)
     } else {
         Err(Leftover)
@@ -690,10 +774,17 @@ fn time_of_day(b: &[u8]) -> R<(i64, i64)> {
     let mut nanos = 0i64;
     if b.len() > 8 {
         let fraction = &b[9..];
-        if b[8] != b'.' || fraction.is_empty() || fraction.len() > 9 || !fraction.iter().all(u8::is_ascii_digit) {
+        if b[8] != b'.'
+            || fraction.is_empty()
+            || fraction.len() > 9
+            || !fraction.iter().all(u8::is_ascii_digit)
+        {
             return Err(Leftover);
         }
-        nanos = fraction.iter().fold(0i64, |v, &d| v * 10 + (d - b'0') as i64) * 10i64.pow(9 - fraction.len() as u32);
+        nanos = fraction
+            .iter()
+            .fold(0i64, |v, &d| v * 10 + (d - b'0') as i64)
+            * 10i64.pow(9 - fraction.len() as u32);
     }
     Ok(((hour * 3600 + minute * 60 + second) as i64, nanos))
 }
@@ -702,7 +793,11 @@ fn time_of_day(b: &[u8]) -> R<(i64, i64)> {
 /// ISO-8601, and a 'Z' after it for TIMESTAMP_LTZ), years 1678-2261 (whose every instant fits
 /// int64 nanoseconds): nanoseconds since the epoch.
 fn timestamp(b: &[u8], iso: bool, ltz: bool) -> R<i64> {
-    let b = if ltz { b.strip_suffix(b"Z").ok_or(Leftover)? } else { b };
+    let b = if ltz {
+        b.strip_suffix(b"Z").ok_or(Leftover)?
+    } else {
+        b
+    };
     if b.len() < 19 || b[10] != if iso { b'T' } else { b' ' } {
         return Err(Leftover);
     }
@@ -774,7 +869,13 @@ impl Decoder {
     /// Flink's row converter on an object, after its '{': each field's value is read once (a
     /// second read of a field before all are read goes to the exact path); once as many fields as
     /// the row has were read, the rest of the object is skipped, duplicates and all.
-    fn row(&mut self, c: &mut Cursor<'_>, fields: &[Field], columns: &mut [Column], depth: usize) -> R<()> {
+    fn row(
+        &mut self,
+        c: &mut Cursor<'_>,
+        fields: &[Field],
+        columns: &mut [Column],
+        depth: usize,
+    ) -> R<()> {
         if depth > MAX_DEPTH {
             return Err(Leftover);
         }
@@ -831,7 +932,12 @@ impl Decoder {
     }
 
     /// Reads a field name after its opening quote: the index of the field it names, if any.
-    fn field_name(&mut self, c: &mut Cursor<'_>, fields: &[Field], hint: usize) -> R<Option<usize>> {
+    fn field_name(
+        &mut self,
+        c: &mut Cursor<'_>,
+        fields: &[Field],
+        hint: usize,
+    ) -> R<Option<usize>> {
         let start = c.pos;
         let m = c.m;
         let pos = plain_run(m, start);
@@ -887,7 +993,9 @@ impl Decoder {
             }
             // After a value: the next element, or closing brackets.
             loop {
-                let Some(&closer) = self.closers.last() else { return Ok(()) };
+                let Some(&closer) = self.closers.last() else {
+                    return Ok(());
+                };
                 b = c.skip_ws();
                 c.pos += 1;
                 if b == b',' {
@@ -907,7 +1015,13 @@ impl Decoder {
 
     /// One field's value appended to its column, exactly as Flink's converter for its type reads
     /// it, or a leftover.
-    fn value(&mut self, c: &mut Cursor<'_>, kind: &Kind, column: &mut Column, depth: usize) -> R<()> {
+    fn value(
+        &mut self,
+        c: &mut Cursor<'_>,
+        kind: &Kind,
+        column: &mut Column,
+        depth: usize,
+    ) -> R<()> {
         let b = c.peek();
         if b == b'n' {
             c.literal(b"null")?;
@@ -938,7 +1052,7 @@ impl Decoder {
             Kind::Integer(bits) => {
                 let value = match b {
                     b'-' | b'0'..=b'9' => match c.number()? {
-                        (text, false) => integer(text, *bits)?,
+                        (text, false) => integer_token(text, *bits)?,
                         _ => return Err(Leftover),
                     },
                     b'"' => integer(java_trim(self.ascii_string(c)?), *bits)?,
@@ -954,10 +1068,12 @@ impl Decoder {
                 let value: f64 = floating(self.number_text(c)?, f64::MIN_POSITIVE)?;
                 column.push_fixed(&value.to_le_bytes());
             }
-            Kind::Decimal { precision, scale } => match decimal(self.number_text(c)?, *precision, *scale)? {
-                Some(unscaled) => column.push_fixed(&unscaled.to_le_bytes()),
-                None => column.push_null(),
-            },
+            Kind::Decimal { precision, scale } => {
+                match decimal(self.number_text(c)?, *precision, *scale)? {
+                    Some(unscaled) => column.push_fixed(&unscaled.to_le_bytes()),
+                    None => column.push_null(),
+                }
+            }
             Kind::Text => {
                 match b {
                     b'"' => {
@@ -999,7 +1115,9 @@ impl Decoder {
                     return Err(Leftover);
                 }
                 c.pos += 1;
-                let Values::Row(children) = &mut column.values else { unreachable!() };
+                let Values::Row(children) = &mut column.values else {
+                    unreachable!()
+                };
                 self.row(c, fields, children, depth + 1)?;
                 column.valid.push(1);
             }
@@ -1072,7 +1190,9 @@ fn skip_scalar(c: &mut Cursor<'_>) -> R<()> {
 
 fn buffer_bytes<'a>(buffer: &'a PyBuffer<i8>, what: &str) -> PyResult<&'a [u8]> {
     if !buffer.is_c_contiguous() {
-        return Err(PyValueError::new_err(format!("the {what} buffer is not contiguous")));
+        return Err(PyValueError::new_err(format!(
+            "the {what} buffer is not contiguous"
+        )));
     }
     // SAFETY: the buffer is held (and its memory kept alive) for as long as the slice is used.
     Ok(unsafe { std::slice::from_raw_parts(buffer.buf_ptr() as *const u8, buffer.len_bytes()) })
@@ -1106,14 +1226,23 @@ pub fn decode_json<'py>(
     let validity = validity.map(|v| PyBuffer::<i8>::get(&v)).transpose()?;
     let offsets = PyBuffer::<i8>::get(&offsets)?;
     let data = data.map(|d| PyBuffer::<i8>::get(&d)).transpose()?;
-    let validity_bytes = validity.as_ref().map(|v| buffer_bytes(v, "validity")).transpose()?;
+    let validity_bytes = validity
+        .as_ref()
+        .map(|v| buffer_bytes(v, "validity"))
+        .transpose()?;
     let offset_bytes = buffer_bytes(&offsets, "offsets")?;
-    let data_bytes = data.as_ref().map(|d| buffer_bytes(d, "data")).transpose()?.unwrap_or(&[]);
+    let data_bytes = data
+        .as_ref()
+        .map(|d| buffer_bytes(d, "data"))
+        .transpose()?
+        .unwrap_or(&[]);
     let width = if wide_offsets { 8 } else { 4 };
     if offset_bytes.len() < (offset + length + 1) * width
         || validity_bytes.is_some_and(|v| v.len() * 8 < offset + length)
     {
-        return Err(PyValueError::new_err("the message buffers are shorter than the array"));
+        return Err(PyValueError::new_err(
+            "the message buffers are shorter than the array",
+        ));
     }
     let at = |i: usize| -> usize {
         let b = &offset_bytes[(offset + i) * width..(offset + i + 1) * width];
@@ -1125,20 +1254,33 @@ pub fn decode_json<'py>(
     };
     for i in 0..length {
         if at(i) > at(i + 1) || at(i + 1) > data_bytes.len() {
-            return Err(PyValueError::new_err(format!("message {i} lies outside the data buffer")));
+            return Err(PyValueError::new_err(format!(
+                "message {i} lies outside the data buffer"
+            )));
         }
     }
 
     let (columns, vouched, leftover) = py.detach(|| {
-        let mut columns: Vec<Column> = fields.iter().map(|f| Column::new(&f.kind, length, data_bytes.len())).collect();
-        let mut decoder =
-            Decoder { fail_on_missing_field, iso: iso_timestamps, scratch: Vec::new(), closers: Vec::new() };
+        let mut columns: Vec<Column> = fields
+            .iter()
+            .map(|f| Column::new(&f.kind, length, data_bytes.len()))
+            .collect();
+        let mut decoder = Decoder {
+            fail_on_missing_field,
+            iso: iso_timestamps,
+            scratch: Vec::new(),
+            closers: Vec::new(),
+        };
         let mut vouched: Vec<i64> = Vec::with_capacity(length);
         let mut leftover: Vec<i64> = Vec::new();
         for i in 0..length {
-            let present = validity_bytes.is_none_or(|v| v[(offset + i) / 8] >> ((offset + i) % 8) & 1 == 1);
-            let outcome =
-                if present { decoder.message(&data_bytes[at(i)..at(i + 1)], &fields, &mut columns) } else { Err(Leftover) };
+            let present =
+                validity_bytes.is_none_or(|v| v[(offset + i) / 8] >> ((offset + i) % 8) & 1 == 1);
+            let outcome = if present {
+                decoder.message(&data_bytes[at(i)..at(i + 1)], &fields, &mut columns)
+            } else {
+                Err(Leftover)
+            };
             match outcome {
                 Ok(()) => vouched.push(i as i64),
                 Err(Leftover) => {
