@@ -1,9 +1,9 @@
 """Kafka message values -> Arrow rows, exactly as Flink's `json` format decodes them.
 
-Two paths give the same answer. The fast one parses the whole batch at once with pyarrow's JSON
-reader, but only for row types it is proven on (`json_fast_path`) and only for the messages it
-can vouch for; every other message goes through `json_converters`, a token-for-token model of
-Flink's decoder that also reproduces how Flink fails, or skips, or nulls bad data.
+Two paths give the same answer. The fast one decodes the whole batch in native code, but only
+for row types it is proven on (`json_fast_path`) and only for the messages it can vouch for;
+every other message goes through `json_converters`, a token-for-token model of Flink's decoder
+that also reproduces how Flink fails, or skips, or nulls bad data.
 """
 
 from __future__ import annotations

@@ -10,12 +10,15 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from accelerator.bench import nexmark
+from accelerator.bench.formats import inputs
 from accelerator.formats import FormatError, java_hash_map, json_fast_path, types
 from accelerator.formats.json_converters import MessageDecoder, Unreproducible
 from accelerator.formats.json_decoder import decode, project
 from accelerator.formats.json_options import parse_options
 from accelerator.testing.flink_oracle import JsonDeserializer, JsonSerializer
 from messages import messages
+from native_messages import native_messages
 from rows import rows
 from values import from_batch, same
 
@@ -529,3 +532,100 @@ def test_maps_flink_holds_otherwise_fail_loudly(message, fragment):
     with pytest.raises(FormatError) as caught:
         decode(pa.array([message], pa.binary()), MAPS, parse_options(OPTIONS["ignore"]))
     assert "does not reproduce" in caught.value.reason and fragment in caught.value.reason
+
+
+# -- (e) the native fast path: its edges against Flink, and the common messages all vouched ---------
+
+#: Every type the native path takes, and nested ROWs of them two deep.
+NATIVE = types.parse(
+    "ROW<`b` BOOLEAN, `ti` TINYINT, `si` SMALLINT, `i` INT, `bi` BIGINT, `f` FLOAT, `d` DOUBLE, "
+    "`dec` DECIMAL(10, 2), `dec38` DECIMAL(38, 18), `dec0` DECIMAL(3, 0), `c` CHAR(3), `s` VARCHAR(2147483647), "
+    "`dt` DATE, `t` TIME(0), `ts` TIMESTAMP(3), `ts9` TIMESTAMP(9), `ltz` TIMESTAMP(3) WITH LOCAL TIME ZONE, "
+    "`r` ROW<`i` INT, `s` VARCHAR(2147483647), `ts` TIMESTAMP(6), `rr` ROW<`d` DOUBLE, `dec` DECIMAL(5, 3)>>>")
+NATIVE_OPTIONS = {
+    "default": {}, "ignore": OPTIONS["ignore"], "fail-missing": OPTIONS["fail-missing"],
+    "ignore-iso": {**OPTIONS["ignore"], **OPTIONS["iso"]},
+}
+
+
+def assert_each_message_matches_flink(row_type: types.DataType, options: dict, batch: list[bytes | None]) -> None:
+    """Each message alone through decode(): Flink's rows, or a failure where Flink fails."""
+    batch = reproducible(row_type, options, batch)
+    for message, want in zip(batch, flink(row_type, options).deserialize(batch)):
+        values = pa.array([message], pa.binary())
+        if want.error is not None:
+            with pytest.raises(FormatError):
+                decode(values, row_type, parse_options(options))
+            continue
+        result = decode(values, row_type, parse_options(options))
+        assert same(from_batch(row_type, result.batch)) == same([r for r in want.rows if r is not None]), message
+
+
+@pytest.mark.parametrize("options", list(NATIVE_OPTIONS))
+@ADVERSARIAL
+@given(batch=st.lists(native_messages(NATIVE), min_size=10, max_size=40))
+def test_native_path_edge_messages(options, batch):
+    """Messages at the native path's edges (escapes, surrogates, number and temporal limits,
+    whitespace, unknown nested values, duplicate and escaped names, bytes around the object):
+    each alone, and under json.ignore-parse-errors the batch as a whole (rows of both paths merged
+    in order), decode as Flink decodes them."""
+    opts = NATIVE_OPTIONS[options]
+    assert_each_message_matches_flink(NATIVE, opts, batch)
+    if opts.get("json.ignore-parse-errors") == "true":
+        assert_batch_matches_flink(NATIVE, opts, reproducible(NATIVE, opts, batch))
+
+
+#: Edge messages the native path takes itself (none left over), each with Flink's rows.
+NATIVE_VOUCHED = [
+    b'{"s":"a\\"b\\\\c\\/d\\b\\f\\n\\r\\t\\u0000\\u00e9\\ud83d\\ude00\\ud800\\udc00x\\uDBFF\\uDFFF",'
+    b'"c":"\xc3\xa9\xf0\x9f\x98\x80\xe2\x80\xa8\x7f"}',
+    b'{"s":"\\ud800\\ud800\\udc00","c":"\\ud83d\xf0\x9f\x98\x80\\ude00"}',
+    b' \n\t{ "i" :\t1 ,\r\n"bi"  : -9223372036854775808 }  \n',
+    b'{"i":1} trailing bytes Flink never reads: \xff\x00',
+    b'{"unknown":{"a":[1,{"b":[[]]},"x\\"y\\ud800"],"c":{},"d":[true,false,null,-0.0,1E+2]},"i":2,"x":[[[[]]]]}',
+    b'{"\\u0069":3,"\\u0073":"escaped names","r":{"\\u0072r":{"d":1.5}}}',
+    b'{"b":true,"ti":-128,"si":32767,"i":-2147483648,"bi":9223372036854775807,"f":3.4028235e38,'
+    b'"d":2.2250738585072014e-308,"dec":99999999.994,"dec38":-0.0000000000000000005,"dec0":"+999"}',
+    b'{"ti":"+127","si":" -32768 ","i":"\\u0031\\u0032","bi":"-0009223372036854775808"}',
+    b'{"f":1.00000005960464477539062499,"d":"  1e5 ","dec":"  -1.005 ","dec38":1e-18,"dec0":999.4999}',
+    b'{"f":16777217,"d":9007199254740993,"dec":123456789.5,"dec0":-999.5,"dec38":"1.e1"}',
+    b'{"f":-0.0,"d":0e10,"dec":0.005,"dec38":-0.0049999,"s":-0.0e+5,"c":true}',
+    b'{"b":" TRUE ","s":false}', b'{"b":0}', b'{"b":"\\u0074rue"}', b'{"b":"yes"}',
+    b'{"ts":"1678-01-01 00:00:00","ts9":"2261-12-31 23:59:59.999999999","ltz":"1678-01-01 00:00:00.1Z",'
+    b'"dt":"0000-01-01","t":"23:59:59.999999999"}',
+    b'{"dt":"2000-02-29","ts":"2020-02-29 12:00:00.5","ltz":"2261-12-31 23:59:59Z","t":"00:00:00"}',
+    b'{"r":{"i":1,"s":"x","ts":"1970-01-01 00:00:00.000001","rr":null,"i":"read once all four were"}}',
+    b'{"r":{"rr":{"dec":12.3456,"d":-1.5e-300},"s":null},"r2":{"i":1}}',
+    b'{}', b'{"r":{}}', b'{"r":null,"s":null,"i":null}',
+]
+NATIVE_VOUCHED_ISO = [
+    b'{"ts":"1678-01-01T00:00:00","ts9":"2261-12-31T23:59:59.999999999","ltz":"2020-02-29T12:34:56.789Z"}',
+    b'{"r":{"ts":"2000-01-01T00:00:00.5"}}',
+]
+
+
+@pytest.mark.parametrize("options, batch", [({}, NATIVE_VOUCHED), (OPTIONS["iso"], NATIVE_VOUCHED_ISO)],
+                         ids=["sql", "iso"])
+def test_native_path_takes_edge_messages_as_flink_reads_them(options, batch):
+    fast = json_fast_path.decode(pa.array(batch, pa.binary()), NATIVE, parse_options(options))
+    assert fast is not None and fast.leftover is None, [batch[i] for i in fast.leftover.to_pylist()]
+    assert_batch_matches_flink(NATIVE, options, batch)
+
+
+def test_nexmark_bids_are_all_vouched_by_the_native_path():
+    """The benchmark's flat bids never fall back to the slow exact path."""
+    values = inputs.seed_messages(4096, "json", out=lambda *_: None)
+    fast = json_fast_path.decode(values, inputs.BID_ROW, parse_options({}))
+    assert fast is not None and fast.leftover is None and fast.batch.num_rows == len(values)
+    assert_batch_matches_flink(inputs.BID_ROW, {}, values.to_pylist()[:1000])
+
+
+@pytest.mark.parametrize("projection", [None, ["event_type", "bid"], ["bid"], ["auction", "event_type"], ["person"]],
+                         ids=["all", "event-type-and-bid", "bid", "auction-and-event-type", "person"])
+def test_nested_nexmark_events_are_all_vouched_by_the_native_path(projection):
+    """The `nexmark` table's nested person/auction/bid events, read whole or projected (the
+    unread objects skipped), never fall back to the slow exact path."""
+    values = pa.concat_arrays(list(nexmark.messages(2000, "json")))
+    fast = json_fast_path.decode(values, project(nexmark.ROW_TYPE, projection), parse_options({}))
+    assert fast is not None and fast.leftover is None and fast.batch.num_rows == len(values)
+    assert_batch_matches_flink(nexmark.ROW_TYPE, {}, values.to_pylist(), projection)
