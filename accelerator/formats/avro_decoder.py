@@ -1,8 +1,8 @@
 """Kafka message values -> Arrow rows, exactly as Flink's `avro` format decodes them.
 
 Flink's AvroRowDataDeserializationSchema reads each message as one schemaless Avro datum of the
-schema it derives from the row type (`avro_schema`). The whole batch is read in lockstep first
-(`avro_lockstep`); messages it flags, and every message that starts with bytes an earlier one
+schema it derives from the row type (`avro_schema`). The whole batch is read natively first
+(`avro_fast_path`); messages it flags, and every message that starts with bytes an earlier one
 left unread, go through the exact reader (`avro_values`). Flink's avro format has no
 ignore-parse-errors option: a datum Flink cannot read fails the job, so here it raises
 FormatError naming the message. A tombstone (null value) gives no row and leaves the decoder
@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from accelerator.formats import FormatError
-from accelerator.formats.avro_lockstep import ALL, Lockstep
+from accelerator.formats import avro_fast_path
 from accelerator.formats.avro_options import AvroOptions
 from accelerator.formats.avro_schema import derive
 from accelerator.formats.avro_values import DatumReader, Malformed, Unreproducible
@@ -66,12 +66,8 @@ class AvroDecoder:
         rows = np.nonzero(present)[0]
         if self._exact_only:
             return self._mixed(values, present, rows, None, np.zeros(n, dtype=bool))
-        fast = Lockstep(values)
-        reading = ALL if len(rows) == n else rows
-        columns = [fast.read(child, reading) for child in self.schema.children]
-        regular = np.ones(n, dtype=bool)
-        regular[rows] = ~fast.bad[rows] & (fast.pos[rows] == fast.end[rows])
-        if not self.leftover and regular.all():
+        columns, regular = avro_fast_path.decode(values, self.schema)
+        if not self.leftover and regular[rows].all():
             batch = pa.RecordBatch.from_arrays(columns, schema=self.arrow_schema)
             kept = None if values.null_count == 0 else pa.array(rows, pa.int32())
             self._check_not_null(batch, kept)
@@ -79,10 +75,9 @@ class AvroDecoder:
         return self._mixed(values, present, rows, columns, regular)
 
     def _mixed(self, values, present, rows, columns, regular) -> DecodeResult:
-        """Rows of the lockstep read where it is valid, the exact reader's elsewhere, in order."""
+        """Rows of the native read where it is valid, the exact reader's elsewhere, in order."""
         fast_batch = None if columns is None else pa.RecordBatch.from_arrays(columns, schema=self.arrow_schema)
-        slot_of = np.full(len(values), -1, dtype=np.int64)
-        slot_of[rows] = np.arange(len(rows))
+        slot_of = np.cumsum(regular) - 1  # the native row of each regular message
         chunks: list[pa.RecordBatch] = []
         kept: list[int] = []
         exact_rows: list[tuple] = []

@@ -2,12 +2,15 @@
 
 use pyo3::prelude::*;
 
+mod avro_decode;
+mod columns;
 mod json_decode;
 mod json_encode;
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__doc__", "The accelerator's native format kernels (Rust).")?;
+    m.add_function(wrap_pyfunction!(avro_decode::decode_avro, m)?)?;
     m.add_function(wrap_pyfunction!(json_decode::decode_json, m)?)?;
     m.add_function(wrap_pyfunction!(json_encode::json_values, m)?)?;
     Ok(())

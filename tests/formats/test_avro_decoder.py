@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 from decimal import Decimal
 
-import numpy as np
 import pyarrow as pa
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
@@ -18,7 +17,7 @@ from hypothesis import strategies as st
 
 from accelerator.formats import FormatError, avro, types
 from accelerator.formats.avro_decoder import UNREPRODUCIBLE_REMEDY
-from accelerator.formats.avro_lockstep import Lockstep
+from accelerator.formats import avro_fast_path
 from accelerator.testing.flink_oracle import AvroDeserializer, AvroSerializer
 from avro_types import LEGACY, MAPS, MODERN, NESTED, NEXMARK, SCALARS, TIMESTAMPS
 from rows import rows
@@ -133,14 +132,10 @@ def test_timestamps_flink_reads_outside_arrows_range_are_refused():
     assert assert_decodes_like_flink(row_type, {}, messages) == "unreproducible"
 
 
-def test_well_formed_rows_take_the_lockstep_path_alone():
+def test_well_formed_rows_take_the_native_path_alone():
     batch = [(1, 2, 3, "c", "u", 1_000_000, "e")] * 5
-    reader = Lockstep(pa.array(flink_bytes(NEXMARK, {}, batch), pa.binary()))
-    schema = avro.derive(NEXMARK)
-    rows_ = np.arange(5)
-    for child in schema.children:
-        reader.read(child, rows_)
-    assert not reader.bad.any() and (reader.pos == reader.end).all()
+    _, regular = avro_fast_path.decode(pa.array(flink_bytes(NEXMARK, {}, batch), pa.binary()), avro.derive(NEXMARK))
+    assert regular.all()
 
 
 # -- (b) damaged datums ----------------------------------------------------------------------------
@@ -239,18 +234,16 @@ def test_the_exact_path_keeps_every_digit_of_a_decimal_38():
     assert got == [(v,) for v in values_]
 
 
-def test_the_lockstep_path_reads_odd_but_valid_datums_like_flink():
+def test_the_native_path_reads_odd_but_valid_datums_like_flink():
     """Blocks with a byte size (negative count), several blocks, decimals with redundant sign
-    bytes and booleans other than 0/1 are all read in lockstep, without the exact reader."""
+    bytes and booleans other than 0/1 are all read natively, without the exact reader."""
     row_type = types.parse("ROW<`a` ARRAY<INT NOT NULL> NOT NULL, `d` DECIMAL(10, 2) NOT NULL, `b` BOOLEAN NOT NULL>")
     messages = [
         b"\x03\x04\x02\x04" + b"\x02\x06" + b"\x00" + b"\x06\x00\x00\x01" + b"\x07",  # [1, 2] + [3]; 0.01; false
         b"\x00" + b"\x08\xff\xff\xff\x85" + b"\x01",                                     # []; -1.23; true
     ]
-    reader = Lockstep(pa.array(messages, pa.binary()))
-    for child in avro.derive(row_type).children:
-        reader.read(child, np.arange(2))
-    assert not reader.bad.any() and (reader.pos == reader.end).all()
+    _, regular = avro_fast_path.decode(pa.array(messages, pa.binary()), avro.derive(row_type))
+    assert regular.all()
     assert assert_decodes_like_flink(row_type, {}, messages) == "rows"
     got, _ = decode_batches(row_type, {}, [messages])
     assert got == [([1, 2, 3], Decimal("0.01"), False), ([], Decimal("-1.23"), True)]

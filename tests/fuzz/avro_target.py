@@ -18,7 +18,7 @@ from fuzz_target import FAILED, FuzzTarget, flink_outcomes, our_outcome
 
 S = "VARCHAR(2147483647)"
 #: The row type most of the corpus is written for (see make_avro_corpus.py); no MAP, so the
-#: decoder's lockstep reader runs as well as its exact one.
+#: decoder's native reader runs as well as its exact one.
 MAIN = (f"ROW<`id` BIGINT NOT NULL, `ok` BOOLEAN, `i` INT, `ti` TINYINT, `si` SMALLINT, `f` FLOAT, `d` DOUBLE, "
         f"`dec` DECIMAL(10, 2), `s` {S}, `b` VARBINARY(2147483647), `dt` DATE, `t` TIME(3), `ts` TIMESTAMP(3), "
         f"`tags` ARRAY<{S}>, `r` ROW<`x` INT, `y` {S}>>")

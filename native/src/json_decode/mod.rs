@@ -14,12 +14,12 @@ mod columns;
 mod lexer;
 mod values;
 
-use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
-use columns::{column_to_python, native_buffer, Column, Values};
+use crate::columns::{column_to_python, native_buffer, Column, MessageBuffers, Values};
+use columns::new_column;
 use lexer::{plain_run, skip_member_name, skip_scalar, Cursor};
 use values::{
     decimal, epoch_day, floating, integer, integer_token, java_trim, time_of_day, timestamp,
@@ -392,7 +392,9 @@ impl Decoder {
                     }
                     _ => return Err(Leftover),
                 }
-                column.end_text()?;
+                if !column.end_text() {
+                    return Err(Leftover);
+                }
             }
             Kind::Date => {
                 let text = self.temporal_text(c)?;
@@ -458,16 +460,6 @@ impl Decoder {
 
 // -- the entry point ------------------------------------------------------------------------------
 
-fn buffer_bytes<'a>(buffer: &'a PyBuffer<i8>, what: &str) -> PyResult<&'a [u8]> {
-    if !buffer.is_c_contiguous() {
-        return Err(PyValueError::new_err(format!(
-            "the {what} buffer is not contiguous"
-        )));
-    }
-    // SAFETY: the buffer is held (and its memory kept alive) for as long as the slice is used.
-    Ok(unsafe { std::slice::from_raw_parts(buffer.buf_ptr() as *const u8, buffer.len_bytes()) })
-}
-
 /// Decodes the messages of a Binary/LargeBinary (or String) array, given as its Arrow buffers
 /// (`validity` may be None, `data` None when every message is empty), `offset` and `length` as
 /// the array's. `fields` describes the row: a list of (name, root, params, children), root one of
@@ -493,47 +485,12 @@ pub fn decode_json<'py>(
     iso_timestamps: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let fields = read_fields(&fields)?;
-    let validity = validity.map(|v| PyBuffer::<i8>::get(&v)).transpose()?;
-    let offsets = PyBuffer::<i8>::get(&offsets)?;
-    let data = data.map(|d| PyBuffer::<i8>::get(&d)).transpose()?;
-    let validity_bytes = validity
-        .as_ref()
-        .map(|v| buffer_bytes(v, "validity"))
-        .transpose()?;
-    let offset_bytes = buffer_bytes(&offsets, "offsets")?;
-    let data_bytes = data
-        .as_ref()
-        .map(|d| buffer_bytes(d, "data"))
-        .transpose()?
-        .unwrap_or(&[]);
-    let width = if wide_offsets { 8 } else { 4 };
-    if offset_bytes.len() < (offset + length + 1) * width
-        || validity_bytes.is_some_and(|v| v.len() * 8 < offset + length)
-    {
-        return Err(PyValueError::new_err(
-            "the message buffers are shorter than the array",
-        ));
-    }
-    let at = |i: usize| -> usize {
-        let b = &offset_bytes[(offset + i) * width..(offset + i + 1) * width];
-        if wide_offsets {
-            i64::from_le_bytes(b.try_into().unwrap()) as usize
-        } else {
-            i32::from_le_bytes(b.try_into().unwrap()) as usize
-        }
-    };
-    for i in 0..length {
-        if at(i) > at(i + 1) || at(i + 1) > data_bytes.len() {
-            return Err(PyValueError::new_err(format!(
-                "message {i} lies outside the data buffer"
-            )));
-        }
-    }
-
+    let buffers = MessageBuffers::get(validity, offsets, data)?;
+    let messages = buffers.messages(offset, length, wide_offsets)?;
     let (columns, vouched, leftover) = py.detach(|| {
         let mut columns: Vec<Column> = fields
             .iter()
-            .map(|f| Column::new(&f.kind, length, data_bytes.len()))
+            .map(|f| new_column(&f.kind, length, messages.data.len()))
             .collect();
         let mut decoder = Decoder {
             fail_on_missing_field,
@@ -544,12 +501,9 @@ pub fn decode_json<'py>(
         let mut vouched: Vec<i64> = Vec::with_capacity(length);
         let mut leftover: Vec<i64> = Vec::new();
         for i in 0..length {
-            let present =
-                validity_bytes.is_none_or(|v| v[(offset + i) / 8] >> ((offset + i) % 8) & 1 == 1);
-            let outcome = if present {
-                decoder.message(&data_bytes[at(i)..at(i + 1)], &fields, &mut columns)
-            } else {
-                Err(Leftover)
+            let outcome = match messages.get(i) {
+                Some(m) => decoder.message(m, &fields, &mut columns),
+                None => Err(Leftover),
             };
             match outcome {
                 Ok(()) => vouched.push(i as i64),

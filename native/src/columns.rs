@@ -1,0 +1,302 @@
+//! Arrow column builders for the rows the decoding kernels make, the buffers handed to Python
+//! without a copy, and the message column (a binary array's buffers) the kernels read.
+
+use pyo3::buffer::PyBuffer;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyTuple};
+
+pub enum Values {
+    Booleans(Vec<u8>),
+    Fixed {
+        width: usize,
+        bytes: Vec<u8>,
+    },
+    /// int32 offsets, little-endian, and the bytes (UTF-8 for strings) they point into.
+    Text {
+        offsets: Vec<u8>,
+        data: Vec<u8>,
+    },
+    Row(Vec<Column>),
+    /// int32 offsets, little-endian, into the items' column.
+    List {
+        offsets: Vec<u8>,
+        items: Box<Column>,
+    },
+}
+
+/// One output column: a validity byte per row (packed into a bitmap at the end) and the values.
+pub struct Column {
+    pub valid: Vec<u8>,
+    pub values: Values,
+}
+
+impl Column {
+    pub fn push_null(&mut self) {
+        self.valid.push(0);
+        match &mut self.values {
+            Values::Booleans(v) => v.push(0),
+            Values::Fixed { width, bytes } => bytes.resize(bytes.len() + *width, 0),
+            Values::Text { offsets, data } => {
+                offsets.extend_from_slice(&(data.len() as i32).to_le_bytes())
+            }
+            Values::Row(children) => children.iter_mut().for_each(Column::push_null),
+            Values::List { offsets, .. } => offsets.extend_from_within(offsets.len() - 4..),
+        }
+    }
+
+    #[inline]
+    pub fn push_fixed(&mut self, le_bytes: &[u8]) {
+        self.valid.push(1);
+        if let Values::Fixed { bytes, .. } = &mut self.values {
+            bytes.extend_from_slice(le_bytes);
+        }
+    }
+
+    pub fn push_boolean(&mut self, value: bool) {
+        self.valid.push(1);
+        if let Values::Booleans(v) = &mut self.values {
+            v.push(value as u8);
+        }
+    }
+
+    /// The text buffer, for a string value written straight into it (then `end_text`).
+    pub fn text_data(&mut self) -> &mut Vec<u8> {
+        match &mut self.values {
+            Values::Text { data, .. } => data,
+            _ => unreachable!("a text value for a non-text column"),
+        }
+    }
+
+    /// Ends a text value; false (the column then needs `truncate`) past Arrow's 2 GiB of text.
+    pub fn end_text(&mut self) -> bool {
+        self.valid.push(1);
+        if let Values::Text { offsets, data } = &mut self.values {
+            let Ok(end) = i32::try_from(data.len()) else {
+                return false;
+            };
+            offsets.extend_from_slice(&end.to_le_bytes());
+        }
+        true
+    }
+
+    /// Back to `rows` rows: drops a message's partial row when it turns out to be a leftover.
+    pub fn truncate(&mut self, rows: usize) {
+        self.valid.truncate(rows);
+        match &mut self.values {
+            Values::Booleans(v) => v.truncate(rows),
+            Values::Fixed { width, bytes } => bytes.truncate(rows * *width),
+            Values::Text { offsets, data } => {
+                offsets.truncate((rows + 1) * 4);
+                data.truncate(i32::from_le_bytes(offsets[rows * 4..].try_into().unwrap()) as usize);
+            }
+            Values::Row(children) => children.iter_mut().for_each(|c| c.truncate(rows)),
+            Values::List { offsets, items } => {
+                offsets.truncate((rows + 1) * 4);
+                items
+                    .truncate(i32::from_le_bytes(offsets[rows * 4..].try_into().unwrap()) as usize);
+            }
+        }
+    }
+}
+
+fn bitmap(bits: &[u8]) -> Vec<u8> {
+    let mut out = vec![0u8; bits.len().div_ceil(8)];
+    for (byte, chunk) in out.iter_mut().zip(bits.chunks(8)) {
+        *byte = chunk
+            .iter()
+            .enumerate()
+            .fold(0, |acc, (i, &b)| acc | b << i);
+    }
+    out
+}
+
+/// Bytes the kernel made, handed to Python without a copy (`pa.py_buffer` takes it as it is).
+#[pyclass(frozen)]
+pub struct NativeBuffer {
+    bytes: Vec<u8>,
+}
+
+#[pymethods]
+impl NativeBuffer {
+    unsafe fn __getbuffer__(
+        slf: Bound<'_, Self>,
+        view: *mut pyo3::ffi::Py_buffer,
+        flags: std::os::raw::c_int,
+    ) -> PyResult<()> {
+        if view.is_null() {
+            return Err(pyo3::exceptions::PyBufferError::new_err("no view to fill"));
+        }
+        if flags & pyo3::ffi::PyBUF_WRITABLE == pyo3::ffi::PyBUF_WRITABLE {
+            return Err(pyo3::exceptions::PyBufferError::new_err(
+                "the kernel's buffers are read-only",
+            ));
+        }
+        let bytes = &slf.get().bytes;
+        // SAFETY: `view` is the caller's to fill; `obj` keeps this object, and so `bytes`, alive.
+        unsafe {
+            (*view).buf = bytes.as_ptr() as *mut std::os::raw::c_void;
+            (*view).len = bytes.len() as isize;
+            (*view).readonly = 1;
+            (*view).itemsize = 1;
+            (*view).format = if flags & pyo3::ffi::PyBUF_FORMAT == pyo3::ffi::PyBUF_FORMAT {
+                c"B".as_ptr() as *mut std::os::raw::c_char
+            } else {
+                std::ptr::null_mut()
+            };
+            (*view).ndim = 1;
+            (*view).shape = if flags & pyo3::ffi::PyBUF_ND == pyo3::ffi::PyBUF_ND {
+                &mut (*view).len
+            } else {
+                std::ptr::null_mut()
+            };
+            (*view).strides = if flags & pyo3::ffi::PyBUF_STRIDES == pyo3::ffi::PyBUF_STRIDES {
+                &mut (*view).itemsize
+            } else {
+                std::ptr::null_mut()
+            };
+            (*view).suboffsets = std::ptr::null_mut();
+            (*view).internal = std::ptr::null_mut();
+            (*view).obj = slf.into_any().into_ptr();
+        }
+        Ok(())
+    }
+}
+
+pub fn native_buffer<'py>(py: Python<'py>, bytes: Vec<u8>) -> PyResult<Bound<'py, PyAny>> {
+    Ok(Bound::new(py, NativeBuffer { bytes })?.into_any())
+}
+
+/// (validity bitmap or None, value buffers, children) for `pa.Array.from_buffers`.
+pub fn column_to_python(py: Python<'_>, column: Column) -> PyResult<Bound<'_, PyTuple>> {
+    let validity = if column.valid.iter().all(|&v| v == 1) {
+        py.None().into_bound(py)
+    } else {
+        native_buffer(py, bitmap(&column.valid))?
+    };
+    let buffers = PyList::empty(py);
+    let children = PyList::empty(py);
+    match column.values {
+        Values::Booleans(v) => buffers.append(native_buffer(py, bitmap(&v))?)?,
+        Values::Fixed { bytes, .. } => buffers.append(native_buffer(py, bytes)?)?,
+        Values::Text { offsets, data } => {
+            buffers.append(native_buffer(py, offsets)?)?;
+            buffers.append(native_buffer(py, data)?)?;
+        }
+        Values::Row(kids) => {
+            for kid in kids {
+                children.append(column_to_python(py, kid)?)?;
+            }
+        }
+        Values::List { offsets, items } => {
+            buffers.append(native_buffer(py, offsets)?)?;
+            children.append(column_to_python(py, *items)?)?;
+        }
+    }
+    PyTuple::new(py, [validity, buffers.into_any(), children.into_any()])
+}
+
+fn buffer_bytes<'a>(buffer: &'a PyBuffer<i8>, what: &str) -> PyResult<&'a [u8]> {
+    if !buffer.is_c_contiguous() {
+        return Err(PyValueError::new_err(format!(
+            "the {what} buffer is not contiguous"
+        )));
+    }
+    // SAFETY: the buffer is held (and its memory kept alive) for as long as the slice is used.
+    Ok(unsafe { std::slice::from_raw_parts(buffer.buf_ptr() as *const u8, buffer.len_bytes()) })
+}
+
+/// The buffers of a Binary/LargeBinary (or String) array of messages, held while a kernel reads them.
+pub struct MessageBuffers {
+    validity: Option<PyBuffer<i8>>,
+    offsets: PyBuffer<i8>,
+    data: Option<PyBuffer<i8>>,
+}
+
+impl MessageBuffers {
+    /// `validity` may be None, `data` None when every message is empty.
+    pub fn get(
+        validity: Option<Bound<'_, PyAny>>,
+        offsets: Bound<'_, PyAny>,
+        data: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<MessageBuffers> {
+        Ok(MessageBuffers {
+            validity: validity.map(|v| PyBuffer::<i8>::get(&v)).transpose()?,
+            offsets: PyBuffer::<i8>::get(&offsets)?,
+            data: data.map(|d| PyBuffer::<i8>::get(&d)).transpose()?,
+        })
+    }
+
+    /// The messages `offset..offset + length` of the array, every one checked to lie in the data.
+    pub fn messages(
+        &self,
+        offset: usize,
+        length: usize,
+        wide_offsets: bool,
+    ) -> PyResult<Messages<'_>> {
+        let validity = self
+            .validity
+            .as_ref()
+            .map(|v| buffer_bytes(v, "validity"))
+            .transpose()?;
+        let offsets = buffer_bytes(&self.offsets, "offsets")?;
+        let data = self
+            .data
+            .as_ref()
+            .map(|d| buffer_bytes(d, "data"))
+            .transpose()?
+            .unwrap_or(&[]);
+        let width = if wide_offsets { 8 } else { 4 };
+        if offsets.len() < (offset + length + 1) * width
+            || validity.is_some_and(|v| v.len() * 8 < offset + length)
+        {
+            return Err(PyValueError::new_err(
+                "the message buffers are shorter than the array",
+            ));
+        }
+        let messages = Messages {
+            validity,
+            offsets,
+            data,
+            offset,
+            width,
+        };
+        for i in 0..length {
+            if messages.at(i) > messages.at(i + 1) || messages.at(i + 1) > data.len() {
+                return Err(PyValueError::new_err(format!(
+                    "message {i} lies outside the data buffer"
+                )));
+            }
+        }
+        Ok(messages)
+    }
+}
+
+/// Checked views of the messages of a binary array.
+pub struct Messages<'a> {
+    validity: Option<&'a [u8]>,
+    offsets: &'a [u8],
+    pub data: &'a [u8],
+    offset: usize,
+    width: usize,
+}
+
+impl<'a> Messages<'a> {
+    fn at(&self, i: usize) -> usize {
+        let b = &self.offsets[(self.offset + i) * self.width..(self.offset + i + 1) * self.width];
+        if self.width == 8 {
+            i64::from_le_bytes(b.try_into().unwrap()) as usize
+        } else {
+            i32::from_le_bytes(b.try_into().unwrap()) as usize
+        }
+    }
+
+    /// Message `i`, or None for a null (tombstone).
+    pub fn get(&self, i: usize) -> Option<&'a [u8]> {
+        let j = self.offset + i;
+        if self.validity.is_some_and(|v| v[j / 8] >> (j % 8) & 1 == 0) {
+            return None;
+        }
+        Some(&self.data[self.at(i)..self.at(i + 1)])
+    }
+}
