@@ -1,10 +1,11 @@
 """Whole-batch avro decoding in native code, for the messages it reads exactly as Flink does.
 
-`accelerator._native.decode_avro` (native/src/avro_decode.rs) reads each message's datum of the
-derived schema straight into Arrow column buffers. A message on which anything unusual happens
-(an error, invalid UTF-8, a timestamp Arrow cannot hold, a decimal longer than 16 bytes, bytes
-left over) is only flagged: the exact reader (`avro_values`) decides what Flink does with it.
-Rows with a MAP are left to the exact reader.
+`accelerator._native.decode_avro` (native/src/avro_decode/) reads each message's datum of the
+derived schema straight into Arrow column buffers, invalid UTF-8 in strings decoded as Java
+decodes it (as `java_utf8`). A message on which anything unusual happens (an error, a timestamp
+Arrow cannot hold, a decimal longer than 16 bytes, bytes left over) is only flagged: the exact
+reader (`avro_values`) decides what Flink does with it. Rows with a MAP are left to the exact
+reader.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from accelerator.bench.formats.inputs import BID_ROW, seed_messages
-from accelerator.formats import avro, avro_fast_path, types
+from accelerator.formats import avro, avro_fast_path, java_utf8, types
 from test_avro_decoder import assert_decodes_like_flink
 
 SETTINGS = settings(max_examples=80, deadline=None, derandomize=True, phases=[Phase.generate],
@@ -159,3 +159,18 @@ def test_nexmark_bids_are_all_read_natively():
     values = seed_messages(4096, "avro", out=lambda *_: None)
     _, regular = avro_fast_path.decode(values, avro.derive(BID_ROW))
     assert len(regular) == 4096 and regular.all()
+
+
+@settings(SETTINGS, max_examples=300)
+@given(texts=st.lists(st.one_of(st.binary(max_size=12), st.lists(INVALID, max_size=4).map(b"".join),
+                                st.lists(st.sampled_from([b"\xed", b"\xa0", b"\x80", b"\xf0", b"\x90", b"\xf4",
+                                                          b"\xe0", b"\xc3", b"a", b"\xbf", b"\xf8"]),
+                                         max_size=6).map(b"".join)), min_size=1, max_size=20))
+def test_invalid_utf8_is_decoded_natively_as_java_decodes_it(texts):
+    """Java's grouping of bad bytes into U+FFFD, as the exact reader's `java_utf8` models it
+    (checked against Java itself in test_java_utf8 and through Flink above)."""
+    row_type = types.parse(f"ROW<`s` {S} NOT NULL>")
+    messages = [_varint(len(t), 32) + t for t in texts]
+    columns, regular = avro_fast_path.decode(pa.array(messages, pa.binary()), avro.derive(row_type))
+    assert regular.all()
+    assert columns[0].to_pylist() == [java_utf8.decode(t) for t in texts]

@@ -2,11 +2,14 @@
 //! from the row type, `accelerator/formats/avro_schema.py`) read straight into Arrow column buffers.
 //!
 //! A message is read here only when nothing unusual happens in it: every varint within Java's
-//! byte limits, union branches 0 or 1, lengths and block counts that fit in the message, strings
-//! of valid UTF-8, timestamps Arrow holds as int64 nanoseconds, decimals of 1 to 16 bytes, and the
-//! datum ending exactly at the message's end. Any other message is flagged for the exact reader
-//! (`accelerator/formats/avro_values.py`), which reproduces Flink's failures, Java's repair of
-//! invalid UTF-8 and the bytes a datum leaves unread for the next message.
+//! byte limits, union branches 0 or 1, lengths and block counts that fit in the message,
+//! timestamps Arrow holds as int64 nanoseconds, decimals of 1 to 16 bytes, and the datum ending
+//! exactly at the message's end. Invalid UTF-8 in a string is decoded as Java decodes it
+//! (`java_utf8`). Any other message is flagged for the exact reader
+//! (`accelerator/formats/avro_values.py`), which reproduces Flink's failures and the bytes a datum
+//! leaves unread for the next message.
+
+mod java_utf8;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -234,9 +237,10 @@ fn read(d: &mut Datum<'_>, node: &Node, column: &mut Column) -> R<()> {
         Kind::Bytes { utf8 } => {
             let b = d.sized()?;
             if *utf8 && std::str::from_utf8(b).is_err() {
-                return Err(Flagged);
+                java_utf8::decode_into(b, column.text_data());
+            } else {
+                column.text_data().extend_from_slice(b);
             }
-            column.text_data().extend_from_slice(b);
             if !column.end_text() {
                 return Err(Flagged);
             }
