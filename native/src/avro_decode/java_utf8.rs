@@ -79,9 +79,11 @@ pub(super) fn decode_into(data: &[u8], out: &mut Vec<u8>) {
                         | (b2 as u32 & 0x3F) << 12
                         | (b3 as u32 & 0x3F) << 6
                         | (b4 as u32 & 0x3F);
-                    if !(continuation(b2) && continuation(b3) && continuation(b4))
-                        || !(0x10000..=0x10FFFF).contains(&uc)
-                    {
+                    let valid = continuation(b2)
+                        && continuation(b3)
+                        && continuation(b4)
+                        && (0x10000..=0x10FFFF).contains(&uc);
+                    if !valid {
                         push(out, REPLACEMENT);
                         sp -= 4;
                         sp += if b1 > 0xF4 || malformed4_2(b1, b2) {
