@@ -25,13 +25,12 @@ import numpy as np
 import pyarrow as pa
 
 from accelerator import _native
+from accelerator.formats import native_arrays
 from accelerator.formats.json_options import JsonOptions
 from accelerator.formats.types import TIMESTAMP_LTZ, DataType, to_arrow, to_arrow_schema
 
 _FAST_TYPES = ("BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "DECIMAL", "CHAR",
                "VARCHAR", "DATE", "TIME", "TIMESTAMP", TIMESTAMP_LTZ)
-#: Message columns the kernel reads as they are (same buffer layout as binary).
-_LAYOUTS = {pa.binary(): False, pa.string(): False, pa.large_binary(): True, pa.large_string(): True}
 
 
 @dataclass(frozen=True)
@@ -65,25 +64,14 @@ def decode(values: pa.Array, row_type: DataType, options: JsonOptions) -> FastRe
     """The fast path's rows, or None when it cannot take any message of this batch."""
     if not applies(row_type, options) or len(values) == 0 or not row_type.fields:
         return None
-    if values.type not in _LAYOUTS:
-        values = values.cast(pa.large_binary())
-    validity, offsets, data = values.buffers()[:3]
     columns, vouched, leftover = _native.decode_json(
-        validity, offsets, data, values.offset, len(values), _LAYOUTS[values.type], _describe(row_type),
+        *native_arrays.message_buffers(values), _describe(row_type),
         options.fail_on_missing_field, options.timestamp_format == "ISO-8601")
     vouched, leftover = np.frombuffer(vouched, dtype=np.int64), np.frombuffer(leftover, dtype=np.int64)
     if len(vouched) == 0:
         return None
-    arrays = [_array(f.type, len(vouched), column) for f, column in zip(row_type.fields, columns)]
+    arrays = [native_arrays.column(to_arrow(f.type), len(vouched), column)
+              for f, column in zip(row_type.fields, columns)]
     batch = pa.RecordBatch.from_arrays(arrays, schema=to_arrow_schema(row_type))
     return FastResult(batch, pa.array(vouched), pa.array(leftover) if len(leftover) else None)
 
-
-def _array(t: DataType, length: int, column: tuple) -> pa.Array:
-    """An Arrow array of to_arrow(t) over the kernel's buffers for one column."""
-    validity, buffers, children = column
-    validity = None if validity is None else pa.py_buffer(validity)
-    if t.root == "ROW":
-        kids = [_array(f.type, length, c) for f, c in zip(t.fields, children)]
-        return pa.StructArray.from_buffers(to_arrow(t), length, [validity], children=kids)
-    return pa.Array.from_buffers(to_arrow(t), length, [validity] + [pa.py_buffer(b) for b in buffers])
