@@ -1,6 +1,6 @@
 """Whole-batch json decoding in native code, for the messages it provably reads as Flink does.
 
-`accelerator._native.decode_json` (native/src/json_decode.rs) walks each message once and either
+`accelerator._native.decode_json` (native/src/json_decode/) walks each message once and either
 vouches for it, appending its row to Arrow column buffers, or leaves it to the exact path
 (`json_converters`). It vouches only for one JSON object per message whose tokens are all well
 formed for Flink's parser (no leading zeros, NaN or Infinity, raw control characters or invalid
