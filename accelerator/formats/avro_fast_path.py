@@ -35,7 +35,7 @@ def _describe(node: Node) -> tuple:
 def decode(values: pa.Array, schema: Node) -> tuple[list[pa.Array], np.ndarray]:
     """The columns of the messages read natively (one row each, in order), and per message
     whether it was (False for null messages and those the exact reader must read)."""
-    columns, regular = _native.decode_avro(*native_arrays.message_buffers(values), _describe(schema))
+    columns, regular = _native.decode_avro(native_arrays.message_buffers(values), _describe(schema))
     regular = np.frombuffer(regular, dtype=np.bool_)
     length = int(regular.sum())
     return [native_arrays.column(to_arrow(c.type), length, col) for c, col in zip(schema.children, columns)], regular

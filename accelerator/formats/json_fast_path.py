@@ -65,7 +65,7 @@ def decode(values: pa.Array, row_type: DataType, options: JsonOptions) -> FastRe
     if not applies(row_type, options) or len(values) == 0 or not row_type.fields:
         return None
     columns, vouched, leftover = _native.decode_json(
-        *native_arrays.message_buffers(values), _describe(row_type),
+        native_arrays.message_buffers(values), _describe(row_type),
         options.fail_on_missing_field, options.timestamp_format == "ISO-8601")
     vouched, leftover = np.frombuffer(vouched, dtype=np.int64), np.frombuffer(leftover, dtype=np.int64)
     if len(vouched) == 0:

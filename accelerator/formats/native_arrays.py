@@ -12,8 +12,8 @@ _LAYOUTS = {pa.binary(): False, pa.string(): False, pa.large_binary(): True, pa.
 
 
 def message_buffers(values: pa.Array) -> tuple:
-    """(validity, offsets, data, offset, length, wide_offsets) of a message array, the leading
-    arguments of every native decoder."""
+    """(validity, offsets, data, offset, length, wide_offsets) of a message array: the first
+    argument of every native decoder (`MessageBuffers::get` in native/src/columns.rs)."""
     if values.type not in _LAYOUTS:
         values = values.cast(pa.large_binary())
     validity, offsets, data = values.buffers()[:3]

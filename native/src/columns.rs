@@ -206,34 +206,43 @@ fn buffer_bytes<'a>(buffer: &'a PyBuffer<i8>, what: &str) -> PyResult<&'a [u8]> 
     Ok(unsafe { std::slice::from_raw_parts(buffer.buf_ptr() as *const u8, buffer.len_bytes()) })
 }
 
-/// The buffers of a Binary/LargeBinary (or String) array of messages, held while a kernel reads them.
+/// A Binary/LargeBinary (or String) array of messages, as `accelerator/formats/native_arrays.py`
+/// passes it: its buffers (held while a kernel reads them), offset, length and offset width.
 pub struct MessageBuffers {
     validity: Option<PyBuffer<i8>>,
     offsets: PyBuffer<i8>,
     data: Option<PyBuffer<i8>>,
+    offset: usize,
+    pub length: usize,
+    wide_offsets: bool,
 }
 
 impl MessageBuffers {
-    /// `validity` may be None, `data` None when every message is empty.
-    pub fn get(
-        validity: Option<Bound<'_, PyAny>>,
-        offsets: Bound<'_, PyAny>,
-        data: Option<Bound<'_, PyAny>>,
-    ) -> PyResult<MessageBuffers> {
+    /// From the tuple (validity or None, offsets, data or None when every message is empty,
+    /// offset, length, wide_offsets).
+    pub fn get(array: &Bound<'_, PyAny>) -> PyResult<MessageBuffers> {
+        #[allow(clippy::type_complexity)]
+        let (validity, offsets, data, offset, length, wide_offsets): (
+            Option<Bound<'_, PyAny>>,
+            Bound<'_, PyAny>,
+            Option<Bound<'_, PyAny>>,
+            usize,
+            usize,
+            bool,
+        ) = array.extract()?;
         Ok(MessageBuffers {
             validity: validity.map(|v| PyBuffer::<i8>::get(&v)).transpose()?,
             offsets: PyBuffer::<i8>::get(&offsets)?,
             data: data.map(|d| PyBuffer::<i8>::get(&d)).transpose()?,
+            offset,
+            length,
+            wide_offsets,
         })
     }
 
-    /// The messages `offset..offset + length` of the array, every one checked to lie in the data.
-    pub fn messages(
-        &self,
-        offset: usize,
-        length: usize,
-        wide_offsets: bool,
-    ) -> PyResult<Messages<'_>> {
+    /// The messages of the array, every one checked to lie in the data.
+    pub fn messages(&self) -> PyResult<Messages<'_>> {
+        let (offset, length, wide_offsets) = (self.offset, self.length, self.wide_offsets);
         let validity = self
             .validity
             .as_ref()

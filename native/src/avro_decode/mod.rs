@@ -291,9 +291,8 @@ fn read(d: &mut Datum<'_>, node: &Node, column: &mut Column) -> R<()> {
     Ok(())
 }
 
-/// Reads the datum of each message of a Binary/LargeBinary array, given as its Arrow buffers
-/// (`validity` may be None, `data` None when every message is empty), `offset` and `length` as
-/// the array's. `record` describes the top-level record as (kind, nullable, params, children)
+/// Reads the datum of each message of a Binary/LargeBinary array (`messages`, as
+/// [`MessageBuffers::get`] reads it). `record` describes the top-level record as (kind, nullable, params, children)
 /// nodes: kind one of boolean, int8, int16, int32, long, timestamp, float, double, string, bytes,
 /// decimal (params: precision), record (children: its fields), array (children: the item).
 ///
@@ -301,24 +300,18 @@ fn read(d: &mut Datum<'_>, node: &Node, column: &mut Column) -> R<()> {
 /// one row per regular message, and a byte per message, 1 where it was read here (fully
 /// consumed), 0 where the exact reader must read it (null messages included).
 #[pyfunction]
-#[pyo3(signature = (validity, offsets, data, offset, length, wide_offsets, record))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (messages, record))]
 pub fn decode_avro<'py>(
     py: Python<'py>,
-    validity: Option<Bound<'py, PyAny>>,
-    offsets: Bound<'py, PyAny>,
-    data: Option<Bound<'py, PyAny>>,
-    offset: usize,
-    length: usize,
-    wide_offsets: bool,
+    messages: Bound<'py, PyAny>,
     record: Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let record = read_node(&record)?;
     let Kind::Record(fields) = &record.kind else {
         return Err(PyValueError::new_err("the top-level node must be a record"));
     };
-    let buffers = MessageBuffers::get(validity, offsets, data)?;
-    let messages = buffers.messages(offset, length, wide_offsets)?;
+    let buffers = MessageBuffers::get(&messages)?;
+    let (messages, length) = (buffers.messages()?, buffers.length);
 
     let (columns, regular) = py.detach(|| {
         let mut columns: Vec<Column> = fields

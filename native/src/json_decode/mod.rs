@@ -460,9 +460,8 @@ impl Decoder {
 
 // -- the entry point ------------------------------------------------------------------------------
 
-/// Decodes the messages of a Binary/LargeBinary (or String) array, given as its Arrow buffers
-/// (`validity` may be None, `data` None when every message is empty), `offset` and `length` as
-/// the array's. `fields` describes the row: a list of (name, root, params, children), root one of
+/// Decodes the messages of a Binary/LargeBinary (or String) array (`messages`, as
+/// [`MessageBuffers::get`] reads it). `fields` describes the row: a list of (name, root, params, children), root one of
 /// BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL (params precision, scale), CHAR,
 /// VARCHAR, DATE, TIME, TIMESTAMP, TIMESTAMP_LTZ, ROW (children: its fields).
 ///
@@ -470,23 +469,17 @@ impl Decoder {
 /// children) holding one row per vouched message; the vouched and leftover message indices as
 /// little-endian int64 bytes.
 #[pyfunction]
-#[pyo3(signature = (validity, offsets, data, offset, length, wide_offsets, fields, fail_on_missing_field, iso_timestamps))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (messages, fields, fail_on_missing_field, iso_timestamps))]
 pub fn decode_json<'py>(
     py: Python<'py>,
-    validity: Option<Bound<'py, PyAny>>,
-    offsets: Bound<'py, PyAny>,
-    data: Option<Bound<'py, PyAny>>,
-    offset: usize,
-    length: usize,
-    wide_offsets: bool,
+    messages: Bound<'py, PyAny>,
     fields: Bound<'py, PyAny>,
     fail_on_missing_field: bool,
     iso_timestamps: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let fields = read_fields(&fields)?;
-    let buffers = MessageBuffers::get(validity, offsets, data)?;
-    let messages = buffers.messages(offset, length, wide_offsets)?;
+    let buffers = MessageBuffers::get(&messages)?;
+    let (messages, length) = (buffers.messages()?, buffers.length);
     let (columns, vouched, leftover) = py.detach(|| {
         let mut columns: Vec<Column> = fields
             .iter()
