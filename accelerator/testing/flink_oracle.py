@@ -299,6 +299,16 @@ def java_double_to_string(values: list[float]) -> list[str]:
     return [str(j.Double.toString(v)) for v in values]
 
 
+def flink_split_index(strings: list[str | None], separator: str, index: int) -> list[str | None]:
+    """Flink's SPLIT_INDEX (`SqlFunctionUtils.splitIndex`, what its generated code calls) per string."""
+    split = java().jpype.JClass("org.apache.flink.table.runtime.functions.SqlFunctionUtils").splitIndex
+    out = []
+    for s in strings:
+        piece = None if s is None else split(s, separator, index)
+        out.append(None if piece is None else str(piece))
+    return out
+
+
 def java_float_to_string(values: list[float]) -> list[str]:
     j = java()
     return [str(j.Float.toString(j.jpype.JFloat(v))) for v in values]

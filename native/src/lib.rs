@@ -1,4 +1,4 @@
-//! `accelerator._native`: format kernels over Arrow buffers, called by the Python formats.
+//! `accelerator._native`: kernels over Arrow buffers, called by the Python formats and UDFs.
 
 use pyo3::prelude::*;
 
@@ -6,12 +6,14 @@ mod avro_decode;
 mod columns;
 mod json_decode;
 mod json_encode;
+mod split_index;
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("__doc__", "The accelerator's native format kernels (Rust).")?;
+    m.add("__doc__", "The accelerator's native kernels (Rust): formats, and the functions that need them.")?;
     m.add_function(wrap_pyfunction!(avro_decode::decode_avro, m)?)?;
     m.add_function(wrap_pyfunction!(json_decode::decode_json, m)?)?;
     m.add_function(wrap_pyfunction!(json_encode::json_values, m)?)?;
+    m.add_function(wrap_pyfunction!(split_index::split_index, m)?)?;
     Ok(())
 }
