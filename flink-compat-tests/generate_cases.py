@@ -75,6 +75,18 @@ FAMILIES = {
              "tm": "13:14:15", "s": "1900-03-01 08:00:00", "epoch": 253402300799},
         ],
     ),
+    "timestamps": (
+        "id INT, ts TIMESTAMP(3), us TIMESTAMP(6)",
+        [
+            {"id": 1, "ts": "2024-02-29 23:59:59.999", "us": "2024-02-29 23:59:59.999999"},
+            {"id": 2, "ts": "1969-12-31 23:59:59.001", "us": "1969-12-31 23:59:59.000001"},
+            {"id": 3, "ts": "1970-01-01 00:00:00", "us": "1969-12-31 00:00:00.5"},
+            {"id": 4, "ts": None, "us": None},
+            {"id": 5, "ts": "2026-12-31 18:30:15.5", "us": "2026-12-31 18:30:15.000500"},
+            {"id": 6, "ts": "1900-03-01 08:07:06.010", "us": "1677-09-22 00:12:43.145225"},
+            {"id": 7, "ts": "2262-04-11 23:47:16.854", "us": "1899-12-31 23:59:59.999"},
+        ],
+    ),
     "logic": (
         "id INT, a BOOLEAN, b BOOLEAN, x INT, y INT, s STRING",
         [
@@ -252,6 +264,9 @@ CASES = {
     "date_parts": ("temporal", ["YEAR(dt)", "QUARTER(dt)", "MONTH(dt)", "WEEK(dt)", "DAYOFYEAR(dt)",
                                 "DAYOFMONTH(dt)", "DAYOFWEEK(dt)"]),
     "time_parts": ("temporal", ["HOUR(ts)", "MINUTE(ts)", "SECOND(ts)", "HOUR(tm)"]),
+    "time_of_day_parts": ("timestamps", ["HOUR(ts)", "MINUTE(ts)", "SECOND(ts)", "EXTRACT(MILLISECOND FROM ts)",
+                                         "EXTRACT(HOUR FROM us) * 60 + EXTRACT(MINUTE FROM us)",
+                                         "EXTRACT(SECOND FROM us) * 1000 + EXTRACT(MILLISECOND FROM us)"]),
     "floor_ceil_time": ("temporal", ["FLOOR(ts TO DAY)", "CEIL(ts TO HOUR)", "FLOOR(dt TO MONTH)",
                                      "FLOOR(ts TO YEAR)"]),
     "timestampadd_diff": ("temporal", ["TIMESTAMPADD(DAY, 1, ts)", "TIMESTAMPADD(MONTH, 1, dt)",
@@ -553,7 +568,7 @@ def write_type_case(source: str, sink: str) -> Path:
 EXPECT = {name: "accelerated" for name in (
     "fn_and_or_not", "fn_between_symmetric", "fn_in_lists", "fn_int_overflow",
     "fn_lengths", "fn_mod_and_percent", "fn_split_index", "fn_string_compare",
-    "fn_substring", "fn_times",
+    "fn_substring", "fn_time_of_day_parts", "fn_times",
 )}
 #: The Kafka source (and the Calcs it can take) runs accelerated, the rest stock (partial acceleration).
 EXPECT.update({name: "partial" for name in (

@@ -8,6 +8,7 @@ arrays of the batch's length.
 
 from __future__ import annotations
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 from datafusion import ScalarUDF, udf
@@ -106,6 +107,20 @@ def split_index(s: pa.Array, separator: pa.Array, index: pa.Array) -> pa.Array:
     return pc.if_else(usable, values.take(positions), pa.scalar(None, pa.string()))
 
 
+def extract(ts: pa.Array, within: pa.Array, unit: pa.Array) -> pa.Array:
+    """Flink's EXTRACT of a time-of-day field from a TIMESTAMP: (epoch ms % within) / unit with
+    Java's truncating % and / (negative before 1970, as Flink's generated code gives)."""
+    if len(ts) == 0:
+        return pa.array([], pa.int64())
+    w, u = _constant(within), _constant(unit)
+    if w is None or u is None:
+        raise ValueError("flink_extract takes the units as literals (the Java shim writes them so)")
+    millis = np.floor_divide(ts.cast(pa.int64()).fill_null(0).to_numpy(zero_copy_only=False), 1_000_000)
+    of_unit = np.fmod(millis, w)
+    field = np.sign(of_unit) * (np.abs(of_unit) // u)
+    return pa.array(field, pa.int64(), mask=ts.is_null().to_numpy(zero_copy_only=False))
+
+
 class FlinkRowtimeNullError(ValueError):
     """A NULL rowtime reached the sink; stock Flink's StreamRecordTimestampInserter fails the job on it."""
 
@@ -136,5 +151,6 @@ def flink_udfs() -> list[ScalarUDF]:
     out.append(udf(rowtime_not_null, [ts], ts, "immutable", "flink_rowtime_not_null"))
     out.append(udf(rowtime_not_null, [pa.timestamp("ns", tz="UTC")], pa.timestamp("ns", tz="UTC"), "immutable",
                    "flink_rowtime_not_null_ltz"))
+    out.append(udf(extract, [ts, pa.int64(), pa.int64()], pa.int64(), "immutable", "flink_extract"))
     out.append(udf(split_index, [pa.string(), pa.string(), pa.int32()], pa.string(), "immutable", "flink_split_index"))
     return out

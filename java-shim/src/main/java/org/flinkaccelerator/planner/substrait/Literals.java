@@ -44,6 +44,10 @@ final class Literals {
         return Expression.newBuilder().setLiteral(Expression.Literal.newBuilder().setI32(value)).build();
     }
 
+    static Expression int64(long value) {
+        return Expression.newBuilder().setLiteral(Expression.Literal.newBuilder().setI64(value)).build();
+    }
+
     /** Substrait's decimal literal: the unscaled value as 16 bytes, little-endian two's complement. */
     private static Expression.Literal.Decimal decimal(BigDecimal value, DecimalType type) {
         BigInteger unscaled = value.setScale(type.getScale()).unscaledValue();

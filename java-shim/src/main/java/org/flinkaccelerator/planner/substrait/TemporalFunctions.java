@@ -1,0 +1,48 @@
+package org.flinkaccelerator.planner.substrait;
+
+import static org.flinkaccelerator.planner.substrait.FunctionEntry.flinkUdf;
+
+import java.util.List;
+import java.util.Map;
+import org.apache.calcite.avatica.util.TimeUnit;
+import org.apache.calcite.avatica.util.TimeUnitRange;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexLiteral;
+import io.substrait.proto.Expression;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
+
+/**
+ * EXTRACT of a time-of-day field from a TIMESTAMP (also HOUR(ts), MINUTE(ts), SECOND(ts), which
+ * the planner turns into EXTRACT). Flink's generated code computes these from the epoch
+ * milliseconds as {@code (millis % <next unit up>) / <unit>} with Java's truncating operators, so a
+ * time before 1970 gives negative fields; the sidecar's {@code flink_extract} does the same
+ * arithmetic. The calendar units go through Flink's date code and are not reproduced yet.
+ */
+final class TemporalFunctions {
+    /** Per unit, the unit above it that Flink takes the remainder of. */
+    private static final Map<TimeUnit, TimeUnit> WITHIN = Map.of(
+            TimeUnit.HOUR, TimeUnit.DAY, TimeUnit.MINUTE, TimeUnit.HOUR, TimeUnit.SECOND, TimeUnit.MINUTE,
+            TimeUnit.MILLISECOND, TimeUnit.SECOND);
+
+    private TemporalFunctions() {}
+
+    static List<FunctionEntry> entries() {
+        return List.of(flinkUdf("EXTRACT(HOUR|MINUTE|SECOND|MILLISECOND FROM ts), HOUR(ts), MINUTE(ts), SECOND(ts)",
+                List.of("EXTRACT"), "flink_extract: of a TIMESTAMP, Flink's (epoch ms % next unit) / unit with Java's"
+                        + " truncating operators (negative before 1970, as on Flink); other units and types (dates,"
+                        + " TIMESTAMP_LTZ, TIME) not reproduced yet", TemporalFunctions::extract));
+    }
+
+    private static Expression extract(RexCall call, ExpressionConverter c) {
+        TimeUnit unit = ((RexLiteral) call.getOperands().get(0)).getValueAs(TimeUnitRange.class).startUnit;
+        LogicalType operand = ExpressionConverter.type(call.getOperands().get(1));
+        if (!WITHIN.containsKey(unit) || operand.getTypeRoot() != LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE) {
+            throw new NotReproducible("EXTRACT(" + unit + " FROM " + operand.asSummaryString() + "): only HOUR, MINUTE,"
+                    + " SECOND and MILLISECOND of a TIMESTAMP are reproduced yet");
+        }
+        return c.call(Urns.FLINK, "flink_extract", ExpressionConverter.type(call), List.of(
+                c.convert(call.getOperands().get(1)), Literals.int64(WITHIN.get(unit).multiplier.longValueExact()),
+                Literals.int64(unit.multiplier.longValueExact())));
+    }
+}
