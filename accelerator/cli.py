@@ -63,7 +63,20 @@ def _bench(args: argparse.Namespace) -> int:
     command = args.command_line or "accelerator bench " + " ".join(shlex.quote(a) for a in sys.argv[2:])
     return runner.main(args.events, [q for q in args.queries.split(",") if q], args.parallelism, args.format,
                        args.rounds, Path(args.report) if args.report else None,
-                       Path(args.docs) if args.docs else None, command, warm_up=not args.no_warm_up)
+                       Path(args.docs) if args.docs else None, command, warm_up=not args.no_warm_up,
+                       jar=Path(args.jar) if args.jar else None, flink_config=_key_values(args.flink_config))
+
+
+def _key_values(pairs: list[str]) -> dict[str, str]:
+    """KEY=VALUE arguments as a dict; a pair without '=' is an argparse error."""
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise SystemExit(f"--flink-config {pair!r}: expected KEY=VALUE, e.g. "
+                             "env.java.opts.taskmanager=-XX:StartFlightRecording=filename=/tmp/tm.jfr")
+        out[key] = value
+    return out
 
 
 def _bench_formats(args: argparse.Namespace) -> int:
@@ -132,6 +145,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help="default benchmarks/results/<date>-<host>.json; .md and .png go beside it")
     bench.add_argument("--docs", metavar="FILE.md", help="also write this performance page (docs/performance.md)")
     bench.add_argument("--no-warm-up", action="store_true", help="skip the unmeasured run of each query")
+    bench.add_argument("--jar", help="accelerator jar to put in the cluster's lib/ (default: the built one), to"
+                                     " compare two builds on the same machine")
+    bench.add_argument("--flink-config", metavar="KEY=VALUE", action="append", default=[],
+                       help="added to the cluster's Flink configuration (repeatable), e.g. a profiler: "
+                            "env.java.opts.taskmanager=-XX:StartFlightRecording=filename=/tmp/tm.jfr")
     bench.add_argument("--command-line", help=argparse.SUPPRESS)  # what the report says produced it
     bench.set_defaults(run=_bench)
 

@@ -237,7 +237,11 @@ def _floor_name(source: str) -> str:
 
 
 def run_bench(events: int, query_names: list[str], parallelism: int, fmt: str, rounds: int,
-              seed: int = 42, warm_up: bool = True, out=print) -> dict:
+              seed: int = 42, warm_up: bool = True, out=print, jar: Path | None = None,
+              flink_config: dict[str, str] | None = None) -> dict:
+    """`jar` replaces the built accelerator jar (to compare two builds on the same machine);
+    `flink_config` is added to the cluster's configuration (e.g. a profiler in
+    `env.java.opts.taskmanager`). Both are recorded in the report's settings."""
     query_list = [queries.load(name) for name in query_names]
     sources = sorted({q.source for q in query_list}, key=queries.SOURCES.index)
     floors = [queries.load(_floor_name(source)) for source in sources]
@@ -246,11 +250,11 @@ def run_bench(events: int, query_names: list[str], parallelism: int, fmt: str, r
     warm_events = min(events, WARM_UP_EVENTS)
     data = {source: (dataset.ensure(events, fmt, seed, out=out, table=source),
                      dataset.ensure(warm_events, fmt, seed, out=out, table=source)) for source in sources}
-    jar = locations.require(locations.shim_jar(), "accelerator jar")
+    jar = locations.require(jar or locations.shim_jar(), "accelerator jar")
     with KafkaBroker(heap="1g") as broker, FlinkCluster(
             slots_per_taskmanager=max(1, parallelism), extra_jars=[jar],
             config={"accelerator.python.executable": sys.executable,
-                    "taskmanager.memory.process.size": "2048m"}) as cluster:
+                    "taskmanager.memory.process.size": "2048m", **(flink_config or {})}) as cluster:
         gateway = SqlGateway(cluster).start()
         topics, warm_topics = {}, {}
         for source, (path, warm_path) in data.items():
@@ -300,13 +304,16 @@ def run_bench(events: int, query_names: list[str], parallelism: int, fmt: str, r
         # Other work on the machine shows here: the runs share its cores.
         "load_average_end": [round(x, 2) for x in os.getloadavg()],
         "load_average_start": load_start,
+        "jar": str(jar),
+        "flink_config": dict(flink_config or {}),
     }
     return build_report(runs, query_list, settings)
 
 
 def main(events: int, query_names: list[str], parallelism: int, fmt: str, rounds: int,
          report_path: Path | None, docs_path: Path | None, command: str, warm_up: bool = True,
-         out=functools.partial(print, flush=True)) -> int:
+         out=functools.partial(print, flush=True), jar: Path | None = None,
+         flink_config: dict[str, str] | None = None) -> int:
     import datetime
     import socket
 
@@ -324,7 +331,8 @@ def main(events: int, query_names: list[str], parallelism: int, fmt: str, rounds
     # SIGTERM (a CI timeout, `kill`) unwinds like Ctrl-C, so the broker and cluster are stopped.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
-        result = run_bench(events, query_names, parallelism, fmt, rounds, warm_up=warm_up, out=out)
+        result = run_bench(events, query_names, parallelism, fmt, rounds, warm_up=warm_up, out=out, jar=jar,
+                           flink_config=flink_config)
     except OutputMismatch as error:
         out(f"FAIL: {error}")
         return 1
