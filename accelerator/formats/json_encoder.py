@@ -1,8 +1,8 @@
 """Arrow rows -> the exact bytes Flink's `json` format writes for them.
 
 Flink builds a Jackson tree per row and writes it compactly: fields in declared order, numbers as
-Java prints them, strings escaped the way Jackson escapes them. Rows, strings, integers, booleans
-and dates and times are written by the native kernel (`accelerator._native.json_values`) straight
+Java prints them, strings escaped the way Jackson escapes them. Rows, strings, integers, booleans,
+decimals (unless written as plain numbers), dates and times are written by the native kernel (`accelerator._native.json_values`) straight
 from the Arrow buffers; the other types' text is made here, a column at a time with
 pyarrow.compute (only values Java prints in an unusual way, such as E-notation doubles, go through
 Python one by one), and handed to the kernel as ready JSON fragments.
@@ -121,7 +121,9 @@ def _column(arr: pa.Array, t: DataType, options: JsonOptions) -> tuple:
     root = t.root
     params: tuple = ()
     fields: list = []
-    if root in _FRAGMENTS:
+    if root == "DECIMAL" and not options.decimal_as_plain_number and pa.types.is_decimal128(arr.type):
+        kind, params = "decimal", (arr.type.scale,)
+    elif root in _FRAGMENTS:
         kind, arr = "fragment", _as(encode_values(arr, t, options), pa.string())
     elif root == "BOOLEAN":
         kind, arr = "bool", _as(arr, pa.bool_())

@@ -164,6 +164,9 @@ enum Kind<'a> {
     /// Milliseconds of the day (int32).
     Time(&'a [u8]),
     Timestamp { values: &'a [u8], nanos_per_unit: i64, separator: u8, zulu: bool },
+    /// DECIMAL as Arrow decimal128 (16-byte little-endian unscaled values) of the given scale,
+    /// written as Flink's default writes it (see `write_decimal`).
+    Decimal { values: &'a [u8], scale: i64 },
     /// A row: its fields' `"name":` keys and columns.
     Row(Vec<(Key, Column<'a>)>),
 }
@@ -224,6 +227,10 @@ impl<'a> Column<'a> {
                     _ => write_timestamp::<1_000_000_000>(self, v, *separator, *zulu, out),
                 }
             }
+            Kind::Decimal { values, scale } => {
+                let b: [u8; 16] = values[at * 16..at * 16 + 16].try_into().unwrap();
+                write_decimal(i128::from_le_bytes(b), *scale, out)
+            }
             Kind::Row(fields) => write_row(fields, i, ignore_nulls, out),
         }
     }
@@ -240,6 +247,7 @@ impl<'a> Column<'a> {
             Kind::Date(_) => 12,
             Kind::Time(_) => 10,
             Kind::Timestamp { .. } => 32,
+            Kind::Decimal { .. } => 24,
             Kind::Row(fields) => {
                 return 2 * self.length
                     + fields.iter().map(|(key, c)| (key.text.len() + 1) * self.length + c.size_hint()).sum::<usize>();
@@ -327,6 +335,62 @@ fn int_text(v: i64) -> Short<24> {
 }
 
 #[inline]
+/// `unscaled * 10^-scale` as Flink's json format writes a DECIMAL by default: Jackson's node
+/// factory strips the trailing zeros, then BigDecimal.toString prints it (plain while the scale is
+/// not negative and the exponent is at least -6, else E-notation: 2270.000 -> 2.27E+3).
+fn write_decimal(unscaled: i128, scale: i64, out: &mut Out) {
+    if unscaled == 0 {
+        out.push(b'0');
+        return;
+    }
+    let (mut coefficient, mut scale) = (unscaled, scale);
+    while coefficient % 10 == 0 {
+        coefficient /= 10;
+        scale -= 1;
+    }
+    let mut digits = [0u8; 40];
+    let mut n = coefficient.unsigned_abs();
+    let mut start = digits.len();
+    while n > 0 {
+        start -= 1;
+        digits[start] = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
+    let digits = &digits[start..];
+    let count = digits.len() as i64;
+    let adjusted = count - 1 - scale;
+    if coefficient < 0 {
+        out.push(b'-');
+    }
+    if scale >= 0 && adjusted >= -6 {
+        if scale == 0 {
+            out.extend_from_slice(digits);
+        } else if count > scale {
+            let point = (count - scale) as usize;
+            out.extend_from_slice(&digits[..point]);
+            out.push(b'.');
+            out.extend_from_slice(&digits[point..]);
+        } else {
+            out.extend_from_slice(b"0.");
+            for _ in 0..scale - count {
+                out.push(b'0');
+            }
+            out.extend_from_slice(digits);
+        }
+    } else {
+        out.push(digits[0]);
+        if digits.len() > 1 {
+            out.push(b'.');
+            out.extend_from_slice(&digits[1..]);
+        }
+        out.push(b'E');
+        if adjusted > 0 {
+            out.push(b'+');
+        }
+        write_int(adjusted, out);
+    }
+}
+
 fn write_int(v: i64, out: &mut Out) {
     out.put_with::<20>(|room| {
         let mut n = v.unsigned_abs();
@@ -677,6 +741,7 @@ fn column<'a>(described: &Bound<'_, PyAny>, held: &mut Vec<Held>) -> PyResult<Co
                 zulu: param(2)? != 0,
             }
         }
+        "decimal" => Kind::Decimal { values: fixed(16, held)?, scale: param(0)? },
         "row" => {
             let mut fields = Vec::with_capacity(children.len());
             for (name, child) in &children {
