@@ -97,6 +97,17 @@ def split_index(s: pa.Array, separator: pa.Array, index: pa.Array) -> pa.Array:
     return pc.if_else(usable, values.take(positions), pa.scalar(None, pa.string()))
 
 
+def regexp_extract(s: pa.Array, pattern: pa.Array, index: pa.Array) -> pa.Array:
+    """Flink's REGEXP_EXTRACT for the patterns the shim's JavaRegexSubset accepts: it hands over the
+    pattern in RE2 syntax with every group named gN (g0 the whole match) and a group that takes part
+    in every match, so RE2's first match and group are Java's Matcher.find() ones; NULL without a
+    match (or for a NULL string)."""
+    if len(s) == 0:
+        return pa.array([], pa.string())
+    groups = pc.extract_regex(s, pattern[0].as_py())
+    return pc.struct_field(groups, f"g{index[0].as_py()}")
+
+
 class FlinkRowtimeNullError(ValueError):
     """A NULL rowtime reached the sink; stock Flink's StreamRecordTimestampInserter fails the job on it."""
 
@@ -128,4 +139,6 @@ def flink_udfs() -> list[ScalarUDF]:
     out.append(udf(rowtime_not_null, [pa.timestamp("ns", tz="UTC")], pa.timestamp("ns", tz="UTC"), "immutable",
                    "flink_rowtime_not_null_ltz"))
     out.append(udf(split_index, [pa.string(), pa.string(), pa.int32()], pa.string(), "immutable", "flink_split_index"))
+    out.append(udf(regexp_extract, [pa.string(), pa.string(), pa.int32()], pa.string(), "immutable",
+                   "flink_regexp_extract"))
     return out
