@@ -34,20 +34,10 @@ CHARS = ["a", "b", "c", "0", "7", "_", "&", "=", "-", " ", "\t", "\n", "\x0b", "
          "\udc00", "\u00e9", "\u00a0", "\u0663", "\U0001F600"]
 
 
-def _nullable(node) -> bool:
-    kind = node[0]
-    if kind == "lit":
-        return False
-    if kind == "anchor":
-        return True
-    if kind == "quant":
-        return node[2] in ("*", "?", "{0,2}")
-    return any(all(_nullable(n) for n in seq) for seq in node[2])
-
-
 def _quantify(pair):
+    """Quantifiers apply to single characters only (the shim refuses them on groups and on '^')."""
     node, quantifier = pair
-    return ("quant", node, quantifier) if quantifier and not _nullable(node) else node
+    return ("quant", node, quantifier) if quantifier and node[0] == "lit" else node
 
 
 def _alternation(depth: int):
@@ -68,7 +58,7 @@ def _render(node, certain: bool, groups: list[bool]) -> str:
     if kind == "anchor":
         return "^"
     if kind == "quant":
-        return _render(node[1], False, groups) + node[2]
+        return _render(node[1], certain, groups) + node[2]
     _, capturing, branches = node
     if capturing:
         groups.append(certain)
@@ -153,3 +143,12 @@ def test_fixed_patterns_extract_what_flink_extracts(pattern, index):
     values = ["x&channel_id=5&a", "channel_id=\ud800y&z", "?channel_id=1", "a&channel_id=&b", "channel_id=\U0001F600",
               "", None, "ab12c3", "\x0b\t x", "\u00e9\u0663 9"]
     assert sidecar_regexp_extract(values, pattern, index) == flink_regexp_extract(values, pattern, index)
+
+
+def test_a_repeated_group_fails_flink_on_long_input_so_the_shim_refuses_it():
+    _, translate = _jvm()
+    with pytest.raises(Exception, match="StackOverflowError"):
+        flink_regexp_extract(["ab" * 200_000], "(a|b)*", 0)
+    with pytest.raises(Exception) as refused:
+        translate.invoke(None, "(a|b)*")
+    assert "a quantifier on a group" in str(refused.value.getCause().getMessage())

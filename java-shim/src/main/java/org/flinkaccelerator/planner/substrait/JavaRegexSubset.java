@@ -12,15 +12,16 @@ import java.util.List;
  * classes {@code [...]} and {@code [^...]} of ASCII members and ranges, {@code \d \w \s} and their
  * negations (as Java's ASCII-only classes; RE2's {@code \s} lacks {@code \x0B}), capturing and
  * {@code (?:...)} groups, {@code |}, {@code ^} (start of input in both engines without flags) and
- * greedy {@code * + ? {n} {n,} {n,m}} on a part that cannot match the empty string (where
- * backtracking and RE2's leftmost-first simulation could part ways on empty iterations).
- * Everything else is refused, among it {@code .} and {@code $} (Java's line terminators), lazy
+ * greedy {@code * + ? {n} {n,} {n,m}} on one character, literal or class. A quantifier on a group
+ * is refused: Java's matcher may recurse once per repetition of a group ({@code (a|b)*}), so a long
+ * input overflows its stack and fails the stock job, and empty repetitions are where backtracking and RE2's
+ * leftmost-first simulation could part ways. Everything else is refused, among it {@code .} and {@code $} (Java's line terminators), lazy
  * and possessive quantifiers, back-references, lookaround, flags, named groups, Unicode classes,
  * and the character {@code ?} as a literal or class member: Flink matches a JSON string's lone
  * UTF-16 surrogate as such, the sidecar holds it as the {@code ?} Flink writes in its place.
  */
 final class JavaRegexSubset {
-    /** RE2 rejects larger repetition counts, also nested ones multiplied. */
+    /** RE2 rejects larger repetition counts; their sum is held to it too, keeping RE2's program small. */
     static final int MAX_REPEAT = 1000;
     static final int MAX_PATTERN_LENGTH = 1000;
     private static final String SPECIAL = "\\^$.|?*+()[]{}";
@@ -38,6 +39,7 @@ final class JavaRegexSubset {
 
     private final String pattern;
     private int pos;
+    private int repeats;
     private final StringBuilder out = new StringBuilder();
     private final List<Boolean> certain = new ArrayList<>(List.of(true));
 
@@ -64,40 +66,32 @@ final class JavaRegexSubset {
         return new Translation(parser.out.toString(), always.length - 1, always);
     }
 
-    /** What a parsed part may do: match the empty string, and its largest nested repetition count. */
-    private record Part(boolean nullable, int repeat) {}
+    /** A parsed part: whether it may match the empty string, and whether it is a group (no quantifier then). */
+    private record Part(boolean nullable, boolean group) {}
 
     private Part alternation() {
         int firstGroup = certain.size();
-        Part part = sequence();
-        boolean nullable = part.nullable();
-        int repeat = part.repeat();
+        boolean nullable = sequence();
         boolean branches = false;
         while (pos < pattern.length() && pattern.charAt(pos) == '|') {
             pos++;
             out.append('|');
             branches = true;
-            Part next = sequence();
-            nullable |= next.nullable();
-            repeat = Math.max(repeat, next.repeat());
+            nullable |= sequence();
         }
         if (branches) {
             uncertainFrom(firstGroup);
         }
-        return new Part(nullable, repeat);
+        return new Part(nullable, false);
     }
 
-    private Part sequence() {
+    /** One branch of an alternation; whether it may match the empty string. */
+    private boolean sequence() {
         boolean nullable = true;
-        int repeat = 1;
         while (pos < pattern.length() && pattern.charAt(pos) != '|' && pattern.charAt(pos) != ')') {
-            int firstGroup = certain.size();
-            Part atom = atom();
-            Part item = quantified(atom, firstGroup);
-            nullable &= item.nullable();
-            repeat = Math.max(repeat, item.repeat());
+            nullable &= quantified(atom());
         }
-        return new Part(nullable, repeat);
+        return nullable;
     }
 
     private Part atom() {
@@ -109,7 +103,7 @@ final class JavaRegexSubset {
             case '^':
                 pos++;
                 out.append('^');
-                return new Part(true, 1);
+                return new Part(true, false);
             case '.': throw refuse("'.' (Java's excludes more line terminators than RE2's)");
             case '$': throw refuse("'$' (Java's also matches before a final line terminator)");
             case '*': case '+': case '?': case '{':
@@ -117,7 +111,7 @@ final class JavaRegexSubset {
             default:
                 literal(c, false);
                 pos++;
-                return new Part(false, 1);
+                return new Part(false, false);
         }
     }
 
@@ -138,12 +132,13 @@ final class JavaRegexSubset {
         }
         pos++;
         out.append(')');
-        return inner;
+        return new Part(inner.nullable(), true);
     }
 
-    private Part quantified(Part atom, int firstGroup) {
+    /** The quantifier after an atom, if any; whether the quantified atom may match the empty string. */
+    private boolean quantified(Part atom) {
         if (pos >= pattern.length()) {
-            return atom;
+            return atom.nullable();
         }
         char c = pattern.charAt(pos);
         int min;
@@ -167,7 +162,7 @@ final class JavaRegexSubset {
             }
             pos = close + 1;
         } else {
-            return atom;
+            return atom.nullable();
         }
         if (pos < pattern.length() && (pattern.charAt(pos) == '?' || pattern.charAt(pos) == '+')) {
             throw refuse("a lazy or possessive quantifier");
@@ -175,16 +170,19 @@ final class JavaRegexSubset {
         if (pos < pattern.length() && "*+?{".indexOf(pattern.charAt(pos)) >= 0) {
             throw refuse("a quantifier on a quantifier");
         }
+        if (atom.group()) {
+            throw refuse("a quantifier on a group (Java's matcher may recurse per repetition, failing the job with a"
+                    + " StackOverflowError on long input)");
+        }
         if (atom.nullable()) {
             throw refuse("a quantifier on a part that can match the empty string");
         }
-        int repeat = atom.repeat() * Math.max(1, Math.max(min, max));
-        if (repeat > MAX_REPEAT) {
-            throw refuse("repetition counts above " + MAX_REPEAT + " (RE2's limit), nested ones multiplied");
+        repeats += Math.max(min, max);
+        if (repeats > MAX_REPEAT) {
+            throw refuse("repetition counts above " + MAX_REPEAT + " in all (RE2's limit)");
         }
         out.append(pattern, start, pos);
-        uncertainFrom(firstGroup);
-        return new Part(min == 0, repeat);
+        return min == 0;
     }
 
     private Part escape() {
@@ -199,7 +197,7 @@ final class JavaRegexSubset {
             escapedLiteral(e);
         }
         pos += 2;
-        return new Part(false, 1);
+        return new Part(false, false);
     }
 
     private static String perlClass(char e) {
@@ -295,7 +293,7 @@ final class JavaRegexSubset {
             }
         }
         out.append(negated ? "[^" : "[").append(members).append(']');
-        return new Part(false, 1);
+        return new Part(false, false);
     }
 
     /** One member character of a class; '[' (nested classes), '&&' (intersection) and bare '-' and '^' are refused. */

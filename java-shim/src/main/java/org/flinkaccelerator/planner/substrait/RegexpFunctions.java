@@ -23,9 +23,9 @@ final class RegexpFunctions {
     static List<FunctionEntry> entries() {
         return List.of(flinkUdf("REGEXP_EXTRACT(s, pattern [, i])", List.of("REGEXP_EXTRACT"),
                 "flink_regexp_extract: literal pattern in a subset of Java's syntax that RE2 matches alike (literals,"
-                        + " ASCII classes, \\d \\w \\s, groups, |, ^, greedy quantifiers on parts that cannot match ''; no"
+                        + " ASCII classes, \\d \\w \\s, groups, |, ^, greedy quantifiers on single characters; no"
                         + " '.', '$' or '?' character) and a literal group index of a group that takes part in every"
-                        + " match (none under a quantifier or an alternation); other calls stay stock",
+                        + " match (none inside an alternation); other calls stay stock",
                 RegexpFunctions::regexpExtract));
     }
 
@@ -57,8 +57,8 @@ final class RegexpFunctions {
         }
         int index = value.intValueExact();
         if (!regex.participates(index)) {
-            throw new NotReproducible("REGEXP_EXTRACT group " + index + " sits under a quantifier or an alternation,"
-                    + " where Flink gives NULL when it takes no part in the match (RE2 gives '') or its last repetition");
+            throw new NotReproducible("REGEXP_EXTRACT group " + index + " sits inside an alternation, where Flink gives"
+                    + " NULL when it takes no part in the match (RE2 gives '')");
         }
         return index;
     }
