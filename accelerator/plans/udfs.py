@@ -105,7 +105,24 @@ def regexp_extract(s: pa.Array, pattern: pa.Array, index: pa.Array) -> pa.Array:
     if len(s) == 0:
         return pa.array([], pa.string())
     groups = pc.extract_regex(s, pattern[0].as_py())
-    return pc.struct_field(groups, f"g{index[0].as_py()}")
+    out = pc.struct_field(groups, f"g{index[0].as_py()}")
+    ambiguous = pc.match_substring(out, "?")
+    if pc.any(ambiguous).as_py():
+        raise FlinkLoneSurrogateError(pc.index(ambiguous, True).as_py())
+    return out
+
+
+class FlinkLoneSurrogateError(ValueError):
+    """A REGEXP_EXTRACT result holds '?', which may stand for a lone UTF-16 surrogate of the input:
+    the sidecar holds one as the '?' Flink stores, but Flink's function returns it as it is and its
+    sink writes it escaped, so the output could differ; the job stops rather than guess."""
+
+    def __init__(self, row: int):
+        super().__init__(f"REGEXP_EXTRACT's result in row {row} of this batch holds '?', which in the decoded text may"
+                         f" be a lone UTF-16 surrogate of the message (the sidecar holds those as '?'); stock Flink"
+                         f" would return the surrogate itself, so the accelerated output could differ. Run this"
+                         f" query on stock Flink (turn the accelerator off for the job)")
+        self.row = row
 
 
 class FlinkRowtimeNullError(ValueError):

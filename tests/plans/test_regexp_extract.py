@@ -2,10 +2,11 @@
 of the subset the shim accepts and generated strings.
 
 The oracle is Flink's SqlFunctionUtils.regexpExtract (what its generated code calls) on the Java
-strings a JSON source hands it, lone surrogates included; its result goes through Flink's own
-UTF-8 encoding (a lone surrogate becomes '?'), as the sink writes it. The sidecar's side is the
-shim's JavaRegexSubset translation, loaded from its planner-side jar, and the UDF on the strings the
-sidecar holds (lone surrogates already '?').
+strings a JSON source hands it, lone surrogates included, which its result keeps (and Flink's
+json sink writes escaped). The sidecar's side is the shim's JavaRegexSubset translation, loaded
+from its planner-side jar, and the UDF on the strings the sidecar holds (lone surrogates as '?'),
+one row at a time: it must give Flink's result, or refuse the row (FlinkLoneSurrogateError) when
+its result holds '?', which then may be a surrogate the sidecar cannot tell apart.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from accelerator.formats.jackson_text import flink_string
-from accelerator.plans.udfs import regexp_extract
+from accelerator.formats.jackson_text import flink_string, java_string
+from accelerator.plans.udfs import FlinkLoneSurrogateError, regexp_extract
 from accelerator.testing import flink_oracle, locations
 
 SETTINGS = settings(max_examples=400, deadline=None, derandomize=True, phases=[Phase.generate],
@@ -106,13 +107,13 @@ def _java_string(text: str):
 
 
 def flink_regexp_extract(values: list[str | None], pattern: str, index: int) -> list[str | None]:
-    """What Flink writes for REGEXP_EXTRACT(value, pattern, index): its function, then its UTF-8 encoding."""
+    """Flink's REGEXP_EXTRACT(value, pattern, index), lone surrogates kept."""
     j, _ = _jvm()
     functions = j.jpype.JClass("org.apache.flink.table.runtime.functions.SqlFunctionUtils")
     out = []
     for value in values:
         result = None if value is None else functions.regexpExtract(_java_string(value), _java_string(pattern), index)
-        out.append(None if result is None else bytes(j.StringData.fromString(result).toBytes()).decode("utf-8"))
+        out.append(None if result is None else java_string([ord(c) for c in result.toCharArray()]))
     return out
 
 
@@ -124,17 +125,34 @@ def translated(pattern: str) -> str:
     return str(re2.invoke(result))
 
 
+REFUSED = "refused"
+
+
 def sidecar_regexp_extract(values: list[str | None], pattern: str, index: int) -> list[str | None]:
-    held = pa.array([None if v is None else flink_string(v) for v in values], pa.string())
-    n = len(values)
-    return regexp_extract(held, pa.array([translated(pattern)] * n), pa.array([index] * n, pa.int32())).to_pylist()
+    """Per row: the UDF's result, or REFUSED where it raises FlinkLoneSurrogateError."""
+    re2, out = translated(pattern), []
+    for value in values:
+        held = pa.array([None if value is None else flink_string(value)], pa.string())
+        try:
+            out.append(regexp_extract(held, pa.array([re2]), pa.array([index], pa.int32()))[0].as_py())
+        except FlinkLoneSurrogateError:
+            out.append(REFUSED)
+    return out
+
+
+def assert_same_or_refused(values, pattern, index):
+    ours, flink = sidecar_regexp_extract(values, pattern, index), flink_regexp_extract(values, pattern, index)
+    for value, mine, theirs in zip(values, ours, flink):
+        if mine == REFUSED:
+            assert "?" in flink_string(theirs), (pattern, value, theirs)
+        else:
+            assert mine == theirs, (pattern, value)
 
 
 @SETTINGS
 @given(patterns(), strings)
 def test_generated_patterns_extract_what_flink_extracts(pattern_and_index, values):
-    pattern, index = pattern_and_index
-    assert sidecar_regexp_extract(values, pattern, index) == flink_regexp_extract(values, pattern, index), pattern
+    assert_same_or_refused(values, *pattern_and_index)
 
 
 @pytest.mark.parametrize("pattern,index", [("(&|^)channel_id=([^&]*)", 2), ("(&|^)channel_id=([^&]*)", 1),
@@ -142,7 +160,12 @@ def test_generated_patterns_extract_what_flink_extracts(pattern_and_index, value
 def test_fixed_patterns_extract_what_flink_extracts(pattern, index):
     values = ["x&channel_id=5&a", "channel_id=\ud800y&z", "?channel_id=1", "a&channel_id=&b", "channel_id=\U0001F600",
               "", None, "ab12c3", "\x0b\t x", "\u00e9\u0663 9"]
-    assert sidecar_regexp_extract(values, pattern, index) == flink_regexp_extract(values, pattern, index)
+    assert_same_or_refused(values, pattern, index)
+
+
+def test_a_lone_surrogate_in_the_result_stops_the_batch_where_flink_returns_it():
+    assert flink_regexp_extract(["channel_id=\ud800y&z"], "(&|^)channel_id=([^&]*)", 2) == ["\ud800y"]
+    assert sidecar_regexp_extract(["channel_id=\ud800y&z"], "(&|^)channel_id=([^&]*)", 2) == [REFUSED]
 
 
 def test_a_repeated_group_fails_flink_on_long_input_so_the_shim_refuses_it():
