@@ -225,6 +225,9 @@ CASES = {
     "similar_regexp": ("strings", ["s SIMILAR TO '%(o|e)%'", "REGEXP(s, '[0-9]+')", "REGEXP(s, '^H')"]),
     "regexp_replace_extract": ("strings", ["REGEXP_REPLACE(s, '[aeiou]', '_')", "REGEXP_EXTRACT(s, '([a-z]+)', 1)",
                                            "REGEXP_EXTRACT(s, '(\\d)(\\d)', 2)"]),
+    "regexp_extract": ("strings", ["REGEXP_EXTRACT(s, '([a-z]+)', 1)", "REGEXP_EXTRACT(s, '[A-Z][a-z]*')",
+                                   "REGEXP_EXTRACT(s, '(,|^)([^,]*),', 2)", "REGEXP_EXTRACT(s, '([\\w\\-]+)@', 1)",
+                                   "REGEXP_EXTRACT(s, '[^ a-z]+', 0)", "REGEXP_EXTRACT(s, '(\\s+)(\\S{2,3})', 2)"]),
     "split_index": ("strings", ["SPLIT_INDEX(s, ',', 0)", "SPLIT_INDEX(s, ',', 2)", "SPLIT_INDEX(s, ' ', n)"]),
     "base64": ("strings", ["TO_BASE64(s)", "FROM_BASE64(TO_BASE64(s))"]),
     "ascii_chr": ("strings", ["ASCII(s)", "CHR(n + 64)", "ASCII(t)"]),
@@ -567,7 +570,7 @@ def write_type_case(source: str, sink: str) -> Path:
 #: shows a change (the runner flags a case whose `expect` is not met).
 EXPECT = {name: "accelerated" for name in (
     "fn_and_or_not", "fn_between_symmetric", "fn_in_lists", "fn_int_overflow",
-    "fn_lengths", "fn_mod_and_percent", "fn_split_index", "fn_string_compare",
+    "fn_lengths", "fn_mod_and_percent", "fn_regexp_extract", "fn_split_index", "fn_string_compare",
     "fn_substring", "fn_time_of_day_parts", "fn_times",
 )}
 #: The Kafka source (and the Calcs it can take) runs accelerated, the rest stock (partial acceleration).

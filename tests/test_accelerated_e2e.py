@@ -126,7 +126,7 @@ PARTIAL_QUERIES = {
 CREATE TABLE out_bid (auction BIGINT, query STRING, channel STRING) WITH (
   'connector' = 'kafka', 'topic' = '${sink}', 'properties.bootstrap.servers' = '${bootstrap}',
   'format' = 'json');
-INSERT INTO out_bid SELECT auction, REGEXP_EXTRACT(url, 'query=([0-9]+)', 1), channel FROM bid WHERE price > 1000;
+INSERT INTO out_bid SELECT auction, REGEXP_EXTRACT(url, 'query=(.*)', 1), channel FROM bid WHERE price > 1000;
 """,
     "aggregation": """
 CREATE TABLE channel_volume (channel STRING, bids BIGINT, volume BIGINT, top_price BIGINT,

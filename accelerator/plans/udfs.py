@@ -121,6 +121,34 @@ def extract(ts: pa.Array, within: pa.Array, unit: pa.Array) -> pa.Array:
     return pa.array(field, pa.int64(), mask=ts.is_null().to_numpy(zero_copy_only=False))
 
 
+def regexp_extract(s: pa.Array, pattern: pa.Array, index: pa.Array) -> pa.Array:
+    """Flink's REGEXP_EXTRACT for the patterns the shim's JavaRegexSubset accepts: it hands over the
+    pattern in RE2 syntax with every group named gN (g0 the whole match) and a group that takes part
+    in every match, so RE2's first match and group are Java's Matcher.find() ones; NULL without a
+    match (or for a NULL string)."""
+    if len(s) == 0:
+        return pa.array([], pa.string())
+    groups = pc.extract_regex(s, pattern[0].as_py())
+    out = pc.struct_field(groups, f"g{index[0].as_py()}")
+    ambiguous = pc.match_substring(out, "?")
+    if pc.any(ambiguous).as_py():
+        raise FlinkLoneSurrogateError(pc.index(ambiguous, True).as_py())
+    return out
+
+
+class FlinkLoneSurrogateError(ValueError):
+    """A REGEXP_EXTRACT result holds '?', which may stand for a lone UTF-16 surrogate of the input:
+    the sidecar holds one as the '?' Flink stores, but Flink's function returns it as it is and its
+    sink writes it escaped, so the output could differ; the job stops rather than guess."""
+
+    def __init__(self, row: int):
+        super().__init__(f"REGEXP_EXTRACT's result in row {row} of this batch holds '?', which in the decoded text may"
+                         f" be a lone UTF-16 surrogate of the message (the sidecar holds those as '?'); stock Flink"
+                         f" would return the surrogate itself, so the accelerated output could differ. Run this"
+                         f" query on stock Flink (turn the accelerator off for the job)")
+        self.row = row
+
+
 class FlinkRowtimeNullError(ValueError):
     """A NULL rowtime reached the sink; stock Flink's StreamRecordTimestampInserter fails the job on it."""
 
@@ -153,4 +181,6 @@ def flink_udfs() -> list[ScalarUDF]:
                    "flink_rowtime_not_null_ltz"))
     out.append(udf(extract, [ts, pa.int64(), pa.int64()], pa.int64(), "immutable", "flink_extract"))
     out.append(udf(split_index, [pa.string(), pa.string(), pa.int32()], pa.string(), "immutable", "flink_split_index"))
+    out.append(udf(regexp_extract, [pa.string(), pa.string(), pa.int32()], pa.string(), "immutable",
+                   "flink_regexp_extract"))
     return out

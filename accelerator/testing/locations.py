@@ -36,6 +36,11 @@ def shim_jar() -> Path:
     return REPO_ROOT / "java-shim" / "target" / f"flink-accelerator-{__version__}.jar"
 
 
+def planner_side_jar() -> Path:
+    """The shim's planner-side classes, which the shim jar embeds (java-shim/pom.xml explains why)."""
+    return REPO_ROOT / "java-shim" / "target" / "planner-side" / f"flink-accelerator-{__version__}-planner.jar"
+
+
 def require(path: Path, what: str) -> Path:
     """Return `path`, or fail saying which make target provides it."""
     if not path.exists():

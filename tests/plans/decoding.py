@@ -3,7 +3,8 @@
 The sidecar's json decoder is not what these tests are about, so the `decoded` table is built
 here with the json module, for the simple values the inputs hold: numbers, strings, nulls and
 timestamps written as Flink's SQL format ("2026-01-01 00:00:00.666"), and rows of them (a missing
-field is NULL).
+field is NULL). Strings are held as the sidecar's json decoder holds them: a lone surrogate as the
+'?' Flink stores for it.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from decimal import Decimal
 import pyarrow as pa
 
 from accelerator.formats import types
+from accelerator.formats.jackson_text import flink_string
 
 
 def _timestamp_ns(text: str) -> int:
@@ -33,6 +35,8 @@ def _column(values: list, t: types.DataType) -> pa.Array:
         return pa.StructArray.from_arrays(children, fields=list(arrow), mask=mask)
     if t.root in ("FLOAT", "DOUBLE"):
         values = [None if v is None else float(v) for v in values]
+    if t.root in ("CHAR", "VARCHAR"):
+        values = [None if v is None else flink_string(v) for v in values]
     return pa.array(values, arrow)
 
 

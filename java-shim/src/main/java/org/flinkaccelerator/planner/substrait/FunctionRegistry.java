@@ -36,6 +36,7 @@ public final class FunctionRegistry {
         all.addAll(LogicalFunctions.entries());
         all.add(SearchExpansion.entry());
         all.addAll(StringFunctions.entries());
+        all.addAll(RegexpFunctions.entries());
         all.addAll(TemporalFunctions.entries());
         all.addAll(UnsupportedFunctions.entries());
         return new FunctionRegistry(all);

@@ -40,6 +40,10 @@ final class Literals {
         return Expression.newBuilder().setLiteral(out).build();
     }
 
+    static Expression string(String value) {
+        return Expression.newBuilder().setLiteral(Expression.Literal.newBuilder().setString(value)).build();
+    }
+
     static Expression int32(int value) {
         return Expression.newBuilder().setLiteral(Expression.Literal.newBuilder().setI32(value)).build();
     }
