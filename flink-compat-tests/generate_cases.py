@@ -217,6 +217,8 @@ CASES = {
                          "TRIM(BOTH 'a' FROM s)"]),
     "position_locate": ("strings", ["POSITION(t IN s)", "LOCATE(t, s)", "LOCATE(t, s, 3)", "INSTR(s, t)"]),
     "replace_translate": ("strings", ["REPLACE(s, t, '#')", "REPLACE(s, ' ', '')", "TRANSLATE(s, 'lo', 'LO')"]),
+    "replace_literal": ("strings", ["REPLACE(s, ' ', '')", "REPLACE(s, 'aa', 'a')", "REPLACE(s, '😀', ':)')",
+                                    "REPLACE(s, 'ß', '')", "CHAR_LENGTH(s) - CHAR_LENGTH(REPLACE(s, 'l', ''))"]),
     "concat": ("strings", ["s || t", "CONCAT(s, '-', t)", "CONCAT_WS('|', s, t, 'z')", "CONCAT(s, CAST(n AS STRING))"]),
     "pad_repeat": ("strings", ["LPAD(s, 8, '*')", "RPAD(s, 8, '*')", "REPEAT(t, n)", "LPAD(s, n, 'ab')"]),
     "left_right_reverse": ("strings", ["LEFT(s, 3)", "RIGHT(s, 3)", "REVERSE(s)", "LEFT(s, n)"]),
@@ -570,8 +572,8 @@ def write_type_case(source: str, sink: str) -> Path:
 #: shows a change (the runner flags a case whose `expect` is not met).
 EXPECT = {name: "accelerated" for name in (
     "fn_and_or_not", "fn_between_symmetric", "fn_in_lists", "fn_int_overflow",
-    "fn_lengths", "fn_mod_and_percent", "fn_regexp_extract", "fn_split_index", "fn_string_compare",
-    "fn_substring", "fn_time_of_day_parts", "fn_times",
+    "fn_lengths", "fn_mod_and_percent", "fn_regexp_extract", "fn_replace_literal", "fn_split_index",
+    "fn_string_compare", "fn_substring", "fn_time_of_day_parts", "fn_times",
 )}
 #: The Kafka source (and the Calcs it can take) runs accelerated, the rest stock (partial acceleration).
 EXPECT.update({name: "partial" for name in (

@@ -327,7 +327,8 @@ def main(events: int, query_names: list[str], parallelism: int, fmt: str, rounds
     now = datetime.datetime.now(datetime.timezone.utc)
     host = socket.gethostname()
     if report_path is None:
-        report_path = locations.REPO_ROOT / "benchmarks" / "results" / f"{now:%Y-%m-%d}-{host}.json"
+        suffix = "" if parallelism == 1 else f"-p{parallelism}"
+        report_path = locations.REPO_ROOT / "benchmarks" / "results" / f"{now:%Y-%m-%d}-{host}{suffix}.json"
     import signal
 
     # SIGTERM (a CI timeout, `kill`) unwinds like Ctrl-C, so the broker and cluster are stopped.
@@ -348,9 +349,12 @@ def main(events: int, query_names: list[str], parallelism: int, fmt: str, rounds
     out("")
     out(reports.markdown(result))
     out(f"report: {json_path}, {md_path.name}, {png_path.name} (wall {result['wall_seconds']:.0f} s)")
-    if docs_path is not None:
+    if docs_path is not None and parallelism == 1:
         reports.performance_page(result, md_path, png_path, docs_path)
         out(f"updated {docs_path}")
+    elif docs_path is not None:
+        reports.parallelism_section(result, md_path, png_path, docs_path)
+        out(f"updated the parallelism-{parallelism} section of {docs_path}")
     return 0
 
 

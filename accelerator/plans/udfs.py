@@ -121,31 +121,46 @@ def extract(ts: pa.Array, within: pa.Array, unit: pa.Array) -> pa.Array:
     return pa.array(field, pa.int64(), mask=ts.is_null().to_numpy(zero_copy_only=False))
 
 
+class BatchFacts:
+    """What the stage running a plan knows of the messages behind the current batch, for the UDFs
+    whose exactness depends on it (the sidecar runs one batch at a time)."""
+
+    #: Whether a decoded string may hold a '?' that stands for a lone UTF-16 surrogate of a message
+    #: (json and csv read text as Jackson does; Flink stores such a surrogate as '?'). Unknown: yes.
+    lone_surrogates_possible: bool = True
+
+
+BATCH = BatchFacts()
+
+
 def regexp_extract(s: pa.Array, pattern: pa.Array, index: pa.Array) -> pa.Array:
     """Flink's REGEXP_EXTRACT for the patterns the shim's JavaRegexSubset accepts: it hands over the
     pattern in RE2 syntax with every group named gN (g0 the whole match) and a group that takes part
     in every match, so RE2's first match and group are Java's Matcher.find() ones; NULL without a
-    match (or for a NULL string)."""
+    match (or for a NULL string). A '?' in a result stops the batch when it may stand for a lone
+    surrogate (`BATCH`): Flink's function returns the surrogate itself."""
     if len(s) == 0:
         return pa.array([], pa.string())
     groups = pc.extract_regex(s, pattern[0].as_py())
     out = pc.struct_field(groups, f"g{index[0].as_py()}")
-    ambiguous = pc.match_substring(out, "?")
-    if pc.any(ambiguous).as_py():
-        raise FlinkLoneSurrogateError(pc.index(ambiguous, True).as_py())
+    if BATCH.lone_surrogates_possible:
+        ambiguous = pc.match_substring(out, "?")
+        if pc.any(ambiguous).as_py():
+            raise FlinkLoneSurrogateError(pc.index(ambiguous, True).as_py())
     return out
 
 
 class FlinkLoneSurrogateError(ValueError):
-    """A REGEXP_EXTRACT result holds '?', which may stand for a lone UTF-16 surrogate of the input:
+    """A REGEXP_EXTRACT result holds '?' in a batch whose messages may hold a lone UTF-16 surrogate:
     the sidecar holds one as the '?' Flink stores, but Flink's function returns it as it is and its
     sink writes it escaped, so the output could differ; the job stops rather than guess."""
 
     def __init__(self, row: int):
-        super().__init__(f"REGEXP_EXTRACT's result in row {row} of this batch holds '?', which in the decoded text may"
-                         f" be a lone UTF-16 surrogate of the message (the sidecar holds those as '?'); stock Flink"
-                         f" would return the surrogate itself, so the accelerated output could differ. Run this"
-                         f" query on stock Flink (turn the accelerator off for the job)")
+        super().__init__(f"REGEXP_EXTRACT's result in row {row} of this batch holds '?', and this batch's messages hold"
+                         f" non-ASCII bytes or \\u escapes, so that '?' may be a lone UTF-16 surrogate of the message"
+                         f" (the sidecar holds those as '?'); stock Flink would return the surrogate itself, so the"
+                         f" accelerated output could differ. Run this query on stock Flink (turn the accelerator off"
+                         f" for the job)")
         self.row = row
 
 

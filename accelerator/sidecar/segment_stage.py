@@ -19,8 +19,10 @@ from types import ModuleType
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from accelerator.formats import FormatError, types
+from accelerator.plans import udfs
 from accelerator.plans.stage import MESSAGE, StagePlan, is_rows_stage
 from accelerator.sidecar import kafka_rows
 from accelerator.sidecar.stages import DescriptorError, register
@@ -33,6 +35,12 @@ KEYED_OUTPUT_SCHEMA = pa.schema([pa.field("value", pa.binary()), pa.field("key",
 #: 'ignore-parse-errors' skipped them (the operator counts them in a metric; Flink's formats count
 #: nothing).
 SKIPPED_METADATA = b"accelerator.skipped"
+
+#: Formats whose decoders read text as Jackson does, where a message can hold a lone UTF-16
+#: surrogate (a \uD800 escape, or encoded surrogate bytes), which Flink stores as '?'.
+_SURROGATE_FORMATS = ("json", "csv")
+#: Sidecar UDFs whose result differs from Flink's when a string held such a surrogate (`udfs.BATCH`).
+_SURROGATE_SENSITIVE = ("flink_regexp_extract",)
 
 #: decode(values) -> DecodeResult (rows, which message each came from, how many were skipped)
 Decode = Callable[[pa.Array], object]
@@ -131,6 +139,10 @@ class SegmentStage:
         self._decode_key = _decoder(self.name, decode_key) if decode_key else None
         self._key_layout = kafka_rows.KeyLayout.of(decode_key) if decode_key else None
         self._plan = StagePlan(descriptor)
+        functions = {e.get("extensionFunction", {}).get("name") for e in descriptor["plan"].get("extensions", [])}
+        self._surrogate_columns = [column for column, spec in ((self._value_column, decode), (self._key_column, decode_key))
+                                   if spec and spec.get("format") in _SURROGATE_FORMATS] \
+            if functions & set(_SURROGATE_SENSITIVE) else []
         if self._rows:
             self._output_schema = self._plan.output_schema
             return
@@ -165,6 +177,8 @@ class SegmentStage:
                            else decoded.kept.cast(pa.int32()))
             names.append(MESSAGE)
         table_in = pa.RecordBatch.from_arrays(columns, names=names)
+        udfs.BATCH.lone_surrogates_possible = any(_may_hold_lone_surrogates(batch.column(c))
+                                                  for c in self._surrogate_columns)
         result = self._plan.execute(table_in)
         if result.num_rows == 0:
             return pa.RecordBatch.from_pylist([], schema=self._output_schema)
@@ -198,3 +212,18 @@ class SegmentStage:
 
 
 register(KIND, SegmentStage)
+
+
+def _may_hold_lone_surrogates(messages: pa.Array) -> bool:
+    """False when every message is ASCII without a \\u escape: then no decoded string holds a '?'
+    that stands for a lone surrogate. Scans the bytes once (memchr-fast, unlike a decode)."""
+    if len(messages) == 0:
+        return False
+    if pc.any(pc.match_substring(messages, "\\u")).as_py():
+        return True
+    offsets = np.frombuffer(messages.buffers()[1], dtype=np.int64 if pa.types.is_large_binary(messages.type)
+                            or pa.types.is_large_string(messages.type) else np.int32)
+    data = messages.buffers()[2]
+    start, end = offsets[messages.offset], offsets[messages.offset + len(messages)]
+    return bool(data is not None and end > start
+                and np.frombuffer(data, dtype=np.uint8, count=end - start, offset=start).max() >= 0x80)

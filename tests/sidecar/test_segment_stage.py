@@ -89,3 +89,25 @@ def test_formats_the_sidecar_has_no_codec_for_are_refused():
     descriptor["decode"] = {**descriptor["decode"], "format": "debezium-json"}
     with pytest.raises(stages.DescriptorError, match="decoding format 'debezium-json'"):
         stages.create(descriptor)
+
+
+def _bid(url: str, extra: str = "") -> bytes:
+    """A bid message; `extra` is put into the JSON text as it is (it may hold escapes)."""
+    return ('{"auction":1,"bidder":2,"price":3,"channel":"channel-7","url":' + json.dumps(url)
+            + ',"dateTime":"2026-01-01 00:00:00","extra":"' + extra + '"}').encode()
+
+
+def test_regexp_extract_keeps_a_question_mark_when_no_message_can_hold_a_lone_surrogate():
+    stage = stages.create(golden("nexmark_q21"))
+    out = stage.process(values([_bid("https://x/a?q=1&channel_id=5?x"), _bid("https://x/b?channel_id=7")]))
+    assert [json.loads(v)["channel_id"] for v in out.column(0).to_pylist()] == ["5?x", "7"]
+
+
+@pytest.mark.parametrize("extra", ["é", "\\ud83d\\ude00", "\\ud800"])
+def test_regexp_extract_stops_at_a_question_mark_when_a_message_may_hold_a_lone_surrogate(extra):
+    """Non-ASCII bytes or a \\u escape anywhere in the batch: the '?' may be a surrogate Flink keeps."""
+    stage = stages.create(golden("nexmark_q21"))
+    with pytest.raises(Exception, match="lone UTF-16 surrogate"):
+        stage.process(values([_bid("https://x/a?q=1&channel_id=5?x"), _bid("https://x/b", extra)]))
+    out = stage.process(values([_bid("https://x/a?channel_id=5"), _bid("https://x/b", extra)]))
+    assert [json.loads(v)["channel_id"] for v in out.column(0).to_pylist()] == ["5"]

@@ -37,6 +37,9 @@ final class StringFunctions {
                         + " the literal set, as btrim/ltrim/rtrim", StringFunctions::trim),
                 builtin("s LIKE pattern", List.of("LIKE"), "literal patterns without backslash and without ESCAPE"
                         + " (DataFusion treats backslash as an escape, Flink does not)", StringFunctions::like),
+                builtin("REPLACE(s, search, replacement)", List.of("REPLACE"), "literal non-empty search without"
+                        + " '?' (the sidecar holds a lone surrogate as '?'); every non-overlapping occurrence from the"
+                        + " left, as Java's String.replace", StringFunctions::replace),
                 flinkUdf("SPLIT_INDEX(s, sep, i)", List.of("SPLIT_INDEX"), "flink_split_index: literal non-empty"
                         + " separator; NULL for a negative or out-of-range index; '' splits to nothing",
                         StringFunctions::splitIndex));
@@ -91,6 +94,20 @@ final class StringFunctions {
         }
         return c.call(Urns.STRING, "like", ExpressionConverter.type(call),
                 List.of(c.convert(operands.get(0)), c.convert(operands.get(1))));
+    }
+
+    private static Expression replace(RexCall call, ExpressionConverter c) {
+        List<RexNode> operands = call.getOperands();
+        requireStrings(call, operands);
+        RexNode search = operands.get(1);
+        if (!(search instanceof RexLiteral) || ((RexLiteral) search).isNull()
+                || ((RexLiteral) search).getValueAs(String.class).isEmpty()
+                || ((RexLiteral) search).getValueAs(String.class).contains("?")) {
+            throw new NotReproducible("REPLACE with an empty, non-literal or '?'-holding search string (Java inserts"
+                    + " at every UTF-16 unit for an empty one; the sidecar holds a lone surrogate as '?')");
+        }
+        return c.call(Urns.STRING, "replace", ExpressionConverter.type(call),
+                List.of(c.convert(operands.get(0)), c.convert(search), c.convert(operands.get(2))));
     }
 
     private static Expression splitIndex(RexCall call, ExpressionConverter c) {

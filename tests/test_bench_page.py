@@ -1,0 +1,35 @@
+"""docs/performance.md holds the parallelism-1 run as its page and each other parallelism's run in
+its own section; each run rewrites only its part."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from accelerator.bench import docs_section, report
+from accelerator.testing.locations import REPO_ROOT
+
+
+def _latest_nexmark_report() -> tuple[dict, object]:
+    results = sorted(p for p in (REPO_ROOT / "benchmarks" / "results").glob("*.json")
+                     if not p.name.endswith("-formats.json"))
+    if not results:
+        pytest.skip("no Nexmark result in benchmarks/results to render the page from")
+    return json.loads(results[-1].read_text()), results[-1]
+
+
+def test_a_parallelism_2_run_writes_its_section_and_the_main_run_keeps_it(tmp_path):
+    nexmark, path = _latest_nexmark_report()
+    page = tmp_path / "performance.md"
+    md, png = path.with_suffix(".md"), path.with_suffix(".png")
+    report.performance_page({**nexmark, "parallelism": 1, "command": "make bench"}, md, png, page)
+    report.parallelism_section({**nexmark, "parallelism": 2, "command": "make bench-p2"}, md, png, page)
+    text = page.read_text()
+    section = docs_section.extract(text, "bench-parallelism-2")
+    assert section is not None and "make bench-p2" in section and "## Parallelism 2" in section
+    assert text.index("make bench\n") < text.index(section), "the main table comes first"
+
+    report.performance_page({**nexmark, "parallelism": 1, "command": "make bench again"}, md, png, page)
+    rerun = page.read_text()
+    assert "make bench again" in rerun and docs_section.extract(rerun, "bench-parallelism-2") == section
