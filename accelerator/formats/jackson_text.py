@@ -76,6 +76,10 @@ def java_length(text: str) -> int:
     return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
+def has_lone_surrogate(java: str) -> bool:
+    return not java.isascii() and _LONE_SURROGATE.search(java) is not None
+
+
 def flink_string(java: str) -> str:
     """The string Flink keeps: it stores strings as UTF-8, writing an unpaired surrogate as '?'."""
     return java if java.isascii() else _LONE_SURROGATE.sub("?", java)

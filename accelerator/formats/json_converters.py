@@ -22,7 +22,7 @@ from decimal import Decimal
 
 from accelerator.formats import java_hash_map, java_parse, java_text, java_time, json_base64
 from accelerator.formats import json_lexer as lex
-from accelerator.formats.jackson_text import flink_string, read_as_utf16_or_32
+from accelerator.formats.jackson_text import flink_string, has_lone_surrogate, read_as_utf16_or_32
 from accelerator.formats.json_lexer import JsonFailure, Lexer, Unreproducible
 from accelerator.formats.json_options import JsonOptions
 from accelerator.formats.types import TIMESTAMP_LTZ, DataType
@@ -202,6 +202,8 @@ class MessageDecoder:
             return _decimal_converter(t.precision, t.scale)
         if root in ("CHAR", "VARCHAR"):
             big_decimals = self.big_decimals
+            if not self.options.keep_lone_surrogates:
+                return lambda lx: flink_string(_refuse_lone_surrogates(_java_string(lx, big_decimals)))
             return lambda lx: _string(lx, big_decimals)
         if root in ("BINARY", "VARBINARY"):
             return json_base64.read
@@ -262,6 +264,9 @@ class MessageDecoder:
                 order = java_hash_map.iteration_order(keys, _binary_string_hash, java_hash_map.DEFAULT_CAPACITY)
             except java_hash_map.Unreproducible as e:
                 raise Unreproducible(str(e)) from None
+            if not self.options.keep_lone_surrogates:
+                for k in keys:
+                    _refuse_lone_surrogates(k)
             return [(flink_string(keys[i]), values[i]) for i in order]
         return map_
 
@@ -385,6 +390,14 @@ def _java_string(lx: Lexer, big_decimals: bool) -> str:
     if lx.token is lex.START_OBJECT or lx.token is lex.START_ARRAY:
         return _read_tree(lx, big_decimals)
     return _text(lx)
+
+
+def _refuse_lone_surrogates(java: str) -> str:
+    if has_lone_surrogate(java):
+        raise Unreproducible("a string value holds a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF escape or"
+                             " encoded surrogate bytes); stock Flink's json sink writes it back as an escape, the"
+                             " accelerator can only hold it as '?'. Run this job without the accelerator")
+    return java
 
 
 def _string(lx: Lexer, big_decimals: bool) -> str:

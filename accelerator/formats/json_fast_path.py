@@ -66,7 +66,7 @@ def decode(values: pa.Array, row_type: DataType, options: JsonOptions) -> FastRe
         return None
     columns, vouched, leftover = _native.decode_json(
         native_arrays.message_buffers(values), _describe(row_type),
-        options.fail_on_missing_field, options.timestamp_format == "ISO-8601")
+        options.fail_on_missing_field, options.timestamp_format == "ISO-8601", options.keep_lone_surrogates)
     vouched, leftover = np.frombuffer(vouched, dtype=np.int64), np.frombuffer(leftover, dtype=np.int64)
     if len(vouched) == 0:
         return None

@@ -36,6 +36,10 @@ class JsonOptions:
     decimal_as_plain_number: bool = False
     ignore_null_fields: bool = False
     json_parser_enabled: bool = True
+    #: Not a Flink option: whether a string value may hold a lone UTF-16 surrogate, kept as the '?'
+    #: Flink stores (True), or the message is refused (False). The sidecar's stage sets False where
+    #: Flink would write the surrogate itself (its json sink keeps the decoded Java string).
+    keep_lone_surrogates: bool = True
 
 
 def _boolean(options: dict[str, str], key: str, default: bool) -> bool:

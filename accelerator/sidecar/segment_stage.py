@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import ModuleType
 
 import numpy as np
@@ -39,6 +39,9 @@ SKIPPED_METADATA = b"accelerator.skipped"
 #: Formats whose decoders read text as Jackson does, where a message can hold a lone UTF-16
 #: surrogate (a \uD800 escape, or encoded surrogate bytes), which Flink stores as '?'.
 _SURROGATE_FORMATS = ("json", "csv")
+#: Sink formats whose Flink serializer writes the decoded Java string, a lone surrogate included
+#: (json writes it as an escape), where the sidecar holds the '?' Flink stores.
+_JAVA_STRING_SINKS = ("json", "csv")
 #: Sidecar UDFs whose result differs from Flink's when a string held such a surrogate (`udfs.BATCH`).
 _SURROGATE_SENSITIVE = ("flink_regexp_extract",)
 
@@ -103,8 +106,12 @@ def _open(stage: str, spec: dict, direction: str):
     return entry, module, row_type, module.parse_options(options)
 
 
-def _decoder(stage: str, spec: dict) -> Decode:
+def _decoder(stage: str, spec: dict, keep_lone_surrogates: bool = True) -> Decode:
+    """`keep_lone_surrogates=False`: a message whose string holds a lone UTF-16 surrogate fails the
+    batch (json), for stages whose output would differ from Flink's on it."""
     entry, module, row_type, options = _open(stage, spec, "decode")
+    if not keep_lone_surrogates and hasattr(options, "keep_lone_surrogates"):
+        options = replace(options, keep_lone_surrogates=False)
     return entry.decoder(module, row_type, options)
 
 
@@ -133,10 +140,13 @@ class SegmentStage:
                 raise DescriptorError(f"stage {self.name!r}: decode column {column!r} is not an input"
                                       f" field {self._input_names}")
         self._metadata = [n for n in self._input_names if n not in (self._value_column, self._key_column)]
-        self._decode_value = _decoder(self.name, decode)
+        # The stock operators after a rows stage may hand the Java string to such a sink as well.
+        keep = not self._rows and not any(spec and spec.get("format") in _JAVA_STRING_SINKS
+                                          for spec in (encode, descriptor.get("encode_key")))
+        self._decode_value = _decoder(self.name, decode, keep)
         value_options = decode.get("options") or {}
         self._value_ignores_errors = value_options.get(f"{decode['format']}.ignore-parse-errors", "false").lower() == "true"
-        self._decode_key = _decoder(self.name, decode_key) if decode_key else None
+        self._decode_key = _decoder(self.name, decode_key, keep) if decode_key else None
         self._key_layout = kafka_rows.KeyLayout.of(decode_key) if decode_key else None
         self._plan = StagePlan(descriptor)
         functions = {e.get("extensionFunction", {}).get("name") for e in descriptor["plan"].get("extensions", [])}

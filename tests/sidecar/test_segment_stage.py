@@ -103,7 +103,7 @@ def test_regexp_extract_keeps_a_question_mark_when_no_message_can_hold_a_lone_su
     assert [json.loads(v)["channel_id"] for v in out.column(0).to_pylist()] == ["5?x", "7"]
 
 
-@pytest.mark.parametrize("extra", ["é", "\\ud83d\\ude00", "\\ud800"])
+@pytest.mark.parametrize("extra", ["é", "\\ud83d\\ude00"])
 def test_regexp_extract_stops_at_a_question_mark_when_a_message_may_hold_a_lone_surrogate(extra):
     """Non-ASCII bytes or a \\u escape anywhere in the batch: the '?' may be a surrogate Flink keeps."""
     stage = stages.create(golden("nexmark_q21"))
@@ -111,3 +111,18 @@ def test_regexp_extract_stops_at_a_question_mark_when_a_message_may_hold_a_lone_
         stage.process(values([_bid("https://x/a?q=1&channel_id=5?x"), _bid("https://x/b", extra)]))
     out = stage.process(values([_bid("https://x/a?q=1&channel_id=5"), _bid("https://x/b", extra)]))
     assert [json.loads(v)["channel_id"] for v in out.column(0).to_pylist()] == ["5"]
+
+
+@pytest.mark.parametrize("escape", ["\\ud800", "\\udc00", "x\\ud83dy"])
+def test_a_lone_surrogate_bound_for_a_json_sink_fails_the_batch_naming_it(escape):
+    """Flink's json sink writes the decoded Java string, an unpaired surrogate as an escape; the
+    sidecar could only write the '?' Flink stores, so the message is refused, not changed."""
+    stage = stages.create(golden("nexmark_q0"))
+    with pytest.raises(Exception, match="lone UTF-16 surrogate"):
+        stage.process(values([_bid("https://x/a"), _bid("https://x/b", escape)]))
+
+
+def test_a_surrogate_pair_and_a_question_mark_pass_to_a_json_sink():
+    stage = stages.create(golden("nexmark_q0"))
+    out = stage.process(values([_bid("https://x/a?b", "\\ud83d\\ude00?")]))
+    assert json.loads(out.column(0)[0].as_py())["extra"] == "\U0001f600?"

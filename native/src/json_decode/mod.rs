@@ -111,6 +111,8 @@ fn read_fields(description: &Bound<'_, PyAny>) -> PyResult<Vec<Field>> {
 
 struct Decoder {
     fail_on_missing_field: bool,
+    /// Whether a string value may hold a lone surrogate escape (kept as '?'), else a leftover.
+    lone_ok: bool,
     iso: bool,
     /// Decoded text of a value that is parsed further (a name with escapes, a number in a string).
     scratch: Vec<u8>,
@@ -379,7 +381,7 @@ impl Decoder {
                 match b {
                     b'"' => {
                         c.pos += 1;
-                        c.string(Some(column.text_data()), true)?;
+                        c.string(Some(column.text_data()), self.lone_ok)?;
                     }
                     b'-' | b'0'..=b'9' => {
                         let (text, _) = c.number()?;
@@ -469,13 +471,14 @@ impl Decoder {
 /// children) holding one row per vouched message; the vouched and leftover message indices as
 /// little-endian int64 bytes.
 #[pyfunction]
-#[pyo3(signature = (messages, fields, fail_on_missing_field, iso_timestamps))]
+#[pyo3(signature = (messages, fields, fail_on_missing_field, iso_timestamps, lone_surrogates_ok))]
 pub fn decode_json<'py>(
     py: Python<'py>,
     messages: Bound<'py, PyAny>,
     fields: Bound<'py, PyAny>,
     fail_on_missing_field: bool,
     iso_timestamps: bool,
+    lone_surrogates_ok: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let fields = read_fields(&fields)?;
     let buffers = MessageBuffers::get(&messages)?;
@@ -487,6 +490,7 @@ pub fn decode_json<'py>(
             .collect();
         let mut decoder = Decoder {
             fail_on_missing_field,
+            lone_ok: lone_surrogates_ok,
             iso: iso_timestamps,
             scratch: Vec::new(),
             closers: Vec::new(),
