@@ -21,7 +21,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from accelerator.formats import FormatError, types
+from accelerator.formats import FormatError, native_arrays, types
 from accelerator.plans import udfs
 from accelerator.plans.stage import MESSAGE, StagePlan, is_rows_stage
 from accelerator.sidecar import kafka_rows
@@ -231,9 +231,7 @@ def _may_hold_lone_surrogates(messages: pa.Array) -> bool:
         return False
     if pc.any(pc.match_substring(messages, "\\u")).as_py():
         return True
-    offsets = np.frombuffer(messages.buffers()[1], dtype=np.int64 if pa.types.is_large_binary(messages.type)
-                            or pa.types.is_large_string(messages.type) else np.int32)
-    data = messages.buffers()[2]
-    start, end = offsets[messages.offset], offsets[messages.offset + len(messages)]
+    _, offsets, data, offset, length, wide = native_arrays.message_buffers(messages)
+    start, end = np.frombuffer(offsets, dtype=np.int64 if wide else np.int32)[[offset, offset + length]]
     return bool(data is not None and end > start
                 and np.frombuffer(data, dtype=np.uint8, count=end - start, offset=start).max() >= 0x80)
