@@ -47,7 +47,9 @@ def main(argv: list[str] | None = None) -> int:
     return run(parser.parse_args(argv))
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, token: str | None = None) -> int:
+    """Runs the sidecar; `token`: the auth token when the fork server already has it (else it is read
+    from `args.token_file`)."""
     logging.basicConfig(stream=sys.stderr, level=args.log_level,
                         format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("py4j").setLevel(logging.WARNING)
@@ -59,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
 
     gateway = requests = responses = None
     try:
-        token = _read_token(args.token_file)
+        token = token or _read_token(args.token_file)
         gateway = _connect(args.port, token)
         jvm = gateway.entry_point
         jvm_protocol = jvm.protocolVersion()

@@ -1,19 +1,23 @@
 """Finding the sidecars a TaskManager started and the shared-memory files they use, from /proc and
-/dev/shm only, so fault tests can kill them and check that nothing outlives a job or a JVM."""
+/dev/shm only, so fault tests can kill them and check that nothing outlives a job or a JVM.
+
+A TaskManager starts one fork server per interpreter (`python -m accelerator.sidecar.fork_server`,
+for the JVM's lifetime) and the fork server forks the sidecars: a sidecar is a child of a fork
+server, with the same command line."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-SIDECAR_ARGS = "-m\0accelerator.sidecar"
+FORK_SERVER_ARGS = "-m\0accelerator.sidecar.fork_server"
 SHM = Path("/dev/shm")
 REGION_PREFIX = "flink-accelerator-"
 
 
-def sidecar_pids(parents: list[int] | None = None) -> list[int]:
-    """Sidecar processes (not zombies) whose parent is one of `parents`; every sidecar when None."""
-    found = []
+def _processes() -> dict[int, tuple[int, str, bool]]:
+    """pid -> (parent pid, state letter, whether its command line is the fork server's)."""
+    found = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -22,10 +26,28 @@ def sidecar_pids(parents: list[int] | None = None) -> list[int]:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except (OSError, ValueError, IndexError):
             continue
-        state, ppid = fields[0], int(fields[1])
-        if SIDECAR_ARGS in cmdline and state != "Z" and (parents is None or ppid in parents):
-            found.append(int(entry.name))
-    return sorted(found)
+        found[int(entry.name)] = (int(fields[1]), fields[0], FORK_SERVER_ARGS in cmdline)
+    return found
+
+
+def fork_server_pids(parents: list[int] | None = None) -> list[int]:
+    """Fork servers (not zombies) whose parent is one of `parents`; every fork server when None."""
+    return sorted(_fork_servers(_processes(), parents))
+
+
+def sidecar_pids(parents: list[int] | None = None) -> list[int]:
+    """Sidecar processes (not zombies) forked for one of `parents` (TaskManager JVMs); every
+    sidecar when None."""
+    processes = _processes()
+    servers = _fork_servers(processes, parents)
+    return sorted(pid for pid, (ppid, state, forks) in processes.items()
+                  if forks and state != "Z" and ppid in servers)
+
+
+def _fork_servers(processes: dict[int, tuple[int, str, bool]], parents: list[int] | None) -> set[int]:
+    return {pid for pid, (ppid, state, forks) in processes.items()
+            if forks and state != "Z" and not processes.get(ppid, (0, "", False))[2]
+            and (parents is None or ppid in parents)}
 
 
 def regions() -> set[str]:

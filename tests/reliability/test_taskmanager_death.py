@@ -1,6 +1,6 @@
-"""A TaskManager JVM killed with SIGKILL leaves nothing behind: its sidecars exit (parent-death
-signal, and their watch on the JVM's pid) and remove both shared-memory regions, the JVM's as
-well as their own, since the JVM can no longer."""
+"""A TaskManager JVM killed with SIGKILL leaves nothing behind: its sidecar fork server exits (its
+stdin ends), its sidecars exit (parent-death signal, and their watch on the JVM's pid) and remove
+both shared-memory regions, the JVM's as well as their own, since the JVM can no longer."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 
 from accelerator.testing import locations
 from accelerator.testing.flink import FlinkCluster
-from accelerator.testing.sidecars import regions, regions_of, running, sidecar_pids
+from accelerator.testing.sidecars import fork_server_pids, regions, regions_of, running, sidecar_pids
 
 pytestmark = pytest.mark.services
 
@@ -52,12 +52,15 @@ def test_no_sidecar_and_no_region_survives_a_killed_taskmanager(kafka_broker, ne
             assert time.monotonic() < deadline, "the job's two sidecars did not start"
             time.sleep(0.3)
         assert len(sidecars) == 2 and len(files) == 4, (sidecars, files)
+        servers = fork_server_pids([taskmanager])
+        assert len(servers) == 1, servers
 
         os.kill(taskmanager, signal.SIGKILL)
         deadline = time.monotonic() + 10
-        while any(running(p) for p in sidecars) or files & regions():
-            assert time.monotonic() < deadline, (f"10 s after the TaskManager died: sidecars running "
-                                                 f"{[p for p in sidecars if running(p)]}, files {files & regions()}")
+        while any(running(p) for p in sidecars + servers) or files & regions():
+            assert time.monotonic() < deadline, (f"10 s after the TaskManager died: sidecars and fork server"
+                                                 f" running {[p for p in sidecars + servers if running(p)]},"
+                                                 f" files {files & regions()}")
             time.sleep(0.05)
         failed = False
         cluster.rest(f"/jobs/{job_id}")  # the JobManager is still there to be stopped

@@ -1,14 +1,13 @@
 package org.flinkaccelerator.sidecar;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javax.net.SocketFactory;
 import org.flinkaccelerator.BuildInfo;
@@ -23,9 +22,9 @@ import py4j.GatewayServer;
  * and what to install.
  *
  * <p>Sequence: create the request region; start a py4j GatewayServer on loopback with a random
- * token (the callback client uses the same token and the call timeout as its read timeout); start
- * {@code python -m accelerator.sidecar} and write the token to its stdin (never argv or the
- * environment, which other users can read); wait until it attaches (callback port, response
+ * token (the callback client uses the same token and the call timeout as its read timeout); have
+ * the interpreter's {@link SidecarForkServer} fork a sidecar, handing it the token over the
+ * server's stdin (never argv or the environment, which other users can read); wait until it attaches (callback port, response
  * region, its control object); point py4j's callback client at that port; check protocol and
  * package version over the callback direction.
  */
@@ -61,7 +60,7 @@ final class SidecarLauncher {
         String python = settings.pythonExecutable();
         SharedRegion requests = null;
         GatewayServer gateway = null;
-        Process process = null;
+        ForkedSidecar process = null;
         SidecarRendezvous.Attachment attachment = null;
         try {
             requests = SharedRegion.create("request", settings.initialRegionBytes());
@@ -75,8 +74,8 @@ final class SidecarLauncher {
                             SocketFactory.getDefault(), false, (int) settings.callTimeout().toMillis()))
                     .build();
             gateway.start(true);
-            process = startProcess(python, gateway.getListeningPort(), token);
-            SidecarOutput output = SidecarOutput.follow(process);
+            process = startProcess(settings, gateway.getListeningPort(), token);
+            SidecarOutput output = process.output();
             attachment = awaitAttachment(rendezvous, process, output, settings);
             gateway.resetCallbackClient(LOOPBACK, attachment.callbackPort());
             SharedRegion responses = SharedRegion.attach(attachment.responseRegion());
@@ -95,24 +94,12 @@ final class SidecarLauncher {
         }
     }
 
-    private static Process startProcess(String python, int gatewayPort, String token) {
-        ProcessBuilder builder = new ProcessBuilder(python, "-m", "accelerator.sidecar",
+    private static ForkedSidecar startProcess(SidecarSettings settings, int gatewayPort, String token)
+            throws InterruptedException {
+        return SidecarForkServer.fork(settings.pythonExecutable(), List.of(
                 "--port", String.valueOf(gatewayPort),
                 "--token-file", "-",
-                "--jvm-pid", String.valueOf(ProcessHandle.current().pid()))
-                .redirectErrorStream(true);
-        Process process;
-        try {
-            process = builder.start();
-        } catch (IOException e) {
-            throw setupFailure(python, "cannot run it (" + e.getMessage() + ")", "", e);
-        }
-        try (OutputStream stdin = process.getOutputStream()) {
-            stdin.write((token + "\n").getBytes(StandardCharsets.US_ASCII));
-        } catch (IOException e) {
-            // It exited before reading the token; awaitAttachment reports why from its output.
-        }
-        return process;
+                "--jvm-pid", String.valueOf(ProcessHandle.current().pid())), token, settings.startTimeout());
     }
 
     private static SidecarRendezvous.Attachment awaitAttachment(SidecarRendezvous rendezvous, Process process,
@@ -128,12 +115,12 @@ final class SidecarLauncher {
             }
             if (System.nanoTime() > deadline) {
                 throw setupFailure(settings.pythonExecutable(), "it did not connect back within "
-                        + settings.startTimeout().toSeconds() + " s", output.tail(DRAIN), null);
+                        + settings.startTimeout().toSeconds() + " s", output.tail(Duration.ZERO), null);
             }
         }
     }
 
-    private static SidecarSetupException exitedWhileStarting(String python, int exitCode, String tail) {
+    static SidecarSetupException exitedWhileStarting(String python, int exitCode, String tail) {
         if (exitCode == EXIT_PROTOCOL_MISMATCH) {
             return setupFailure(python, "its accelerator package speaks another transport protocol than this"
                     + " flink-accelerator " + BuildInfo.version() + " jar", tail, null);

@@ -25,8 +25,9 @@ import py4j.Py4JException;
  * <p>Calls are serialized (one request and one response region). {@link #close()} may come from
  * another thread (task cancellation) and never waits for a call in flight.
  *
- * <p>Start it from the thread that owns it (the task thread): Linux sends the sidecar its
- * parent-death signal when the thread that started it ends, not only when the JVM dies.
+ * <p>The sidecar is forked by the interpreter's {@link SidecarForkServer}, which reaps it and
+ * relays its exit code and output; it exits when the JVM is gone (it watches the JVM's pid, and
+ * the fork server, its parent, exits with the JVM).
  */
 public final class SidecarProcess implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SidecarProcess.class);

@@ -41,10 +41,12 @@ class AcceleratedOperatorTest {
         return new OneInputStreamOperatorTestHarness<>(new AcceleratedOperator(spec));
     }
 
-    /** The sidecars this JVM started (the operator's child processes). */
+    /** The sidecars this JVM started: the children of its sidecar fork server. */
     private static List<ProcessHandle> sidecars() {
         return ProcessHandle.current().children()
-                .filter(p -> p.info().arguments().map(a -> List.of(a).contains("accelerator.sidecar")).orElse(false))
+                .filter(p -> p.info().arguments().map(a -> List.of(a).contains("accelerator.sidecar.fork_server"))
+                        .orElse(false))
+                .flatMap(ProcessHandle::children)
                 .toList();
     }
 

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The Java side against the real Python sidecar (`python -m accelerator.sidecar`). */
+/** The Java side against the real Python sidecar, forked by the real fork server. */
 class SidecarProcessTest {
     private static final String IDENTITY = "{\"protocol\": 1, \"kind\": \"identity\", \"name\": \"identity-test\"}";
 
@@ -137,6 +137,42 @@ class SidecarProcessTest {
     }
 
     @Test
+    void sidecarsAreForkedByOneServerPerInterpreterThatOutlivesThem() throws Exception {
+        long server;
+        try (SidecarProcess first = SidecarProcess.start(TestPython.settings());
+                SidecarProcess second = SidecarProcess.start(TestPython.settings())) {
+            server = parentOf(first.pid());
+            assertEquals(server, parentOf(second.pid()));
+            assertTrue(server != ProcessHandle.current().pid(), "the JVM started the sidecar itself");
+            String command = ProcessHandle.of(server).orElseThrow().info().commandLine().orElse("");
+            assertTrue(command.contains("accelerator.sidecar.fork_server"), command);
+        }
+        assertTrue(ProcessHandle.of(server).isPresent(), "the fork server exited with its sidecars");
+    }
+
+    @Test
+    void whenTheForkServerDiesItsSidecarsFailTheirCallsAndTheNextStartHasANewServer() throws Exception {
+        SidecarProcess sidecar = SidecarProcess.start(TestPython.settings());
+        long server = parentOf(sidecar.pid());
+        try (SidecarStage stage = SidecarStage.open(sidecar, IDENTITY, allocator);
+                VectorSchemaRoot batch = Batches.kafkaRecords(allocator, 10, 20)) {
+            ProcessHandle.of(server).orElseThrow().destroyForcibly();
+            ProcessHandle.of(sidecar.pid()).ifPresent(p -> p.onExit().join());
+
+            SidecarException e = assertThrows(SidecarException.class, () -> stage.process(batch));
+            assertTrue(e.getMessage().contains("(pid " + sidecar.pid() + ") died before answering process(stage"),
+                    e.getMessage());
+        } finally {
+            sidecar.close();
+        }
+        assertNothingLeft(sidecar);
+        try (SidecarProcess next = SidecarProcess.start(TestPython.settings())) {
+            assertTrue(parentOf(next.pid()) != server, "the dead fork server's pid is still the parent");
+            assertEquals(SidecarControl.PROTOCOL_VERSION, next.protocolVersion());
+        }
+    }
+
+    @Test
     void connectionsWithoutTheTokenAreRefusedOnBothSides() throws Exception {
         try (SidecarProcess sidecar = SidecarProcess.start(TestPython.settings())) {
             // py4j's text protocol: call method protocolVersion on the JVM's entry point ("t") /
@@ -187,6 +223,10 @@ class SidecarProcessTest {
                 + ": it has no usable 'accelerator' package"), e.getMessage());
         assertTrue(e.getMessage().contains(python + " -m pip install flink-accelerator=="), e.getMessage());
         assertTrue(e.getMessage().contains("No module named"), e.getMessage());
+    }
+
+    private static long parentOf(long pid) {
+        return ProcessHandle.of(pid).flatMap(ProcessHandle::parent).orElseThrow().pid();
     }
 
     private static void assertRefused(int port, String command) throws IOException {
