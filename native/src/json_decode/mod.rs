@@ -18,7 +18,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
-use crate::columns::{column_to_python, native_buffer, Column, MessageBuffers, Values};
+use crate::columns::{column_to_python, native_buffer, Column, MessageBuffers};
 use columns::new_column;
 use lexer::{plain_run, skip_member_name, skip_scalar, Cursor};
 use values::{
@@ -420,10 +420,7 @@ impl Decoder {
                     return Err(Leftover);
                 }
                 c.pos += 1;
-                let Values::Row(children) = &mut column.values else {
-                    unreachable!()
-                };
-                self.row(c, fields, children, depth + 1)?;
+                self.row(c, fields, column.children(), depth + 1)?;
                 column.valid.push(1);
             }
         }
