@@ -56,6 +56,24 @@ pub(super) fn plain_run(m: &[u8], mut pos: usize) -> usize {
     pos
 }
 
+/// Whether two byte strings are equal; short ones (field names) compared inline in at most two
+/// overlapping word loads each, rather than by a call to memcmp.
+#[inline]
+pub(super) fn same(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let u32_at = |s: &[u8], i: usize| u32::from_le_bytes(s[i..i + 4].try_into().unwrap());
+    let u64_at = |s: &[u8], i: usize| u64::from_le_bytes(s[i..i + 8].try_into().unwrap());
+    match n {
+        0..=3 => a.iter().zip(b).all(|(x, y)| x == y),
+        4..=7 => u32_at(a, 0) == u32_at(b, 0) && u32_at(a, n - 4) == u32_at(b, n - 4),
+        8..=16 => u64_at(a, 0) == u64_at(b, 0) && u64_at(a, n - 8) == u64_at(b, n - 8),
+        _ => a == b,
+    }
+}
+
 pub(super) struct Cursor<'a> {
     pub(super) m: &'a [u8],
     pub(super) pos: usize,
