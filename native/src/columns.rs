@@ -49,19 +49,26 @@ impl Column {
     }
 
     /// Pads the column with nulls up to `rows` rows (the same bytes `push_null` writes).
+    #[inline]
     fn fill_nulls(&mut self, rows: usize) {
-        let missing = rows.saturating_sub(self.valid.len());
-        if missing == 0 {
-            return;
+        if rows > self.valid.len() {
+            self.append_nulls(rows);
         }
+    }
+
+    #[cold]
+    fn append_nulls(&mut self, rows: usize) {
         self.valid.resize(rows, 0);
         match &mut self.values {
             Values::Booleans(v) => v.resize(rows, 0),
             Values::Fixed { width, bytes } => bytes.resize(rows * *width, 0),
             Values::Text { offsets, .. } | Values::List { offsets, .. } => {
                 let last: [u8; 4] = offsets[offsets.len() - 4..].try_into().unwrap();
-                offsets.reserve(missing * 4);
-                (0..missing).for_each(|_| offsets.extend_from_slice(&last));
+                let from = offsets.len();
+                offsets.resize((rows + 1) * 4, 0);
+                offsets[from..]
+                    .chunks_exact_mut(4)
+                    .for_each(|o| o.copy_from_slice(&last));
             }
             Values::Row(_) => {}
         }
