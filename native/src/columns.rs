@@ -17,6 +17,9 @@ pub enum Values {
         offsets: Vec<u8>,
         data: Vec<u8>,
     },
+    /// The fields' columns. A null row is written to the row's validity only: its fields' columns
+    /// may lag behind it, every missing row a null, until `children` or the output pads them (one
+    /// bulk fill instead of a null pushed into every field for every null row).
     Row(Vec<Column>),
     /// int32 offsets, little-endian, into the items' column.
     List {
@@ -40,8 +43,48 @@ impl Column {
             Values::Text { offsets, data } => {
                 offsets.extend_from_slice(&(data.len() as i32).to_le_bytes())
             }
-            Values::Row(children) => children.iter_mut().for_each(Column::push_null),
+            Values::Row(_) => {}
             Values::List { offsets, .. } => offsets.extend_from_within(offsets.len() - 4..),
+        }
+    }
+
+    /// Pads the column with nulls up to `rows` rows (the same bytes `push_null` writes).
+    #[inline]
+    fn fill_nulls(&mut self, rows: usize) {
+        if rows > self.valid.len() {
+            self.append_nulls(rows);
+        }
+    }
+
+    #[cold]
+    fn append_nulls(&mut self, rows: usize) {
+        self.valid.resize(rows, 0);
+        match &mut self.values {
+            Values::Booleans(v) => v.resize(rows, 0),
+            Values::Fixed { width, bytes } => bytes.resize(rows * *width, 0),
+            Values::Text { offsets, .. } | Values::List { offsets, .. } => {
+                let last: [u8; 4] = offsets[offsets.len() - 4..].try_into().unwrap();
+                let from = offsets.len();
+                offsets.resize((rows + 1) * 4, 0);
+                offsets[from..]
+                    .chunks_exact_mut(4)
+                    .for_each(|o| o.copy_from_slice(&last));
+            }
+            Values::Row(_) => {}
+        }
+    }
+
+    /// A row column's field columns, padded to its rows, for the next row's fields to be
+    /// appended (then push its validity).
+    #[inline]
+    pub fn children(&mut self) -> &mut [Column] {
+        let rows = self.valid.len();
+        match &mut self.values {
+            Values::Row(children) => {
+                children.iter_mut().for_each(|c| c.fill_nulls(rows));
+                children
+            }
+            _ => unreachable!("fields of a non-row column"),
         }
     }
 
@@ -82,6 +125,9 @@ impl Column {
 
     /// Back to `rows` rows: drops a message's partial row when it turns out to be a leftover.
     pub fn truncate(&mut self, rows: usize) {
+        if rows > self.valid.len() {
+            return; // a lagging field column of a row (nothing of it to drop)
+        }
         self.valid.truncate(rows);
         match &mut self.values {
             Values::Booleans(v) => v.truncate(rows),
@@ -168,7 +214,10 @@ pub fn native_buffer<'py>(py: Python<'py>, bytes: Vec<u8>) -> PyResult<Bound<'py
 }
 
 /// (validity bitmap or None, value buffers, children) for `pa.Array.from_buffers`.
-pub fn column_to_python(py: Python<'_>, column: Column) -> PyResult<Bound<'_, PyTuple>> {
+pub fn column_to_python(py: Python<'_>, mut column: Column) -> PyResult<Bound<'_, PyTuple>> {
+    if let Values::Row(_) = column.values {
+        column.children();
+    }
     let validity = if column.valid.iter().all(|&v| v == 1) {
         py.None().into_bound(py)
     } else {

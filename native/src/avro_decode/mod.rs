@@ -262,10 +262,7 @@ fn read(d: &mut Datum<'_>, node: &Node, column: &mut Column) -> R<()> {
             }
         }
         Kind::Record(children) => {
-            let Values::Row(columns) = &mut column.values else {
-                unreachable!()
-            };
-            for (child, c) in children.iter().zip(columns.iter_mut()) {
+            for (child, c) in children.iter().zip(column.children()) {
                 read(d, child, c)?;
             }
             column.valid.push(1);

@@ -18,9 +18,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
-use crate::columns::{column_to_python, native_buffer, Column, MessageBuffers, Values};
+use crate::columns::{column_to_python, native_buffer, Column, MessageBuffers};
 use columns::new_column;
-use lexer::{plain_run, skip_member_name, skip_scalar, Cursor};
+use lexer::{plain_run, same, skip_member_name, skip_scalar, Cursor};
 use values::{
     decimal, epoch_day, floating, integer, integer_token, java_trim, time_of_day, timestamp,
 };
@@ -55,6 +55,9 @@ enum Kind {
 
 struct Field {
     name: Vec<u8>,
+    /// The name and a closing quote when the name is all plain string bytes: a message's raw
+    /// bytes equal to these can only be this name, with no decoding (see `field_name`).
+    quoted: Option<Vec<u8>>,
     kind: Kind,
 }
 
@@ -99,10 +102,10 @@ fn read_fields(description: &Bound<'_, PyAny>) -> PyResult<Vec<Field>> {
                 )))
             }
         };
-        fields.push(Field {
-            name: name.into_bytes(),
-            kind,
-        });
+        let name = name.into_bytes();
+        let quoted = (plain_run(&name, 0) == name.len() && name.len() <= MAX_NAME_BYTES)
+            .then(|| [&name[..], b"\""].concat());
+        fields.push(Field { name, quoted, kind });
     }
     Ok(fields)
 }
@@ -243,6 +246,13 @@ impl Decoder {
     ) -> R<Option<usize>> {
         let start = c.pos;
         let m = c.m;
+        // The usual case: the next field, in the row type's order and spelled plainly.
+        if let Some(quoted) = fields.get(hint).and_then(|f| f.quoted.as_deref()) {
+            if m.get(start..start + quoted.len()).is_some_and(|raw| same(raw, quoted)) {
+                c.pos = start + quoted.len();
+                return Ok(Some(hint));
+            }
+        }
         let pos = plain_run(m, start);
         let name: &[u8] = if m.get(pos) == Some(&b'"') {
             c.pos = pos + 1;
@@ -255,10 +265,10 @@ impl Decoder {
         if c.pos - start > MAX_NAME_BYTES {
             return Err(Leftover);
         }
-        if fields.get(hint).is_some_and(|f| f.name == name) {
+        if fields.get(hint).is_some_and(|f| same(&f.name, name)) {
             return Ok(Some(hint));
         }
-        Ok(fields.iter().position(|f| f.name == name))
+        Ok(fields.iter().position(|f| same(&f.name, name)))
     }
 
     /// Skips any JSON value, checking it as strictly as the rest (Flink's parser still lexes it).
@@ -420,10 +430,7 @@ impl Decoder {
                     return Err(Leftover);
                 }
                 c.pos += 1;
-                let Values::Row(children) = &mut column.values else {
-                    unreachable!()
-                };
-                self.row(c, fields, children, depth + 1)?;
+                self.row(c, fields, column.children(), depth + 1)?;
                 column.valid.push(1);
             }
         }
