@@ -39,6 +39,9 @@ SKIPPED_METADATA = b"accelerator.skipped"
 #: Formats whose decoders read text as Jackson does, where a message can hold a lone UTF-16
 #: surrogate (a \uD800 escape, or encoded surrogate bytes), which Flink stores as '?'.
 _SURROGATE_FORMATS = ("json", "csv")
+#: Of those, the formats whose decoder refuses a string with a lone surrogate when told to
+#: (`keep_lone_surrogates=False`).
+_SURROGATE_REFUSING = ("json",)
 #: Sink formats whose Flink serializer writes the decoded Java string, a lone surrogate included
 #: (json writes it as an escape), where the sidecar holds the '?' Flink stores.
 _JAVA_STRING_SINKS = ("json", "csv")
@@ -150,8 +153,10 @@ class SegmentStage:
         self._key_layout = kafka_rows.KeyLayout.of(decode_key) if decode_key else None
         self._plan = StagePlan(descriptor)
         functions = {e.get("extensionFunction", {}).get("name") for e in descriptor["plan"].get("extensions", [])}
+        # Only where a decoded string may still hold a lone surrogate: not behind a decoder that refuses them.
         self._surrogate_columns = [column for column, spec in ((self._value_column, decode), (self._key_column, decode_key))
-                                   if spec and spec.get("format") in _SURROGATE_FORMATS] \
+                                   if spec and spec.get("format") in _SURROGATE_FORMATS
+                                   and (keep or spec.get("format") not in _SURROGATE_REFUSING)] \
             if functions & set(_SURROGATE_SENSITIVE) else []
         if self._rows:
             self._output_schema = self._plan.output_schema

@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from accelerator.formats.jackson_text import flink_string, java_string
+from accelerator.plans import udfs
 from accelerator.plans.udfs import FlinkLoneSurrogateError, regexp_extract
 from accelerator.testing import flink_oracle, locations
 
@@ -129,7 +130,9 @@ REFUSED = "refused"
 
 
 def sidecar_regexp_extract(values: list[str | None], pattern: str, index: int) -> list[str | None]:
-    """Per row: the UDF's result, or REFUSED where it raises FlinkLoneSurrogateError."""
+    """Per row: the UDF's result, or REFUSED where it raises FlinkLoneSurrogateError; run as a stage
+    runs it on a batch whose strings may hold lone surrogates (json into an avro sink)."""
+    udfs.BATCH.lone_surrogates_possible = True
     re2, out = translated(pattern), []
     for value in values:
         held = pa.array([None if value is None else flink_string(value)], pa.string())

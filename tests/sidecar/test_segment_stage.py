@@ -104,13 +104,27 @@ def test_regexp_extract_keeps_a_question_mark_when_no_message_can_hold_a_lone_su
 
 
 @pytest.mark.parametrize("extra", ["é", "\\ud83d\\ude00"])
+def test_regexp_extract_keeps_a_question_mark_behind_a_decoder_that_refuses_lone_surrogates(extra):
+    """json into a json sink: a message with a lone surrogate fails the batch at decode, so any '?'
+    left is a '?' in Flink's string too, whatever else the batch holds."""
+    stage = stages.create(golden("nexmark_q21"))
+    out = stage.process(values([_bid("https://x/a?q=1&channel_id=5?x"), _bid("https://x/b", extra)]))
+    assert [json.loads(v)["channel_id"] for v in out.column(0).to_pylist()] == ["5?x"]
+
+
+def _into_avro(descriptor: dict) -> dict:
+    """The descriptor with an avro sink, which writes what the decoder read: lone surrogates are kept."""
+    return {**descriptor, "encode": {**descriptor["encode"], "format": "avro", "options": {}}}
+
+
+@pytest.mark.parametrize("extra", ["é", "\\ud83d\\ude00"])
 def test_regexp_extract_stops_at_a_question_mark_when_a_message_may_hold_a_lone_surrogate(extra):
     """Non-ASCII bytes or a \\u escape anywhere in the batch: the '?' may be a surrogate Flink keeps."""
-    stage = stages.create(golden("nexmark_q21"))
+    stage = stages.create(_into_avro(golden("nexmark_q21")))
     with pytest.raises(Exception, match="lone UTF-16 surrogate"):
         stage.process(values([_bid("https://x/a?q=1&channel_id=5?x"), _bid("https://x/b", extra)]))
-    out = stage.process(values([_bid("https://x/a?q=1&channel_id=5"), _bid("https://x/b", extra)]))
-    assert [json.loads(v)["channel_id"] for v in out.column(0).to_pylist()] == ["5"]
+    assert stage.process(values([_bid("https://x/a?q=1&channel_id=5"), _bid("https://x/b", extra)])).num_rows == 1
+    assert stage.process(values([_bid("https://x/a?q=1&channel_id=5?x"), _bid("https://x/b")])).num_rows == 1
 
 
 @pytest.mark.parametrize("escape", ["\\ud800", "\\udc00", "x\\ud83dy"])
