@@ -57,6 +57,9 @@ class Sidecar:
 
 
 class ForkServer:
+    """The server's one loop: requests on stdin, sidecars' output pipes and SIGCHLD (through a
+    wakeup pipe), in one thread; events go to `out` (stdout)."""
+
     def __init__(self, out=None):
         self._out = out or sys.stdout
         self._selector = selectors.DefaultSelector()
