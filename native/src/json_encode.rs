@@ -7,8 +7,8 @@
 //! `fragment` columns of JSON text Python made.
 
 use std::cell::{Cell, RefCell};
-use std::mem::MaybeUninit;
 use std::ffi::c_void;
+use std::mem::MaybeUninit;
 use std::os::raw::c_int;
 
 use pyo3::exceptions::{PyBufferError, PyValueError};
@@ -23,14 +23,24 @@ pub struct NativeBytes {
 
 #[pymethods]
 impl NativeBytes {
-    unsafe fn __getbuffer__(slf: Bound<'_, Self>, view: *mut ffi::Py_buffer, flags: c_int) -> PyResult<()> {
+    unsafe fn __getbuffer__(
+        slf: Bound<'_, Self>,
+        view: *mut ffi::Py_buffer,
+        flags: c_int,
+    ) -> PyResult<()> {
         if flags & ffi::PyBUF_WRITABLE != 0 {
             return Err(PyBufferError::new_err("the encoded bytes are read-only"));
         }
         let bytes = &slf.get().bytes;
         let filled = unsafe {
-            ffi::PyBuffer_FillInfo(view, slf.as_ptr(), bytes.as_ptr() as *mut c_void,
-                                   bytes.len() as ffi::Py_ssize_t, 1, flags)
+            ffi::PyBuffer_FillInfo(
+                view,
+                slf.as_ptr(),
+                bytes.as_ptr() as *mut c_void,
+                bytes.len() as ffi::Py_ssize_t,
+                1,
+                flags,
+            )
         };
         if filled == -1 {
             return Err(PyErr::fetch(slf.py()));
@@ -84,7 +94,8 @@ impl Out {
     #[inline(always)]
     fn put_with<const N: usize>(&mut self, fill: impl FnOnce(&mut [MaybeUninit<u8>; N]) -> usize) {
         self.0.reserve(N);
-        let room: &mut [MaybeUninit<u8>; N] = (&mut self.0.spare_capacity_mut()[..N]).try_into().unwrap();
+        let room: &mut [MaybeUninit<u8>; N] =
+            (&mut self.0.spare_capacity_mut()[..N]).try_into().unwrap();
         let used = fill(room);
         assert!(used <= N);
         // SAFETY: `fill` wrote bytes 0..used (each caller below writes every byte it counts).
@@ -114,7 +125,10 @@ impl Key {
         let short = (text.len() <= 32).then(|| {
             let mut padded = [0u8; 32];
             padded[..text.len()].copy_from_slice(&text);
-            Short { text: padded, len: text.len() }
+            Short {
+                text: padded,
+                len: text.len(),
+            }
         });
         Key { short, text }
     }
@@ -163,10 +177,18 @@ enum Kind<'a> {
     Date(&'a [u8]),
     /// Milliseconds of the day (int32).
     Time(&'a [u8]),
-    Timestamp { values: &'a [u8], nanos_per_unit: i64, separator: u8, zulu: bool },
+    Timestamp {
+        values: &'a [u8],
+        nanos_per_unit: i64,
+        separator: u8,
+        zulu: bool,
+    },
     /// DECIMAL as Arrow decimal128 (16-byte little-endian unscaled values) of the given scale,
     /// written as Flink's default writes it (see `write_decimal`).
-    Decimal { values: &'a [u8], scale: i64 },
+    Decimal {
+        values: &'a [u8],
+        scale: i64,
+    },
     /// A row: its fields' `"name":` keys and columns.
     Row(Vec<(Key, Column<'a>)>),
 }
@@ -191,7 +213,14 @@ impl<'a> Column<'a> {
     }
 
     fn new(length: usize, offset: usize, validity: Option<&'a [u8]>, kind: Kind<'a>) -> Column<'a> {
-        Column { length, offset, validity, kind, last_date: RefCell::new(date_text(0)), last_days: Cell::new(0) }
+        Column {
+            length,
+            offset,
+            validity,
+            kind,
+            last_date: RefCell::new(date_text(0)),
+            last_days: Cell::new(0),
+        }
     }
 
     #[inline]
@@ -209,7 +238,9 @@ impl<'a> Column<'a> {
         match &self.kind {
             Kind::Fragment(s) => out.extend_from_slice(s.value(at)),
             Kind::String(s) => s.write_escaped(at, out),
-            Kind::Bool(bits) => out.extend_from_slice(if bit(bits, at) { b"true" } else { b"false" }),
+            Kind::Bool(bits) => {
+                out.extend_from_slice(if bit(bits, at) { b"true" } else { b"false" })
+            }
             Kind::Int(values, width) => write_int(read_int(values, at, *width), out),
             Kind::Date(values) => {
                 let date = self.date(read_int(values, at, 4));
@@ -218,7 +249,12 @@ impl<'a> Column<'a> {
                 out.push(b'"');
             }
             Kind::Time(values) => write_time(read_int(values, at, 4), out),
-            Kind::Timestamp { values, nanos_per_unit, separator, zulu } => {
+            Kind::Timestamp {
+                values,
+                nanos_per_unit,
+                separator,
+                zulu,
+            } => {
                 let v = read_int(values, at, 8);
                 match nanos_per_unit {
                     1 => write_timestamp::<1>(self, v, *separator, *zulu, out),
@@ -239,7 +275,11 @@ impl<'a> Column<'a> {
     fn size_hint(&self) -> usize {
         let per_value = match &self.kind {
             Kind::Fragment(s) | Kind::String(s) => {
-                let used = if self.length == 0 { 0 } else { s.offset(self.offset + self.length) - s.offset(self.offset) };
+                let used = if self.length == 0 {
+                    0
+                } else {
+                    s.offset(self.offset + self.length) - s.offset(self.offset)
+                };
                 return used + used / 8 + 2 * self.length;
             }
             Kind::Bool(_) => 5,
@@ -250,7 +290,10 @@ impl<'a> Column<'a> {
             Kind::Decimal { .. } => 24,
             Kind::Row(fields) => {
                 return 2 * self.length
-                    + fields.iter().map(|(key, c)| (key.text.len() + 1) * self.length + c.size_hint()).sum::<usize>();
+                    + fields
+                        .iter()
+                        .map(|(key, c)| (key.text.len() + 1) * self.length + c.size_hint())
+                        .sum::<usize>();
             }
         };
         per_value * self.length
@@ -453,7 +496,10 @@ fn plain_prefix_16(s: &[u8]) -> usize {
         let four_byte = _mm_cmpgt_epi8(flipped, _mm_set1_epi8((0xEFu8 ^ 0x80) as i8));
         let quote = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'"' as i8));
         let backslash = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'\\' as i8));
-        let any = _mm_or_si128(_mm_or_si128(control, four_byte), _mm_or_si128(quote, backslash));
+        let any = _mm_or_si128(
+            _mm_or_si128(control, four_byte),
+            _mm_or_si128(quote, backslash),
+        );
         (_mm_movemask_epi8(any) as u32 | 1 << 16).trailing_zeros() as usize
     }
 }
@@ -461,7 +507,10 @@ fn plain_prefix_16(s: &[u8]) -> usize {
 #[cfg(not(target_arch = "x86_64"))]
 #[inline]
 fn plain_prefix_16(s: &[u8]) -> usize {
-    s[..16].iter().position(|&b| ESCAPE[b as usize] != 0).unwrap_or(16)
+    s[..16]
+        .iter()
+        .position(|&b| ESCAPE[b as usize] != 0)
+        .unwrap_or(16)
 }
 
 fn write_unicode_escape(unit: u32, out: &mut Out) {
@@ -510,8 +559,10 @@ fn write_escaped(data: &[u8], from: usize, to: usize, out: &mut Out) {
                     continue;
                 }
                 out.extend_from_slice(&data[start..i]);
-                let code = ((b as u32 & 0x07) << 18) | ((data[i + 1] as u32 & 0x3F) << 12)
-                    | ((data[i + 2] as u32 & 0x3F) << 6) | (data[i + 3] as u32 & 0x3F);
+                let code = ((b as u32 & 0x07) << 18)
+                    | ((data[i + 1] as u32 & 0x3F) << 12)
+                    | ((data[i + 2] as u32 & 0x3F) << 6)
+                    | (data[i + 3] as u32 & 0x3F);
                 let above = code - 0x10000;
                 write_unicode_escape(0xD800 + (above >> 10), out);
                 write_unicode_escape(0xDC00 + (above & 0x3FF), out);
@@ -597,7 +648,13 @@ fn write_time(millis: i64, out: &mut Out) {
 
 /// yyyy-MM-dd HH:mm:ss (or 'T'), then the fraction's digits without trailing zeros; 'Z' for
 /// TIMESTAMP_LTZ (written in UTC). Monomorphized per unit, so that its divisions are by constants.
-fn write_timestamp<const NANOS_PER_UNIT: i64>(column: &Column<'_>, v: i64, separator: u8, zulu: bool, out: &mut Out) {
+fn write_timestamp<const NANOS_PER_UNIT: i64>(
+    column: &Column<'_>,
+    v: i64,
+    separator: u8,
+    zulu: bool,
+    out: &mut Out,
+) {
     let units_per_second = 1_000_000_000 / NANOS_PER_UNIT;
     let per_day = 86_400 * units_per_second;
     let rest = v.rem_euclid(per_day);
@@ -652,7 +709,11 @@ fn buffer_bytes<'a>(obj: &Bound<'_, PyAny>, held: &mut Vec<Held>) -> PyResult<&'
     let (ptr, len) = (view.buf as *const u8, view.len as usize);
     held.push(Held(view));
     // The memory stays pinned while `held` holds the view; the caller keeps it past every use.
-    Ok(if len == 0 { &[] } else { unsafe { std::slice::from_raw_parts(ptr, len) } })
+    Ok(if len == 0 {
+        &[]
+    } else {
+        unsafe { std::slice::from_raw_parts(ptr, len) }
+    })
 }
 
 fn too_short(kind: &str, length: usize, what: &str, has: usize, needs: usize) -> PyErr {
@@ -668,11 +729,18 @@ fn check_len(kind: &str, length: usize, what: &str, bytes: &[u8], needs: usize) 
     Ok(())
 }
 
-fn strings<'a>(kind: &str, length: usize, offset: usize, offsets: &'a [u8], data: &'a [u8]) -> PyResult<Strings<'a>> {
+fn strings<'a>(
+    kind: &str,
+    length: usize,
+    offset: usize,
+    offsets: &'a [u8],
+    data: &'a [u8],
+) -> PyResult<Strings<'a>> {
     check_len(kind, length, "offsets", offsets, 4 * (offset + length + 1))?;
     let s = Strings { offsets, data };
     if length > 0 {
-        let mut previous = i32::from_le_bytes(offsets[4 * offset..4 * offset + 4].try_into().unwrap());
+        let mut previous =
+            i32::from_le_bytes(offsets[4 * offset..4 * offset + 4].try_into().unwrap());
         for i in offset + 1..=offset + length {
             let next = i32::from_le_bytes(offsets[4 * i..4 * i + 4].try_into().unwrap());
             if previous < 0 || next < previous {
@@ -687,23 +755,45 @@ fn strings<'a>(kind: &str, length: usize, offset: usize, offsets: &'a [u8], data
     Ok(s)
 }
 
-type Description<'py> = (String, usize, usize, Bound<'py, PyAny>, Vec<Bound<'py, PyAny>>, Vec<i64>,
-                         Vec<(Vec<u8>, Bound<'py, PyAny>)>);
+type Description<'py> = (
+    String,
+    usize,
+    usize,
+    Bound<'py, PyAny>,
+    Vec<Bound<'py, PyAny>>,
+    Vec<i64>,
+    Vec<(Vec<u8>, Bound<'py, PyAny>)>,
+);
 
 fn column<'a>(described: &Bound<'_, PyAny>, held: &mut Vec<Held>) -> PyResult<Column<'a>> {
-    let (kind, length, offset, validity, buffers, params, children): Description = described.extract()?;
-    let validity = if validity.is_none() { None } else { Some(buffer_bytes(&validity, held)?) };
+    let (kind, length, offset, validity, buffers, params, children): Description =
+        described.extract()?;
+    let validity = if validity.is_none() {
+        None
+    } else {
+        Some(buffer_bytes(&validity, held)?)
+    };
     if let Some(bits) = validity {
-        check_len(&kind, length, "validity", bits, (offset + length).div_ceil(8))?;
+        check_len(
+            &kind,
+            length,
+            "validity",
+            bits,
+            (offset + length).div_ceil(8),
+        )?;
     }
     let buffer = |i: usize, held: &mut Vec<Held>| -> PyResult<&'a [u8]> {
         match buffers.get(i) {
             Some(obj) => buffer_bytes(obj, held),
-            None => Err(PyValueError::new_err(format!("json encode: a {kind} column needs buffer {i}"))),
+            None => Err(PyValueError::new_err(format!(
+                "json encode: a {kind} column needs buffer {i}"
+            ))),
         }
     };
     let param = |i: usize| -> PyResult<i64> {
-        params.get(i).copied().ok_or_else(|| PyValueError::new_err(format!("json encode: a {kind} column needs parameter {i}")))
+        params.get(i).copied().ok_or_else(|| {
+            PyValueError::new_err(format!("json encode: a {kind} column needs parameter {i}"))
+        })
     };
     let fixed = |width: usize, held: &mut Vec<Held>| -> PyResult<&'a [u8]> {
         let values = buffer(0, held)?;
@@ -713,7 +803,11 @@ fn column<'a>(described: &Bound<'_, PyAny>, held: &mut Vec<Held>) -> PyResult<Co
     let parsed = match kind.as_str() {
         "fragment" | "string" => {
             let s = strings(&kind, length, offset, buffer(0, held)?, buffer(1, held)?)?;
-            if kind == "string" { Kind::String(s) } else { Kind::Fragment(s) }
+            if kind == "string" {
+                Kind::String(s)
+            } else {
+                Kind::Fragment(s)
+            }
         }
         "bool" => {
             let bits = buffer(0, held)?;
@@ -723,7 +817,9 @@ fn column<'a>(described: &Bound<'_, PyAny>, held: &mut Vec<Held>) -> PyResult<Co
         "int" => {
             let width = param(0)? as usize;
             if ![1, 2, 4, 8].contains(&width) {
-                return Err(PyValueError::new_err(format!("json encode: no {width}-byte integers")));
+                return Err(PyValueError::new_err(format!(
+                    "json encode: no {width}-byte integers"
+                )));
             }
             Kind::Int(fixed(width, held)?, width)
         }
@@ -732,7 +828,9 @@ fn column<'a>(described: &Bound<'_, PyAny>, held: &mut Vec<Held>) -> PyResult<Co
         "timestamp" => {
             let nanos_per_unit = param(0)?;
             if ![1, 1_000, 1_000_000, 1_000_000_000].contains(&nanos_per_unit) {
-                return Err(PyValueError::new_err(format!("json encode: no timestamp unit of {nanos_per_unit} ns")));
+                return Err(PyValueError::new_err(format!(
+                    "json encode: no timestamp unit of {nanos_per_unit} ns"
+                )));
             }
             Kind::Timestamp {
                 values: fixed(8, held)?,
@@ -741,20 +839,29 @@ fn column<'a>(described: &Bound<'_, PyAny>, held: &mut Vec<Held>) -> PyResult<Co
                 zulu: param(2)? != 0,
             }
         }
-        "decimal" => Kind::Decimal { values: fixed(16, held)?, scale: param(0)? },
+        "decimal" => Kind::Decimal {
+            values: fixed(16, held)?,
+            scale: param(0)?,
+        },
         "row" => {
             let mut fields = Vec::with_capacity(children.len());
             for (name, child) in &children {
                 let c = column(child, held)?;
                 if c.length != length {
                     return Err(PyValueError::new_err(format!(
-                        "json encode: a row of {length} values has a field of {} values", c.length)));
+                        "json encode: a row of {length} values has a field of {} values",
+                        c.length
+                    )));
                 }
                 fields.push((Key::new(name), c));
             }
             Kind::Row(fields)
         }
-        other => return Err(PyValueError::new_err(format!("json encode: unknown column kind {other:?}"))),
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "json encode: unknown column kind {other:?}"
+            )))
+        }
     };
     Ok(Column::new(length, offset, validity, parsed))
 }
@@ -762,8 +869,11 @@ fn column<'a>(described: &Bound<'_, PyAny>, held: &mut Vec<Held>) -> PyResult<Co
 /// The JSON text of every value of a column described as above ("" for a null value), as
 /// (data, int32 offsets) for an Arrow string or binary array.
 #[pyfunction]
-pub fn json_values(py: Python<'_>, described: &Bound<'_, PyAny>, ignore_null_fields: bool)
-                   -> PyResult<(NativeBytes, NativeBytes)> {
+pub fn json_values(
+    py: Python<'_>,
+    described: &Bound<'_, PyAny>,
+    ignore_null_fields: bool,
+) -> PyResult<(NativeBytes, NativeBytes)> {
     let mut held = Vec::new();
     let result = {
         let col = column(described, &mut held)?;

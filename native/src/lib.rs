@@ -10,7 +10,10 @@ mod split_index;
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("__doc__", "The accelerator's native kernels (Rust): formats, and the functions that need them.")?;
+    m.add(
+        "__doc__",
+        "The accelerator's native kernels (Rust): formats, and the functions that need them.",
+    )?;
     m.add_function(wrap_pyfunction!(avro_decode::decode_avro, m)?)?;
     m.add_function(wrap_pyfunction!(json_decode::decode_json, m)?)?;
     m.add_function(wrap_pyfunction!(json_encode::json_values, m)?)?;
