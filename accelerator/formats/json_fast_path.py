@@ -12,6 +12,10 @@ any but the canonical layout of the configured standard, Feb 29 of a common year
 may clamp), timestamps outside the years 1678-2261 (int64 nanoseconds), non-ASCII text read as
 a number, a boolean or a date, an object or array given for a scalar.
 
+Fields the stage never reads (`JsonOptions.read_fields`) are checked token for token as the read
+ones, so the same messages are vouched, but come back as nulls: building them was most of the
+work on wide rows.
+
 Rows of scalar types and nested ROWs of them (every nested field nullable: a NOT NULL field
 inside a ROW stays with the exact path, which reproduces Flink there) are taken, with or
 without json.fail-on-missing-field (a message missing a field then goes to the exact path).
@@ -54,10 +58,17 @@ def _fast(t: DataType) -> bool:
     return t.root in _FAST_TYPES
 
 
-def _describe(row_type: DataType) -> list[tuple]:
-    """The row type as the kernel takes it: (name, root, params, children) per field."""
-    return [(f.name, f.type.root, list(f.type.params), _describe(f.type) if f.type.root == "ROW" else [])
-            for f in row_type.fields]
+def _describe(row_type: DataType, read: dict | None = None, outer_read: bool = True) -> list[tuple]:
+    """The row type as the kernel takes it: (name, root, params, children, read) per field. `read`
+    (`JsonOptions.read_fields`, None: all) names the fields the stage reads; a NOT NULL field is
+    always read, as the decoder checks it holds a value."""
+    described = []
+    for f in row_type.fields:
+        is_read = outer_read and (read is None or f.name in read or not f.type.nullable)
+        inner = read.get(f.name) if read is not None else None
+        children = _describe(f.type, inner, is_read) if f.type.root == "ROW" else []
+        described.append((f.name, f.type.root, list(f.type.params), children, is_read))
+    return described
 
 
 def decode(values: pa.Array, row_type: DataType, options: JsonOptions) -> FastResult | None:
@@ -65,7 +76,7 @@ def decode(values: pa.Array, row_type: DataType, options: JsonOptions) -> FastRe
     if not applies(row_type, options) or len(values) == 0 or not row_type.fields:
         return None
     columns, vouched, leftover = _native.decode_json(
-        native_arrays.message_buffers(values), _describe(row_type),
+        native_arrays.message_buffers(values), _describe(row_type, options.read_fields),
         options.fail_on_missing_field, options.timestamp_format == "ISO-8601", options.keep_lone_surrogates)
     vouched, leftover = np.frombuffer(vouched, dtype=np.int64), np.frombuffer(leftover, dtype=np.int64)
     if len(vouched) == 0:

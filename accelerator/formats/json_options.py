@@ -40,6 +40,9 @@ class JsonOptions:
     #: Flink stores (True), or the message is refused (False). The sidecar's stage sets False where
     #: Flink would write the surrogate itself (its json sink keeps the decoded Java string).
     keep_lone_surrogates: bool = True
+    #: Not a Flink option: the fields the stage reads (`accelerator.plans.read_fields`; None: all).
+    #: The others are checked as strictly as Flink reads them, but decoded as nulls.
+    read_fields: dict | None = None
 
 
 def _boolean(options: dict[str, str], key: str, default: bool) -> bool:

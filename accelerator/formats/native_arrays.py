@@ -20,9 +20,12 @@ def message_buffers(values: pa.Array) -> tuple:
     return validity, offsets, data, values.offset, len(values), _LAYOUTS[values.type]
 
 
-def column(arrow: pa.DataType, length: int, buffers: tuple) -> pa.Array:
+def column(arrow: pa.DataType, length: int, buffers: tuple | None) -> pa.Array:
     """An array of type `arrow` over a kernel's (validity, value buffers, children) for one column:
-    structs and lists take their children's arrays, built the same way."""
+    structs and lists take their children's arrays, built the same way; None (a column the stage
+    does not read) gives nulls."""
+    if buffers is None:
+        return pa.nulls(length, arrow)
     validity, values, children = buffers
     validity = None if validity is None else pa.py_buffer(validity)
     if pa.types.is_struct(arrow):

@@ -19,6 +19,7 @@ from substrait import plan_pb2
 
 from accelerator.formats import types
 from accelerator.plans import nested_fields
+from accelerator.plans.read_fields import ReadFields, read_fields
 from accelerator.plans.udfs import flink_udfs
 
 PROTOCOL = 1
@@ -45,8 +46,10 @@ class StagePlan:
         self.name: str = descriptor["name"]
         self.decoded_schema = decoded_schema(descriptor)
         self.output_schema = output_schema(descriptor)
-        plan = nested_fields.rewrite(json_format.Parse(json.dumps(descriptor["plan"]), plan_pb2.Plan()),
-                                     self.decoded_schema)
+        parsed = json_format.Parse(json.dumps(descriptor["plan"]), plan_pb2.Plan())
+        #: The decoded columns (and ROW fields) the plan reads; None: maybe all.
+        self.read_fields: ReadFields | None = read_fields(parsed, self.decoded_schema)
+        plan = nested_fields.rewrite(parsed, self.decoded_schema)
         self._plan = Serde.deserialize_bytes(plan.SerializeToString())
         # One partition: with more, DataFusion deals the batch's chunks round-robin to parallel
         # partitions and collect() returns them partition by partition, so rows come back out of

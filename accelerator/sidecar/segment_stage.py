@@ -109,12 +109,15 @@ def _open(stage: str, spec: dict, direction: str):
     return entry, module, row_type, module.parse_options(options)
 
 
-def _decoder(stage: str, spec: dict, keep_lone_surrogates: bool = True) -> Decode:
+def _decoder(stage: str, spec: dict, keep_lone_surrogates: bool = True, read_fields: dict | None = None) -> Decode:
     """`keep_lone_surrogates=False`: a message whose string holds a lone UTF-16 surrogate fails the
-    batch (json), for stages whose output would differ from Flink's on it."""
+    batch (json), for stages whose output would differ from Flink's on it. `read_fields`: the
+    fields the plan reads (None: all), for formats that decode only those (json)."""
     entry, module, row_type, options = _open(stage, spec, "decode")
     if not keep_lone_surrogates and hasattr(options, "keep_lone_surrogates"):
         options = replace(options, keep_lone_surrogates=False)
+    if read_fields is not None and hasattr(options, "read_fields"):
+        options = replace(options, read_fields=read_fields)
     return entry.decoder(module, row_type, options)
 
 
@@ -146,12 +149,12 @@ class SegmentStage:
         # The stock operators after a rows stage may hand the Java string to such a sink as well.
         keep = not self._rows and not any(spec and spec.get("format") in _JAVA_STRING_SINKS
                                           for spec in (encode, descriptor.get("encode_key")))
-        self._decode_value = _decoder(self.name, decode, keep)
+        self._plan = StagePlan(descriptor)
+        self._decode_value = _decoder(self.name, decode, keep, self._plan.read_fields)
         value_options = decode.get("options") or {}
         self._value_ignores_errors = value_options.get(f"{decode['format']}.ignore-parse-errors", "false").lower() == "true"
         self._decode_key = _decoder(self.name, decode_key, keep) if decode_key else None
         self._key_layout = kafka_rows.KeyLayout.of(decode_key) if decode_key else None
-        self._plan = StagePlan(descriptor)
         functions = {e.get("extensionFunction", {}).get("name") for e in descriptor["plan"].get("extensions", [])}
         # Only where a decoded string may still hold a lone surrogate: not behind a decoder that refuses them.
         self._surrogate_columns = [column for column, spec in ((self._value_column, decode), (self._key_column, decode_key))

@@ -26,6 +26,9 @@ pub enum Values {
         offsets: Vec<u8>,
         items: Box<Column>,
     },
+    /// A column the stage never reads: its values are checked as any other's but kept nowhere
+    /// (no rows; Python makes it an all-null array). A row's fields are skipped columns too.
+    Skipped(Vec<Column>),
 }
 
 /// One output column: a validity byte per row (packed into a bitmap at the end) and the values.
@@ -35,7 +38,18 @@ pub struct Column {
 }
 
 impl Column {
+    /// A column that keeps nothing (`Values::Skipped`), with `fields` for a row's fields.
+    pub fn skipped(fields: Vec<Column>) -> Column {
+        Column {
+            valid: Vec::new(),
+            values: Values::Skipped(fields),
+        }
+    }
+
     pub fn push_null(&mut self) {
+        if let Values::Skipped(_) = self.values {
+            return;
+        }
         self.valid.push(0);
         match &mut self.values {
             Values::Booleans(v) => v.push(0),
@@ -43,7 +57,7 @@ impl Column {
             Values::Text { offsets, data } => {
                 offsets.extend_from_slice(&(data.len() as i32).to_le_bytes())
             }
-            Values::Row(_) => {}
+            Values::Row(_) | Values::Skipped(_) => {}
             Values::List { offsets, .. } => offsets.extend_from_within(offsets.len() - 4..),
         }
     }
@@ -58,6 +72,9 @@ impl Column {
 
     #[cold]
     fn append_nulls(&mut self, rows: usize) {
+        if let Values::Skipped(_) = self.values {
+            return;
+        }
         self.valid.resize(rows, 0);
         match &mut self.values {
             Values::Booleans(v) => v.resize(rows, 0),
@@ -70,7 +87,7 @@ impl Column {
                     .chunks_exact_mut(4)
                     .for_each(|o| o.copy_from_slice(&last));
             }
-            Values::Row(_) => {}
+            Values::Row(_) | Values::Skipped(_) => {}
         }
     }
 
@@ -84,22 +101,30 @@ impl Column {
                 children.iter_mut().for_each(|c| c.fill_nulls(rows));
                 children
             }
+            Values::Skipped(children) => children,
             _ => unreachable!("fields of a non-row column"),
         }
     }
 
     #[inline]
     pub fn push_fixed(&mut self, le_bytes: &[u8]) {
-        self.valid.push(1);
         if let Values::Fixed { bytes, .. } = &mut self.values {
+            self.valid.push(1);
             bytes.extend_from_slice(le_bytes);
         }
     }
 
     pub fn push_boolean(&mut self, value: bool) {
-        self.valid.push(1);
         if let Values::Booleans(v) = &mut self.values {
+            self.valid.push(1);
             v.push(value as u8);
+        }
+    }
+
+    /// A non-null row (its fields were appended to `children`).
+    pub fn push_row(&mut self) {
+        if let Values::Row(_) = self.values {
+            self.valid.push(1);
         }
     }
 
@@ -111,8 +136,20 @@ impl Column {
         }
     }
 
+    /// `text_data`, or None for a skipped column (its text is checked, not kept).
+    pub fn text_sink(&mut self) -> Option<&mut Vec<u8>> {
+        match &mut self.values {
+            Values::Text { data, .. } => Some(data),
+            Values::Skipped(_) => None,
+            _ => unreachable!("a text value for a non-text column"),
+        }
+    }
+
     /// Ends a text value; false (the column then needs `truncate`) past Arrow's 2 GiB of text.
     pub fn end_text(&mut self) -> bool {
+        if let Values::Skipped(_) = self.values {
+            return true;
+        }
         self.valid.push(1);
         if let Values::Text { offsets, data } = &mut self.values {
             let Ok(end) = i32::try_from(data.len()) else {
@@ -137,6 +174,7 @@ impl Column {
                 data.truncate(i32::from_le_bytes(offsets[rows * 4..].try_into().unwrap()) as usize);
             }
             Values::Row(children) => children.iter_mut().for_each(|c| c.truncate(rows)),
+            Values::Skipped(_) => {}
             Values::List { offsets, items } => {
                 offsets.truncate((rows + 1) * 4);
                 items
@@ -213,8 +251,12 @@ pub fn native_buffer<'py>(py: Python<'py>, bytes: Vec<u8>) -> PyResult<Bound<'py
     Ok(Bound::new(py, NativeBuffer { bytes })?.into_any())
 }
 
-/// (validity bitmap or None, value buffers, children) for `pa.Array.from_buffers`.
-pub fn column_to_python(py: Python<'_>, mut column: Column) -> PyResult<Bound<'_, PyTuple>> {
+/// (validity bitmap or None, value buffers, children) for `pa.Array.from_buffers`; None for a
+/// skipped column.
+pub fn column_to_python(py: Python<'_>, mut column: Column) -> PyResult<Bound<'_, PyAny>> {
+    if let Values::Skipped(_) = column.values {
+        return Ok(py.None().into_bound(py));
+    }
     if let Values::Row(_) = column.values {
         column.children();
     }
@@ -241,8 +283,9 @@ pub fn column_to_python(py: Python<'_>, mut column: Column) -> PyResult<Bound<'_
             buffers.append(native_buffer(py, offsets)?)?;
             children.append(column_to_python(py, *items)?)?;
         }
+        Values::Skipped(_) => unreachable!("returned above"),
     }
-    PyTuple::new(py, [validity, buffers.into_any(), children.into_any()])
+    Ok(PyTuple::new(py, [validity, buffers.into_any(), children.into_any()])?.into_any())
 }
 
 fn buffer_bytes<'a>(buffer: &'a PyBuffer<i8>, what: &str) -> PyResult<&'a [u8]> {

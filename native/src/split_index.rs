@@ -4,7 +4,6 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
 
 use crate::columns::{column_to_python, Column, MessageBuffers, Values};
 
@@ -44,7 +43,7 @@ pub fn split_index<'py>(
     strings: Bound<'py, PyAny>,
     separator: &[u8],
     index: usize,
-) -> PyResult<Bound<'py, PyTuple>> {
+) -> PyResult<Bound<'py, PyAny>> {
     if separator.is_empty() {
         return Err(PyValueError::new_err(
             "SPLIT_INDEX with an empty separator splits on whitespace in Flink; not done here",

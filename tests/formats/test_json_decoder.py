@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+from dataclasses import replace
 from decimal import Decimal
 
 import pyarrow as pa
@@ -629,3 +630,63 @@ def test_nested_nexmark_events_are_all_vouched_by_the_native_path(projection):
     fast = json_fast_path.decode(values, project(nexmark.ROW_TYPE, projection), parse_options({}))
     assert fast is not None and fast.leftover is None and fast.batch.num_rows == len(values)
     assert_batch_matches_flink(nexmark.ROW_TYPE, {}, values.to_pylist(), projection)
+
+
+# -- (f) fields the stage never reads: checked like the rest, built as nulls -----------------------
+
+def read_selections(row_type: types.DataType):
+    """A `JsonOptions.read_fields` for `row_type`: each field left out, read whole, or (a ROW)
+    read in part."""
+    def field_choice(f: types.Field):
+        whole = st.just((f.name, None))
+        if f.type.root != "ROW":
+            return st.one_of(st.none(), whole)
+        return st.one_of(st.none(), whole, read_selections(f.type).map(lambda inner: (f.name, inner)))
+    return st.tuples(*[field_choice(f) for f in row_type.fields]).map(
+        lambda chosen: {name: inner for name, inner in (c for c in chosen if c is not None)})
+
+
+def keep_read(array: pa.Array, t: types.DataType, read: dict | None) -> pa.Array:
+    """`array` (decoded whole) with every field outside `read` nulled: what a decode of `read` gives."""
+    if read is None:
+        return array
+    children = []
+    for i, f in enumerate(t.fields):
+        child = array.field(i)
+        if f.name not in read:
+            child = pa.nulls(len(array), child.type)
+        elif f.type.root == "ROW":
+            child = keep_read(child, f.type, read[f.name])
+        children.append(child)
+    return pa.StructArray.from_arrays(children, fields=list(array.type), mask=array.is_null())
+
+
+@pytest.mark.parametrize("options", list(NATIVE_OPTIONS))
+@settings(SETTINGS, max_examples=150)
+@given(batch=st.lists(native_messages(NATIVE), min_size=10, max_size=40), read=read_selections(NATIVE))
+def test_unread_fields_are_checked_as_strictly_but_decoded_as_nulls(options, batch, read):
+    """Reading only some fields vouches for exactly the messages a whole decode vouches for (a
+    message Flink fails on fails whichever fields are read), with the same values in the read
+    fields and nulls in the others."""
+    values = pa.array(batch, pa.binary())
+    whole = json_fast_path.decode(values, NATIVE, parse_options(NATIVE_OPTIONS[options]))
+    part = json_fast_path.decode(values, NATIVE, replace(parse_options(NATIVE_OPTIONS[options]), read_fields=read))
+    assert (whole is None) == (part is None)
+    if whole is None:
+        return
+    assert part.vouched.equals(whole.vouched)
+    assert (part.leftover is None and whole.leftover is None) or part.leftover.equals(whole.leftover)
+    expected = keep_read(pa.StructArray.from_arrays(whole.batch.columns, fields=list(whole.batch.schema)), NATIVE, read)
+    assert pa.StructArray.from_arrays(part.batch.columns, fields=list(part.batch.schema)).equals(expected)
+
+
+@pytest.mark.parametrize("message", [
+    b'{"i":1,"ts":"2020-13-01 00:00:00"}', b'{"i":1,"bi":9223372036854775808}', b'{"i":1,"s":"\\x41"}',
+    b'{"i":1,"r":{"ts":"not a timestamp"}}', b'{"i":1,"dt":"2021-02-29"}', b'{"i":1,"d":"abc"}',
+], ids=["timestamp", "bigint-overflow", "bad-escape", "nested-timestamp", "feb-29", "text-for-double"])
+def test_a_record_flink_fails_on_fails_even_where_the_field_is_not_read(message):
+    options = parse_options({})
+    want = flink(NATIVE, {}).deserialize([message])[0]
+    assert want.error is not None, "the case must be one Flink's decoder fails on"
+    with pytest.raises(FormatError):
+        decode(pa.array([message], pa.binary()), NATIVE, replace(options, read_fields={"i": None}))

@@ -2,11 +2,15 @@
 
 use crate::columns::{Column, Values};
 
-use super::Kind;
+use super::{Field, Kind};
 
-/// A column for `kind`, sized for `rows` rows and text up to `text_bytes` (the messages' bytes
-/// bound every column's).
-pub(super) fn new_column(kind: &Kind, rows: usize, text_bytes: usize) -> Column {
+/// A column for `field`, sized for `rows` rows and text up to `text_bytes` (the messages' bytes
+/// bound every column's); a skipped one for a field the stage never reads.
+pub(super) fn new_column(field: &Field, rows: usize, text_bytes: usize) -> Column {
+    let kind = &field.kind;
+    if !field.read {
+        return skipped_column(kind);
+    }
     let fixed = |width| Values::Fixed {
         width,
         bytes: Vec::with_capacity(rows * width),
@@ -28,7 +32,7 @@ pub(super) fn new_column(kind: &Kind, rows: usize, text_bytes: usize) -> Column 
         Kind::Row(fields) => Values::Row(
             fields
                 .iter()
-                .map(|f| new_column(&f.kind, rows, text_bytes))
+                .map(|f| new_column(f, rows, text_bytes))
                 .collect(),
         ),
     };
@@ -36,4 +40,12 @@ pub(super) fn new_column(kind: &Kind, rows: usize, text_bytes: usize) -> Column 
         valid: Vec::with_capacity(rows),
         values,
     }
+}
+
+/// A column that keeps nothing of `kind` (nor of its fields, when a row).
+fn skipped_column(kind: &Kind) -> Column {
+    Column::skipped(match kind {
+        Kind::Row(fields) => fields.iter().map(|f| skipped_column(&f.kind)).collect(),
+        _ => Vec::new(),
+    })
 }

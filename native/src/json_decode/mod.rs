@@ -54,6 +54,9 @@ enum Kind {
 }
 
 struct Field {
+    /// Whether the stage reads the field (a row: some field of it). An unread field's value is
+    /// checked exactly as a read one's, so the same messages are vouched, but kept nowhere.
+    read: bool,
     name: Vec<u8>,
     /// The name and a closing quote when the name is all plain string bytes: a message's raw
     /// bytes equal to these can only be this name, with no decoding (see `field_name`).
@@ -61,12 +64,17 @@ struct Field {
     kind: Kind,
 }
 
-/// Fields from the Python description: a list of (name, root, params, children).
+/// Fields from the Python description: a list of (name, root, params, children, read).
 fn read_fields(description: &Bound<'_, PyAny>) -> PyResult<Vec<Field>> {
     let mut fields = Vec::new();
     for item in description.try_iter()? {
-        let (name, root, params, children): (String, String, Vec<u32>, Bound<'_, PyAny>) =
-            item?.extract()?;
+        let (name, root, params, children, read): (
+            String,
+            String,
+            Vec<u32>,
+            Bound<'_, PyAny>,
+            bool,
+        ) = item?.extract()?;
         let param = |i: usize| {
             params
                 .get(i)
@@ -105,7 +113,12 @@ fn read_fields(description: &Bound<'_, PyAny>) -> PyResult<Vec<Field>> {
         let name = name.into_bytes();
         let quoted = (plain_run(&name, 0) == name.len() && name.len() <= MAX_NAME_BYTES)
             .then(|| [&name[..], b"\""].concat());
-        fields.push(Field { name, quoted, kind });
+        fields.push(Field {
+            read,
+            name,
+            quoted,
+            kind,
+        });
     }
     Ok(fields)
 }
@@ -248,7 +261,9 @@ impl Decoder {
         let m = c.m;
         // The usual case: the next field, in the row type's order and spelled plainly.
         if let Some(quoted) = fields.get(hint).and_then(|f| f.quoted.as_deref()) {
-            if m.get(start..start + quoted.len()).is_some_and(|raw| same(raw, quoted)) {
+            if m.get(start..start + quoted.len())
+                .is_some_and(|raw| same(raw, quoted))
+            {
                 c.pos = start + quoted.len();
                 return Ok(Some(hint));
             }
@@ -391,16 +406,20 @@ impl Decoder {
                 match b {
                     b'"' => {
                         c.pos += 1;
-                        c.string(Some(column.text_data()), self.lone_ok)?;
+                        c.string(column.text_sink(), self.lone_ok)?;
                     }
                     b'-' | b'0'..=b'9' => {
                         let (text, _) = c.number()?;
-                        column.text_data().extend_from_slice(text);
+                        if let Some(data) = column.text_sink() {
+                            data.extend_from_slice(text);
+                        }
                     }
                     b't' | b'f' => {
                         let word: &[u8] = if b == b't' { b"true" } else { b"false" };
                         c.literal(word)?;
-                        column.text_data().extend_from_slice(word);
+                        if let Some(data) = column.text_sink() {
+                            data.extend_from_slice(word);
+                        }
                     }
                     _ => return Err(Leftover),
                 }
@@ -431,7 +450,7 @@ impl Decoder {
                 }
                 c.pos += 1;
                 self.row(c, fields, column.children(), depth + 1)?;
-                column.valid.push(1);
+                column.push_row();
             }
         }
         Ok(())
@@ -472,10 +491,11 @@ impl Decoder {
 /// Decodes the messages of a Binary/LargeBinary (or String) array (`messages`, as
 /// [`MessageBuffers::get`] reads it). `fields` describes the row: a list of (name, root, params, children), root one of
 /// BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL (params precision, scale), CHAR,
-/// VARCHAR, DATE, TIME, TIMESTAMP, TIMESTAMP_LTZ, ROW (children: its fields).
+/// VARCHAR, DATE, TIME, TIMESTAMP, TIMESTAMP_LTZ, ROW (children: its fields); `read` false for a
+/// field the stage never reads (checked like the others, returned as None).
 ///
 /// Returns (columns, vouched, leftover): per field (validity bitmap or None, value buffers,
-/// children) holding one row per vouched message; the vouched and leftover message indices as
+/// children) holding one row per vouched message, or None for an unread field; the vouched and leftover message indices as
 /// little-endian int64 bytes.
 #[pyfunction]
 #[pyo3(signature = (messages, fields, fail_on_missing_field, iso_timestamps, lone_surrogates_ok))]
@@ -493,7 +513,7 @@ pub fn decode_json<'py>(
     let (columns, vouched, leftover) = py.detach(|| {
         let mut columns: Vec<Column> = fields
             .iter()
-            .map(|f| new_column(&f.kind, length, messages.data.len()))
+            .map(|f| new_column(f, length, messages.data.len()))
             .collect();
         let mut decoder = Decoder {
             fail_on_missing_field,
