@@ -13,6 +13,8 @@ from __future__ import annotations
 import pyarrow as pa
 from substrait import algebra_pb2, plan_pb2
 
+from accelerator.plans import relations
+
 GET_FIELD = "get_field"
 URN = "extension:org.apache.datafusion:functions"
 
@@ -30,7 +32,11 @@ def rewrite(plan: plan_pb2.Plan, decoded: pa.Schema) -> plan_pb2.Plan:
     anchor = _declare_get_field(plan)
     for relation in plan.relations:
         rel = relation.root.input if relation.HasField("root") else relation.rel
-        _rel(rel, decoded, anchor)
+        try:
+            relations.output_columns(rel, lambda _read: list(decoded),
+                                     lambda expression, fields: _expression(expression, fields, anchor), _field_of)
+        except relations.UnfollowedRelation as e:
+            raise NestedFieldError(f"nested field references above a {e.kind!r} relation are not supported") from None
     return plan
 
 
@@ -55,12 +61,7 @@ def _struct_with_parent_nulls(array: pa.StructArray) -> pa.StructArray:
 def _has_nested(message) -> bool:
     if isinstance(message, algebra_pb2.Expression.ReferenceSegment.StructField) and message.HasField("child"):
         return True
-    for _, value in message.ListFields():
-        items = value if isinstance(value, (list, tuple)) or hasattr(value, "append") else [value]
-        for item in items:
-            if hasattr(item, "ListFields") and _has_nested(item):
-                return True
-    return False
+    return any(_has_nested(item) for item in relations.submessages(message))
 
 
 def _declare_get_field(plan: plan_pb2.Plan) -> int:
@@ -72,29 +73,6 @@ def _declare_get_field(plan: plan_pb2.Plan) -> int:
     declaration.extension_function.function_anchor = anchor
     declaration.extension_function.name = GET_FIELD
     return anchor
-
-
-def _rel(rel: algebra_pb2.Rel, decoded: pa.Schema, anchor: int) -> list[pa.Field | None]:
-    """Rewrites `rel` in place and returns its output fields (None where the type is unknown)."""
-    kind = rel.WhichOneof("rel_type")
-    if kind == "read":
-        fields: list[pa.Field | None] = list(decoded)
-    elif kind == "filter":
-        fields = _rel(rel.filter.input, decoded, anchor)
-        _expression(rel.filter.condition, fields, anchor)
-    elif kind == "project":
-        fields = _rel(rel.project.input, decoded, anchor)
-        out = list(fields)
-        for expression in rel.project.expressions:
-            out.append(_field_of(expression, fields))
-            _expression(expression, fields, anchor)
-        fields = out
-    else:
-        raise NestedFieldError(f"nested field references above a {kind!r} relation are not supported")
-    common = getattr(rel, kind).common
-    if common.HasField("emit"):
-        fields = [fields[i] for i in common.emit.output_mapping]
-    return fields
 
 
 def _field_of(expression: algebra_pb2.Expression, fields: list[pa.Field | None]) -> pa.Field | None:
@@ -115,13 +93,10 @@ def _expression(message, fields: list[pa.Field | None], anchor: int) -> None:
             and message.selection.direct_reference.struct_field.HasField("child"):
         message.CopyFrom(_get_field_chain(message.selection, fields, anchor))
         return
-    for _, value in message.ListFields():
-        items = value if hasattr(value, "append") else [value]
-        for item in items:
-            if isinstance(item, algebra_pb2.Rel):
-                raise NestedFieldError("nested field references in subqueries are not supported")
-            if hasattr(item, "ListFields"):
-                _expression(item, fields, anchor)
+    for item in relations.submessages(message):
+        if isinstance(item, algebra_pb2.Rel):
+            raise NestedFieldError("nested field references in subqueries are not supported")
+        _expression(item, fields, anchor)
 
 
 def _get_field_chain(selection: algebra_pb2.Expression.FieldReference, fields: list[pa.Field | None],

@@ -18,6 +18,8 @@ from typing import Union
 import pyarrow as pa
 from substrait import algebra_pb2, plan_pb2
 
+from accelerator.plans import relations
+
 #: name -> None (the whole column or field) or the read fields of its ROW.
 ReadFields = dict[str, Union["ReadFields", None]]
 
@@ -36,51 +38,27 @@ def read_fields(plan: plan_pb2.Plan, decoded: pa.Schema) -> ReadFields | None:
         if len(plan.relations) != 1 or not plan.relations[0].HasField("root"):
             raise _NotFollowed
         paths: set[Path] = set()
-        for column in _rel(plan.relations[0].root.input, len(decoded), paths):
-            if column is not None:
-                paths.add(column)
-    except _NotFollowed:
+        output = relations.output_columns(plan.relations[0].root.input, lambda read: _read(read, len(decoded)),
+                                          lambda expression, columns: _expression(expression, columns, paths),
+                                          _passed_on)
+        paths.update(column for column in output if column is not None)
+    except (_NotFollowed, relations.UnfollowedRelation):
         return None
     return _tree(paths, decoded)
 
 
-def _rel(rel: algebra_pb2.Rel, width: int, paths: set[Path]) -> list[Path | None]:
-    """`rel`'s output columns: the decoded table path each passes on unchanged, or None for a
-    computed one; the paths its expressions read are added to `paths`."""
-    kind = rel.WhichOneof("rel_type")
-    if kind == "read":
-        read = rel.read
-        if read.HasField("projection") or read.HasField("filter") or read.HasField("best_effort_filter") \
-                or len(read.base_schema.names) < width:
-            raise _NotFollowed
-        columns: list[Path | None] = [(i,) for i in range(width)]
-    elif kind == "filter":
-        columns = _rel(rel.filter.input, width, paths)
-        _expression(rel.filter.condition, columns, paths)
-    elif kind == "project":
-        columns = _rel(rel.project.input, width, paths)
-        out = list(columns)
-        for expression in rel.project.expressions:
-            reference = _reference(expression, columns)
-            if reference is None:
-                _expression(expression, columns, paths)
-            out.append(reference if reference else None)
-        columns = out
-    else:
+def _read(read: algebra_pb2.ReadRel, width: int) -> list[Path | None]:
+    """The read relation's columns: the decoded table's, unless it masks or filters them."""
+    if read.HasField("projection") or read.HasField("filter") or read.HasField("best_effort_filter") \
+            or len(read.base_schema.names) < width:
         raise _NotFollowed
-    common = getattr(rel, kind).common
-    if common.HasField("emit"):
-        columns = [columns[i] for i in common.emit.output_mapping]
-    return columns
+    return [(i,) for i in range(width)]
 
 
-def _reference(expression: algebra_pb2.Expression, columns: list[Path | None]) -> Path | None | bool:
-    """The decoded table path a plain (possibly nested) column reference passes on; False when it
-    passes on a computed column; None when the expression is not a plain reference."""
-    if not expression.HasField("selection"):
-        return None
-    path = _path(expression.selection, columns)
-    return False if path is None else path
+def _passed_on(expression: algebra_pb2.Expression, columns: list[Path | None]) -> Path | None:
+    """The decoded table path a projected plain (possibly nested) column reference passes on;
+    None for anything computed."""
+    return _path(expression.selection, columns) if expression.HasField("selection") else None
 
 
 def _path(reference: algebra_pb2.Expression.FieldReference, columns: list[Path | None]) -> Path | None:
@@ -110,11 +88,8 @@ def _expression(message, columns: list[Path | None], paths: set[Path]) -> None:
         return
     if isinstance(message, algebra_pb2.Rel):
         raise _NotFollowed  # a subquery
-    for _, value in message.ListFields():
-        items = value if isinstance(value, (list, tuple)) or hasattr(value, "append") else [value]
-        for item in items:
-            if hasattr(item, "ListFields"):
-                _expression(item, columns, paths)
+    for item in relations.submessages(message):
+        _expression(item, columns, paths)
 
 
 def _tree(paths: set[Path], decoded: pa.Schema) -> ReadFields:

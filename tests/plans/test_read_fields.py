@@ -66,3 +66,20 @@ def test_a_reference_to_a_computed_column_reads_nothing_more():
     outer.common.emit.output_mapping.append(4)
     schema = pa.schema([pa.field(n, pa.int64()) for n in "abc"])
     assert read_fields(plan, schema) == {"a": None, "b": None}
+
+
+def test_a_filter_on_a_plain_boolean_column_reads_it():
+    """filter [$1] (WHERE flag) then project [$0]: both columns are read."""
+    plan = plan_pb2.Plan()
+    root = plan.relations.add().root
+    project = root.input.project
+    condition = project.input.filter.condition.selection
+    condition.direct_reference.struct_field.field = 1
+    condition.root_reference.SetInParent()
+    project.input.filter.input.read.base_schema.names.extend(["a", "flag", "c"])
+    selection = project.expressions.add().selection
+    selection.direct_reference.struct_field.field = 0
+    selection.root_reference.SetInParent()
+    project.common.emit.output_mapping.append(3)
+    schema = pa.schema([pa.field("a", pa.int64()), pa.field("flag", pa.bool_()), pa.field("c", pa.int64())])
+    assert read_fields(plan, schema) == {"a": None, "flag": None}
