@@ -43,11 +43,6 @@ public final class AccelerateKafkaSinks implements RewriteRule {
     }
 
     @Override
-    public ExecNodeGraph apply(ExecNodeGraph graph, ReadableConfig config) {
-        return apply(graph, config, new AccelerationReport());
-    }
-
-    @Override
     public ExecNodeGraph apply(ExecNodeGraph graph, ReadableConfig config, AccelerationReport report) {
         List<SinkChain> chains;
         try {
@@ -92,13 +87,6 @@ public final class AccelerateKafkaSinks implements RewriteRule {
         if (!summary.isEmpty()) {
             LOG.info("flink-accelerator: partial acceleration at sinks: {}", String.join("; ", summary));
         }
-        if (replaced.isEmpty()) {
-            return graph;
-        }
-        List<ExecNode<?>> roots = new ArrayList<>();
-        for (ExecNode<?> root : graph.getRootNodes()) {
-            roots.add(replaced.getOrDefault(root, root));
-        }
-        return new ExecNodeGraph(graph.getFlinkVersion(), roots);
+        return ReplacedRoots.of(graph, replaced);
     }
 }

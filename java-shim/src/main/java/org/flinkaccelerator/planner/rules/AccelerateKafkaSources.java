@@ -43,11 +43,6 @@ public final class AccelerateKafkaSources implements RewriteRule {
     }
 
     @Override
-    public ExecNodeGraph apply(ExecNodeGraph graph, ReadableConfig config) {
-        return apply(graph, config, new AccelerationReport());
-    }
-
-    @Override
     public ExecNodeGraph apply(ExecNodeGraph graph, ReadableConfig config, AccelerationReport report) {
         SourceChainFinder.Result found;
         try {
