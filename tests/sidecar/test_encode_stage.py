@@ -6,7 +6,6 @@ AcceleratedOperatorEncodeTest, through the real operator; the compat suite runs 
 from __future__ import annotations
 
 import json
-from datetime import datetime
 
 import pyarrow as pa
 import pytest
@@ -24,18 +23,17 @@ def golden(name: str) -> dict:
 
 
 def test_the_encode_kind_runs_the_plan_over_the_rows_then_encodes_them():
-    descriptor = golden("encode_window_aggregate")
+    descriptor = golden("encode_join")
     stage = stages.create(descriptor)
     assert isinstance(stage, EncodeStage)
-    start = datetime(2026, 1, 1)
     rows = pa.RecordBatch.from_pylist(
-        [{"page": "home", "cnt": 3, "window_start": start, "window_end": start},
-         {"page": None, "cnt": 1, "window_start": start, "window_end": start}],
+        [{"id": 1, "seller": 7, "category": 3, "id0": 7, "name": "alice"},
+         {"id": 2, "seller": 8, "category": 1, "id0": 8, "name": None}],
         schema=StagePlan(descriptor).decoded_schema)
     out = stage.process(rows)
     assert out.schema.names == ["value"]
     messages = [json.loads(v) for v in out.column(0).to_pylist()]
-    assert [(m["page"], m["clicks"], m["busy"]) for m in messages] == [("HOME", 30, True), (None, 10, False)]
+    assert messages == [{"name": "ALICE", "auction": 10, "big": True}, {"name": None, "auction": 20, "big": False}]
 
 
 def test_a_batch_with_other_columns_is_refused():

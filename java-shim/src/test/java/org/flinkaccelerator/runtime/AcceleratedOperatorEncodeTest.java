@@ -21,7 +21,6 @@ import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
-import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
 import org.junit.jupiter.api.Test;
@@ -111,20 +110,18 @@ class AcceleratedOperatorEncodeTest {
 
     @Test
     void theCalcsItTookOverRunBeforeTheEncoding() throws Exception {
-        JsonNode descriptor = golden("encode_window_aggregate");
-        // The window aggregate's rows (page, cnt, window_start, window_end) and what the Calc makes of them.
-        TimestampData start = TimestampData.fromEpochMillis(1_767_225_600_000L);
-        TimestampData end = TimestampData.fromEpochMillis(1_767_225_660_000L);
-        List<RowData> aggregated = List.of(
-                GenericRowData.of(StringData.fromString("home"), 3L, start, end),
-                GenericRowData.of(StringData.fromString("cart?"), 1L, start, end),
-                GenericRowData.of(null, 2L, start, end));
+        JsonNode descriptor = golden("encode_join");
+        // The join's rows (id, seller, category, id0, name) and what the Calc makes of them.
+        List<RowData> joined = List.of(
+                GenericRowData.of(1L, 7L, 3L, 7L, StringData.fromString("alice")),
+                GenericRowData.of(2L, 8L, 1L, 8L, null),
+                GenericRowData.of(3L, 9L, null, 9L, StringData.fromString("b?\u00e9")));
         List<RowData> calculated = List.of(
-                GenericRowData.of(StringData.fromString("HOME"), start, 30L, true),
-                GenericRowData.of(StringData.fromString("CART?"), start, 10L, false),
-                GenericRowData.of(null, start, 20L, false));
+                GenericRowData.of(StringData.fromString("ALICE"), 10L, true),
+                GenericRowData.of(null, 20L, false),
+                GenericRowData.of(StringData.fromString("B?\u00c9"), 30L, null));
         List<String> expected = flinkEncoded(parse(descriptor.path("encode").path("row_type").asText()), calculated);
-        assertEquals(expected, run(descriptor, aggregated, 100));
+        assertEquals(expected, run(descriptor, joined, 100));
     }
 
     @Test

@@ -12,6 +12,7 @@ import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecCalc;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecSink;
+import org.flinkaccelerator.AcceleratorOptions;
 import org.flinkaccelerator.planner.replace.AcceleratedExecNode;
 import org.flinkaccelerator.planner.replace.SegmentReplacement;
 import org.flinkaccelerator.planner.report.AccelerationReport;
@@ -30,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * ({@link StageExporter#exportEncode}) fed by the stock operator before them, and a raw-value
  * sink. Runs after {@link AccelerateKafkaSources}, so a stock operator it reads may be fed by a
  * rows stage. One INFO line per plan names the encode stages and why each part before them (or
- * each sink) stays stock. New nodes only: the nodes that stay keep their edges.
+ * each sink) stays stock. New nodes only: the nodes that stay keep their edges. Applies only with
+ * {@code accelerator.encode-stages.enabled}.
  */
 public final class AccelerateKafkaSinks implements RewriteRule {
     private static final Logger LOG = LoggerFactory.getLogger(AccelerateKafkaSinks.class);
@@ -44,6 +46,9 @@ public final class AccelerateKafkaSinks implements RewriteRule {
 
     @Override
     public ExecNodeGraph apply(ExecNodeGraph graph, ReadableConfig config, AccelerationReport report) {
+        if (!config.get(AcceleratorOptions.ENCODE_STAGES)) {
+            return graph;
+        }
         List<SinkChain> chains;
         try {
             chains = SinkChainFinder.find(graph, AcceleratedExecNode.class);

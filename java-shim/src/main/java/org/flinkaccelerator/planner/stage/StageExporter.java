@@ -16,6 +16,7 @@ import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecCalc;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecSink;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecTableSourceScan;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarBinaryType;
 import org.flinkaccelerator.planner.segment.KafkaSegment;
@@ -121,6 +122,7 @@ public final class StageExporter {
                     problems.add(new FallbackReason("calcs", e.getMessage()));
                 }
             }
+            timestampProblems(input).forEach(p -> problems.add(new FallbackReason("input rows", p)));
             if (problems.isEmpty()) {
                 StageDescriptor descriptor = new StageDescriptor(name, RowsOutput.columns(input), null, null, plan,
                         sink.encode(), sink.encodeKey(), sink.output());
@@ -132,6 +134,30 @@ public final class StageExporter {
             stoppedBy = problems;
         }
         throw new AssertionError("the loop returns at first == chain.size()");
+    }
+
+    /**
+     * Why an encode stage cannot read these rows of a stock operator: a TIMESTAMP or TIMESTAMP_LTZ
+     * (time attributes included) may hold any instant of the years 0000-9999, and the sidecar's
+     * layout holds nanoseconds since 1970 in a long (1677-2262). A decoded message's timestamp
+     * outside that range fails its batch; a stock operator's row cannot be handed back to Flink.
+     */
+    private static List<String> timestampProblems(RowType input) {
+        List<String> problems = new ArrayList<>();
+        for (RowType.RowField field : input.getFields()) {
+            if (holdsTimestamp(field.getType())) {
+                problems.add("column " + field.getName() + " (" + field.getType().asSummaryString() + "): a stock"
+                        + " operator's timestamps may lie outside the years 1677-2262 the sidecar's layout holds;"
+                        + " not accelerated yet");
+            }
+        }
+        return problems;
+    }
+
+    private static boolean holdsTimestamp(LogicalType type) {
+        LogicalTypeRoot root = type.getTypeRoot();
+        return root == LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE || root == LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE
+                || type.getChildren().stream().anyMatch(StageExporter::holdsTimestamp);
     }
 
     /**

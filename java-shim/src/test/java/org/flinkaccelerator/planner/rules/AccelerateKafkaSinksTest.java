@@ -15,6 +15,8 @@ import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecCalc;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecSink;
+import org.apache.flink.table.api.TableConfig;
+import org.flinkaccelerator.AcceleratorOptions;
 import org.flinkaccelerator.planner.GraphEdges;
 import org.flinkaccelerator.planner.replace.AcceleratedExecNode;
 import org.flinkaccelerator.planner.report.AccelerationReport;
@@ -31,6 +33,13 @@ class AccelerateKafkaSinksTest {
 
     private static String golden(String name) throws Exception {
         return Files.readString(GOLDEN.resolve(name + ".sql"), StandardCharsets.UTF_8);
+    }
+
+    /** Planning with encode stages enabled. */
+    private static SqlPlans plans() {
+        SqlPlans plans = new SqlPlans();
+        ((TableConfig) plans.config()).set(AcceleratorOptions.ENCODE_STAGES, true);
+        return plans;
     }
 
     /** The rules in planner order, as the hook applies them. */
@@ -51,12 +60,12 @@ class AccelerateKafkaSinksTest {
     }
 
     @Test
-    void theCalcAfterAWindowAggregateAndTheJsonSinkRunAsAnEncodeStage() throws Exception {
-        SqlPlans plans = new SqlPlans();
-        ExecNodeGraph graph = plans.plan(golden("encode_window_aggregate"));
+    void theCalcAfterAJoinAndTheJsonSinkRunAsAnEncodeStage() throws Exception {
+        SqlPlans plans = plans();
+        ExecNodeGraph graph = plans.plan(golden("encode_join"));
         StreamExecSink original = assertInstanceOf(StreamExecSink.class, graph.getRootNodes().get(0));
         StreamExecCalc calc = assertInstanceOf(StreamExecCalc.class, input(original));
-        ExecNode<?> aggregate = input(calc);
+        ExecNode<?> join = input(calc);
         AccelerationReport report = new AccelerationReport();
         GraphEdges edges = GraphEdges.of(graph);
         ExecNodeGraph rewritten = rewrite(plans, graph, report);
@@ -64,23 +73,23 @@ class AccelerateKafkaSinksTest {
         StreamExecSink sink = assertInstanceOf(StreamExecSink.class, rewritten.getRootNodes().get(0));
         assertEquals("raw", format(sink));
         AcceleratedExecNode accelerated = assertInstanceOf(AcceleratedExecNode.class, input(sink));
-        assertEquals("Accelerated[per_minute-encode]", accelerated.getDescription());
-        assertSame(aggregate, input(accelerated), "the stage reads what the Calc read");
-        assertEquals(aggregate.getOutputType(), accelerated.spec().consumes());
-        assertSame(aggregate, input(calc), "the nodes before keep their edges");
+        assertEquals("Accelerated[out_join-encode]", accelerated.getDescription());
+        assertSame(join, input(accelerated), "the stage reads what the Calc read");
+        assertEquals(join.getOutputType(), accelerated.spec().consumes());
+        assertSame(join, input(calc), "the nodes before keep their edges");
         List<String> names = AccelerateKafkaSourcesTest.transformationNames(plans.translate(rewritten));
-        assertTrue(names.contains("Accelerated[per_minute-encode]"), names.toString());
+        assertTrue(names.contains("Accelerated[out_join-encode]"), names.toString());
 
         edges.restore();
         String rendered = report.render(graph);
-        assertTrue(rendered.contains("[accelerated (partial): Accelerated[per_minute-encode], rows from stock"
+        assertTrue(rendered.contains("[accelerated (partial): Accelerated[out_join-encode], rows from stock"
                 + " operators]"), rendered);
         assertTrue(rendered.contains("Partly accelerated."), rendered);
     }
 
     @Test
     void aCalcTheSidecarCannotRunStaysStockBetweenARowsStageAndAnEncodeStage() throws Exception {
-        SqlPlans plans = new SqlPlans();
+        SqlPlans plans = plans();
         ExecNodeGraph graph = plans.plan(golden("rows_regexp"));
         StreamExecCalc calc = assertInstanceOf(StreamExecCalc.class, input(graph.getRootNodes().get(0)));
         AccelerationReport report = new AccelerationReport();
@@ -97,12 +106,27 @@ class AccelerateKafkaSinksTest {
 
     @Test
     void aSinkWhoseFormatWritesStoredBytesStaysStock() throws Exception {
-        SqlPlans plans = new SqlPlans();
-        String sql = golden("encode_window_aggregate");
-        String sinkFormat = "'topic' = '${topic:per_minute}', 'properties.bootstrap.servers' = '${bootstrap}',\n"
+        SqlPlans plans = plans();
+        String sql = golden("encode_join");
+        String sinkFormat = "'topic' = '${topic:out}', 'properties.bootstrap.servers' = '${bootstrap}',\n"
                 + "  'format' = 'json'";
         assertTrue(sql.contains(sinkFormat), sql);
-        ExecNodeGraph graph = plans.plan(sql.replace(sinkFormat, sinkFormat.replace("'json'", "'avro'")));
+        assertSinkStaysStock(plans, plans.plan(sql.replace(sinkFormat, sinkFormat.replace("'json'", "'avro'"))));
+    }
+
+    @Test
+    void aWindowAggregatesTimestampsKeepItsSinkStock() throws Exception {
+        SqlPlans plans = plans();
+        assertSinkStaysStock(plans, plans.plan(golden("encode_window_aggregate")));
+    }
+
+    @Test
+    void withoutTheOptionEverySinkStaysStock() throws Exception {
+        SqlPlans plans = new SqlPlans();
+        assertSinkStaysStock(plans, plans.plan(golden("encode_join")));
+    }
+
+    private static void assertSinkStaysStock(SqlPlans plans, ExecNodeGraph graph) {
         StreamExecSink original = (StreamExecSink) graph.getRootNodes().get(0);
         ExecNodeGraph rewritten = rewrite(plans, graph, new AccelerationReport());
         assertSame(original, rewritten.getRootNodes().get(0));
