@@ -86,7 +86,10 @@ def is_rows_stage(descriptor: dict[str, Any]) -> bool:
 
 def decoded_schema(descriptor: dict[str, Any]) -> pa.Schema:
     """The table the plan reads: the table's physical columns (decoded from the value, and the
-    key when it has one), then the input's metadata columns, then, in a rows stage, `MESSAGE`."""
+    key when it has one), then the input's metadata columns, then, in a rows stage, `MESSAGE`;
+    in an encode stage (no `decode`), the input's columns, the rows of stock Flink operators."""
+    if descriptor.get("decode") is None:
+        return pa.schema([types.to_arrow_field(f["name"], types.parse(f["type"])) for f in descriptor["input"]["fields"]])
     key = descriptor.get("decode_key")
     fields = table_fields(descriptor["decode"], key)
     message_columns = {descriptor["decode"]["column"], key["column"] if key else None}

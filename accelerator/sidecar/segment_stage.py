@@ -126,6 +126,30 @@ def _encoder(stage: str, spec: dict) -> Encode:
     return entry.encoder(module, row_type, options)
 
 
+class MessageEncoder:
+    """The messages a stage writes for its result rows: one value (and key) per row, in the sink
+    formats of the descriptor's `encode` (and `encode_key`) spec, as the output batch."""
+
+    def __init__(self, stage: str, descriptor: dict):
+        encode, encode_key = descriptor["encode"], descriptor.get("encode_key")
+        self._encode_value = _encoder(stage, encode)
+        self._value_fields = [f.name for f in types.parse(encode["row_type"]).fields]
+        self._encode_key = _encoder(stage, encode_key) if encode_key else None
+        if encode_key:
+            self._key_fields = list(encode_key["fields"])
+            self._key_names = [f.name for f in types.parse(encode_key["row_type"]).fields]
+        self.schema = KEYED_OUTPUT_SCHEMA if encode_key else OUTPUT_SCHEMA
+
+    def encode(self, result: pa.RecordBatch) -> pa.RecordBatch:
+        if result.num_rows == 0:
+            return pa.RecordBatch.from_pylist([], schema=self.schema)
+        if self._encode_key is None:
+            return pa.RecordBatch.from_arrays([self._encode_value(result)], schema=self.schema)
+        values = self._encode_value(kafka_rows.project(result, self._value_fields, self._value_fields))
+        keys = self._encode_key(kafka_rows.project(result, self._key_fields, self._key_names))
+        return pa.RecordBatch.from_arrays([values, keys], schema=self.schema)
+
+
 class SegmentStage:
     """Runs one accelerated segment (Kafka value (and key) formats -> Calc* -> Kafka value (and
     key) formats) on each batch."""
@@ -161,16 +185,8 @@ class SegmentStage:
                                    if spec and spec.get("format") in _SURROGATE_FORMATS
                                    and (keep or spec.get("format") not in _SURROGATE_REFUSING)] \
             if functions & set(_SURROGATE_SENSITIVE) else []
-        if self._rows:
-            self._output_schema = self._plan.output_schema
-            return
-        self._encode_value = _encoder(self.name, encode)
-        self._value_fields = [f.name for f in types.parse(encode["row_type"]).fields]
-        self._encode_key = _encoder(self.name, encode_key) if encode_key else None
-        if encode_key:
-            self._key_fields = list(encode_key["fields"])
-            self._key_names = [f.name for f in types.parse(encode_key["row_type"]).fields]
-        self._output_schema = KEYED_OUTPUT_SCHEMA if encode_key else OUTPUT_SCHEMA
+        self._encoder = None if self._rows else MessageEncoder(self.name, descriptor)
+        self._output_schema = self._plan.output_schema if self._rows else self._encoder.schema
 
     def process(self, batch: pa.RecordBatch) -> pa.RecordBatch:
         if batch.schema.names != self._input_names:
@@ -198,15 +214,9 @@ class SegmentStage:
         udfs.BATCH.lone_surrogates_possible = any(_may_hold_lone_surrogates(batch.column(c))
                                                   for c in self._surrogate_columns)
         result = self._plan.execute(table_in)
-        if result.num_rows == 0:
-            return pa.RecordBatch.from_pylist([], schema=self._output_schema)
         if self._rows:
-            return result
-        if self._encode_key is None:
-            return pa.RecordBatch.from_arrays([self._encode_value(result)], schema=self._output_schema)
-        values = self._encode_value(kafka_rows.project(result, self._value_fields, self._value_fields))
-        keys = self._encode_key(kafka_rows.project(result, self._key_fields, self._key_names))
-        return pa.RecordBatch.from_arrays([values, keys], schema=self._output_schema)
+            return result if result.num_rows else pa.RecordBatch.from_pylist([], schema=self._output_schema)
+        return self._encoder.encode(result)
 
     def _decode(self, batch: pa.RecordBatch):
         """The table rows of the batch's messages (value rows, joined with key rows when the table

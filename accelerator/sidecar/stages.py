@@ -73,5 +73,6 @@ class IdentityStage:
 register("identity", IdentityStage)
 
 
-# Registers the default kind; imported last because it registers itself through this module.
-from accelerator.sidecar import segment_stage  # noqa: E402,F401
+# Register the default kind and the encode kind; imported last because they register themselves
+# through this module.
+from accelerator.sidecar import encode_stage, segment_stage  # noqa: E402,F401

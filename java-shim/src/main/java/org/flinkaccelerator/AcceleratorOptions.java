@@ -70,6 +70,18 @@ public final class AcceleratorOptions {
                                     + " no data flows is thus noticed within this interval plus"
                                     + " 'accelerator.sidecar.timeout', and fails the task like a hung batch.");
 
+    public static final ConfigOption<Boolean> ENCODE_STAGES =
+            key("accelerator.encode-stages.enabled")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "When true, a Kafka json or csv sink fed by a stock Flink operator (a join,"
+                                    + " a stock Calc, a source that stays stock) encodes that operator's rows,"
+                                    + " and the Calcs before it the accelerator reproduces, in the sidecar."
+                                    + " Off by default: a string holding a lone UTF-16 surrogate (which some of"
+                                    + " Flink's string functions make of an emoji) fails the job instead of being"
+                                    + " written as Flink's serializers write it.");
+
     public static final ConfigOption<Boolean> FAIL_ON_FALLBACK =
             key("accelerator.fallback.fail-on-fallback")
                     .booleanType()
@@ -82,6 +94,6 @@ public final class AcceleratorOptions {
     /** All options, in the order the documentation lists them. */
     public static List<ConfigOption<?>> all() {
         return List.of(ENABLED, PYTHON_EXECUTABLE, BATCH_SIZE, BATCH_MAX_DELAY, SIDECAR_TIMEOUT,
-                SIDECAR_HEARTBEAT_INTERVAL, FAIL_ON_FALLBACK);
+                SIDECAR_HEARTBEAT_INTERVAL, ENCODE_STAGES, FAIL_ON_FALLBACK);
     }
 }

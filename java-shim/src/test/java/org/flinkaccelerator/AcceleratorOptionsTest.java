@@ -19,7 +19,7 @@ class AcceleratorOptionsTest {
         List<String> keys = AcceleratorOptions.all().stream().map(ConfigOption::key).collect(Collectors.toList());
         assertEquals(List.of("accelerator.enabled", "accelerator.python.executable", "accelerator.batch.size",
                 "accelerator.batch.max-delay", "accelerator.sidecar.timeout", "accelerator.sidecar.heartbeat-interval",
-                "accelerator.fallback.fail-on-fallback"), keys);
+                "accelerator.encode-stages.enabled", "accelerator.fallback.fail-on-fallback"), keys);
     }
 
     @Test

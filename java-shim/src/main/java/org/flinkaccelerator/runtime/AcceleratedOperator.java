@@ -32,6 +32,8 @@ import org.slf4j.LoggerFactory;
  * (rows of one BYTES column, from a source whose value format is {@code raw}) into Arrow batches,
  * sends each batch through its own Python sidecar, and emits one row (the value BYTES, then the
  * key BYTES when the sink writes keys, for a {@code raw} sink) per message the sidecar returns.
+ * An encode stage ({@link AcceleratedSegmentSpec#consumesRows()}) collects instead the rows of
+ * the stock operator before it, which the sidecar encodes as messages for the raw sink.
  * A rows stage ({@link AcceleratedSegmentSpec#emitsRows()}) emits instead the sidecar's result
  * rows themselves, as {@code ArrowRowData} views over the returned Arrow columns (no field
  * is copied), each with the record timestamp of the message it came from.
@@ -53,7 +55,7 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
     private transient BufferAllocator allocator;
     private transient SidecarProcess sidecar;
     private transient SidecarStage stage;
-    private transient ValueBatch batch;
+    private transient InputBatch batch;
     private transient RecordCoordinates coordinates;
     private transient MessageTimestamps timestamps;
     private transient GenericRowData outRow;
@@ -78,7 +80,8 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
     public void open() throws Exception {
         super.open();
         allocator = new RootAllocator();
-        batch = new ValueBatch(allocator, MetadataColumns.create(spec.descriptorJson(), allocator));
+        batch = spec.consumesRows() ? new RowsBatch(spec.consumes(), allocator)
+                : new ValueBatch(allocator, MetadataColumns.create(spec.descriptorJson(), allocator));
         coordinates = new RecordCoordinates(spec.coordinates());
         timestamps = new MessageTimestamps();
         outRow = new GenericRowData(spec.writesKeys() ? 2 : 1);
@@ -137,7 +140,13 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
     public void processElement(StreamRecord<RowData> element) throws Exception {
         coordinates.set(batch.rows(), element.getValue());
         timestamps.set(batch.rows(), element);
-        batch.append(element.getValue());
+        try {
+            batch.append(element.getValue());
+        } catch (IllegalArgumentException e) {
+            throw new SidecarException(spec.operatorName() + ": cannot hand a row of the operator before it to the"
+                    + " sidecar: " + e.getMessage() + ". Run this job without the accelerator"
+                    + " (accelerator.enabled: false) to write it as stock Flink does", e);
+        }
         if (batch.rows() >= spec.batchSize()) {
             flush();
         } else if (batch.rows() == 1) {

@@ -23,19 +23,21 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMap
  * @param coordinates where the raw source's rows carry each message's topic, partition and offset
  * @param rows for a rows stage (the descriptor has no {@code encode}), the row type the operator
  *     emits to the stock operators after it; null when it emits message bytes for a raw Kafka sink
+ * @param consumes for an encode stage (the descriptor has no {@code decode}), the row type of the
+ *     stock operator's rows it reads; null when it reads the rows of a raw Kafka source
  */
 public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, String pythonExecutable,
         int batchSize, Duration maxDelay, Duration sidecarTimeout, Duration heartbeatInterval,
-        RecordCoordinates.Layout coordinates, RowType rows)
+        RecordCoordinates.Layout coordinates, RowType rows, RowType consumes)
         implements Serializable {
-    private static final long serialVersionUID = 2L;
+    private static final long serialVersionUID = 3L;
 
     /** A segment that emits message bytes for a raw Kafka sink. */
     public AcceleratedSegmentSpec(String segmentName, String descriptorJson, String pythonExecutable,
             int batchSize, Duration maxDelay, Duration sidecarTimeout, Duration heartbeatInterval,
             RecordCoordinates.Layout coordinates) {
         this(segmentName, descriptorJson, pythonExecutable, batchSize, maxDelay, sidecarTimeout, heartbeatInterval,
-                coordinates, null);
+                coordinates, null, null);
     }
 
     public AcceleratedSegmentSpec {
@@ -43,6 +45,9 @@ public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, 
         Objects.requireNonNull(descriptorJson, "descriptorJson");
         Objects.requireNonNull(pythonExecutable, "pythonExecutable");
         Objects.requireNonNull(coordinates, "coordinates");
+        if (rows != null && consumes != null) {
+            throw new IllegalArgumentException("a stage reads message bytes or emits them: not rows on both sides");
+        }
         if (batchSize < 1) {
             throw new IllegalArgumentException("accelerator.batch.size must be at least 1, got " + batchSize);
         }
@@ -62,6 +67,11 @@ public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, 
     /** True for a rows stage: the operator emits rows of {@link #rows}, not message bytes. */
     public boolean emitsRows() {
         return rows != null;
+    }
+
+    /** True for an encode stage: the operator reads rows of {@link #consumes}, not Kafka message bytes. */
+    public boolean consumesRows() {
+        return consumes != null;
     }
 
     /** True when the descriptor's output holds message keys besides the values (the sink writes keys). */

@@ -13,7 +13,7 @@ import org.apache.flink.table.data.RowData;
  * Kafka message's value bytes, copied once, unparsed, then one column per Kafka metadata column
  * the segment reads ({@link MetadataColumns}). Reused from one flush to the next.
  */
-final class ValueBatch implements AutoCloseable {
+final class ValueBatch implements InputBatch {
     static final String VALUE = "value";
     /** The sidecar's answer column holding each message's key bytes, when the sink writes keys. */
     static final String KEY = "key";
@@ -50,23 +50,21 @@ final class ValueBatch implements AutoCloseable {
     }
 
     /** Appends one row of the raw source: the value bytes (field 0), then the metadata columns. */
-    void append(RowData row) {
+    @Override
+    public void append(RowData row) {
         for (int i = 0; i < metadata.size(); i++) {
             MetadataColumns.set(metadata.get(i), rows, row, i + 1);
         }
         append(row.isNullAt(0) ? null : row.getBinary(0));
     }
 
-    int rows() {
+    @Override
+    public int rows() {
         return rows;
     }
 
-    boolean isEmpty() {
-        return rows == 0;
-    }
-
-    /** The rows appended since the last {@link #clear()}, as a root; valid until the next append. */
-    VectorSchemaRoot root() {
+    @Override
+    public VectorSchemaRoot root() {
         for (FieldVector vector : root.getFieldVectors()) {
             vector.setValueCount(rows);
         }
@@ -74,8 +72,8 @@ final class ValueBatch implements AutoCloseable {
         return root;
     }
 
-    /** Forgets the rows; keeps the buffers for the next batch. */
-    void clear() {
+    @Override
+    public void clear() {
         for (FieldVector vector : root.getFieldVectors()) {
             vector.reset();
         }

@@ -13,6 +13,7 @@ import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecEdge;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
+import org.flinkaccelerator.planner.report.AccelerationReport;
 import org.flinkaccelerator.planner.rules.RewriteRule;
 import org.flinkaccelerator.planner.rules.RewriteRules;
 import org.junit.jupiter.api.Test;
@@ -28,7 +29,7 @@ class GraphRewriterTest {
     @Test
     void todaysRulesLeaveAGraphWithoutKafkaSegmentsUntouched() {
         ExecNodeGraph graph = graph();
-        assertEquals(List.of("export-kafka-segments", "accelerate-kafka-sources"),
+        assertEquals(List.of("export-kafka-segments", "accelerate-kafka-sources", "accelerate-kafka-sinks"),
                 RewriteRules.all().stream().map(RewriteRule::name).collect(Collectors.toList()),
                 "a rule was added: extend the end-to-end tests");
         assertSame(graph, new GraphRewriter(RewriteRules.all()).rewrite(graph, new Configuration()));
@@ -92,7 +93,7 @@ class GraphRewriterTest {
             }
 
             @Override
-            public ExecNodeGraph apply(ExecNodeGraph graph, ReadableConfig config) {
+            public ExecNodeGraph apply(ExecNodeGraph graph, ReadableConfig config, AccelerationReport report) {
                 assertSame(expected, graph);
                 calls.add(name);
                 return result;

@@ -21,7 +21,8 @@ import org.flinkaccelerator.runtime.AcceleratedSegmentSpec;
 
 /**
  * The ExecNode that stands for a whole accelerated segment between its raw-value Kafka source and
- * sink, or for a rows stage between its raw-value source and the stock operators it feeds. It carries everything it needs (the spec) because Flink translates the graph with a fresh
+ * sink, for a rows stage between its raw-value source and the stock operators it feeds, or for
+ * an encode stage between the stock operator that feeds it and its raw-value sink. It carries everything it needs (the spec) because Flink translates the graph with a fresh
  * planner; it translates to one {@link OneInputTransformation} running {@link AcceleratedOperator}
  * with its input's parallelism, so it chains with the source and the sink.
  */
@@ -55,7 +56,8 @@ public final class AcceleratedExecNode extends ExecNodeBase<RowData>
                 InternalTypeInfo.of((RowType) getOutputType()), input.getParallelism(), false);
         transformation.setDescription(spec.operatorName() + (spec.emitsRows()
                 ? ": Kafka messages decoded by the Python sidecar, as rows for the stock operators after it"
-                : ": Kafka message values through the Python sidecar"));
+                : spec.consumesRows() ? ": rows of the stock operators before it, encoded by the Python sidecar"
+                        + " as Kafka messages" : ": Kafka message values through the Python sidecar"));
         return transformation;
     }
 }

@@ -29,7 +29,8 @@ import org.flinkaccelerator.runtime.RecordCoordinates;
  * and each message's partition and offset (and topic) after those ({@link CoordinateColumns});
  * a watermark pushed into the original source is not carried over (docs/architecture.md,
  * "Watermarks"). A rows stage ({@link #buildRows}) is the raw source and the accelerated operator
- * only; its caller points the replaced nodes' consumers at the operator.
+ * only; its caller points the replaced nodes' consumers at the operator. An encode stage
+ * ({@link #buildEncode}) is the accelerated operator, fed by a stock node, and the raw sink.
  * New nodes only; the original graph is not touched here.
  */
 public final class SegmentReplacement {
@@ -43,18 +44,38 @@ public final class SegmentReplacement {
      */
     public static StreamExecSink build(KafkaSegment segment, String name, String descriptorJson, String sourceFormat,
             String sinkFormat, ReadableConfig config) {
-        ContextResolvedTable sinkTable = segment.sink().getTableSinkSpec().getContextResolvedTable();
         RawSource source = rawSource(segment.source(), sourceFormat, config);
         AcceleratedExecNode accelerated = new AcceleratedExecNode(config,
-                spec(name, descriptorJson, source.coordinates(), null, config));
+                spec(name, descriptorJson, source.coordinates(), null, null, config));
         connect(source.node(), accelerated);
+        return rawSink(segment.sink(), sinkFormat, accelerated, config);
+    }
 
+    /**
+     * The sink node that ends the replacement of an encode stage: the accelerated operator reads
+     * what {@code input} carries (the rows of the stock operator that fed the replaced nodes, of
+     * type {@code rows}) and feeds the sink's raw-value twin.
+     */
+    public static StreamExecSink buildEncode(ExecEdge input, StreamExecSink original, String name,
+            String descriptorJson, String sinkFormat, ReadableConfig config) {
+        AcceleratedExecNode accelerated = new AcceleratedExecNode(config,
+                spec(name, descriptorJson, RecordCoordinates.Layout.NONE, null, (RowType) input.getOutputType(), config));
+        accelerated.setInputEdges(List.of(ExecEdge.builder().source(input.getSource()).target(accelerated)
+                .shuffle(input.getShuffle()).exchangeMode(input.getExchangeMode()).build()));
+        return rawSink(original, sinkFormat, accelerated, config);
+    }
+
+    private static StreamExecSink rawSink(StreamExecSink original, String sinkFormat, AcceleratedExecNode input,
+            ReadableConfig config) {
+        ContextResolvedTable sinkTable = original.getTableSinkSpec().getContextResolvedTable();
+        RowType row = RawValueTables.row(RawValueTables.hasKey(sinkTable));
         StreamExecSink sink = new StreamExecSink(config,
                 new DynamicTableSinkSpec(RawValueTables.of(sinkTable, sinkFormat), List.of(), null),
-                ChangelogMode.insertOnly(), InputProperty.DEFAULT, RawValueTables.row(RawValueTables.hasKey(sinkTable)), false,
+                ChangelogMode.insertOnly(), InputProperty.DEFAULT, row, false,
                 config.get(ExecutionConfigOptions.TABLE_EXEC_SINK_UPSERT_MATERIALIZE_STRATEGY), null,
-                "Sink(table=[" + sinkTable.getIdentifier().asSummaryString() + "], fields=" + RawValueTables.row(RawValueTables.hasKey(sinkTable)).getFieldNames() + ", format=[raw])");
-        connect(accelerated, sink);
+                "Sink(table=[" + sinkTable.getIdentifier().asSummaryString() + "], fields=" + row.getFieldNames()
+                        + ", format=[raw])");
+        connect(input, sink);
         return sink;
     }
 
@@ -67,7 +88,7 @@ public final class SegmentReplacement {
             String sourceFormat, RowType rows, ReadableConfig config) {
         RawSource source = rawSource(original, sourceFormat, config);
         AcceleratedExecNode accelerated = new AcceleratedExecNode(config,
-                spec(name, descriptorJson, source.coordinates(), rows, config));
+                spec(name, descriptorJson, source.coordinates(), rows, null, config));
         connect(source.node(), accelerated);
         return accelerated;
     }
@@ -99,11 +120,11 @@ public final class SegmentReplacement {
     }
 
     private static AcceleratedSegmentSpec spec(String name, String descriptorJson, RecordCoordinates.Layout coordinates,
-            RowType rows, ReadableConfig config) {
+            RowType rows, RowType consumes, ReadableConfig config) {
         return new AcceleratedSegmentSpec(name, descriptorJson,
                 config.get(AcceleratorOptions.PYTHON_EXECUTABLE), config.get(AcceleratorOptions.BATCH_SIZE),
                 config.get(AcceleratorOptions.BATCH_MAX_DELAY), config.get(AcceleratorOptions.SIDECAR_TIMEOUT),
-                config.get(AcceleratorOptions.SIDECAR_HEARTBEAT_INTERVAL), coordinates, rows);
+                config.get(AcceleratorOptions.SIDECAR_HEARTBEAT_INTERVAL), coordinates, rows, consumes);
     }
 
     /** The Kafka metadata keys the source reads, in the order its row carries them. */

@@ -17,14 +17,24 @@ import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
  * rules; read by {@code accelerator.fallback.fail-on-fallback} and by {@code accelerator explain}.
  */
 public final class AccelerationReport {
+    /** How a segment meets stock Flink operators. */
+    public enum Shape {
+        /** Kafka source to Kafka sink, or stock as a whole. */
+        WHOLE,
+        /** A rows stage: a Kafka source and Calcs whose rows go on to stock operators. */
+        ROWS,
+        /** An encode stage: Calcs and a Kafka sink fed by a stock operator's rows. */
+        ENCODE
+    }
+
     /**
      * One segment's outcome: {@code operator} is null when it stays stock, with {@code reasons}.
-     * A {@code partial} one is a rows stage: its nodes (a Kafka source and the Calcs after it) run
-     * as {@code operator}, which hands its rows to stock operators; {@code reasons} then say why
-     * the next Calc does not run accelerated too, when that is why the stage ends.
+     * A partial one (a rows or encode stage, {@link Shape}) runs its nodes as {@code operator};
+     * {@code reasons} then say why the next Calc (rows) or the one before (encode) does not run
+     * accelerated too, when that is why the stage ends.
      */
     public record Segment(String name, List<ExecNode<?>> nodes, String operator, List<String> reasons,
-            boolean partial) {
+            Shape shape) {
         public Segment {
             nodes = List.copyOf(nodes);
             reasons = List.copyOf(reasons);
@@ -32,6 +42,10 @@ public final class AccelerationReport {
 
         public boolean accelerated() {
             return operator != null;
+        }
+
+        public boolean partial() {
+            return shape != Shape.WHOLE;
         }
     }
 
@@ -41,16 +55,21 @@ public final class AccelerationReport {
     private final Set<String> notSegments = new LinkedHashSet<>();
 
     public void accelerated(String name, List<ExecNode<?>> nodes, String operator) {
-        segments.add(new Segment(name, nodes, operator, List.of(), false));
+        segments.add(new Segment(name, nodes, operator, List.of(), Shape.WHOLE));
     }
 
     public void stock(String name, List<ExecNode<?>> nodes, List<String> reasons) {
-        segments.add(new Segment(name, nodes, null, reasons, false));
+        segments.add(new Segment(name, nodes, null, reasons, Shape.WHOLE));
     }
 
     /** A rows stage: {@code nodes} run as {@code operator}, whose rows go on to stock operators ({@link Segment}). */
     public void partial(String name, List<ExecNode<?>> nodes, String operator, List<String> stoppedBy) {
-        segments.add(new Segment(name, nodes, operator, stoppedBy, true));
+        segments.add(new Segment(name, nodes, operator, stoppedBy, Shape.ROWS));
+    }
+
+    /** An encode stage: {@code nodes} run as {@code operator}, fed by a stock operator's rows ({@link Segment}). */
+    public void encoding(String name, List<ExecNode<?>> nodes, String operator, List<String> stoppedBy) {
+        segments.add(new Segment(name, nodes, operator, stoppedBy, Shape.ENCODE));
     }
 
     /** True when some part of the plan runs accelerated and some part on stock Flink. */
@@ -126,9 +145,14 @@ public final class AccelerationReport {
         if (segment == null) {
             return "[stock: " + OUTSIDE_SEGMENTS + "]";
         }
-        if (segment.partial()) {
+        if (segment.shape() == Shape.ROWS) {
             return "[accelerated (partial): " + segment.operator() + ", rows to stock operators"
                     + (segment.reasons().isEmpty() ? "" : "; the next calc stays stock: "
+                            + String.join("; ", segment.reasons())) + "]";
+        }
+        if (segment.shape() == Shape.ENCODE) {
+            return "[accelerated (partial): " + segment.operator() + ", rows from stock operators"
+                    + (segment.reasons().isEmpty() ? "" : "; the calc before stays stock: "
                             + String.join("; ", segment.reasons())) + "]";
         }
         if (segment.accelerated()) {

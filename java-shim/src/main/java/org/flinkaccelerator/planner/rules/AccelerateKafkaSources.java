@@ -43,11 +43,6 @@ public final class AccelerateKafkaSources implements RewriteRule {
     }
 
     @Override
-    public ExecNodeGraph apply(ExecNodeGraph graph, ReadableConfig config) {
-        return apply(graph, config, new AccelerationReport());
-    }
-
-    @Override
     public ExecNodeGraph apply(ExecNodeGraph graph, ReadableConfig config, AccelerationReport report) {
         SourceChainFinder.Result found;
         try {
@@ -63,11 +58,11 @@ public final class AccelerateKafkaSources implements RewriteRule {
         boolean rewired = false;
         for (SourceChain chain : found.chains()) {
             String table = chain.source().getTableSourceSpec().getContextResolvedTable().getIdentifier().getObjectName();
-            String name = unique(table + SUFFIX, names);
+            String name = StageNames.unique(table + SUFFIX, names);
             try {
                 RowsExport rows = exporter.exportRows(name, chain.source(), chain.calcs());
                 if (!rows.export().accelerated()) {
-                    summary.add("source " + table + " stays stock: " + joined(rows.export().fallback()));
+                    summary.add("source " + table + " stays stock: " + StageNames.joined(rows.export().fallback()));
                     report.stock(name, List.of(chain.source()),
                             rows.export().fallback().stream().map(FallbackReason::toString).toList());
                     continue;
@@ -101,18 +96,6 @@ public final class AccelerateKafkaSources implements RewriteRule {
             LOG.info("flink-accelerator: partial acceleration: {}", String.join("; ", summary));
         }
         return rewired ? new ExecNodeGraph(graph.getFlinkVersion(), graph.getRootNodes()) : graph;
-    }
-
-    private static String unique(String name, Set<String> taken) {
-        String candidate = name;
-        for (int i = 2; !taken.add(candidate); i++) {
-            candidate = name + "-" + i;
-        }
-        return candidate;
-    }
-
-    private static String joined(List<FallbackReason> reasons) {
-        return String.join("; ", reasons.stream().map(FallbackReason::toString).toList());
     }
 
     private static String consumers(List<SourceChainFinder.Use> uses) {

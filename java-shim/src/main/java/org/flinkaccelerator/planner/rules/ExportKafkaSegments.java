@@ -35,11 +35,6 @@ public final class ExportKafkaSegments implements RewriteRule {
     }
 
     @Override
-    public ExecNodeGraph apply(ExecNodeGraph graph, ReadableConfig config) {
-        return apply(graph, config, new AccelerationReport());
-    }
-
-    @Override
     public ExecNodeGraph apply(ExecNodeGraph graph, ReadableConfig config, AccelerationReport report) {
         SegmentFinder.Result found;
         List<StageExport> exports = new ArrayList<>();
@@ -68,14 +63,7 @@ public final class ExportKafkaSegments implements RewriteRule {
                 replaced.put(found.segments().get(i).sink(), sink);
             }
         }
-        if (replaced.isEmpty()) {
-            return graph;
-        }
-        List<ExecNode<?>> roots = new ArrayList<>();
-        for (ExecNode<?> root : graph.getRootNodes()) {
-            roots.add(replaced.getOrDefault(root, root));
-        }
-        return new ExecNodeGraph(graph.getFlinkVersion(), roots);
+        return ReplacedRoots.of(graph, replaced);
     }
 
     /** The new sink node of an accelerated replacement, or null when the segment stays stock. */

@@ -13,11 +13,14 @@ public interface RewriteRule {
     /** Short name for logs and the fallback report. */
     String name();
 
-    /** The rewritten graph, or {@code graph} itself when nothing applies. */
-    ExecNodeGraph apply(ExecNodeGraph graph, ReadableConfig config);
+    /**
+     * The rewritten graph, or {@code graph} itself when nothing applies, telling {@code report}
+     * what runs accelerated and why not.
+     */
+    ExecNodeGraph apply(ExecNodeGraph graph, ReadableConfig config, AccelerationReport report);
 
-    /** As {@link #apply(ExecNodeGraph, ReadableConfig)}, telling {@code report} what runs accelerated and why not. */
-    default ExecNodeGraph apply(ExecNodeGraph graph, ReadableConfig config, AccelerationReport report) {
-        return apply(graph, config);
+    /** As {@link #apply(ExecNodeGraph, ReadableConfig, AccelerationReport)}, the report left unread. */
+    default ExecNodeGraph apply(ExecNodeGraph graph, ReadableConfig config) {
+        return apply(graph, config, new AccelerationReport());
     }
 }

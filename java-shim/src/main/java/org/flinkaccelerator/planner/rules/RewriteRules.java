@@ -4,12 +4,13 @@ import java.util.List;
 
 /**
  * The rules the planner applies when the accelerator is enabled, in order: whole Kafka segments
- * first, then the Kafka sources left over, partly (rows stages feeding stock operators).
+ * first, then the Kafka sources left over, partly (rows stages feeding stock operators), then the
+ * Kafka sinks left over, partly (encode stages fed by stock operators).
  */
 public final class RewriteRules {
     private RewriteRules() {}
 
     public static List<RewriteRule> all() {
-        return List.of(new ExportKafkaSegments(), new AccelerateKafkaSources());
+        return List.of(new ExportKafkaSegments(), new AccelerateKafkaSources(), new AccelerateKafkaSinks());
     }
 }

@@ -79,12 +79,12 @@ public final class SegmentFinder {
         return KAFKA.equals(table.getResolvedTable().getOptions().get(FactoryUtil.CONNECTOR.key()));
     }
 
-    private static ExecNode<?> onlyInput(ExecNode<?> node) {
+    static ExecNode<?> onlyInput(ExecNode<?> node) {
         List<ExecEdge> edges = node.getInputEdges();
         return edges.size() == 1 ? edges.get(0).getSource() : null;
     }
 
-    private static Map<ExecNode<?>, Integer> consumerCounts(ExecNodeGraph graph) {
+    static Map<ExecNode<?>, Integer> consumerCounts(ExecNodeGraph graph) {
         Map<ExecNode<?>, Integer> counts = new IdentityHashMap<>();
         List<ExecNode<?>> pending = new ArrayList<>(graph.getRootNodes());
         Map<ExecNode<?>, Boolean> seen = new IdentityHashMap<>();

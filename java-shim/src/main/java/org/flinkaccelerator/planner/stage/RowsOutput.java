@@ -9,10 +9,11 @@ import org.flinkaccelerator.planner.substrait.NotReproducible;
 import org.flinkaccelerator.planner.substrait.SubstraitTypes;
 
 /**
- * The output of a rows stage (docs/architecture.md, "The stage contract"): the columns a stock
- * Flink operator reads, each in the Arrow layout of its Flink type, then {@value #MESSAGE}, the
- * index in the input batch of the message each row came from (the operator gives the row that
- * message's record timestamp, as Flink's own Calc keeps its input's).
+ * Rows that cross between stock Flink operators and the sidecar (docs/architecture.md, "The stage
+ * contract"), each column in the Arrow layout of its Flink type: the input of an encode stage, and
+ * the output of a rows stage, which ends with {@value #MESSAGE}, the index in the input batch of
+ * the message each row came from (the operator gives the row that message's record timestamp, as
+ * Flink's own Calc keeps its input's).
  */
 final class RowsOutput {
     /** The message index column: the last column of the decoded table and of the output. */
@@ -54,11 +55,17 @@ final class RowsOutput {
 
     /** The descriptor's output fields: the row's columns with their Flink types, then {@value #MESSAGE}. */
     static List<StageField> fields(RowType output) {
+        List<StageField> fields = columns(output);
+        fields.add(new StageField(MESSAGE, MESSAGE_TYPE.asSerializableString()));
+        return fields;
+    }
+
+    /** The row's columns with their Flink types: an encode stage's input fields. */
+    static List<StageField> columns(RowType row) {
         List<StageField> fields = new ArrayList<>();
-        for (RowType.RowField field : output.getFields()) {
+        for (RowType.RowField field : row.getFields()) {
             fields.add(new StageField(field.getName(), field.getType().asSerializableString()));
         }
-        fields.add(new StageField(MESSAGE, MESSAGE_TYPE.asSerializableString()));
         return fields;
     }
 }

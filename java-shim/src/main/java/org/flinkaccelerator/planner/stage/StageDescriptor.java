@@ -12,19 +12,28 @@ import org.flinkaccelerator.stage.ProtoJson;
  * input batch's columns, how to decode the message bytes (and keys: {@code decodeKey}, else null),
  * the Substrait plan over the decoded table, how to encode its result (and its keys), and the
  * output batch's columns. A rows stage has no {@code encode}: its output is the plan's result
- * rows, handed to stock Flink operators ({@link RowsOutput}).
+ * rows, handed to stock Flink operators ({@link RowsOutput}). An encode stage has no {@code
+ * decode}: its input is the rows of stock Flink operators, and its descriptor says {@code "kind":
+ * "encode"}.
  */
 public record StageDescriptor(String name, List<StageField> input, FormatSpec decode, KeySpec decodeKey, Plan plan,
         FormatSpec encode, KeySpec encodeKey, List<StageField> output) {
     /** Version of the descriptor layout; the sidecar refuses others. */
     public static final int PROTOCOL = 1;
+    /** The sidecar's stage kind of a descriptor without {@code decode}: an encode stage. */
+    static final String ENCODE_KIND = "encode";
 
     Map<String, Object> tree() {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("protocol", PROTOCOL);
+        if (decode == null) {
+            out.put("kind", ENCODE_KIND);
+        }
         out.put("name", name);
         out.put("input", fields(input));
-        out.put("decode", decode.tree());
+        if (decode != null) {
+            out.put("decode", decode.tree());
+        }
         if (decodeKey != null) {
             out.put("decode_key", decodeKey.tree());
         }

@@ -13,8 +13,10 @@ import org.apache.flink.table.planner.plan.abilities.source.ReadingMetadataSpec;
 import org.apache.flink.table.planner.plan.abilities.source.SourceAbilitySpec;
 import org.apache.flink.table.planner.plan.abilities.source.WatermarkPushDownSpec;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecCalc;
+import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecSink;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecTableSourceScan;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarBinaryType;
 import org.flinkaccelerator.planner.segment.KafkaSegment;
@@ -35,6 +37,11 @@ public final class StageExporter {
     /** The input column holding each message's key bytes, when the source table reads keys. */
     static final String KEY = "key";
     private static final String BYTES = new VarBinaryType(VarBinaryType.MAX_LENGTH).asSerializableString();
+    /**
+     * Sink formats whose Flink serializers write a string as its Java string ({@code StringData.toString()}),
+     * which is what an encode stage hands the sidecar ({@code runtime.arrow.JavaStrings}).
+     */
+    static final List<String> JAVA_STRING_FORMATS = List.of("json", "csv");
 
     private final SegmentPlanBuilder planBuilder;
 
@@ -46,18 +53,129 @@ public final class StageExporter {
         ContextResolvedTable sourceTable = segment.source().getTableSourceSpec().getContextResolvedTable();
         ContextResolvedTable sinkTable = segment.sink().getTableSinkSpec().getContextResolvedTable();
         String name = sourceTable.getIdentifier().getObjectName() + "-to-" + sinkTable.getIdentifier().getObjectName();
-        String sinkWhere = "sink " + sinkTable.getIdentifier().asSummaryString();
         List<FallbackReason> reasons = new ArrayList<>();
         SourceSide source = sourceSide(segment.source(), false, reasons);
         RowType decoded = source.decoded();
+        SinkSide sink = sinkSide(segment.sink(), config, reasons);
 
+        // The Calc chain.
+        List<CalcProgram> programs = new ArrayList<>();
+        List<StreamExecCalc> calcs = segment.calcs();
+        for (int i = 0; i < calcs.size(); i++) {
+            programs.add(CalcPrograms.of(calcs.get(i), "calc " + (i + 1) + " of " + calcs.size()));
+        }
+        Plan plan = null;
+        if (source.typesOk()) {
+            try {
+                plan = planBuilder.build(decoded, programs, sink.row().getFieldNames(),
+                        (RowType) segment.sink().getInputEdges().get(0).getOutputType());
+            } catch (NotReproducible e) {
+                reasons.add(new FallbackReason("calcs", e.getMessage()));
+            }
+        }
+        if (!reasons.isEmpty()) {
+            return new StageExport(name, null, reasons);
+        }
+        return new StageExport(name, new StageDescriptor(name, source.input(), source.decode(), source.decodeKey(),
+                plan, sink.encode(), sink.encodeKey(), sink.output()), List.of());
+    }
+
+    /**
+     * A Kafka sink and the Calcs before it as an encode stage ("decode": null, docs/architecture.md):
+     * the sink and the longest suffix of {@code chain} that is reproduced exactly, over the rows of
+     * the stock operator that feeds them. The export holds the reasons when not even the sink alone
+     * can run accelerated; {@link EncodeExport#stoppedBy} says why the Calc before the suffix cannot.
+     *
+     * @param chain the Calcs before the sink, one after another, each the only consumer of the one before
+     */
+    public EncodeExport exportEncode(String name, List<StreamExecCalc> chain, StreamExecSink sinkNode,
+            ReadableConfig config) {
+        List<FallbackReason> reasons = new ArrayList<>();
+        SinkSide sink = sinkSide(sinkNode, config, reasons);
+        String sinkWhere = "sink " + sinkNode.getTableSinkSpec().getContextResolvedTable().getIdentifier().asSummaryString();
+        for (FormatSpec spec : new FormatSpec[] {sink.encode(), sink.encodeKey() == null ? null : sink.encodeKey().format()}) {
+            if (spec != null && !JAVA_STRING_FORMATS.contains(spec.format())) {
+                reasons.add(new FallbackReason(sinkWhere, "encoding '" + spec.format() + "' rows of stock operators is"
+                        + " not accelerated yet (only " + JAVA_STRING_FORMATS + ", whose serializers write each"
+                        + " string as the Java string the sidecar is handed)"));
+            }
+        }
+        if (!reasons.isEmpty()) {
+            return new EncodeExport(new StageExport(name, null, reasons), 0, List.of());
+        }
+        RowType sinkInput = (RowType) sinkNode.getInputEdges().get(0).getOutputType();
+        List<FallbackReason> stoppedBy = List.of();
+        for (int first = 0; first <= chain.size(); first++) {
+            List<FallbackReason> problems = new ArrayList<>();
+            RowType input = (RowType) (first == chain.size() ? sinkNode : chain.get(first)).getInputEdges().get(0)
+                    .getOutputType();
+            RowsOutput.problems(input).forEach(p -> problems.add(new FallbackReason("input rows", p)));
+            Plan plan = null;
+            if (problems.isEmpty()) {
+                List<CalcProgram> programs = new ArrayList<>();
+                for (int i = first; i < chain.size(); i++) {
+                    programs.add(CalcPrograms.of(chain.get(i), "calc " + (i + 1) + " of " + chain.size()));
+                }
+                try {
+                    plan = planBuilder.build(input, programs, sink.row().getFieldNames(), sinkInput);
+                } catch (NotReproducible e) {
+                    problems.add(new FallbackReason("calcs", e.getMessage()));
+                }
+            }
+            timestampProblems(input).forEach(p -> problems.add(new FallbackReason("input rows", p)));
+            if (problems.isEmpty()) {
+                StageDescriptor descriptor = new StageDescriptor(name, RowsOutput.columns(input), null, null, plan,
+                        sink.encode(), sink.encodeKey(), sink.output());
+                return new EncodeExport(new StageExport(name, descriptor, List.of()), chain.size() - first, stoppedBy);
+            }
+            if (first == chain.size()) {
+                return new EncodeExport(new StageExport(name, null, problems), 0, List.of());
+            }
+            stoppedBy = problems;
+        }
+        throw new AssertionError("the loop returns at first == chain.size()");
+    }
+
+    /**
+     * Why an encode stage cannot read these rows of a stock operator: a TIMESTAMP or TIMESTAMP_LTZ
+     * (time attributes included) may hold any instant of the years 0000-9999, and the sidecar's
+     * layout holds nanoseconds since 1970 in a long (1677-2262). A decoded message's timestamp
+     * outside that range fails its batch; a stock operator's row cannot be handed back to Flink.
+     */
+    private static List<String> timestampProblems(RowType input) {
+        List<String> problems = new ArrayList<>();
+        for (RowType.RowField field : input.getFields()) {
+            if (holdsTimestamp(field.getType())) {
+                problems.add("column " + field.getName() + " (" + field.getType().asSummaryString() + "): a stock"
+                        + " operator's timestamps may lie outside the years 1677-2262 the sidecar's layout holds;"
+                        + " not accelerated yet");
+            }
+        }
+        return problems;
+    }
+
+    private static boolean holdsTimestamp(LogicalType type) {
+        LogicalTypeRoot root = type.getTypeRoot();
+        return root == LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE || root == LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE
+                || type.getChildren().stream().anyMatch(StageExporter::holdsTimestamp);
+    }
+
+    /**
+     * What a stage writes: the sink table's physical row, how it encodes the value (and the key:
+     * {@code encodeKey}, else null) and the output fields (value bytes, then key bytes).
+     */
+    private record SinkSide(RowType row, FormatSpec encode, KeySpec encodeKey, List<StageField> output) {}
+
+    private static SinkSide sinkSide(StreamExecSink sink, ReadableConfig config, List<FallbackReason> reasons) {
+        ContextResolvedTable sinkTable = sink.getTableSinkSpec().getContextResolvedTable();
+        String sinkWhere = "sink " + sinkTable.getIdentifier().asSummaryString();
         // Sink: value format, abilities, constraints Flink enforces in the sink.
         RowType sinkRow = (RowType) sinkTable.getResolvedSchema().toPhysicalRowDataType().getLogicalType().copy(true);
         KafkaValueFormat sinkFormat = format(sinkTable, "encoding", sinkWhere, reasons);
         KafkaKeyFormat sinkKey = keyFormat(sinkTable, "encoding", sinkWhere, reasons);
         RowType sinkValueRow = sinkKey == null ? sinkRow : sinkKey.valueRow(sinkRow);
-        if (!segment.sink().getTableSinkSpec().getSinkAbilities().isEmpty()) {
-            reasons.add(new FallbackReason(sinkWhere, "sink abilities " + segment.sink().getTableSinkSpec().getSinkAbilities()
+        if (!sink.getTableSinkSpec().getSinkAbilities().isEmpty()) {
+            reasons.add(new FallbackReason(sinkWhere, "sink abilities " + sink.getTableSinkSpec().getSinkAbilities()
                     .stream().map(a -> a.getClass().getSimpleName()).collect(Collectors.toList())
                     + " (e.g. writing metadata) are not accelerated yet"));
         }
@@ -77,29 +195,9 @@ public final class StageExporter {
             encode = new FormatSpec(null, sinkFormat.format(), checked.options(), sinkValueRow.asSerializableString());
         }
         KeySpec encodeKey = sinkKey == null ? null : keySpec(sinkKey, null, sinkRow, sinkWhere, reasons);
-
-        // The Calc chain.
-        List<CalcProgram> programs = new ArrayList<>();
-        List<StreamExecCalc> calcs = segment.calcs();
-        for (int i = 0; i < calcs.size(); i++) {
-            programs.add(CalcPrograms.of(calcs.get(i), "calc " + (i + 1) + " of " + calcs.size()));
-        }
-        Plan plan = null;
-        if (source.typesOk()) {
-            try {
-                plan = planBuilder.build(decoded, programs, sinkRow.getFieldNames(),
-                        (RowType) segment.sink().getInputEdges().get(0).getOutputType());
-            } catch (NotReproducible e) {
-                reasons.add(new FallbackReason("calcs", e.getMessage()));
-            }
-        }
-        if (!reasons.isEmpty()) {
-            return new StageExport(name, null, reasons);
-        }
         List<StageField> output = encodeKey == null ? List.of(new StageField(VALUE, BYTES))
                 : List.of(new StageField(VALUE, BYTES), new StageField(KEY, BYTES));
-        return new StageExport(name, new StageDescriptor(name, source.input(), source.decode(), source.decodeKey(),
-                plan, encode, encodeKey, output), List.of());
+        return new SinkSide(sinkRow, encode, encodeKey, output);
     }
 
     /**

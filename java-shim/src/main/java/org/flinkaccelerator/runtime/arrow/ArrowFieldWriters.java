@@ -284,12 +284,12 @@ public final class ArrowFieldWriters {
 
         @Override
         protected void writeValue(int index, RowData row, int pos) {
-            v.setSafe(index, row.getString(pos).toBytes());
+            v.setSafe(index, JavaStrings.utf8(row.getString(pos)));
         }
 
         @Override
         protected void writeValue(int index, ArrayData array, int pos) {
-            v.setSafe(index, array.getString(pos).toBytes());
+            v.setSafe(index, JavaStrings.utf8(array.getString(pos)));
         }
     }
 

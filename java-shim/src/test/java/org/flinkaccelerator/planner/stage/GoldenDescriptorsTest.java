@@ -13,6 +13,8 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.flinkaccelerator.planner.replace.AcceleratedExecNode;
+import org.flinkaccelerator.planner.segment.SinkChain;
+import org.flinkaccelerator.planner.segment.SinkChainFinder;
 import org.flinkaccelerator.planner.segment.SourceChain;
 import org.flinkaccelerator.planner.segment.SourceChainFinder;
 import org.flinkaccelerator.planner.substrait.FunctionRegistry;
@@ -22,11 +24,13 @@ import org.junit.jupiter.api.TestFactory;
 /**
  * Every substrait-plans/NAME.sql, planned by Flink's real planner, exports exactly
  * substrait-plans/NAME.json (a stage descriptor, or the fallback reasons): its one Kafka segment,
- * or, for {@value #ROWS}NAME, the rows stage of its one Kafka source. The same files are what the
- * Python tests execute, so the two sides cannot drift apart.
+ * or, for {@value #ROWS}NAME, the rows stage of its one Kafka source, or, for {@value #ENCODE}NAME,
+ * the encode stage of its one Kafka sink. The same files are what the Python tests execute, so the
+ * two sides cannot drift apart.
  */
 class GoldenDescriptorsTest {
     static final String ROWS = "rows_";
+    static final String ENCODE = "encode_";
     static final Path GOLDEN = Paths.get(System.getProperty("basedir", "."), "..", "substrait-plans").normalize();
     static final String REGENERATE = "mvn -f java-shim/pom.xml test -Dtest=GoldenDescriptorsTest -Dregenerate.golden=true";
 
@@ -52,6 +56,14 @@ class GoldenDescriptorsTest {
                     + "-rows";
             emitted = new StageExporter(FunctionRegistry.standard()).exportRows(name, chain.source(), chain.calcs())
                     .export().toJson();
+        } else if (sql.getFileName().toString().startsWith(ENCODE)) {
+            List<SinkChain> chains = SinkChainFinder.find(graph, AcceleratedExecNode.class);
+            assertEquals(1, chains.size(), "one Kafka sink expected: " + chains);
+            SinkChain chain = chains.get(0);
+            String name = chain.sink().getTableSinkSpec().getContextResolvedTable().getIdentifier().getObjectName()
+                    + "-encode";
+            emitted = new StageExporter(FunctionRegistry.standard()).exportEncode(name, chain.calcs(), chain.sink(),
+                    plans.config()).export().toJson();
         } else {
             // Protobuf tables name message classes, which Flink (and the shim) load through the context class
             // loader when the plan is translated; the compatibility suite's messages are compiled for that.

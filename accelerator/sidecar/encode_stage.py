@@ -1,0 +1,37 @@
+"""The stage behind a Kafka sink fed by stock Flink operators (kind "encode"): the input batch is
+their rows, one column per field in the Arrow layout of its Flink type (`types.to_arrow`, which
+the shim's RowData writer fills), a string as the Java string Flink's json and csv serializers
+write; the stage runs the plan of the Calcs it took over (none: the rows as they are) and encodes
+the result as the sink's messages, as a segment stage does."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+from accelerator.plans import udfs
+from accelerator.plans.stage import StagePlan
+from accelerator.sidecar.segment_stage import MessageEncoder
+from accelerator.sidecar.stages import DescriptorError, register
+
+KIND = "encode"
+
+
+class EncodeStage:
+    def __init__(self, descriptor: dict):
+        self.name = descriptor.get("name")
+        if descriptor.get("decode") is not None or not descriptor.get("encode"):
+            raise DescriptorError(f"stage {self.name!r}: an encode stage has an encode spec and no decode spec")
+        self._input_names = [f["name"] for f in descriptor["input"]["fields"]]
+        self._plan = StagePlan(descriptor)
+        self._encoder = MessageEncoder(self.name, descriptor)
+
+    def process(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+        if batch.schema.names != self._input_names:
+            raise ValueError(f"stage {self.name!r}: batch columns {batch.schema.names} are not the stage's"
+                             f" input fields {self._input_names}")
+        # The shim refuses a string with a lone surrogate before it reaches the sidecar.
+        udfs.BATCH.lone_surrogates_possible = False
+        return self._encoder.encode(self._plan.execute(batch))
+
+
+register(KIND, EncodeStage)

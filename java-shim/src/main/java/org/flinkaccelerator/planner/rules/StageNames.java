@@ -1,0 +1,23 @@
+package org.flinkaccelerator.planner.rules;
+
+import java.util.List;
+import java.util.Set;
+import org.flinkaccelerator.planner.stage.FallbackReason;
+
+/** Names and reason lines the partial-acceleration rules give their stages in one plan. */
+final class StageNames {
+    private StageNames() {}
+
+    /** {@code name}, or {@code name-2}, {@code name-3}, ... when {@code taken} holds it; added to {@code taken}. */
+    static String unique(String name, Set<String> taken) {
+        String candidate = name;
+        for (int i = 2; !taken.add(candidate); i++) {
+            candidate = name + "-" + i;
+        }
+        return candidate;
+    }
+
+    static String joined(List<FallbackReason> reasons) {
+        return String.join("; ", reasons.stream().map(FallbackReason::toString).toList());
+    }
+}

@@ -1,0 +1,29 @@
+package org.flinkaccelerator.runtime;
+
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.flink.table.data.RowData;
+
+/**
+ * The Arrow batch an accelerated operator fills from its input rows until it sends it to the
+ * sidecar: Kafka message bytes ({@link ValueBatch}) or a stock operator's rows ({@link RowsBatch}).
+ * Reused from one flush to the next.
+ */
+interface InputBatch extends AutoCloseable {
+    /** Appends one input row. */
+    void append(RowData row);
+
+    int rows();
+
+    default boolean isEmpty() {
+        return rows() == 0;
+    }
+
+    /** The rows appended since the last {@link #clear()}, as a root; valid until the next append. */
+    VectorSchemaRoot root();
+
+    /** Forgets the rows; keeps the buffers for the next batch. */
+    void clear();
+
+    @Override
+    void close();
+}

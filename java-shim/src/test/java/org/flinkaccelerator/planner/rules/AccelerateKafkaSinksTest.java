@@ -1,0 +1,135 @@
+package org.flinkaccelerator.planner.rules;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
+import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecCalc;
+import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecSink;
+import org.apache.flink.table.api.TableConfig;
+import org.flinkaccelerator.AcceleratorOptions;
+import org.flinkaccelerator.planner.GraphEdges;
+import org.flinkaccelerator.planner.replace.AcceleratedExecNode;
+import org.flinkaccelerator.planner.report.AccelerationReport;
+import org.flinkaccelerator.planner.stage.SqlPlans;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Partial acceleration at the sink on real plans: the Kafka sink (and the Calcs before it it can
+ * take) of a query fed by a stock operator becomes an encode stage over that operator's rows and
+ * a raw sink; what cannot be run exactly stays as it was, with its reason in the report.
+ */
+class AccelerateKafkaSinksTest {
+    private static final Path GOLDEN = Paths.get(System.getProperty("basedir", "."), "..", "substrait-plans").normalize();
+
+    private static String golden(String name) throws Exception {
+        return Files.readString(GOLDEN.resolve(name + ".sql"), StandardCharsets.UTF_8);
+    }
+
+    /** Planning with encode stages enabled. */
+    private static SqlPlans plans() {
+        SqlPlans plans = new SqlPlans();
+        ((TableConfig) plans.config()).set(AcceleratorOptions.ENCODE_STAGES, true);
+        return plans;
+    }
+
+    /** The rules in planner order, as the hook applies them. */
+    private static ExecNodeGraph rewrite(SqlPlans plans, ExecNodeGraph graph, AccelerationReport report) {
+        ExecNodeGraph current = graph;
+        for (RewriteRule rule : RewriteRules.all()) {
+            current = rule.apply(current, plans.config(), report);
+        }
+        return current;
+    }
+
+    private static ExecNode<?> input(ExecNode<?> node) {
+        return node.getInputEdges().get(0).getSource();
+    }
+
+    private static String format(StreamExecSink sink) {
+        return sink.getTableSinkSpec().getContextResolvedTable().getResolvedTable().getOptions().get("format");
+    }
+
+    @Test
+    void theCalcAfterAJoinAndTheJsonSinkRunAsAnEncodeStage() throws Exception {
+        SqlPlans plans = plans();
+        ExecNodeGraph graph = plans.plan(golden("encode_join"));
+        StreamExecSink original = assertInstanceOf(StreamExecSink.class, graph.getRootNodes().get(0));
+        StreamExecCalc calc = assertInstanceOf(StreamExecCalc.class, input(original));
+        ExecNode<?> join = input(calc);
+        AccelerationReport report = new AccelerationReport();
+        GraphEdges edges = GraphEdges.of(graph);
+        ExecNodeGraph rewritten = rewrite(plans, graph, report);
+
+        StreamExecSink sink = assertInstanceOf(StreamExecSink.class, rewritten.getRootNodes().get(0));
+        assertEquals("raw", format(sink));
+        AcceleratedExecNode accelerated = assertInstanceOf(AcceleratedExecNode.class, input(sink));
+        assertEquals("Accelerated[out_join-encode]", accelerated.getDescription());
+        assertSame(join, input(accelerated), "the stage reads what the Calc read");
+        assertEquals(join.getOutputType(), accelerated.spec().consumes());
+        assertSame(join, input(calc), "the nodes before keep their edges");
+        List<String> names = AccelerateKafkaSourcesTest.transformationNames(plans.translate(rewritten));
+        assertTrue(names.contains("Accelerated[out_join-encode]"), names.toString());
+
+        edges.restore();
+        String rendered = report.render(graph);
+        assertTrue(rendered.contains("[accelerated (partial): Accelerated[out_join-encode], rows from stock"
+                + " operators]"), rendered);
+        assertTrue(rendered.contains("Partly accelerated."), rendered);
+    }
+
+    @Test
+    void aCalcTheSidecarCannotRunStaysStockBetweenARowsStageAndAnEncodeStage() throws Exception {
+        SqlPlans plans = plans();
+        ExecNodeGraph graph = plans.plan(golden("rows_regexp"));
+        StreamExecCalc calc = assertInstanceOf(StreamExecCalc.class, input(graph.getRootNodes().get(0)));
+        AccelerationReport report = new AccelerationReport();
+        ExecNodeGraph rewritten = rewrite(plans, graph, report);
+
+        AcceleratedExecNode encode = assertInstanceOf(AcceleratedExecNode.class, input(rewritten.getRootNodes().get(0)));
+        assertEquals("Accelerated[out_bid-encode]", encode.getDescription());
+        assertSame(calc, input(encode), "Flink's own Calc stays");
+        AcceleratedExecNode rows = assertInstanceOf(AcceleratedExecNode.class, input(calc));
+        assertEquals("Accelerated[bid-rows]", rows.getDescription());
+        assertTrue(report.segments().stream().anyMatch(s -> s.name().equals("out_bid-encode")
+                && s.reasons().stream().anyMatch(r -> r.contains("REGEXP_EXTRACT("))), report.segments().toString());
+    }
+
+    @Test
+    void aSinkWhoseFormatWritesStoredBytesStaysStock() throws Exception {
+        SqlPlans plans = plans();
+        String sql = golden("encode_join");
+        String sinkFormat = "'topic' = '${topic:out}', 'properties.bootstrap.servers' = '${bootstrap}',\n"
+                + "  'format' = 'json'";
+        assertTrue(sql.contains(sinkFormat), sql);
+        assertSinkStaysStock(plans, plans.plan(sql.replace(sinkFormat, sinkFormat.replace("'json'", "'avro'"))));
+    }
+
+    @Test
+    void aWindowAggregatesTimestampsKeepItsSinkStock() throws Exception {
+        SqlPlans plans = plans();
+        assertSinkStaysStock(plans, plans.plan(golden("encode_window_aggregate")));
+    }
+
+    @Test
+    void withoutTheOptionEverySinkStaysStock() throws Exception {
+        SqlPlans plans = new SqlPlans();
+        assertSinkStaysStock(plans, plans.plan(golden("encode_join")));
+    }
+
+    private static void assertSinkStaysStock(SqlPlans plans, ExecNodeGraph graph) {
+        StreamExecSink original = (StreamExecSink) graph.getRootNodes().get(0);
+        ExecNodeGraph rewritten = rewrite(plans, graph, new AccelerationReport());
+        assertSame(original, rewritten.getRootNodes().get(0));
+        assertFalse(input(original) instanceof AcceleratedExecNode);
+    }
+}
