@@ -40,12 +40,14 @@ def test_summary_counts_cases_per_area():
         return CaseResult(name, status, passed, acceleration, [], 1, 1, 1, expect, detail)
 
     text = render([result("fn_upper"), result("fn_lower", acceleration="accelerated"),
-                   result("tumble", expect="stock"),
+                   result("tumble", expect="stock"), result("inner_join_json", acceleration="partial"),
+                   result("union_all_json"),
                    result("fn_bad", passed=False, status="mismatch", detail="topic out: message 0\nmore")],
                   "make compat-docs")
     assert "| built-in functions | 3 | 2 | 2 | 1 | 0 | 2 |" in text
-    assert "| stateful shapes | 1 | 1 | 1 | 0 | 0 | 1 |" in text
-    assert "| **all** | 4 | 3 | 3 | 1 | 0 | 3 |" in text
+    assert "| stateful shapes | 2 | 2 | 2 | 0 | 1 | 1 |" in text
+    assert "| formats, options, metadata, time zones | 1 | 1 | 1 | 0 | 0 | 1 |" in text
+    assert "| **all** | 6 | 5 | 5 | 1 | 1 | 4 |" in text
     assert "- `fn_bad`: mismatch: topic out: message 0" in text
 
 

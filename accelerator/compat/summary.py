@@ -11,9 +11,12 @@ from accelerator.compat.runner import CaseResult
 AREAS = (("fn_", "built-in functions"), ("type_", "types through formats"), ("nexmark_", "Nexmark"),
          ("bad_input_", "bad input"), ("json_fail", "bad input"), ("cast_from_", "CAST matrix"),
          ("try_cast_", "CAST matrix"))
-#: Format, option, metadata, key and time-zone cases, by name prefix (most stay stock Flink today, so
-#: `expect: stock` alone does not make a case stateful).
+#: Format, option, metadata, key and time-zone cases, by name prefix.
 FORMAT_PREFIXES = ("json_", "csv_", "avro_", "raw_", "key_", "metadata_", "time_zone_")
+#: Joins, windows, aggregations, deduplication and ranking, by a word in the name (stock Flink
+#: runs their state; a Kafka source or sink beside them may still run accelerated).
+STATEFUL_WORDS = ("join", "window", "tumble", "hop", "session", "cumulate", "dedup", "aggregate", "distinct",
+                  "top_n")
 STATEFUL = "stateful shapes"
 OTHER = "formats, options, metadata, time zones"
 
@@ -24,7 +27,7 @@ def area_of(result: CaseResult) -> str:
             return area
     if result.name.startswith(FORMAT_PREFIXES):
         return OTHER
-    return STATEFUL if result.expect == "stock" else OTHER
+    return STATEFUL if any(word in result.name for word in STATEFUL_WORDS) else OTHER
 
 
 def render(results: list[CaseResult], command: str) -> str:

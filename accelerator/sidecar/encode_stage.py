@@ -1,8 +1,9 @@
 """The stage behind a Kafka sink fed by stock Flink operators (kind "encode"): the input batch is
 their rows, one column per field in the Arrow layout of its Flink type (`types.to_arrow`, which
 the shim's RowData writer fills), a string as the Java string Flink's json and csv serializers
-write; the stage runs the plan of the Calcs it took over (none: the rows as they are) and encodes
-the result as the sink's messages, as a segment stage does."""
+write (a lone surrogate, in a column only the json encoder reads, in its three-byte form, which
+the encoder escapes as Flink's serializer does); the stage runs the plan of the Calcs it took over
+(none: the rows as they are) and encodes the result as the sink's messages, as a segment stage does."""
 
 from __future__ import annotations
 
@@ -29,7 +30,8 @@ class EncodeStage:
         if batch.schema.names != self._input_names:
             raise ValueError(f"stage {self.name!r}: batch columns {batch.schema.names} are not the stage's"
                              f" input fields {self._input_names}")
-        # The shim refuses a string with a lone surrogate before it reaches the sidecar.
+        # A lone surrogate reaches the sidecar only in a column no function reads, bound for the
+        # json encoder (the shim's LoneSurrogateColumns), so REGEXP_EXTRACT's '?' is a '?'.
         udfs.BATCH.lone_surrogates_possible = False
         return self._encoder.encode(self._plan.execute(batch))
 

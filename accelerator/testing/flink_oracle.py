@@ -340,7 +340,7 @@ def to_internal(t, value):
     if root == "DECIMAL":
         return j.DecimalData.fromBigDecimal(j.BigDecimal(str(value)), t.getPrecision(), t.getScale())
     if root in ("CHAR", "VARCHAR"):
-        return j.StringData.fromString(value)
+        return j.StringData.fromString(_java_string(value))
     if root in ("BINARY", "VARBINARY"):
         return jp.JArray(jp.JByte)(value)
     if root in ("TIMESTAMP_WITHOUT_TIME_ZONE", "TIMESTAMP_WITH_LOCAL_TIME_ZONE"):
@@ -361,6 +361,21 @@ def to_internal(t, value):
             row.setField(i, to_internal(fields[i].getType(), v))
         return row
     raise ValueError(f"no conversion for {t}")
+
+
+def _java_string(value: str):
+    """The Java string of `value`; one holding a lone surrogate (which jpype's UTF-8 bridge
+    refuses) is built from its UTF-16 code units."""
+    try:
+        value.encode("utf-8")
+        return value
+    except UnicodeEncodeError:
+        jp = java().jpype
+        units = memoryview(value.encode("utf-16-le", "surrogatepass")).cast("H").tolist()
+        chars = jp.JArray(jp.JChar)(len(units))
+        for i, unit in enumerate(units):
+            chars[i] = unit
+        return jp.java.lang.String(chars)
 
 
 # -- Flink internal data -> Python values ---------------------------------------------------------

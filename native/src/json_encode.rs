@@ -463,7 +463,9 @@ fn put_pair(room: &mut [MaybeUninit<u8>], at: usize, v: usize) {
 }
 
 /// What Jackson escapes: 1 for quote, backslash and control characters; 2 for the first byte of a
-/// character outside the Basic Multilingual Plane (written as a surrogate pair).
+/// character outside the Basic Multilingual Plane (written as a surrogate pair); 3 for 0xED, the
+/// first byte of a lone UTF-16 surrogate in its three-byte form (an encode stage hands the Java
+/// string's surrogate so, and Jackson writes it as an escape), and of U+D000-U+D7FF, written as is.
 static ESCAPE: [u8; 256] = {
     let mut table = [0u8; 256];
     let mut b = 0;
@@ -472,6 +474,8 @@ static ESCAPE: [u8; 256] = {
             1
         } else if b >= 0xF0 {
             2
+        } else if b == 0xED {
+            3
         } else {
             0
         };
@@ -496,8 +500,9 @@ fn plain_prefix_16(s: &[u8]) -> usize {
         let four_byte = _mm_cmpgt_epi8(flipped, _mm_set1_epi8((0xEFu8 ^ 0x80) as i8));
         let quote = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'"' as i8));
         let backslash = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'\\' as i8));
+        let surrogate_lead = _mm_cmpeq_epi8(x, _mm_set1_epi8(0xEDu8 as i8));
         let any = _mm_or_si128(
-            _mm_or_si128(control, four_byte),
+            _mm_or_si128(_mm_or_si128(control, four_byte), surrogate_lead),
             _mm_or_si128(quote, backslash),
         );
         (_mm_movemask_epi8(any) as u32 | 1 << 16).trailing_zeros() as usize
@@ -552,6 +557,18 @@ fn write_escaped(data: &[u8], from: usize, to: usize, out: &mut Out) {
                     _ => write_unicode_escape(b as u32, out),
                 }
                 i += 1;
+            }
+            3 => {
+                if i + 3 > to || data[i + 1] < 0xA0 {
+                    i += 1; // U+D000-U+D7FF: no escape
+                    continue;
+                }
+                out.extend_from_slice(&data[start..i]);
+                write_unicode_escape(
+                    0xD000 | (data[i + 1] as u32 & 0x3F) << 6 | (data[i + 2] as u32 & 0x3F),
+                    out,
+                );
+                i += 3;
             }
             _ => {
                 if i + 4 > to {

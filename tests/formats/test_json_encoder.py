@@ -2,6 +2,8 @@
 
 from decimal import Decimal
 
+import pyarrow as pa
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -155,3 +157,53 @@ KERNEL_OPTIONS = [{}, {"json.timestamp-format.standard": "ISO-8601"}, {"json.enc
        start=st.integers(0, 3))
 def test_kernel_edge_cases(options, rows_, start):
     assert_same_bytes(KERNEL, options, rows_, min(start, len(rows_) - 1))
+
+
+#: Strings as an encode stage hands them over: a Java string's lone surrogates in their three-byte
+#: form (`runtime.arrow.LoneSurrogates`), at every depth the kernel writes strings.
+LONE_SURROGATES = types.parse(
+    "ROW<`s` VARCHAR(2147483647), `r` ROW<`x` VARCHAR(2147483647)>, `tags` ARRAY<VARCHAR(2147483647)>, "
+    "`m` MAP<VARCHAR(2147483647), INT>>")
+_SURROGATE_TEXT = st.lists(st.one_of(st.sampled_from(["\ud800", "\udbff", "\udc00", "\udfff", "\ud83d\ude00",
+                                                      "\ud7ff", "\ud000", "\ue000", "\u00e9"]),
+                                     st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF),
+                                     st.text("az", max_size=17), _TEXT), max_size=6).map("".join)
+
+
+def _generalized_utf8(row_type: types.DataType, rows_: list[tuple]) -> pa.RecordBatch:
+    """The batch of `rows_`, each string in UTF-8 where a lone surrogate takes its three-byte form."""
+    def binary(t: types.DataType) -> pa.DataType:
+        if t.root == "ROW":
+            return pa.struct([(f.name, binary(f.type)) for f in t.fields])
+        if t.root == "ARRAY":
+            return pa.list_(binary(t.children[0]))
+        if t.root == "MAP":
+            return pa.map_(binary(t.children[0]), binary(t.children[1]))
+        return pa.binary() if t.root in ("CHAR", "VARCHAR") else types.to_arrow(t)
+
+    def raw(v):
+        if isinstance(v, str):
+            return v.encode("utf-8", "surrogatepass")
+        if isinstance(v, tuple):
+            return tuple(raw(x) for x in v)
+        if isinstance(v, list):
+            return [raw(x) for x in v]
+        return v
+
+    struct = pa.array([dict(zip([f.name for f in row_type.fields], raw(r))) for r in rows_], binary(row_type))
+    return pa.RecordBatch.from_struct_array(struct.view(types.to_arrow(row_type)))
+
+
+@SETTINGS
+@given(rows_=st.lists(st.tuples(
+    _nullable(_SURROGATE_TEXT), _nullable(st.tuples(_nullable(_SURROGATE_TEXT))),
+    _nullable(st.lists(_nullable(_SURROGATE_TEXT), max_size=3)),
+    _nullable(st.lists(st.tuples(_SURROGATE_TEXT, _nullable(_int(31))), max_size=3,
+                       unique_by=lambda kv: kv[0]))), min_size=1, max_size=10))
+def test_lone_surrogates_are_escaped_as_jackson_escapes_them(rows_):
+    key = (LONE_SURROGATES.serializable(), ())
+    if key not in _serializers:
+        _serializers[key] = JsonSerializer(LONE_SURROGATES.serializable(), {})
+    expected = _serializers[key].serialize(rows_)
+    actual = encode(_generalized_utf8(LONE_SURROGATES, rows_), LONE_SURROGATES, parse_options({})).to_pylist()
+    assert actual == expected

@@ -52,3 +52,14 @@ def test_a_descriptor_that_decodes_messages_is_no_encode_stage():
     descriptor = {**golden("nexmark_q2"), "kind": "encode"}
     with pytest.raises(stages.DescriptorError, match="no decode spec"):
         stages.create(descriptor)
+
+
+def test_a_lone_surrogate_in_its_three_byte_form_comes_out_as_a_json_escape():
+    """The shim hands a column only the encoder reads with a Java string's lone surrogates in their
+    three-byte form; the message holds them as escapes (Python's json reads the Java string back)."""
+    java = ["a\ud800b", "\udfff", "pair \U0001F600 then \udc00\ud800", "plain \ud7ff\ue000"]
+    utf8 = pa.array([s.encode("utf-8", "surrogatepass") for s in java], pa.binary()).view(pa.string())
+    out = EncodeStage(golden("encode_only")).process(pa.RecordBatch.from_arrays([utf8], names=["line"]))
+    values = out.column(0).to_pylist()
+    assert [json.loads(v)["line"] for v in values] == java
+    assert b"\\uD800" in values[0] and b"\\uD7FF" not in values[3]

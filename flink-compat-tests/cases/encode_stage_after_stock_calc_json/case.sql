@@ -1,4 +1,3 @@
-SET 'accelerator.encode-stages.enabled' = 'true';
 CREATE TABLE bid (auction BIGINT, price BIGINT, channel STRING, url STRING) WITH (
   'connector' = 'kafka', 'topic' = '${topic:bids}', 'properties.bootstrap.servers' = '${bootstrap}',
   'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'json');

@@ -1,4 +1,3 @@
-SET 'accelerator.encode-stages.enabled' = 'true';
 CREATE TABLE src (line STRING) WITH (
   'connector' = 'kafka', 'topic' = '${topic:src}', 'properties.bootstrap.servers' = '${bootstrap}',
   'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'raw',

@@ -73,14 +73,13 @@ public final class AcceleratorOptions {
     public static final ConfigOption<Boolean> ENCODE_STAGES =
             key("accelerator.encode-stages.enabled")
                     .booleanType()
-                    .defaultValue(false)
+                    .defaultValue(true)
                     .withDescription(
                             "When true, a Kafka json or csv sink fed by a stock Flink operator (a join,"
                                     + " a stock Calc, a source that stays stock) encodes that operator's rows,"
                                     + " and the Calcs before it the accelerator reproduces, in the sidecar."
-                                    + " Off by default: a string holding a lone UTF-16 surrogate (which some of"
-                                    + " Flink's string functions make of an emoji) fails the job instead of being"
-                                    + " written as Flink's serializers write it.");
+                                    + " Rows with TIMESTAMP or TIMESTAMP_LTZ columns stay stock. Set false to"
+                                    + " keep every sink fed by a stock operator stock.");
 
     public static final ConfigOption<Boolean> FAIL_ON_FALLBACK =
             key("accelerator.fallback.fail-on-fallback")

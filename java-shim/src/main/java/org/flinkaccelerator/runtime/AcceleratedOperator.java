@@ -80,7 +80,7 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
     public void open() throws Exception {
         super.open();
         allocator = new RootAllocator();
-        batch = spec.consumesRows() ? new RowsBatch(spec.consumes(), allocator)
+        batch = spec.consumesRows() ? new RowsBatch(spec.consumes(), spec.keepsLoneSurrogates(), allocator)
                 : new ValueBatch(allocator, MetadataColumns.create(spec.descriptorJson(), allocator));
         coordinates = new RecordCoordinates(spec.coordinates());
         timestamps = new MessageTimestamps();

@@ -2,6 +2,7 @@ package org.flinkaccelerator.runtime;
 
 import java.io.Serializable;
 import java.time.Duration;
+import java.util.BitSet;
 import java.util.Objects;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
@@ -25,19 +26,22 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMap
  *     emits to the stock operators after it; null when it emits message bytes for a raw Kafka sink
  * @param consumes for an encode stage (the descriptor has no {@code decode}), the row type of the
  *     stock operator's rows it reads; null when it reads the rows of a raw Kafka source
+ * @param keepsLoneSurrogates for an encode stage, the columns of {@code consumes} whose strings
+ *     reach the sidecar's json encoder only as they are, so may carry a lone UTF-16 surrogate
+ *     ({@code arrow.LoneSurrogates}); null or empty when every column refuses one
  */
 public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, String pythonExecutable,
         int batchSize, Duration maxDelay, Duration sidecarTimeout, Duration heartbeatInterval,
-        RecordCoordinates.Layout coordinates, RowType rows, RowType consumes)
+        RecordCoordinates.Layout coordinates, RowType rows, RowType consumes, BitSet keepsLoneSurrogates)
         implements Serializable {
-    private static final long serialVersionUID = 3L;
+    private static final long serialVersionUID = 4L;
 
     /** A segment that emits message bytes for a raw Kafka sink. */
     public AcceleratedSegmentSpec(String segmentName, String descriptorJson, String pythonExecutable,
             int batchSize, Duration maxDelay, Duration sidecarTimeout, Duration heartbeatInterval,
             RecordCoordinates.Layout coordinates) {
         this(segmentName, descriptorJson, pythonExecutable, batchSize, maxDelay, sidecarTimeout, heartbeatInterval,
-                coordinates, null, null);
+                coordinates, null, null, null);
     }
 
     public AcceleratedSegmentSpec {
@@ -47,6 +51,11 @@ public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, 
         Objects.requireNonNull(coordinates, "coordinates");
         if (rows != null && consumes != null) {
             throw new IllegalArgumentException("a stage reads message bytes or emits them: not rows on both sides");
+        }
+        keepsLoneSurrogates = keepsLoneSurrogates == null ? new BitSet() : (BitSet) keepsLoneSurrogates.clone();
+        if (consumes == null ? !keepsLoneSurrogates.isEmpty() : keepsLoneSurrogates.length() > consumes.getFieldCount()) {
+            throw new IllegalArgumentException("columns " + keepsLoneSurrogates + " that keep lone surrogates are not"
+                    + " columns of the rows the stage consumes");
         }
         if (batchSize < 1) {
             throw new IllegalArgumentException("accelerator.batch.size must be at least 1, got " + batchSize);

@@ -14,6 +14,7 @@ import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
 import org.flinkaccelerator.runtime.arrow.ArrowFieldWriter;
 import org.flinkaccelerator.runtime.arrow.ArrowFieldWriters;
+import org.flinkaccelerator.runtime.arrow.LoneSurrogates;
 import org.flinkaccelerator.runtime.arrow.ArrowTypes;
 
 /**
@@ -73,7 +74,7 @@ final class MetadataColumns {
         }
         FieldVector vector = ArrowTypes.field(name, type).createVector(allocator);
         vector.allocateNew();
-        return new Column(name, type, vector, ArrowFieldWriters.of(type, vector));
+        return new Column(name, type, vector, ArrowFieldWriters.of(type, vector, LoneSurrogates.REFUSED));
     }
 
     /** Copies field {@code pos} of {@code row} into row {@code index} of the column. */

@@ -1,5 +1,6 @@
 package org.flinkaccelerator.runtime;
 
+import java.util.BitSet;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.flink.table.data.RowData;
@@ -9,15 +10,16 @@ import org.flinkaccelerator.runtime.arrow.RowDataArrowWriter;
 /**
  * The Arrow batch of an encode stage: the rows a stock operator hands it, one column per field in
  * the sidecar's layout, copied once. A string goes as the Java string Flink's json and csv
- * serializers write ({@code arrow.JavaStrings}).
+ * serializers write ({@code arrow.JavaStrings}); a lone surrogate in it fails the row, but in the
+ * columns the planner found only travel to a json encoder ({@code arrow.LoneSurrogates}).
  */
 final class RowsBatch implements InputBatch {
     private final VectorSchemaRoot root;
     private final RowDataArrowWriter writer;
 
-    RowsBatch(RowType rowType, BufferAllocator allocator) {
+    RowsBatch(RowType rowType, BitSet keepsLoneSurrogates, BufferAllocator allocator) {
         this.root = RowDataArrowWriter.createRoot(rowType, allocator);
-        this.writer = new RowDataArrowWriter(rowType, root);
+        this.writer = new RowDataArrowWriter(rowType, root, keepsLoneSurrogates);
     }
 
     @Override

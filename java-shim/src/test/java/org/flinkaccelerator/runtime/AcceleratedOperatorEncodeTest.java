@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import org.apache.flink.formats.common.TimestampFormat;
 import org.apache.flink.formats.json.JsonFormatOptions;
@@ -51,11 +52,11 @@ class AcceleratedOperatorEncodeTest {
         return parse("ROW<" + String.join(", ", fields) + ">");
     }
 
-    private static OneInputStreamOperatorTestHarness<RowData, RowData> harness(JsonNode descriptor, int batchSize)
-            throws Exception {
+    private static OneInputStreamOperatorTestHarness<RowData, RowData> harness(JsonNode descriptor, int batchSize,
+            BitSet keepsLoneSurrogates) throws Exception {
         AcceleratedSegmentSpec spec = new AcceleratedSegmentSpec(descriptor.path("name").asText(),
                 descriptor.toString(), System.getProperty("accelerator.test.python", "python3"), batchSize, LONG,
-                LONG, LONG, RecordCoordinates.Layout.NONE, null, inputType(descriptor));
+                LONG, LONG, RecordCoordinates.Layout.NONE, null, inputType(descriptor), keepsLoneSurrogates);
         return new OneInputStreamOperatorTestHarness<>(new AcceleratedOperator(spec));
     }
 
@@ -71,8 +72,10 @@ class AcceleratedOperatorEncodeTest {
         return out;
     }
 
-    private static List<String> run(JsonNode descriptor, List<RowData> rows, int batchSize) throws Exception {
-        try (OneInputStreamOperatorTestHarness<RowData, RowData> harness = harness(descriptor, batchSize)) {
+    private static List<String> run(JsonNode descriptor, List<RowData> rows, int batchSize, BitSet keepsLoneSurrogates)
+            throws Exception {
+        try (OneInputStreamOperatorTestHarness<RowData, RowData> harness = harness(descriptor, batchSize,
+                keepsLoneSurrogates)) {
             harness.open();
             for (RowData row : rows) {
                 harness.processElement(new StreamRecord<>(row, 1L));
@@ -97,7 +100,9 @@ class AcceleratedOperatorEncodeTest {
                 GenericRowData.of(StringData.fromBytes(new byte[] {'a', (byte) 0xC3, '?', (byte) 0xFF, (byte) 0xE2,
                         (byte) 0x82, 'b', (byte) 0xF0, (byte) 0x9F, (byte) 0x98})),
                 GenericRowData.of((Object) null),
-                GenericRowData.of(StringData.fromString("")));
+                GenericRowData.of(StringData.fromString("")),
+                GenericRowData.of(StringData.fromString("lone \uD800 and \uDFFF, a pair \uD83D\uDE00, \uDC00\uD800 reversed")),
+                GenericRowData.of(StringData.fromString("\uDBFF")));
     }
 
     @Test
@@ -105,7 +110,9 @@ class AcceleratedOperatorEncodeTest {
         JsonNode descriptor = golden("encode_only");
         List<RowData> rows = lines();
         List<String> expected = flinkEncoded(parse(descriptor.path("encode").path("row_type").asText()), rows);
-        assertEquals(expected, run(descriptor, rows, 4), "batches of 4: a full one and the rest at end of input");
+        BitSet kept = new BitSet();
+        kept.set(0); // the planner lets a column only the encoder reads carry lone surrogates
+        assertEquals(expected, run(descriptor, rows, 4, kept), "batches of 4: full ones and the rest at end of input");
     }
 
     @Test
@@ -121,13 +128,13 @@ class AcceleratedOperatorEncodeTest {
                 GenericRowData.of(null, 20L, false),
                 GenericRowData.of(StringData.fromString("B?\u00c9"), 30L, null));
         List<String> expected = flinkEncoded(parse(descriptor.path("encode").path("row_type").asText()), calculated);
-        assertEquals(expected, run(descriptor, joined, 100));
+        assertEquals(expected, run(descriptor, joined, 100, null));
     }
 
     @Test
-    void aLoneSurrogateFailsNamingTheOperatorAndTheWayOut() throws Exception {
+    void aLoneSurrogateInAColumnThatRefusesThemFailsNamingTheOperatorAndTheWayOut() throws Exception {
         JsonNode descriptor = golden("encode_only");
-        try (OneInputStreamOperatorTestHarness<RowData, RowData> harness = harness(descriptor, 10)) {
+        try (OneInputStreamOperatorTestHarness<RowData, RowData> harness = harness(descriptor, 10, null)) {
             harness.open();
             Exception e = assertThrows(RuntimeException.class, () -> harness.processElement(
                     new StreamRecord<>(GenericRowData.of(StringData.fromString("a\uDC00b")))));

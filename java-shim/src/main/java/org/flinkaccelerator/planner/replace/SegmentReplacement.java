@@ -1,6 +1,7 @@
 package org.flinkaccelerator.planner.replace;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.config.ExecutionConfigOptions;
@@ -46,7 +47,7 @@ public final class SegmentReplacement {
             String sinkFormat, ReadableConfig config) {
         RawSource source = rawSource(segment.source(), sourceFormat, config);
         AcceleratedExecNode accelerated = new AcceleratedExecNode(config,
-                spec(name, descriptorJson, source.coordinates(), null, null, config));
+                spec(name, descriptorJson, source.coordinates(), null, null, null, config));
         connect(source.node(), accelerated);
         return rawSink(segment.sink(), sinkFormat, accelerated, config);
     }
@@ -54,12 +55,13 @@ public final class SegmentReplacement {
     /**
      * The sink node that ends the replacement of an encode stage: the accelerated operator reads
      * what {@code input} carries (the rows of the stock operator that fed the replaced nodes, of
-     * type {@code rows}) and feeds the sink's raw-value twin.
+     * type {@code rows}) and feeds the sink's raw-value twin; strings in its columns
+     * {@code keepsLoneSurrogates} may carry lone surrogates.
      */
     public static StreamExecSink buildEncode(ExecEdge input, StreamExecSink original, String name,
-            String descriptorJson, String sinkFormat, ReadableConfig config) {
-        AcceleratedExecNode accelerated = new AcceleratedExecNode(config,
-                spec(name, descriptorJson, RecordCoordinates.Layout.NONE, null, (RowType) input.getOutputType(), config));
+            String descriptorJson, String sinkFormat, BitSet keepsLoneSurrogates, ReadableConfig config) {
+        AcceleratedExecNode accelerated = new AcceleratedExecNode(config, spec(name, descriptorJson,
+                RecordCoordinates.Layout.NONE, null, (RowType) input.getOutputType(), keepsLoneSurrogates, config));
         accelerated.setInputEdges(List.of(ExecEdge.builder().source(input.getSource()).target(accelerated)
                 .shuffle(input.getShuffle()).exchangeMode(input.getExchangeMode()).build()));
         return rawSink(original, sinkFormat, accelerated, config);
@@ -88,7 +90,7 @@ public final class SegmentReplacement {
             String sourceFormat, RowType rows, ReadableConfig config) {
         RawSource source = rawSource(original, sourceFormat, config);
         AcceleratedExecNode accelerated = new AcceleratedExecNode(config,
-                spec(name, descriptorJson, source.coordinates(), rows, null, config));
+                spec(name, descriptorJson, source.coordinates(), rows, null, null, config));
         connect(source.node(), accelerated);
         return accelerated;
     }
@@ -120,11 +122,12 @@ public final class SegmentReplacement {
     }
 
     private static AcceleratedSegmentSpec spec(String name, String descriptorJson, RecordCoordinates.Layout coordinates,
-            RowType rows, RowType consumes, ReadableConfig config) {
+            RowType rows, RowType consumes, BitSet keepsLoneSurrogates, ReadableConfig config) {
         return new AcceleratedSegmentSpec(name, descriptorJson,
                 config.get(AcceleratorOptions.PYTHON_EXECUTABLE), config.get(AcceleratorOptions.BATCH_SIZE),
                 config.get(AcceleratorOptions.BATCH_MAX_DELAY), config.get(AcceleratorOptions.SIDECAR_TIMEOUT),
-                config.get(AcceleratorOptions.SIDECAR_HEARTBEAT_INTERVAL), coordinates, rows, consumes);
+                config.get(AcceleratorOptions.SIDECAR_HEARTBEAT_INTERVAL), coordinates, rows, consumes,
+                keepsLoneSurrogates);
     }
 
     /** The Kafka metadata keys the source reads, in the order its row carries them. */

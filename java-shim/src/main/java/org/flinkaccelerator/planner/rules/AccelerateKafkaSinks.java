@@ -74,7 +74,8 @@ public final class AccelerateKafkaSinks implements RewriteRule {
                         chain.calcs().size());
                 ExecEdge input = (calcs.isEmpty() ? chain.sink() : calcs.get(0)).getInputEdges().get(0);
                 StreamExecSink sink = SegmentReplacement.buildEncode(input, chain.sink(), name,
-                        encode.export().toJson(), encode.export().descriptor().encode().format(), config);
+                        encode.export().toJson(), encode.export().descriptor().encode().format(), encode.keepsLoneSurrogates(),
+                        config);
                 replaced.put(chain.sink(), sink);
                 List<ExecNode<?>> nodes = new ArrayList<>(calcs);
                 nodes.add(chain.sink());

@@ -2,6 +2,7 @@ package org.flinkaccelerator.planner.stage;
 
 import io.substrait.proto.Plan;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -12,6 +13,7 @@ import org.apache.flink.table.planner.plan.abilities.source.ProjectPushDownSpec;
 import org.apache.flink.table.planner.plan.abilities.source.ReadingMetadataSpec;
 import org.apache.flink.table.planner.plan.abilities.source.SourceAbilitySpec;
 import org.apache.flink.table.planner.plan.abilities.source.WatermarkPushDownSpec;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecCalc;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecSink;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecTableSourceScan;
@@ -101,7 +103,11 @@ public final class StageExporter {
             }
         }
         if (!reasons.isEmpty()) {
-            return new EncodeExport(new StageExport(name, null, reasons), 0, List.of());
+            return EncodeExport.stock(new StageExport(name, null, reasons));
+        }
+        List<String> sinkFormats = new ArrayList<>(List.of(sink.encode().format()));
+        if (sink.encodeKey() != null) {
+            sinkFormats.add(sink.encodeKey().format().format());
         }
         RowType sinkInput = (RowType) sinkNode.getInputEdges().get(0).getOutputType();
         List<FallbackReason> stoppedBy = List.of();
@@ -111,8 +117,8 @@ public final class StageExporter {
                     .getOutputType();
             RowsOutput.problems(input).forEach(p -> problems.add(new FallbackReason("input rows", p)));
             Plan plan = null;
+            List<CalcProgram> programs = new ArrayList<>();
             if (problems.isEmpty()) {
-                List<CalcProgram> programs = new ArrayList<>();
                 for (int i = first; i < chain.size(); i++) {
                     programs.add(CalcPrograms.of(chain.get(i), "calc " + (i + 1) + " of " + chain.size()));
                 }
@@ -123,13 +129,26 @@ public final class StageExporter {
                 }
             }
             timestampProblems(input).forEach(p -> problems.add(new FallbackReason("input rows", p)));
+            ExecNode<?> stock = (first == chain.size() ? sinkNode : chain.get(first)).getInputEdges().get(0).getSource();
+            if (problems.isEmpty() && !StoredStrings.arriveFrom(stock)) {
+                BitSet read = LoneSurrogateColumns.readByCalcs(programs);
+                for (int c = read.nextSetBit(0); c >= 0; c = read.nextSetBit(c + 1)) {
+                    if (holdsString(input.getTypeAt(c))) {
+                        problems.add(new FallbackReason("calcs", "they read string column " + input.getFieldNames().get(c)
+                                + ", which " + stock.getDescription() + " hands on as a Java string with no shuffle"
+                                + " between; it may hold a lone UTF-16 surrogate, which the sidecar's functions do not read"));
+                        break;
+                    }
+                }
+            }
             if (problems.isEmpty()) {
                 StageDescriptor descriptor = new StageDescriptor(name, RowsOutput.columns(input), null, null, plan,
                         sink.encode(), sink.encodeKey(), sink.output());
-                return new EncodeExport(new StageExport(name, descriptor, List.of()), chain.size() - first, stoppedBy);
+                return new EncodeExport(new StageExport(name, descriptor, List.of()), chain.size() - first, stoppedBy,
+                        LoneSurrogateColumns.of(input.getFieldCount(), programs, sinkFormats));
             }
             if (first == chain.size()) {
-                return new EncodeExport(new StageExport(name, null, problems), 0, List.of());
+                return EncodeExport.stock(new StageExport(name, null, problems));
             }
             stoppedBy = problems;
         }
@@ -152,6 +171,12 @@ public final class StageExporter {
             }
         }
         return problems;
+    }
+
+    private static boolean holdsString(LogicalType type) {
+        LogicalTypeRoot root = type.getTypeRoot();
+        return root == LogicalTypeRoot.CHAR || root == LogicalTypeRoot.VARCHAR
+                || type.getChildren().stream().anyMatch(StageExporter::holdsString);
     }
 
     private static boolean holdsTimestamp(LogicalType type) {
@@ -223,8 +248,8 @@ public final class StageExporter {
             String where = calcs == 0 ? "source rows" : "calc " + calcs + " of " + chain.size();
             RowsOutput.problems(output).forEach(p -> problems.add(new FallbackReason(where, p)));
             Plan plan = null;
+            List<CalcProgram> programs = new ArrayList<>();
             if (problems.isEmpty()) {
-                List<CalcProgram> programs = new ArrayList<>();
                 for (int i = 0; i < calcs; i++) {
                     programs.add(CalcPrograms.of(chain.get(i), "calc " + (i + 1) + " of " + chain.size()));
                 }

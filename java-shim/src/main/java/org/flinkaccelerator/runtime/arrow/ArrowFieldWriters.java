@@ -35,8 +35,11 @@ public final class ArrowFieldWriters {
 
     private ArrowFieldWriters() {}
 
-    /** A writer of {@code type}'s values into {@code vector} (created from {@code ArrowTypes.field}). */
-    public static ArrowFieldWriter of(LogicalType type, FieldVector vector) {
+    /**
+     * A writer of {@code type}'s values into {@code vector} (created from {@code ArrowTypes.field});
+     * its strings, nested ones included, treat a lone surrogate as {@code loneSurrogates} says.
+     */
+    public static ArrowFieldWriter of(LogicalType type, FieldVector vector, LoneSurrogates loneSurrogates) {
         switch (type.getTypeRoot()) {
             case BOOLEAN:
                 return new BooleanWriter((BitVector) vector);
@@ -58,7 +61,7 @@ public final class ArrowFieldWriters {
                 return new DecimalWriter((DecimalVector) vector, (DecimalType) type);
             case CHAR:
             case VARCHAR:
-                return new StringWriter((BaseVariableWidthVector) vector);
+                return new StringWriter((BaseVariableWidthVector) vector, loneSurrogates);
             case BINARY:
             case VARBINARY:
                 return new BinaryWriter((BaseVariableWidthVector) vector);
@@ -67,14 +70,15 @@ public final class ArrowFieldWriters {
                 return new TimestampWriter((TimeStampVector) vector, LogicalTypeChecks.getPrecision(type));
             case ARRAY: {
                 ListVector list = (ListVector) vector;
-                return new ArrayWriter(list, of(type.getChildren().get(0), list.getDataVector()));
+                return new ArrayWriter(list, of(type.getChildren().get(0), list.getDataVector(), loneSurrogates));
             }
             case MAP: {
                 MapVector map = (MapVector) vector;
                 StructVector entries = (StructVector) map.getDataVector();
                 List<FieldVector> kv = entries.getChildrenFromFields();
                 return new MapWriter(map, entries,
-                        of(type.getChildren().get(0), kv.get(0)), of(type.getChildren().get(1), kv.get(1)));
+                        of(type.getChildren().get(0), kv.get(0), loneSurrogates),
+                        of(type.getChildren().get(1), kv.get(1), loneSurrogates));
             }
             case ROW: {
                 StructVector struct = (StructVector) vector;
@@ -82,7 +86,7 @@ public final class ArrowFieldWriters {
                 List<FieldVector> children = struct.getChildrenFromFields();
                 ArrowFieldWriter[] writers = new ArrowFieldWriter[fields.size()];
                 for (int i = 0; i < writers.length; i++) {
-                    writers[i] = of(fields.get(i).getType(), children.get(i));
+                    writers[i] = of(fields.get(i).getType(), children.get(i), loneSurrogates);
                 }
                 return new RowWriter(struct, writers);
             }
@@ -276,20 +280,22 @@ public final class ArrowFieldWriters {
 
     private static final class StringWriter extends ArrowFieldWriter {
         private final BaseVariableWidthVector v;
+        private final LoneSurrogates loneSurrogates;
 
-        StringWriter(BaseVariableWidthVector v) {
+        StringWriter(BaseVariableWidthVector v, LoneSurrogates loneSurrogates) {
             super(v);
             this.v = v;
+            this.loneSurrogates = loneSurrogates;
         }
 
         @Override
         protected void writeValue(int index, RowData row, int pos) {
-            v.setSafe(index, JavaStrings.utf8(row.getString(pos)));
+            v.setSafe(index, JavaStrings.utf8(row.getString(pos), loneSurrogates));
         }
 
         @Override
         protected void writeValue(int index, ArrayData array, int pos) {
-            v.setSafe(index, JavaStrings.utf8(array.getString(pos)));
+            v.setSafe(index, JavaStrings.utf8(array.getString(pos), loneSurrogates));
         }
     }
 

@@ -1,5 +1,6 @@
 package org.flinkaccelerator.runtime.arrow;
 
+import java.util.BitSet;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -19,8 +20,19 @@ public final class RowDataArrowWriter {
     private final ArrowFieldWriter[] fields;
     private int rows;
 
-    /** A writer into {@code root}, whose vectors must have the layout {@code ArrowTypes.schema(rowType)} gives. */
+    /**
+     * A writer into {@code root}, whose vectors must have the layout {@code ArrowTypes.schema(rowType)}
+     * gives, that refuses a string holding a lone surrogate.
+     */
     public RowDataArrowWriter(RowType rowType, VectorSchemaRoot root) {
+        this(rowType, root, new BitSet());
+    }
+
+    /**
+     * A writer into {@code root} (as above) whose columns at {@code keepsLoneSurrogates} write a
+     * string's lone surrogate in its three-byte form ({@link LoneSurrogates#KEPT}).
+     */
+    public RowDataArrowWriter(RowType rowType, VectorSchemaRoot root, BitSet keepsLoneSurrogates) {
         List<FieldVector> vectors = root.getFieldVectors();
         if (!root.getSchema().equals(ArrowTypes.schema(rowType))) {
             throw new IllegalArgumentException("Arrow schema " + root.getSchema() + " is not the layout of row type "
@@ -31,7 +43,8 @@ public final class RowDataArrowWriter {
         this.rowType = rowType;
         this.fields = new ArrowFieldWriter[vectors.size()];
         for (int i = 0; i < fields.length; i++) {
-            fields[i] = ArrowFieldWriters.of(rowType.getTypeAt(i), vectors.get(i));
+            fields[i] = ArrowFieldWriters.of(rowType.getTypeAt(i), vectors.get(i),
+                    keepsLoneSurrogates.get(i) ? LoneSurrogates.KEPT : LoneSurrogates.REFUSED);
         }
     }
 

@@ -10,11 +10,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.BitSet;
 import java.util.List;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecCalc;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecSink;
+import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecTableSourceScan;
 import org.apache.flink.table.api.TableConfig;
 import org.flinkaccelerator.AcceleratorOptions;
 import org.flinkaccelerator.planner.GraphEdges;
@@ -35,11 +37,9 @@ class AccelerateKafkaSinksTest {
         return Files.readString(GOLDEN.resolve(name + ".sql"), StandardCharsets.UTF_8);
     }
 
-    /** Planning with encode stages enabled. */
+    /** Planning with the accelerator's defaults (encode stages enabled). */
     private static SqlPlans plans() {
-        SqlPlans plans = new SqlPlans();
-        ((TableConfig) plans.config()).set(AcceleratorOptions.ENCODE_STAGES, true);
-        return plans;
+        return new SqlPlans();
     }
 
     /** The rules in planner order, as the hook applies them. */
@@ -76,6 +76,10 @@ class AccelerateKafkaSinksTest {
         assertEquals("Accelerated[out_join-encode]", accelerated.getDescription());
         assertSame(join, input(accelerated), "the stage reads what the Calc read");
         assertEquals(join.getOutputType(), accelerated.spec().consumes());
+        // The join's rows are (id, seller, category, id0, name): UPPER reads name, the Calc's
+        // arithmetic id and its comparison category; seller and id0 reach nothing.
+        assertEquals(BitSet.valueOf(new long[] {0b01010}), accelerated.spec().keepsLoneSurrogates(),
+                "only columns no expression reads may carry a lone surrogate");
         assertSame(join, input(calc), "the nodes before keep their edges");
         List<String> names = AccelerateKafkaSourcesTest.transformationNames(plans.translate(rewritten));
         assertTrue(names.contains("Accelerated[out_join-encode]"), names.toString());
@@ -98,10 +102,54 @@ class AccelerateKafkaSinksTest {
         AcceleratedExecNode encode = assertInstanceOf(AcceleratedExecNode.class, input(rewritten.getRootNodes().get(0)));
         assertEquals("Accelerated[out_bid-encode]", encode.getDescription());
         assertSame(calc, input(encode), "Flink's own Calc stays");
+        assertEquals(BitSet.valueOf(new long[] {0b11}), encode.spec().keepsLoneSurrogates(),
+                "without Calcs, the json encoder reads every column as it is");
         AcceleratedExecNode rows = assertInstanceOf(AcceleratedExecNode.class, input(calc));
         assertEquals("Accelerated[bid-rows]", rows.getDescription());
         assertTrue(report.segments().stream().anyMatch(s -> s.name().equals("out_bid-encode")
                 && s.reasons().stream().anyMatch(r -> r.contains("REGEXP_EXTRACT("))), report.segments().toString());
+    }
+
+    @Test
+    void aColumnTheCalcProjectsAsItIsMayCarryLoneSurrogatesIntoJsonButNotIntoCsv() throws Exception {
+        String sql = golden("encode_join").replace("SELECT UPPER(P.name),", "SELECT P.name,");
+        assertEquals(BitSet.valueOf(new long[] {0b11010}), encodeStage(sql).spec().keepsLoneSurrogates());
+        String json = "'format' = 'json'";
+        int sinkFormat = sql.lastIndexOf(json);
+        String csv = sql.substring(0, sinkFormat) + "'format' = 'csv'" + sql.substring(sinkFormat + json.length());
+        assertEquals(new BitSet(), encodeStage(csv).spec().keepsLoneSurrogates(),
+                "Flink's csv serializer fails on a lone surrogate, and so does the stage");
+    }
+
+    /** A stock source's own strings (a datagen table's) may hold a lone surrogate, chained as Java strings. */
+    private static String fromDatagen(String select) {
+        return "CREATE TABLE gen (id BIGINT, s STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '10');\n"
+                + "CREATE TABLE out_gen (a STRING, b BIGINT) WITH ('connector' = 'kafka', 'topic' = 'out',"
+                + " 'properties.bootstrap.servers' = 'localhost:9092', 'format' = 'json');\n"
+                + "INSERT INTO out_gen " + select + " FROM gen WHERE id > 0;";
+    }
+
+    @Test
+    void aCalcReadingTheStringsAStockSourceHandsOnStaysStock() throws Exception {
+        SqlPlans plans = plans();
+        ExecNodeGraph graph = plans.plan(fromDatagen("SELECT UPPER(s), id + 1"));
+        StreamExecCalc calc = assertInstanceOf(StreamExecCalc.class, input(graph.getRootNodes().get(0)));
+        AccelerationReport report = new AccelerationReport();
+        AcceleratedExecNode encode = assertInstanceOf(AcceleratedExecNode.class,
+                input(rewrite(plans, graph, report).getRootNodes().get(0)));
+        assertSame(calc, input(encode), "the Calc reading s stays stock");
+        assertTrue(report.segments().stream().anyMatch(seg -> seg.reasons().stream().anyMatch(
+                r -> r.contains("string column s") && r.contains("lone UTF-16 surrogate"))), report.segments().toString());
+
+        AcceleratedExecNode withCalc = encodeStage(fromDatagen("SELECT s, id + 1"));
+        assertInstanceOf(StreamExecTableSourceScan.class, input(withCalc), "a Calc that only passes s on runs accelerated");
+        assertEquals(BitSet.valueOf(new long[] {0b10}), withCalc.spec().keepsLoneSurrogates());
+    }
+
+    private static AcceleratedExecNode encodeStage(String sql) {
+        SqlPlans plans = plans();
+        ExecNodeGraph rewritten = rewrite(plans, plans.plan(sql), new AccelerationReport());
+        return assertInstanceOf(AcceleratedExecNode.class, input(rewritten.getRootNodes().get(0)));
     }
 
     @Test
@@ -121,8 +169,9 @@ class AccelerateKafkaSinksTest {
     }
 
     @Test
-    void withoutTheOptionEverySinkStaysStock() throws Exception {
+    void withTheOptionOffEverySinkStaysStock() throws Exception {
         SqlPlans plans = new SqlPlans();
+        ((TableConfig) plans.config()).set(AcceleratorOptions.ENCODE_STAGES, false);
         assertSinkStaysStock(plans, plans.plan(golden("encode_join")));
     }
 

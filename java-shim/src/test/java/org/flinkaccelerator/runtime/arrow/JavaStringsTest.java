@@ -4,7 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Random;
 import org.apache.flink.table.data.StringData;
@@ -14,7 +18,8 @@ import org.junit.jupiter.api.Test;
  * The bytes an encode stage hands the sidecar for a string are those of the Java string Flink's
  * json and csv serializers write ({@code StringData.toString()}, Flink's own decoding is the
  * oracle), for strings Flink stored as bytes and strings it holds as Java strings alike; a Java
- * string with a lone surrogate, which UTF-8 cannot carry, is refused.
+ * string with a lone surrogate, which UTF-8 cannot carry, is refused, or kept in its three-byte
+ * form (Java's own modified UTF-8 of that one char is the oracle for the form).
  */
 class JavaStringsTest {
     /** Bytes that are mostly UTF-8 text with '?', and every kind of malformed sequence now and then. */
@@ -61,6 +66,27 @@ class JavaStringsTest {
         return false;
     }
 
+    /** UTF-8 of each code point, a lone surrogate as {@code DataOutputStream.writeUTF} writes it. */
+    private static byte[] generalizedUtf8(String java) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        java.codePoints().forEach(code -> {
+            String one = new String(Character.toChars(code));
+            if (code >= Character.MIN_SURROGATE && code <= Character.MAX_SURROGATE) { // a lone one
+                ByteArrayOutputStream modified = new ByteArrayOutputStream();
+                try {
+                    new DataOutputStream(modified).writeUTF(one);
+                } catch (IOException e) {
+                    throw new AssertionError(e);
+                }
+                byte[] written = modified.toByteArray();
+                out.writeBytes(Arrays.copyOfRange(written, 2, written.length)); // after the length
+            } else {
+                out.writeBytes(one.getBytes(StandardCharsets.UTF_8));
+            }
+        });
+        return out.toByteArray();
+    }
+
     @Test
     void storedBytesGoAsTheJavaStringFlinkDecodesFromThem() {
         Random random = new Random(42);
@@ -69,27 +95,35 @@ class JavaStringsTest {
             StringData stored = StringData.fromBytes(bytes);
             String java = StringData.fromBytes(bytes).toString();
             if (hasLoneSurrogate(java)) { // Flink's decoder kept an encoded surrogate
-                assertThrows(IllegalArgumentException.class, () -> JavaStrings.utf8(stored));
-            } else {
-                assertArrayEquals(java.getBytes(StandardCharsets.UTF_8), JavaStrings.utf8(stored),
+                assertThrows(IllegalArgumentException.class, () -> JavaStrings.utf8(stored, LoneSurrogates.REFUSED));
+                assertArrayEquals(generalizedUtf8(java), JavaStrings.utf8(stored, LoneSurrogates.KEPT),
                         "bytes " + HexFormat.of().formatHex(bytes));
+            } else {
+                for (LoneSurrogates mode : LoneSurrogates.values()) {
+                    assertArrayEquals(java.getBytes(StandardCharsets.UTF_8), JavaStrings.utf8(stored, mode),
+                            "bytes " + HexFormat.of().formatHex(bytes));
+                }
             }
         }
     }
 
     @Test
-    void javaStringsGoAsTheirUtf8AndALoneSurrogateIsRefused() {
+    void javaStringsGoAsTheirUtf8AndALoneSurrogateIsRefusedOrKept() {
         Random random = new Random(7);
         int refused = 0;
         for (int i = 0; i < 20_000; i++) {
             String java = randomString(random);
             StringData held = StringData.fromString(java);
             if (hasLoneSurrogate(java)) {
-                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> JavaStrings.utf8(held));
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                        () -> JavaStrings.utf8(held, LoneSurrogates.REFUSED));
                 assertTrue(e.getMessage().contains("lone UTF-16 surrogate"), e.getMessage());
+                assertArrayEquals(generalizedUtf8(java), JavaStrings.utf8(held, LoneSurrogates.KEPT), java);
                 refused++;
             } else {
-                assertArrayEquals(java.getBytes(StandardCharsets.UTF_8), JavaStrings.utf8(held), java);
+                for (LoneSurrogates mode : LoneSurrogates.values()) {
+                    assertArrayEquals(java.getBytes(StandardCharsets.UTF_8), JavaStrings.utf8(held, mode), java);
+                }
             }
         }
         assertTrue(refused > 1000, "lone surrogates tried: " + refused);
@@ -99,9 +133,11 @@ class JavaStringsTest {
     void aJavaStringWhoseBytesFlinkAlreadyMaterializedIsStillChecked() {
         StringData held = StringData.fromString("a\uD800b");
         held.toBytes(); // Flink stored its encoding of the Java string beside it
-        assertThrows(IllegalArgumentException.class, () -> JavaStrings.utf8(held));
+        assertThrows(IllegalArgumentException.class, () -> JavaStrings.utf8(held, LoneSurrogates.REFUSED));
+        assertArrayEquals(new byte[] {'a', (byte) 0xED, (byte) 0xA0, (byte) 0x80, 'b'},
+                JavaStrings.utf8(held, LoneSurrogates.KEPT));
         StringData question = StringData.fromString("what?");
         question.toBytes();
-        assertArrayEquals("what?".getBytes(StandardCharsets.UTF_8), JavaStrings.utf8(question));
+        assertArrayEquals("what?".getBytes(StandardCharsets.UTF_8), JavaStrings.utf8(question, LoneSurrogates.REFUSED));
     }
 }
