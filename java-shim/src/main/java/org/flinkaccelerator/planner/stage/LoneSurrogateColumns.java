@@ -19,14 +19,14 @@ final class LoneSurrogateColumns {
 
     /**
      * @param inputWidth the columns of the rows the stage consumes
-     * @param programs the stage's Calcs, first to last
+     * @param readByCalcs the input columns the stage's Calcs read ({@link #readByCalcs})
      * @param sinkFormats the sink's value format and, when it writes keys, its key format
      */
-    static BitSet of(int inputWidth, List<CalcProgram> programs, List<String> sinkFormats) {
+    static BitSet of(int inputWidth, BitSet readByCalcs, List<String> sinkFormats) {
         BitSet kept = new BitSet();
         if (sinkFormats.stream().allMatch("json"::equals)) {
             kept.set(0, inputWidth);
-            kept.andNot(readByCalcs(programs));
+            kept.andNot(readByCalcs);
         }
         return kept;
     }

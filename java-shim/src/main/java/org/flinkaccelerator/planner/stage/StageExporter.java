@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.config.ExecutionConfigOptions;
@@ -44,6 +45,10 @@ public final class StageExporter {
      * which is what an encode stage hands the sidecar ({@code runtime.arrow.JavaStrings}).
      */
     static final List<String> JAVA_STRING_FORMATS = List.of("json", "csv");
+
+    private static final Set<LogicalTypeRoot> STRINGS = Set.of(LogicalTypeRoot.CHAR, LogicalTypeRoot.VARCHAR);
+    private static final Set<LogicalTypeRoot> TIMESTAMPS = Set.of(LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE,
+            LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE);
 
     private final SegmentPlanBuilder planBuilder;
 
@@ -130,10 +135,10 @@ public final class StageExporter {
             }
             timestampProblems(input).forEach(p -> problems.add(new FallbackReason("input rows", p)));
             ExecNode<?> stock = (first == chain.size() ? sinkNode : chain.get(first)).getInputEdges().get(0).getSource();
+            BitSet read = LoneSurrogateColumns.readByCalcs(programs);
             if (problems.isEmpty() && !StoredStrings.arriveFrom(stock)) {
-                BitSet read = LoneSurrogateColumns.readByCalcs(programs);
                 for (int c = read.nextSetBit(0); c >= 0; c = read.nextSetBit(c + 1)) {
-                    if (holdsString(input.getTypeAt(c))) {
+                    if (holds(input.getTypeAt(c), STRINGS)) {
                         problems.add(new FallbackReason("calcs", "they read string column " + input.getFieldNames().get(c)
                                 + ", which " + stock.getDescription() + " hands on as a Java string with no shuffle"
                                 + " between; it may hold a lone UTF-16 surrogate, which the sidecar's functions do not read"));
@@ -145,7 +150,7 @@ public final class StageExporter {
                 StageDescriptor descriptor = new StageDescriptor(name, RowsOutput.columns(input), null, null, plan,
                         sink.encode(), sink.encodeKey(), sink.output());
                 return new EncodeExport(new StageExport(name, descriptor, List.of()), chain.size() - first, stoppedBy,
-                        LoneSurrogateColumns.of(input.getFieldCount(), programs, sinkFormats));
+                        LoneSurrogateColumns.of(input.getFieldCount(), read, sinkFormats));
             }
             if (first == chain.size()) {
                 return EncodeExport.stock(new StageExport(name, null, problems));
@@ -164,7 +169,7 @@ public final class StageExporter {
     private static List<String> timestampProblems(RowType input) {
         List<String> problems = new ArrayList<>();
         for (RowType.RowField field : input.getFields()) {
-            if (holdsTimestamp(field.getType())) {
+            if (holds(field.getType(), TIMESTAMPS)) {
                 problems.add("column " + field.getName() + " (" + field.getType().asSummaryString() + "): a stock"
                         + " operator's timestamps may lie outside the years 1677-2262 the sidecar's layout holds;"
                         + " not accelerated yet");
@@ -173,16 +178,9 @@ public final class StageExporter {
         return problems;
     }
 
-    private static boolean holdsString(LogicalType type) {
-        LogicalTypeRoot root = type.getTypeRoot();
-        return root == LogicalTypeRoot.CHAR || root == LogicalTypeRoot.VARCHAR
-                || type.getChildren().stream().anyMatch(StageExporter::holdsString);
-    }
-
-    private static boolean holdsTimestamp(LogicalType type) {
-        LogicalTypeRoot root = type.getTypeRoot();
-        return root == LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE || root == LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE
-                || type.getChildren().stream().anyMatch(StageExporter::holdsTimestamp);
+    /** Whether {@code type}, or a type nested in it, has one of {@code roots}. */
+    private static boolean holds(LogicalType type, Set<LogicalTypeRoot> roots) {
+        return roots.contains(type.getTypeRoot()) || type.getChildren().stream().anyMatch(t -> holds(t, roots));
     }
 
     /**
@@ -248,8 +246,8 @@ public final class StageExporter {
             String where = calcs == 0 ? "source rows" : "calc " + calcs + " of " + chain.size();
             RowsOutput.problems(output).forEach(p -> problems.add(new FallbackReason(where, p)));
             Plan plan = null;
-            List<CalcProgram> programs = new ArrayList<>();
             if (problems.isEmpty()) {
+                List<CalcProgram> programs = new ArrayList<>();
                 for (int i = 0; i < calcs; i++) {
                     programs.add(CalcPrograms.of(chain.get(i), "calc " + (i + 1) + " of " + chain.size()));
                 }
