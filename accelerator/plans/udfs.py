@@ -182,6 +182,14 @@ def rowtime_not_null(ts: pa.Array) -> pa.Array:
     return ts
 
 
+def timestamp_plus_millis(ts: pa.Array, millis: pa.Array) -> pa.Array:
+    """Flink's TIMESTAMP (or TIMESTAMP_LTZ) plus a day-time INTERVAL of `millis` milliseconds: the
+    epoch milliseconds shifted, the digits below a millisecond kept. A result outside the
+    nanosecond storage's years fails the batch rather than wrapping."""
+    shifted = pc.add_checked(ts.cast(pa.int64()), pc.multiply_checked(millis.cast(pa.int64()), 1_000_000))
+    return shifted.cast(ts.type)
+
+
 def flink_udfs() -> list[ScalarUDF]:
     """Every UDF the Java side may name, for registering in a stage's SessionContext."""
     out = []
@@ -195,6 +203,8 @@ def flink_udfs() -> list[ScalarUDF]:
     out.append(udf(rowtime_not_null, [pa.timestamp("ns", tz="UTC")], pa.timestamp("ns", tz="UTC"), "immutable",
                    "flink_rowtime_not_null_ltz"))
     out.append(udf(extract, [ts, pa.int64(), pa.int64()], pa.int64(), "immutable", "flink_extract"))
+    for suffix, t in (("", ts), ("_ltz", pa.timestamp("ns", tz="UTC"))):
+        out.append(udf(timestamp_plus_millis, [t, pa.int64()], t, "immutable", f"flink_timestamp_plus_millis{suffix}"))
     out.append(udf(split_index, [pa.string(), pa.string(), pa.int32()], pa.string(), "immutable", "flink_split_index"))
     out.append(udf(regexp_extract, [pa.string(), pa.string(), pa.int32()], pa.string(), "immutable",
                    "flink_regexp_extract"))

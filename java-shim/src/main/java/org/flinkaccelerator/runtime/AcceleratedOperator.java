@@ -9,16 +9,19 @@ import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.flink.api.common.accumulators.LongCounter;
+import org.apache.flink.api.common.eventtime.TimestampAssigner;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
 import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
+import org.flinkaccelerator.runtime.watermarks.WatermarkedRows;
 import org.flinkaccelerator.sidecar.SidecarException;
 import org.flinkaccelerator.sidecar.SidecarProcess;
 import org.flinkaccelerator.sidecar.SidecarSettings;
@@ -67,6 +70,8 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
     private transient long batches;
     private transient long batchesAtLastHeartbeat;
     private transient SidecarMetrics metrics;
+    /** A rows stage's watermarks, when it replaces a watermarked source; else null. */
+    private transient WatermarkedRows watermarked;
 
     public AcceleratedOperator(AcceleratedSegmentSpec spec) {
         this.spec = spec;
@@ -107,6 +112,11 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
             throw new SidecarException(spec.operatorName() + ": the Python sidecar refused the segment: "
                     + e.getMessage(), e);
         }
+        if (spec.watermarks() != null) {
+            watermarked = new WatermarkedRows(spec.watermarks(), spec.coordinates(), output, getMetricGroup(),
+                    getProcessingTimeService(), getExecutionConfig().getAutoWatermarkInterval(),
+                    getContainingTask().getEnvironment().getMetricGroup().getIOMetricGroup());
+        }
         LOG.info("{} (subtask {}): sidecar pid {} runs stage {}; batches of up to {} rows, at most {} ms apart",
                 spec.operatorName(), getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), sidecar.pid(),
                 stage.id(), spec.batchSize(), spec.maxDelay().toMillis());
@@ -138,6 +148,15 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
 
     @Override
     public void processElement(StreamRecord<RowData> element) throws Exception {
+        if (watermarked != null) {
+            if (watermarked.isMarker(element.getValue())) {
+                // A split comes or goes: as in Flink's source, after every message read before it.
+                flush();
+                watermarked.marker(element.getValue());
+                return;
+            }
+            watermarked.set(batch.rows(), element.getValue());
+        }
         coordinates.set(batch.rows(), element.getValue());
         timestamps.set(batch.rows(), element);
         try {
@@ -162,7 +181,19 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
     @Override
     public void processWatermark(Watermark mark) throws Exception {
         flush();
+        if (watermarked != null) {
+            // The raw source has no watermarks of its own: this is its final one, at end of input.
+            watermarked.end();
+        }
         super.processWatermark(mark);
+    }
+
+    @Override
+    public void processWatermarkStatus(WatermarkStatus status) throws Exception {
+        // A watermarked rows stage announces its own idleness, as the source it replaces did.
+        if (watermarked == null) {
+            super.processWatermarkStatus(status);
+        }
     }
 
     @Override
@@ -174,6 +205,9 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
     @Override
     public void endInput() throws Exception {
         flush();
+        if (watermarked != null) {
+            watermarked.end();
+        }
     }
 
     @Override
@@ -194,9 +228,15 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         int rows = batch.rows();
         long sequence = ++batches;
         VectorSchemaRoot result;
+        SidecarStage.MarkedAnswer marked = null;
         try {
             long started = System.nanoTime();
-            result = stage.process(batch.root());
+            if (watermarked != null) {
+                marked = stage.processMarked(batch.root());
+                result = marked.rows();
+            } else {
+                result = stage.process(batch.root());
+            }
             metrics.batch(batch.root(), result, System.nanoTime() - started);
         } catch (StageFailedException e) {
             String where = e.row().isPresent() ? " at message " + e.row().getAsInt() + " of the batch"
@@ -209,9 +249,9 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         } finally {
             batch.clear();
         }
-        try (result) {
+        try (result; SidecarStage.MarkedAnswer closed = marked) {
             if (spec.emitsRows()) {
-                emitRows(result, rows);
+                emitRows(result, marked == null ? null : marked.marks(), rows);
             } else {
                 emit(result);
             }
@@ -220,9 +260,10 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
 
     /**
      * Emits a rows stage's answer: the row's columns in the shared Arrow layout, then the index of
-     * each row's message in the batch of {@code messages} that was sent.
+     * each row's message in the batch of {@code messages} that was sent; with {@code marks} (a
+     * watermarked rows stage), through the source's event-time logic, message by message.
      */
-    private void emitRows(VectorSchemaRoot result, int messages) {
+    private void emitRows(VectorSchemaRoot result, VectorSchemaRoot marks, int messages) {
         RowType rowType = spec.rows();
         List<FieldVector> vectors = result.getFieldVectors();
         int columns = rowType.getFieldCount();
@@ -243,6 +284,23 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
                     + rowType.asSummaryString() + ": " + e.getMessage(), e);
         }
         int count = rows.rowCount();
+        if (marks != null) {
+            try {
+                watermarked.emit(marks, messages, messageIndex, count,
+                        m -> timestamps.get(m, TimestampAssigner.NO_TIMESTAMP), (from, to, stamped) -> {
+                            for (int i = from; i < to; i++) {
+                                RowData row = rows.reusedRow(i);
+                                StreamRecord<RowData> record = rowRecord.replace(rowCopier == null ? row : rowCopier.copy(row));
+                                record.setTimestamp(stamped.getTimestamp());
+                                output.collect(record);
+                            }
+                        });
+            } catch (IllegalArgumentException e) {
+                throw new SidecarException(spec.operatorName() + ": the sidecar's answer cannot be replayed through"
+                        + " the source's watermarks: " + e.getMessage(), e);
+            }
+            return;
+        }
         for (int i = 0; i < count; i++) {
             int message = messageIndex.get(i);
             if (message < 0 || message >= messages) {
@@ -285,6 +343,10 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
 
     @Override
     public void close() throws Exception {
+        if (watermarked != null) {
+            watermarked.end();
+            watermarked = null;
+        }
         try {
             if (stage != null) {
                 stage.close();

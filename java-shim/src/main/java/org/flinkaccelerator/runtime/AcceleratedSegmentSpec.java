@@ -7,6 +7,7 @@ import java.util.Objects;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
+import org.flinkaccelerator.runtime.watermarks.WatermarkSpec;
 
 /**
  * Everything an {@link AcceleratedOperator} needs at run time, fixed at planning time: the
@@ -29,19 +30,22 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMap
  * @param keepsLoneSurrogates for an encode stage, the columns of {@code consumes} whose strings
  *     reach the sidecar's json encoder only as they are, so may carry a lone UTF-16 surrogate
  *     ({@code arrow.LoneSurrogates}); null or empty when every column refuses one
+ * @param watermarks for a rows stage over a source with a pushed-down {@code WATERMARK}, how the
+ *     operator generates its watermarks per Kafka split (the descriptor then has a {@code watermark}
+ *     section and the raw source announces its splits); null otherwise
  */
 public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, String pythonExecutable,
         int batchSize, Duration maxDelay, Duration sidecarTimeout, Duration heartbeatInterval,
-        RecordCoordinates.Layout coordinates, RowType rows, RowType consumes, BitSet keepsLoneSurrogates)
-        implements Serializable {
-    private static final long serialVersionUID = 4L;
+        RecordCoordinates.Layout coordinates, RowType rows, RowType consumes, BitSet keepsLoneSurrogates,
+        WatermarkSpec watermarks) implements Serializable {
+    private static final long serialVersionUID = 5L;
 
     /** A segment that emits message bytes for a raw Kafka sink. */
     public AcceleratedSegmentSpec(String segmentName, String descriptorJson, String pythonExecutable,
             int batchSize, Duration maxDelay, Duration sidecarTimeout, Duration heartbeatInterval,
             RecordCoordinates.Layout coordinates) {
         this(segmentName, descriptorJson, pythonExecutable, batchSize, maxDelay, sidecarTimeout, heartbeatInterval,
-                coordinates, null, null, null);
+                coordinates, null, null, null, null);
     }
 
     public AcceleratedSegmentSpec {
@@ -56,6 +60,9 @@ public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, 
         if (consumes == null ? !keepsLoneSurrogates.isEmpty() : keepsLoneSurrogates.length() > consumes.getFieldCount()) {
             throw new IllegalArgumentException("columns " + keepsLoneSurrogates + " that keep lone surrogates are not"
                     + " columns of the rows the stage consumes");
+        }
+        if (watermarks != null && (rows == null || coordinates.partitionField() < 0)) {
+            throw new IllegalArgumentException("only a rows stage whose raw source reads partitions generates watermarks");
         }
         if (batchSize < 1) {
             throw new IllegalArgumentException("accelerator.batch.size must be at least 1, got " + batchSize);

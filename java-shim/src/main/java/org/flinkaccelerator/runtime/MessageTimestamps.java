@@ -23,6 +23,11 @@ final class MessageTimestamps {
         timestamps[index] = record.getTimestamp();
     }
 
+    /** The timestamp of message {@code index}, or {@code absent} when it had none. */
+    long get(int index, long absent) {
+        return present[index] ? timestamps[index] : absent;
+    }
+
     /** Gives {@code record} the timestamp of message {@code index}, or none when that message had none. */
     void stamp(StreamRecord<?> record, int index) {
         if (present[index]) {

@@ -16,8 +16,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorLoader;
@@ -137,10 +139,11 @@ public final class SharedRegion implements AutoCloseable {
     }
 
     /**
-     * The batch committed as {@code sequence}, copied into buffers of {@code allocator}; the caller
-     * owns (and closes) the returned root.
+     * The batches committed as {@code sequence}, one per Arrow IPC stream of the body (most
+     * answers hold one; a watermarked rows stage's two), copied into buffers of {@code allocator};
+     * the caller owns (and closes) the returned roots.
      */
-    public synchronized VectorSchemaRoot read(long sequence, BufferAllocator allocator) throws IOException {
+    public synchronized List<VectorSchemaRoot> read(long sequence, BufferAllocator allocator) throws IOException {
         ensureOpen();
         long committed = map.getLong(SEQUENCE_AT);
         if (committed != sequence) {
@@ -159,6 +162,20 @@ public final class SharedRegion implements AutoCloseable {
         }
         ByteBuffer bytes = map.duplicate().position(HEADER_SIZE).limit(HEADER_SIZE + (int) length).slice();
         ReadChannel in = new ReadChannel(new BodyReader(bytes));
+        List<VectorSchemaRoot> roots = new ArrayList<>();
+        try {
+            do {
+                roots.add(readStream(in, sequence, allocator));
+            } while (in.bytesRead() < length);
+            return roots;
+        } catch (IOException | RuntimeException e) {
+            roots.forEach(VectorSchemaRoot::close);
+            throw e;
+        }
+    }
+
+    /** One IPC stream: its schema, one record batch, then the end-of-stream marker. */
+    private VectorSchemaRoot readStream(ReadChannel in, long sequence, BufferAllocator allocator) throws IOException {
         Schema schema = MessageSerializer.deserializeSchema(in);
         VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
         try (ArrowRecordBatch batch = MessageSerializer.deserializeRecordBatch(in, allocator)) {
@@ -166,6 +183,9 @@ public final class SharedRegion implements AutoCloseable {
                 throw new IOException(path + ": batch " + sequence + " has a schema but no record batch");
             }
             new VectorLoader(root).load(batch);
+            if (MessageSerializer.readMessage(in) != null) {
+                throw new IOException(path + ": batch " + sequence + " holds a stream of more than one record batch");
+            }
             return root;
         } catch (IOException | RuntimeException e) {
             root.close();

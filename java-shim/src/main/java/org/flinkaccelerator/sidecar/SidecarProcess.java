@@ -5,6 +5,7 @@ import java.net.SocketTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
@@ -106,8 +107,8 @@ public final class SidecarProcess implements AutoCloseable {
         }
     }
 
-    /** Sends one batch through stage {@code stageId}; the caller owns the returned root. */
-    VectorSchemaRoot process(long stageId, VectorSchemaRoot batch, BufferAllocator allocator) {
+    /** Sends one batch through stage {@code stageId}; the caller owns the returned roots (one per answer stream). */
+    List<VectorSchemaRoot> process(long stageId, VectorSchemaRoot batch, BufferAllocator allocator) {
         calls.lock();
         try {
             long sequence = ++lastSequence;

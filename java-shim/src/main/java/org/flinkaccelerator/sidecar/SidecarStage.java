@@ -1,5 +1,6 @@
 package org.flinkaccelerator.sidecar;
 
+import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
@@ -37,10 +38,39 @@ public final class SidecarStage implements AutoCloseable {
      * {@link SidecarException}.
      */
     public VectorSchemaRoot process(VectorSchemaRoot batch) {
+        return expect(1, batch).get(0);
+    }
+
+    /**
+     * A watermarked rows stage's output for {@code batch}: its rows, and one row of marks per
+     * message of the batch (docs/architecture.md, "The stage contract"). Fails as {@link #process}.
+     */
+    public MarkedAnswer processMarked(VectorSchemaRoot batch) {
+        List<VectorSchemaRoot> answer = expect(2, batch);
+        return new MarkedAnswer(answer.get(0), answer.get(1));
+    }
+
+    /** A watermarked rows stage's answer; closing it closes both roots. */
+    public record MarkedAnswer(VectorSchemaRoot rows, VectorSchemaRoot marks) implements AutoCloseable {
+        @Override
+        public void close() {
+            try (marks) {
+                rows.close();
+            }
+        }
+    }
+
+    private List<VectorSchemaRoot> expect(int streams, VectorSchemaRoot batch) {
         if (closed) {
             throw new IllegalStateException("stage " + id + " is closed");
         }
-        return sidecar.process(id, batch, allocator);
+        List<VectorSchemaRoot> answer = sidecar.process(id, batch, allocator);
+        if (answer.size() != streams) {
+            answer.forEach(VectorSchemaRoot::close);
+            throw new SidecarException("stage " + id + " answered with " + answer.size() + " Arrow streams where "
+                    + streams + " were expected: the sidecar runs another version of the stage contract");
+        }
+        return answer;
     }
 
     @Override

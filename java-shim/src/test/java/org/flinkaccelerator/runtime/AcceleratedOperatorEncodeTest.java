@@ -56,7 +56,7 @@ class AcceleratedOperatorEncodeTest {
             BitSet keepsLoneSurrogates) throws Exception {
         AcceleratedSegmentSpec spec = new AcceleratedSegmentSpec(descriptor.path("name").asText(),
                 descriptor.toString(), System.getProperty("accelerator.test.python", "python3"), batchSize, LONG,
-                LONG, LONG, RecordCoordinates.Layout.NONE, null, inputType(descriptor), keepsLoneSurrogates);
+                LONG, LONG, RecordCoordinates.Layout.NONE, null, inputType(descriptor), keepsLoneSurrogates, null);
         return new OneInputStreamOperatorTestHarness<>(new AcceleratedOperator(spec));
     }
 

@@ -68,7 +68,7 @@ class AcceleratedOperatorRowsTest {
             throws Exception {
         AcceleratedSegmentSpec spec = new AcceleratedSegmentSpec(descriptor.path("name").asText(),
                 descriptor.toString(), System.getProperty("accelerator.test.python", "python3"), batchSize, LONG,
-                LONG, LONG, RecordCoordinates.Layout.NONE, rowsType(descriptor), null, null);
+                LONG, LONG, RecordCoordinates.Layout.NONE, rowsType(descriptor), null, null, null);
         return new OneInputStreamOperatorTestHarness<>(new AcceleratedOperator(spec));
     }
 
@@ -197,7 +197,7 @@ class AcceleratedOperatorRowsTest {
         RowType declared = (RowType) LogicalTypeParser.parse("ROW<`auction` STRING>", getClass().getClassLoader());
         AcceleratedSegmentSpec spec = new AcceleratedSegmentSpec("bid-rows", wrongType,
                 System.getProperty("accelerator.test.python", "python3"), 1, LONG, LONG, LONG,
-                RecordCoordinates.Layout.NONE, declared, null, null);
+                RecordCoordinates.Layout.NONE, declared, null, null, null);
         try (OneInputStreamOperatorTestHarness<RowData, RowData> harness =
                 new OneInputStreamOperatorTestHarness<>(new AcceleratedOperator(spec))) {
             harness.open();

@@ -51,6 +51,9 @@ public final class AcceleratedExecNode extends ExecNodeBase<RowData>
     protected Transformation<RowData> translateToPlanInternal(PlannerBase planner, ExecNodeConfig config) {
         ExecEdge inputEdge = getInputEdges().get(0);
         Transformation<RowData> input = (Transformation<RowData>) inputEdge.translateToPlan(planner);
+        if (spec.watermarks() != null) {
+            SplitAnnouncements.announce(input, spec.coordinates(), ((RowType) inputEdge.getOutputType()).getFieldCount());
+        }
         OneInputTransformation<RowData, RowData> transformation = new OneInputTransformation<>(input,
                 spec.operatorName(), SimpleOperatorFactory.of(new AcceleratedOperator(spec)),
                 InternalTypeInfo.of((RowType) getOutputType()), input.getParallelism(), false);

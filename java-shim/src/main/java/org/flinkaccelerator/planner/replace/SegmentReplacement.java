@@ -22,6 +22,7 @@ import org.flinkaccelerator.AcceleratorOptions;
 import org.flinkaccelerator.planner.segment.KafkaSegment;
 import org.flinkaccelerator.runtime.AcceleratedSegmentSpec;
 import org.flinkaccelerator.runtime.RecordCoordinates;
+import org.flinkaccelerator.runtime.watermarks.WatermarkSpec;
 
 /**
  * Builds the nodes that replace one Kafka segment: Flink's own Kafka source and sink over the
@@ -47,7 +48,7 @@ public final class SegmentReplacement {
             String sinkFormat, ReadableConfig config) {
         RawSource source = rawSource(segment.source(), sourceFormat, config);
         AcceleratedExecNode accelerated = new AcceleratedExecNode(config,
-                spec(name, descriptorJson, source.coordinates(), null, null, null, config));
+                spec(name, descriptorJson, source.coordinates(), null, null, null, null, config));
         connect(source.node(), accelerated);
         return rawSink(segment.sink(), sinkFormat, accelerated, config);
     }
@@ -61,7 +62,7 @@ public final class SegmentReplacement {
     public static StreamExecSink buildEncode(ExecEdge input, StreamExecSink original, String name,
             String descriptorJson, String sinkFormat, BitSet keepsLoneSurrogates, ReadableConfig config) {
         AcceleratedExecNode accelerated = new AcceleratedExecNode(config, spec(name, descriptorJson,
-                RecordCoordinates.Layout.NONE, null, (RowType) input.getOutputType(), keepsLoneSurrogates, config));
+                RecordCoordinates.Layout.NONE, null, (RowType) input.getOutputType(), keepsLoneSurrogates, null, config));
         accelerated.setInputEdges(List.of(ExecEdge.builder().source(input.getSource()).target(accelerated)
                 .shuffle(input.getShuffle()).exchangeMode(input.getExchangeMode()).build()));
         return rawSink(original, sinkFormat, accelerated, config);
@@ -84,13 +85,14 @@ public final class SegmentReplacement {
     /**
      * The accelerated operator that replaces a Kafka source (and the Calcs after it) of a rows
      * stage, over the source's raw-value twin: it emits rows of {@code rows}, the type the
-     * replaced nodes' consumers read.
+     * replaced nodes' consumers read, and, with {@code watermarks} (else null), the watermarks of
+     * the original source's pushed-down {@code WATERMARK}.
      */
     public static AcceleratedExecNode buildRows(StreamExecTableSourceScan original, String name, String descriptorJson,
-            String sourceFormat, RowType rows, ReadableConfig config) {
+            String sourceFormat, RowType rows, WatermarkSpec watermarks, ReadableConfig config) {
         RawSource source = rawSource(original, sourceFormat, config);
         AcceleratedExecNode accelerated = new AcceleratedExecNode(config,
-                spec(name, descriptorJson, source.coordinates(), rows, null, null, config));
+                spec(name, descriptorJson, source.coordinates(), rows, null, null, watermarks, config));
         connect(source.node(), accelerated);
         return accelerated;
     }
@@ -122,12 +124,12 @@ public final class SegmentReplacement {
     }
 
     private static AcceleratedSegmentSpec spec(String name, String descriptorJson, RecordCoordinates.Layout coordinates,
-            RowType rows, RowType consumes, BitSet keepsLoneSurrogates, ReadableConfig config) {
+            RowType rows, RowType consumes, BitSet keepsLoneSurrogates, WatermarkSpec watermarks, ReadableConfig config) {
         return new AcceleratedSegmentSpec(name, descriptorJson,
                 config.get(AcceleratorOptions.PYTHON_EXECUTABLE), config.get(AcceleratorOptions.BATCH_SIZE),
                 config.get(AcceleratorOptions.BATCH_MAX_DELAY), config.get(AcceleratorOptions.SIDECAR_TIMEOUT),
                 config.get(AcceleratorOptions.SIDECAR_HEARTBEAT_INTERVAL), coordinates, rows, consumes,
-                keepsLoneSurrogates);
+                keepsLoneSurrogates, watermarks);
     }
 
     /** The Kafka metadata keys the source reads, in the order its row carries them. */

@@ -73,7 +73,7 @@ public final class AccelerateKafkaSources implements RewriteRule {
                 ExecNode<?> last = nodes.get(nodes.size() - 1);
                 AcceleratedExecNode accelerated = SegmentReplacement.buildRows(chain.source(), name,
                         rows.export().toJson(), rows.export().descriptor().decode().format(),
-                        (RowType) last.getOutputType(), config);
+                        (RowType) last.getOutputType(), rows.watermarks(), config);
                 for (SourceChainFinder.Use use : found.usesOf(last)) {
                     ExecEdge old = use.consumer().getInputEdges().get(use.input());
                     use.consumer().replaceInputEdge(use.input(), ExecEdge.builder().source(accelerated)

@@ -14,10 +14,10 @@ import org.flinkaccelerator.stage.ProtoJson;
  * output batch's columns. A rows stage has no {@code encode}: its output is the plan's result
  * rows, handed to stock Flink operators ({@link RowsOutput}). An encode stage has no {@code
  * decode}: its input is the rows of stock Flink operators, and its descriptor says {@code "kind":
- * "encode"}.
+ * "encode"}. A rows stage over a watermarked source has a {@code watermark} section (else null).
  */
 public record StageDescriptor(String name, List<StageField> input, FormatSpec decode, KeySpec decodeKey, Plan plan,
-        FormatSpec encode, KeySpec encodeKey, List<StageField> output) {
+        FormatSpec encode, KeySpec encodeKey, List<StageField> output, StageWatermark watermark) {
     /** Version of the descriptor layout; the sidecar refuses others. */
     public static final int PROTOCOL = 1;
     /** The sidecar's stage kind of a descriptor without {@code decode}: an encode stage. */
@@ -43,6 +43,9 @@ public record StageDescriptor(String name, List<StageField> input, FormatSpec de
             out.put("encode_key", encodeKey.tree());
         }
         out.put("output", fields(output));
+        if (watermark != null) {
+            out.put("watermark", watermark.tree());
+        }
         return out;
     }
 

@@ -22,12 +22,15 @@ import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarBinaryType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeUtils;
 import org.flinkaccelerator.planner.segment.KafkaSegment;
 import org.flinkaccelerator.planner.substrait.CalcProgram;
+import org.flinkaccelerator.planner.substrait.ExpressionConverter;
 import org.flinkaccelerator.planner.substrait.FunctionRegistry;
 import org.flinkaccelerator.planner.substrait.NotReproducible;
 import org.flinkaccelerator.planner.substrait.SegmentPlanBuilder;
 import org.flinkaccelerator.planner.substrait.SubstraitTypes;
+import org.flinkaccelerator.runtime.watermarks.WatermarkSpec;
 
 /**
  * Exports a Kafka segment as a stage descriptor, checking every part of it (source and sink
@@ -84,7 +87,7 @@ public final class StageExporter {
             return new StageExport(name, null, reasons);
         }
         return new StageExport(name, new StageDescriptor(name, source.input(), source.decode(), source.decodeKey(),
-                plan, sink.encode(), sink.encodeKey(), sink.output()), List.of());
+                plan, sink.encode(), sink.encodeKey(), sink.output(), null), List.of());
     }
 
     /**
@@ -148,7 +151,7 @@ public final class StageExporter {
             }
             if (problems.isEmpty()) {
                 StageDescriptor descriptor = new StageDescriptor(name, RowsOutput.columns(input), null, null, plan,
-                        sink.encode(), sink.encodeKey(), sink.output());
+                        sink.encode(), sink.encodeKey(), sink.output(), null);
                 return new EncodeExport(new StageExport(name, descriptor, List.of()), chain.size() - first, stoppedBy,
                         LoneSurrogateColumns.of(input.getFieldCount(), read, sinkFormats));
             }
@@ -234,17 +237,22 @@ public final class StageExporter {
     public RowsExport exportRows(String name, StreamExecTableSourceScan scan, List<StreamExecCalc> chain) {
         List<FallbackReason> reasons = new ArrayList<>();
         SourceSide source = sourceSide(scan, true, reasons);
-        RowType carrying = RowsOutput.withMessageColumn(source.decoded(), "source "
-                + scan.getTableSourceSpec().getContextResolvedTable().getIdentifier().asSummaryString(), reasons);
-        if (!reasons.isEmpty() || !source.typesOk()) {
-            return new RowsExport(new StageExport(name, null, reasons), 0, List.of());
+        String where = "source " + scan.getTableSourceSpec().getContextResolvedTable().getIdentifier().asSummaryString();
+        RowType carrying = RowsOutput.withMessageColumn(source.decoded(), where, reasons);
+        StageWatermark watermark = null;
+        if (reasons.isEmpty() && source.watermark() != null) {
+            watermark = watermarkSection(source.watermark(), carrying, where, reasons);
         }
+        if (!reasons.isEmpty() || !source.typesOk()) {
+            return new RowsExport(new StageExport(name, null, reasons), 0, List.of(), null);
+        }
+        WatermarkSpec watermarks = source.watermark() == null ? null : source.watermark().spec();
         List<FallbackReason> stoppedBy = List.of();
         for (int calcs = chain.size(); calcs >= 0; calcs--) {
             List<FallbackReason> problems = new ArrayList<>();
             RowType output = (RowType) (calcs == 0 ? scan : chain.get(calcs - 1)).getOutputType();
-            String where = calcs == 0 ? "source rows" : "calc " + calcs + " of " + chain.size();
-            RowsOutput.problems(output).forEach(p -> problems.add(new FallbackReason(where, p)));
+            String at = calcs == 0 ? "source rows" : "calc " + calcs + " of " + chain.size();
+            RowsOutput.problems(output).forEach(p -> problems.add(new FallbackReason(at, p)));
             Plan plan = null;
             if (problems.isEmpty()) {
                 List<CalcProgram> programs = new ArrayList<>();
@@ -259,25 +267,41 @@ public final class StageExporter {
             }
             if (problems.isEmpty()) {
                 StageDescriptor descriptor = new StageDescriptor(name, source.input(), source.decode(),
-                        source.decodeKey(), plan, null, null, RowsOutput.fields(output));
-                return new RowsExport(new StageExport(name, descriptor, List.of()), calcs, stoppedBy);
+                        source.decodeKey(), plan, null, null, RowsOutput.fields(output), watermark);
+                return new RowsExport(new StageExport(name, descriptor, List.of()), calcs, stoppedBy, watermarks);
             }
             if (calcs == 0) {
-                return new RowsExport(new StageExport(name, null, problems), 0, List.of());
+                return new RowsExport(new StageExport(name, null, problems), 0, List.of(), null);
             }
             stoppedBy = problems;
         }
         throw new AssertionError("the loop returns at calcs == 0");
     }
 
+    /** The watermark section of a rows stage: the expression's plan over the decoded table, or null with a reason. */
+    private StageWatermark watermarkSection(SourceWatermark watermark, RowType carrying, String where,
+            List<FallbackReason> reasons) {
+        RowType column = RowType.of(new LogicalType[] {LogicalTypeUtils.removeTimeAttributes(
+                ExpressionConverter.type(watermark.expression()))}, new String[] {SourceWatermark.COLUMN});
+        try {
+            Plan plan = planBuilder.buildRows(carrying,
+                    List.of(new CalcProgram("the WATERMARK", List.of(watermark.expression()), null)), column,
+                    RowsOutput.MESSAGE);
+            return new StageWatermark(RowsOutput.fields(column), plan);
+        } catch (NotReproducible e) {
+            reasons.add(new FallbackReason(where, "the WATERMARK's expression: " + e.getMessage()));
+            return null;
+        }
+    }
+
     /**
      * What a stage reads: the input fields (value, key, metadata), how it decodes them and the
      * decoded table's row. A watermark pushed into the scan is dropped by a whole segment's
-     * replacement ("Watermarks" in docs/architecture.md) but is a reason for a rows stage, whose
-     * rows go on to stock operators that may need it.
+     * replacement; a rows stage, whose rows go on to stock operators that may need it, generates
+     * it ("Watermarks" in docs/architecture.md).
      */
     private record SourceSide(List<StageField> input, FormatSpec decode, KeySpec decodeKey, RowType decoded,
-            boolean typesOk) {}
+            boolean typesOk, SourceWatermark watermark) {}
 
     private static SourceSide sourceSide(StreamExecTableSourceScan scan, boolean rows, List<FallbackReason> reasons) {
         ContextResolvedTable sourceTable = scan.getTableSourceSpec().getContextResolvedTable();
@@ -288,17 +312,13 @@ public final class StageExporter {
         KafkaValueFormat sourceFormat = format(sourceTable, "decoding", sourceWhere, reasons);
         KafkaKeyFormat sourceKey = keyFormat(sourceTable, "decoding", sourceWhere, reasons);
         List<String> metadataKeys = List.of();
+        WatermarkPushDownSpec pushedWatermark = null;
         for (SourceAbilitySpec ability : scan.getTableSourceSpec().getSourceAbilities()) {
             if (ability instanceof ReadingMetadataSpec) {
                 metadataKeys = ((ReadingMetadataSpec) ability).getMetadataKeys();
             } else if (ability instanceof WatermarkPushDownSpec) {
-                if (rows) {
-                    reasons.add(new FallbackReason(sourceWhere, "the table declares a WATERMARK, which Flink's Kafka"
-                            + " source generates from the decoded rows; a raw-value source cannot, and the stock"
-                            + " operators after it may need those watermarks"));
-                }
-                // A whole segment drops it: see "Watermarks" in docs/architecture.md.
-                continue;
+                // A whole segment drops it; a rows stage generates it (see "Watermarks" in docs/architecture.md).
+                pushedWatermark = (WatermarkPushDownSpec) ability;
             } else if (!(ability instanceof ProjectPushDownSpec)) {
                 reasons.add(new FallbackReason(sourceWhere, "source ability " + ability.getClass().getSimpleName()
                         + " is not accelerated yet"));
@@ -343,7 +363,11 @@ public final class StageExporter {
         if (sourceKey != null) {
             decodeKey = keySpec(sourceKey, KEY, physicalRow, sourceWhere, reasons);
         }
-        return new SourceSide(input, decode, decodeKey, decoded, typesOk);
+        SourceWatermark watermark = rows && pushedWatermark != null ? SourceWatermark.of(pushedWatermark,
+                scan.getTableSourceSpec().getSourceAbilities(),
+                (RowType) sourceTable.getResolvedSchema().toSourceRowDataType().getLogicalType(), decoded, sourceWhere,
+                reasons) : null;
+        return new SourceSide(input, decode, decodeKey, decoded, typesOk, watermark);
     }
 
     private static KafkaValueFormat format(ContextResolvedTable table, String direction, String where,

@@ -23,7 +23,9 @@ final class ArithmeticFunctions {
     static List<FunctionEntry> entries() {
         return List.of(
                 builtin("a + b", List.of("PLUS"), "integers wrap on overflow (as Java); DECIMAL while the"
-                        + " exact sum fits 38 digits; FLOAT/DOUBLE IEEE", (call, c) -> binary(call, c, "add", false)),
+                        + " exact sum fits 38 digits; FLOAT/DOUBLE IEEE; TIMESTAMP/TIMESTAMP_LTZ + a day-time INTERVAL"
+                        + " literal: flink_timestamp_plus_millis (Flink's epoch-millisecond shift)",
+                        (call, c) -> binary(call, c, "add", false)),
                 builtin("a - b", List.of("MINUS"), "as +", (call, c) -> binary(call, c, "subtract", false)),
                 builtin("a * b", List.of("TIMES"), "as +; DECIMAL while p1 + p2 + 1 <= 38 (Flink's exact product type)",
                         (call, c) -> binary(call, c, "multiply", true)),
@@ -41,6 +43,9 @@ final class ArithmeticFunctions {
 
     private static Expression binary(RexCall call, ExpressionConverter c, String name, boolean product) {
         LogicalType result = ExpressionConverter.type(call);
+        if (TemporalFunctions.isTimestamp(result) && !product) {
+            return TemporalFunctions.plusInterval(call, c, name.equals("subtract"));
+        }
         if (isInteger(result) || isFloating(result)) {
             return c.call(Urns.ARITHMETIC, name, result, List.of(c.operand(call, 0, result), c.operand(call, 1, result)));
         }

@@ -8,6 +8,7 @@ import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.sql.type.SqlTypeName;
 import io.substrait.proto.Expression;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
@@ -32,6 +33,35 @@ final class TemporalFunctions {
                 List.of("EXTRACT"), "flink_extract: of a TIMESTAMP, Flink's (epoch ms % next unit) / unit with Java's"
                         + " truncating operators (negative before 1970, as on Flink); other units and types (dates,"
                         + " TIMESTAMP_LTZ, TIME) not reproduced yet", TemporalFunctions::extract));
+    }
+
+    static boolean isTimestamp(LogicalType type) {
+        return type.getTypeRoot() == LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE
+                || type.getTypeRoot() == LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+    }
+
+    /**
+     * A TIMESTAMP or TIMESTAMP_LTZ plus (or minus) a day-time INTERVAL literal, as in a
+     * {@code WATERMARK FOR ts AS ts - INTERVAL '5' SECOND}: Flink shifts the epoch milliseconds and
+     * keeps the digits below a millisecond; {@code flink_timestamp_plus_millis} does the same.
+     * Year-month intervals go through Flink's calendar code and are not reproduced.
+     */
+    static Expression plusInterval(RexCall call, ExpressionConverter c, boolean minus) {
+        int timestamp = isTimestamp(ExpressionConverter.type(call.getOperands().get(0))) ? 0 : 1;
+        if (minus && timestamp != 0) {
+            throw new NotReproducible("an INTERVAL minus a timestamp is not a Flink expression");
+        }
+        if (!(call.getOperands().get(1 - timestamp) instanceof RexLiteral interval)
+                || !SqlTypeName.DAY_INTERVAL_TYPES.contains(interval.getType().getSqlTypeName())) {
+            throw new NotReproducible("a timestamp " + (minus ? "minus" : "plus") + " anything but a day-time"
+                    + " INTERVAL literal is not reproduced yet");
+        }
+        long millis = interval.getValueAs(Long.class);
+        LogicalType result = ExpressionConverter.type(call);
+        String name = "flink_timestamp_plus_millis"
+                + (result.getTypeRoot() == LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE ? "_ltz" : "");
+        return c.call(Urns.FLINK, name, result, List.of(c.convert(call.getOperands().get(timestamp)),
+                Literals.int64(minus ? Math.negateExact(millis) : millis)));
     }
 
     private static Expression extract(RexCall call, ExpressionConverter c) {
