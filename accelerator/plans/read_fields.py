@@ -113,3 +113,16 @@ def _tree(paths: set[Path], decoded: pa.Schema) -> ReadFields:
             node = node.setdefault(field.name, {})
             arrow = field.type
     return tree
+
+
+def union(a: ReadFields | None, b: ReadFields | None) -> ReadFields | None:
+    """What two plans over the same table read together (None: maybe everything)."""
+    if a is None or b is None:
+        return None
+    merged: ReadFields = dict(a)
+    for name, fields in b.items():
+        if name not in merged:
+            merged[name] = fields
+        elif merged[name] is not None:
+            merged[name] = None if fields is None else union(merged[name], fields)
+    return merged

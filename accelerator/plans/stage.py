@@ -43,10 +43,21 @@ class StagePlan:
             descriptor = json.loads(descriptor)
         if descriptor.get("protocol") != PROTOCOL:
             raise PlanError(f"stage descriptor protocol {descriptor.get('protocol')!r}, this sidecar speaks {PROTOCOL}")
-        self.name: str = descriptor["name"]
-        self.decoded_schema = decoded_schema(descriptor)
-        self.output_schema = output_schema(descriptor)
-        parsed = json_format.Parse(json.dumps(descriptor["plan"]), plan_pb2.Plan())
+        self._open(descriptor["name"], decoded_schema(descriptor), output_schema(descriptor), descriptor["plan"])
+
+    @classmethod
+    def of(cls, name: str, decoded: pa.Schema, output: pa.Schema, plan: dict[str, Any]) -> "StagePlan":
+        """A plan given by its parts rather than a descriptor's: the table `decoded` it reads, the
+        schema `output` of its result, the Substrait plan (protobuf's JSON mapping)."""
+        stage_plan = cls.__new__(cls)
+        stage_plan._open(name, decoded, output, plan)
+        return stage_plan
+
+    def _open(self, name: str, decoded: pa.Schema, output: pa.Schema, plan_json: dict[str, Any]) -> None:
+        self.name: str = name
+        self.decoded_schema = decoded
+        self.output_schema = output
+        parsed = json_format.Parse(json.dumps(plan_json), plan_pb2.Plan())
         #: The decoded columns (and ROW fields) the plan reads; None: maybe all.
         self.read_fields: ReadFields | None = read_fields(parsed, self.decoded_schema)
         plan = nested_fields.rewrite(parsed, self.decoded_schema)
@@ -107,9 +118,35 @@ def output_schema(descriptor: dict[str, Any]) -> pa.Schema:
     read), `MESSAGE` last."""
     if not is_rows_stage(descriptor):
         return pa.schema(table_fields(descriptor["encode"], descriptor.get("encode_key")))
-    fields = descriptor["output"]["fields"]
+    return _rows_schema(descriptor, descriptor["output"]["fields"], "output")
+
+
+def watermark_plan(descriptor: dict[str, Any], decoded: pa.Schema) -> StagePlan | None:
+    """The plan of a rows stage's `watermark` section (None without one), opened over the same
+    table `decoded` as the stage's plan: its result is the section's `fields`, each a TIMESTAMP or
+    TIMESTAMP_LTZ, then `MESSAGE`."""
+    section = descriptor.get("watermark")
+    if section is None:
+        return None
+    name = descriptor.get("name")
+    if not is_rows_stage(descriptor):
+        raise PlanError(f"stage {name!r}: only a rows stage may have a watermark section")
+    fields = section["fields"]
+    schema = _rows_schema(descriptor, fields, "watermark")
+    if len(fields) < 2:
+        raise PlanError(f"stage {name!r}: the watermark section names no column before {MESSAGE!r}")
+    for f in fields[:-1]:
+        if types.parse(f["type"]).root not in ("TIMESTAMP", types.TIMESTAMP_LTZ):
+            raise PlanError(f"stage {name!r}: watermark field {f['name']!r} is {f['type']}, not a TIMESTAMP"
+                            f" or TIMESTAMP_LTZ")
+    return StagePlan.of(f"{name}/watermark", decoded, schema, section["plan"])
+
+
+def _rows_schema(descriptor: dict[str, Any], fields: list[dict[str, Any]], section: str) -> pa.Schema:
+    """A rows stage's result columns (`output` or `watermark` fields) in the Arrow layout of their
+    Flink types, `MESSAGE` last."""
     if not fields or fields[-1]["name"] != MESSAGE:
-        raise PlanError(f"stage {descriptor.get('name')!r}: a rows stage's last output field must be {MESSAGE!r},"
+        raise PlanError(f"stage {descriptor.get('name')!r}: a rows stage's last {section} field must be {MESSAGE!r},"
                         f" got {[f['name'] for f in fields]}")
     return pa.schema([types.to_arrow_field(f["name"], types.parse(f["type"])) for f in fields[:-1]]
                      + [MESSAGE_FIELD])

@@ -14,6 +14,8 @@ import logging
 import threading
 from typing import Callable
 
+import pyarrow as pa
+
 from accelerator.sidecar import PROTOCOL_VERSION, stages
 from accelerator.sidecar.errors import error_reply
 from accelerator.sidecar.shm import SharedRegion
@@ -56,13 +58,15 @@ class SidecarControl:
         return stage_id
 
     def process(self, stage_id: int, sequence: int) -> int:
-        """Runs the stage on request batch `sequence`; returns the response body length."""
+        """Runs the stage on request batch `sequence`; returns the response body length (one
+        stream per batch the stage answers)."""
         with self._lock:
             name = None
             try:
                 name, stage = self._stage(stage_id)
                 result = stage.process(self._requests.read_batch(sequence))
-                return self._responses.write_batch(sequence, result)
+                return self._responses.write_batches(sequence, (result,) if isinstance(result, pa.RecordBatch)
+                                                     else tuple(result))
             except Exception as exc:
                 return self._fail(exc, "process", stage_id, name, sequence)
 

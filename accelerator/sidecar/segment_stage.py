@@ -1,7 +1,9 @@
 """The stage a planner-exported descriptor runs: decode the message values (and keys), run the
 segment's Substrait plan, encode the result. Decode and encode each use their spec's format, any
 of `FORMATS` in any combination. A rows stage (`"encode": null`) returns the plan's result rows
-instead, for stock Flink operators, each with the index of the message it came from.
+instead, for stock Flink operators, each with the index of the message it came from; with a
+`watermark` section it also returns each message's timestamps for the operator's watermarks
+(`marks`).
 
 Descriptors written by the shim carry no "kind"; they run as this stage (kind "segment"). The
 input batch has the `value` column (message bytes), the `key` column when the descriptor has a
@@ -22,8 +24,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from accelerator.formats import FormatError, native_arrays, types
-from accelerator.plans import udfs
-from accelerator.plans.stage import MESSAGE, StagePlan, is_rows_stage
+from accelerator.plans import read_fields, udfs
+from accelerator.plans.stage import MESSAGE, StagePlan, is_rows_stage, watermark_plan
 from accelerator.sidecar import kafka_rows
 from accelerator.sidecar.stages import DescriptorError, register
 
@@ -174,12 +176,18 @@ class SegmentStage:
         keep = not self._rows and not any(spec and spec.get("format") in _JAVA_STRING_SINKS
                                           for spec in (encode, descriptor.get("encode_key")))
         self._plan = StagePlan(descriptor)
-        self._decode_value = _decoder(self.name, decode, keep, self._plan.read_fields)
+        #: A rows stage's watermark plan, over the same decoded table (None: no watermark section).
+        self._watermarks = watermark_plan(descriptor, self._plan.decoded_schema)
+        read = self._plan.read_fields
+        if self._watermarks:
+            read = read_fields.union(read, self._watermarks.read_fields)
+        self._decode_value = _decoder(self.name, decode, keep, read)
         value_options = decode.get("options") or {}
         self._value_ignores_errors = value_options.get(f"{decode['format']}.ignore-parse-errors", "false").lower() == "true"
         self._decode_key = _decoder(self.name, decode_key, keep) if decode_key else None
         self._key_layout = kafka_rows.KeyLayout.of(decode_key) if decode_key else None
-        functions = {e.get("extensionFunction", {}).get("name") for e in descriptor["plan"].get("extensions", [])}
+        plans = [descriptor["plan"]] + ([descriptor["watermark"]["plan"]] if self._watermarks else [])
+        functions = {e.get("extensionFunction", {}).get("name") for plan in plans for e in plan.get("extensions", [])}
         # Only where a decoded string may still hold a lone surrogate: not behind a decoder that refuses them.
         self._surrogate_columns = [column for column, spec in ((self._value_column, decode), (self._key_column, decode_key))
                                    if spec and spec.get("format") in _SURROGATE_FORMATS
@@ -187,19 +195,30 @@ class SegmentStage:
             if functions & set(_SURROGATE_SENSITIVE) else []
         self._encoder = None if self._rows else MessageEncoder(self.name, descriptor)
         self._output_schema = self._plan.output_schema if self._rows else self._encoder.schema
+        #: With a watermark section: one int64 column of epoch milliseconds per watermark plan column.
+        self._marks_schema = pa.schema([pa.field(f.name, pa.int64()) for f in self._watermarks.output_schema
+                                        if f.name != MESSAGE]) if self._watermarks else None
 
-    def process(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+    def process(self, batch: pa.RecordBatch) -> pa.RecordBatch | tuple[pa.RecordBatch, pa.RecordBatch]:
+        """The answer for one batch; with a watermark section, the answer and then the `marks`."""
         if batch.schema.names != self._input_names:
             raise ValueError(f"stage {self.name!r}: batch columns {batch.schema.names} are not the stage's"
                              f" input fields {self._input_names}")
         if batch.num_rows == 0:
-            return pa.RecordBatch.from_pylist([], schema=self._output_schema)
+            answer = pa.RecordBatch.from_pylist([], schema=self._output_schema)
+            return (answer, pa.RecordBatch.from_pylist([], schema=self._marks_schema)) if self._watermarks else answer
         decoded, skipped = self._decode(batch)
-        answer = self._run(batch, decoded)
-        return answer.replace_schema_metadata({SKIPPED_METADATA: str(skipped).encode()}) if skipped else answer
+        table_in = self._table(batch, decoded)
+        udfs.BATCH.lone_surrogates_possible = any(_may_hold_lone_surrogates(batch.column(c))
+                                                  for c in self._surrogate_columns)
+        answer = self._run(table_in)
+        if skipped:
+            answer = answer.replace_schema_metadata({SKIPPED_METADATA: str(skipped).encode()})
+        return (answer, self._marks(table_in, batch.num_rows)) if self._watermarks else answer
 
-    def _run(self, batch: pa.RecordBatch, decoded) -> pa.RecordBatch:
-        """The encoded messages of the decoded rows (with the batch's metadata columns)."""
+    def _table(self, batch: pa.RecordBatch, decoded) -> pa.RecordBatch:
+        """The table the plans read: the decoded rows with the batch's metadata columns (and, in a
+        rows stage, `MESSAGE`)."""
         columns = list(decoded.batch.columns)
         names = list(decoded.batch.schema.names)
         for name in self._metadata:
@@ -210,13 +229,38 @@ class SegmentStage:
             columns.append(pa.array(np.arange(batch.num_rows, dtype=np.int32)) if decoded.kept is None
                            else decoded.kept.cast(pa.int32()))
             names.append(MESSAGE)
-        table_in = pa.RecordBatch.from_arrays(columns, names=names)
-        udfs.BATCH.lone_surrogates_possible = any(_may_hold_lone_surrogates(batch.column(c))
-                                                  for c in self._surrogate_columns)
+        return pa.RecordBatch.from_arrays(columns, names=names)
+
+    def _run(self, table_in: pa.RecordBatch) -> pa.RecordBatch:
+        """The encoded messages of the decoded rows, or a rows stage's result rows."""
         result = self._plan.execute(table_in)
         if self._rows:
             return result if result.num_rows else pa.RecordBatch.from_pylist([], schema=self._output_schema)
         return self._encoder.encode(result)
+
+    def _marks(self, table_in: pa.RecordBatch, messages: int) -> pa.RecordBatch:
+        """One row per message of the batch: each watermark plan column's value for the message's
+        last row, in epoch milliseconds (floored, as Flink's TimestampData.getMillisecond()), null
+        when the value is null or the message made no row."""
+        result = self._watermarks.execute(table_in)
+        message = result.column(MESSAGE).to_numpy()
+        rows = np.arange(len(message))
+        if len(message) > 1 and not np.all(message[1:] >= message[:-1]):
+            rows = np.argsort(message, kind="stable")  # row order kept within each message
+            message = message[rows]
+        # The last row of each run of one message (`message` is now in order).
+        last = np.ones(len(message), dtype=bool)
+        last[:-1] = message[1:] != message[:-1]
+        rows, message = rows[last], message[last]
+        columns = []
+        for field in self._marks_schema:
+            values = result.column(field.name).take(rows)
+            millis = np.zeros(messages, dtype=np.int64)
+            valid = np.zeros(messages, dtype=bool)
+            millis[message] = np.floor_divide(pc.fill_null(values.cast(pa.int64()), 0).to_numpy(), 1_000_000)
+            valid[message] = values.is_valid().to_numpy(zero_copy_only=False)
+            columns.append(pa.array(millis, pa.int64(), mask=~valid))
+        return pa.RecordBatch.from_arrays(columns, schema=self._marks_schema)
 
     def _decode(self, batch: pa.RecordBatch):
         """The table rows of the batch's messages (value rows, joined with key rows when the table

@@ -1,4 +1,5 @@
-"""A shared-memory region: one file in /dev/shm that carries one Arrow record batch at a time.
+"""A shared-memory region: one file in /dev/shm that carries one answer at a time: one Arrow record
+batch, or (a rows stage with a watermark section) a few, one IPC stream each.
 
 Bulk data between the JVM and the sidecar never goes over a socket. Each direction has its own
 region; the side that writes a region creates it (mode 0600, unpredictable name) and is the only
@@ -15,7 +16,9 @@ Layout (all integers little-endian, unsigned)::
         32     8  committed body length in bytes
         40    24  reserved, zero
         64     n  body: one Arrow IPC stream (schema message, one record batch message,
-                  end-of-stream marker), n = committed body length
+                  end-of-stream marker), or several such streams back to back (a rows stage
+                  with a watermark section answers its rows, then its marks),
+                  n = committed body length (all streams)
 
 Commit protocol. The writer first sets the sequence to 0, grows the file if the batch does not
 fit (allocating it larger and then storing the new region size), writes the body, stores the
@@ -39,6 +42,7 @@ import mmap
 import os
 import secrets
 import struct
+from collections.abc import Sequence
 
 import pyarrow as pa
 
@@ -110,18 +114,25 @@ class SharedRegion:
     # -- writing -----------------------------------------------------------------------------
 
     def write_batch(self, sequence: int, batch: pa.RecordBatch) -> int:
-        """Writes `batch` as the body of `sequence` and commits it; returns the body length."""
+        """Writes `batch` as the body of `sequence` (one stream) and commits it; returns the body
+        length."""
+        return self.write_batches(sequence, (batch,))
+
+    def write_batches(self, sequence: int, batches: Sequence[pa.RecordBatch]) -> int:
+        """Writes `batches`, one IPC stream each, back to back, as the body of `sequence` and
+        commits it; returns the body length (all streams)."""
         if not self._writer:
             raise RegionError(f"{self.path} was attached for reading; only its creator writes it")
         if sequence <= 0:
             raise RegionError(f"sequence numbers start at 1, got {sequence}")
+        if not batches:
+            raise RegionError("a body holds at least one batch")
         self._store(_SEQUENCE_AT, 0)
-        length = _stream_size(batch)
+        length = _streams_size(batches)
         if HEADER_SIZE + length > self._mapped_size:
             self._grow(HEADER_SIZE + length)
         body = pa.py_buffer(memoryview(self._map)[HEADER_SIZE:HEADER_SIZE + length])
-        with pa.ipc.new_stream(pa.FixedSizeBufferWriter(body), batch.schema) as stream:
-            stream.write_batch(batch)
+        _write_streams(pa.FixedSizeBufferWriter(body), batches)
         del body
         self._store(_LENGTH_AT, length)
         self._store(_SEQUENCE_AT, sequence)
@@ -148,7 +159,15 @@ class SharedRegion:
         return self._load(_SEQUENCE_AT), self._load(_LENGTH_AT)
 
     def read_batch(self, sequence: int) -> pa.RecordBatch:
-        """The batch committed as `sequence`, zero-copy over the mapping."""
+        """The batch committed as `sequence` (a body of one stream), zero-copy over the mapping."""
+        batches = self.read_batches(sequence)
+        if len(batches) != 1:
+            raise RegionError(f"{self.path}: batch {sequence} holds {len(batches)} streams, not one")
+        return batches[0]
+
+    def read_batches(self, sequence: int) -> list[pa.RecordBatch]:
+        """The batches committed as `sequence`, one per stream of the body, zero-copy over the
+        mapping."""
         committed, length = self.committed()
         if committed != sequence:
             state = "nothing committed (a write is in progress or failed)" if committed == 0 \
@@ -160,10 +179,16 @@ class SharedRegion:
         if HEADER_SIZE + length > self._mapped_size:
             raise RegionError(f"{self.path}: batch {sequence} claims {length} bytes but the region"
                               f" holds {self._mapped_size - HEADER_SIZE}")
-        body = pa.py_buffer(memoryview(self._map)[HEADER_SIZE:HEADER_SIZE + length])
-        with pa.ipc.open_stream(body) as stream:
-            batch = stream.read_next_batch()
-        return batch
+        body = pa.BufferReader(pa.py_buffer(memoryview(self._map)[HEADER_SIZE:HEADER_SIZE + length]))
+        batches = []
+        while body.tell() < length:
+            with pa.ipc.open_stream(body) as stream:
+                read = list(stream)  # up to and past its end-of-stream marker
+            if len(read) != 1:
+                raise RegionError(f"{self.path}: stream {len(batches) + 1} of batch {sequence} holds"
+                                  f" {len(read)} record batches, not one")
+            batches.append(read[0])
+        return batches
 
     def _check_header(self) -> None:
         magic, version, header_size = _HEADER.unpack_from(self._map, 0)
@@ -233,11 +258,17 @@ def _allocate(fd: int, start: int, end: int, path: str) -> None:
                           f" docker --shm-size) or lower accelerator.batch.size") from e
 
 
-def _stream_size(batch: pa.RecordBatch) -> int:
-    """Exact length of `batch` as an IPC stream, found by writing it to a byte counter."""
+def _write_streams(sink, batches: Sequence[pa.RecordBatch]) -> None:
+    """Writes each batch as one IPC stream (schema, the batch, end-of-stream marker), in order."""
+    for batch in batches:
+        with pa.ipc.new_stream(sink, batch.schema) as stream:
+            stream.write_batch(batch)
+
+
+def _streams_size(batches: Sequence[pa.RecordBatch]) -> int:
+    """Exact length of `batches` as IPC streams, found by writing them to a byte counter."""
     counter = pa.MockOutputStream()
-    with pa.ipc.new_stream(counter, batch.schema) as stream:
-        stream.write_batch(batch)
+    _write_streams(counter, batches)
     return counter.size()
 
 

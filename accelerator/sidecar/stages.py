@@ -8,6 +8,7 @@ integer `row` attribute (like `accelerator.formats.FormatError`) names the offen
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Callable, Protocol
 
 import pyarrow as pa
@@ -20,8 +21,9 @@ DEFAULT_KIND = "segment"
 
 
 class Stage(Protocol):
-    def process(self, batch: pa.RecordBatch) -> pa.RecordBatch:
-        """The output batch for one input batch. Called for one batch at a time."""
+    def process(self, batch: pa.RecordBatch) -> pa.RecordBatch | Sequence[pa.RecordBatch]:
+        """The output batch for one input batch (or several, which the response body holds as
+        one stream each, in order). Called for one batch at a time."""
 
 
 StageFactory = Callable[[dict], Stage]

@@ -8,7 +8,7 @@ import pytest
 from substrait import plan_pb2
 
 from accelerator.plans import StagePlan
-from accelerator.plans.read_fields import read_fields
+from accelerator.plans.read_fields import read_fields, union
 from goldens import descriptor
 
 ALL_BID_FIELDS = {"auction": None, "bidder": None, "price": None, "channel": None, "url": None,
@@ -40,6 +40,15 @@ def test_the_columns_a_golden_query_reads(name, expected):
 def test_a_rows_stage_reads_the_message_index_it_hands_on():
     read = StagePlan(descriptor("rows_group_aggregate")).read_fields
     assert read is not None and "$message" in read
+
+
+def test_two_plans_over_one_table_read_what_either_reads():
+    a = {"auction": None, "bid": {"price": None, "url": None}, "person": {"name": None}}
+    b = {"dateTime": None, "bid": {"price": None, "extra": None}, "person": None}
+    assert union(a, b) == {"auction": None, "dateTime": None, "bid": {"price": None, "url": None, "extra": None},
+                           "person": None}
+    assert union(b, a) == union(a, b)
+    assert union(a, None) is None and union(None, b) is None
 
 
 def test_a_plan_of_another_shape_counts_as_reading_everything():
