@@ -122,6 +122,9 @@ class KafkaBroker:
             "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
             "inter.broker.listener.name": "PLAINTEXT",
             "log.dirs": str(self.workdir / "data"),
+            # Keep every record: cases produce messages with old timestamps (event time), which the
+            # default 7-day retention would delete at a random retention check, mid-run.
+            "log.retention.ms": "-1",
             # Single node: internal topics cannot have more than one replica.
             "offsets.topic.replication.factor": "1",
             "offsets.topic.num.partitions": "1",
