@@ -11,11 +11,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import org.apache.flink.api.dag.Transformation;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.flink.streaming.api.transformations.SourceTransformation;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecEdge;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
@@ -27,6 +31,8 @@ import org.flinkaccelerator.planner.GraphEdges;
 import org.flinkaccelerator.planner.replace.AcceleratedExecNode;
 import org.flinkaccelerator.planner.report.AccelerationReport;
 import org.flinkaccelerator.planner.stage.SqlPlans;
+import org.flinkaccelerator.runtime.splits.SplitAnnouncingSource;
+import org.flinkaccelerator.runtime.watermarks.WatermarkSpec;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -147,16 +153,58 @@ class AccelerateKafkaSourcesTest {
         assertTrue(names.contains("Accelerated[bid-rows]"), names.toString());
     }
 
+    private static String windowed(String options) throws Exception {
+        return golden("rows_group_aggregate")
+                .replace("extra STRING) WITH (", "extra STRING, WATERMARK FOR `dateTime` AS `dateTime` - INTERVAL '2'"
+                        + " SECOND) WITH (" + options)
+                .replace("GROUP BY channel", "GROUP BY channel, TUMBLE(`dateTime`, INTERVAL '10' SECOND)");
+    }
+
     @Test
-    void aSourceWithAWatermarkStaysStockSayingWhy() throws Exception {
+    void aSourceWithAWatermarkRunsAsARowsStageThatGeneratesItPerSplit() throws Exception {
         SqlPlans plans = new SqlPlans();
-        ExecNodeGraph graph = plans.plan(golden("rows_group_aggregate")
-                .replace("extra STRING) WITH (", "extra STRING, WATERMARK FOR `dateTime` AS `dateTime`) WITH (")
-                .replace("GROUP BY channel", "GROUP BY channel, TUMBLE(`dateTime`, INTERVAL '10' SECOND)"));
+        ExecNodeGraph graph = plans.plan(windowed("'scan.watermark.emit.strategy' = 'on-event', "
+                + "'scan.watermark.idle-timeout' = '3 s', "));
+        ExecNodeGraph rewritten = rewrite(plans, graph, new AccelerationReport());
+        AcceleratedExecNode stage = (AcceleratedExecNode) nodes(rewritten, AcceleratedExecNode.class).get(0);
+        assertEquals(new WatermarkSpec(true, Duration.ofSeconds(3)), stage.spec().watermarks());
+        String descriptor = stage.spec().descriptorJson();
+        JsonNode fields = new ObjectMapper().readTree(descriptor).path("watermark").path("fields");
+        assertEquals("watermark TIMESTAMP(3), $message INT NOT NULL", fields.get(0).path("name").asText() + " "
+                + fields.get(0).path("type").asText() + ", " + fields.get(1).path("name").asText() + " "
+                + fields.get(1).path("type").asText(), descriptor);
+        assertTrue(descriptor.contains("flink_timestamp_plus_millis"), descriptor);
+        // The raw source announces its splits to the operator.
+        List<Transformation<?>> sources = new ArrayList<>();
+        Deque<Transformation<?>> pending = new ArrayDeque<>(plans.translate(rewritten));
+        while (!pending.isEmpty()) {
+            Transformation<?> t = pending.pop();
+            if (t instanceof SourceTransformation<?, ?, ?>) {
+                sources.add(t);
+            }
+            pending.addAll(t.getInputs());
+        }
+        assertEquals(1, sources.size());
+        assertInstanceOf(SplitAnnouncingSource.class, ((SourceTransformation<?, ?, ?>) sources.get(0)).getSource());
+    }
+
+    @Test
+    void theDefaultsArePeriodicEmissionAndNoIdleness() throws Exception {
+        SqlPlans plans = new SqlPlans();
+        ExecNodeGraph rewritten = rewrite(plans, plans.plan(windowed("")), new AccelerationReport());
+        AcceleratedExecNode stage = (AcceleratedExecNode) nodes(rewritten, AcceleratedExecNode.class).get(0);
+        assertEquals(new WatermarkSpec(false, Duration.ZERO), stage.spec().watermarks());
+    }
+
+    @Test
+    void aSourceWithWatermarkAlignmentStaysStockSayingWhy() throws Exception {
+        SqlPlans plans = new SqlPlans();
+        ExecNodeGraph graph = plans.plan(windowed("'scan.watermark.alignment.group' = 'g', "
+                + "'scan.watermark.alignment.max-drift' = '1 min', "));
         AccelerationReport report = new AccelerationReport();
         assertSame(graph, rewrite(plans, graph, report));
         assertTrue(report.stockParts().stream().anyMatch(p -> p.startsWith("segment bid-rows: ")
-                && p.contains("declares a WATERMARK")), report.stockParts().toString());
+                && p.contains("watermark alignment")), report.stockParts().toString());
         assertFalse(report.isPartial());
     }
 
