@@ -39,7 +39,8 @@ import org.slf4j.LoggerFactory;
  * the stock operator before it, which the sidecar encodes as messages for the raw sink.
  * A rows stage ({@link AcceleratedSegmentSpec#emitsRows()}) emits instead the sidecar's result
  * rows themselves, as {@code ArrowRowData} views over the returned Arrow columns (no field
- * is copied), each with the record timestamp of the message it came from.
+ * is copied), each with the record timestamp of the message it came from; over a watermarked
+ * source it also generates the source's watermarks, per Kafka split ({@code watermarks.WatermarkedRows}).
  *
  * <p>A batch is sent when it reaches {@code batchSize} rows, when its first row has waited
  * {@code maxDelay}, before a watermark is forwarded, before a checkpoint barrier and at end of

@@ -29,8 +29,8 @@ import org.flinkaccelerator.runtime.watermarks.WatermarkSpec;
  * raw-value twins of the segment's tables, with an {@link AcceleratedExecNode} between them. The
  * raw source reads the same Kafka metadata columns as the original one, after the value bytes,
  * and each message's partition and offset (and topic) after those ({@link CoordinateColumns});
- * a watermark pushed into the original source is not carried over (docs/architecture.md,
- * "Watermarks"). A rows stage ({@link #buildRows}) is the raw source and the accelerated operator
+ * a watermark pushed into the original source is not carried over: a segment drops it, a rows
+ * stage generates it in its operator (docs/architecture.md, "Watermarks"). A rows stage ({@link #buildRows}) is the raw source and the accelerated operator
  * only; its caller points the replaced nodes' consumers at the operator. An encode stage
  * ({@link #buildEncode}) is the accelerated operator, fed by a stock node, and the raw sink.
  * New nodes only; the original graph is not touched here.
