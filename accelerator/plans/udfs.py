@@ -190,6 +190,35 @@ def timestamp_plus_millis(ts: pa.Array, millis: pa.Array) -> pa.Array:
     return shifted.cast(ts.type)
 
 
+#: Flink's DateTimeUtils bounds: 0000-01-01T00:00:00 and 9999-12-31T23:59:59.999 in epoch milliseconds.
+_MIN_EPOCH_MILLIS, _MAX_EPOCH_MILLIS = -62167219200000, 253402300799999
+
+
+class FlinkTimestampRangeError(ValueError):
+    """A timestamp Flink holds but the sidecar's nanosecond storage cannot (outside 1677-2262)."""
+
+
+def to_timestamp_ltz(epoch: pa.Array, unit_millis: pa.Array) -> pa.Array:
+    """Flink's TO_TIMESTAMP_LTZ of an integer: epoch seconds (`unit_millis` 1000, precision 0) or
+    milliseconds (1); NULL outside the years 0000-9999 (the bound checked before scaling, as Flink)."""
+    if len(epoch) == 0:
+        return pa.array([], pa.timestamp("ns", tz="UTC"))
+    unit = _constant(unit_millis)
+    if unit not in (1, 1000):
+        raise ValueError("flink_to_timestamp_ltz takes the unit as a literal 1 or 1000 (the Java shim writes it so)")
+    values = epoch.cast(pa.int64())
+    low, high = -(-_MIN_EPOCH_MILLIS // unit), _MAX_EPOCH_MILLIS // unit
+    in_range = pc.and_(pc.greater_equal(values, low), pc.less_equal(values, high))
+    kept = pc.if_else(in_range, values, pa.scalar(None, pa.int64()))
+    try:
+        nanos = pc.multiply_checked(kept, unit * 1_000_000)
+    except pa.ArrowInvalid:
+        raise FlinkTimestampRangeError("TO_TIMESTAMP_LTZ gives an instant outside the years 1677-2262, which the"
+                                       " accelerator cannot hold (stock Flink can); run this job with"
+                                       " accelerator.enabled: false") from None
+    return nanos.cast(pa.timestamp("ns", tz="UTC"))
+
+
 def flink_udfs() -> list[ScalarUDF]:
     """Every UDF the Java side may name, for registering in a stage's SessionContext."""
     out = []
@@ -205,6 +234,8 @@ def flink_udfs() -> list[ScalarUDF]:
     out.append(udf(extract, [ts, pa.int64(), pa.int64()], pa.int64(), "immutable", "flink_extract"))
     for suffix, t in (("", ts), ("_ltz", pa.timestamp("ns", tz="UTC"))):
         out.append(udf(timestamp_plus_millis, [t, pa.int64()], t, "immutable", f"flink_timestamp_plus_millis{suffix}"))
+    out.append(udf(to_timestamp_ltz, [pa.int64(), pa.int64()], pa.timestamp("ns", tz="UTC"), "immutable",
+                   "flink_to_timestamp_ltz"))
     out.append(udf(split_index, [pa.string(), pa.string(), pa.int32()], pa.string(), "immutable", "flink_split_index"))
     out.append(udf(regexp_extract, [pa.string(), pa.string(), pa.int32()], pa.string(), "immutable",
                    "flink_regexp_extract"))

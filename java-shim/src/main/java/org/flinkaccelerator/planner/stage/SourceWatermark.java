@@ -33,7 +33,7 @@ record SourceWatermark(RexNode expression, WatermarkSpec spec) {
      * The scan's pushed-down watermark as a rows stage runs it, or null with a reason when it cannot.
      *
      * @param abilities the scan's source abilities, in order (the watermark reads the row the ones before it produce)
-     * @param sourceRow the table's source row (physical and metadata columns), what the first ability reads
+     * @param sourceRow the table's physical row, what the first ability reads (as in Flink's {@code DynamicTableSourceSpec})
      * @param decoded the decoded table's columns
      */
     static SourceWatermark of(WatermarkPushDownSpec pushed, List<SourceAbilitySpec> abilities, RowType sourceRow,

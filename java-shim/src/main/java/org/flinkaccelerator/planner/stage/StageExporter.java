@@ -365,7 +365,7 @@ public final class StageExporter {
         }
         SourceWatermark watermark = rows && pushedWatermark != null ? SourceWatermark.of(pushedWatermark,
                 scan.getTableSourceSpec().getSourceAbilities(),
-                (RowType) sourceTable.getResolvedSchema().toSourceRowDataType().getLogicalType(), decoded, sourceWhere,
+                (RowType) sourceTable.getResolvedSchema().toPhysicalRowDataType().getLogicalType(), decoded, sourceWhere,
                 reasons) : null;
         return new SourceSide(input, decode, decodeKey, decoded, typesOk, watermark);
     }

@@ -8,9 +8,12 @@ import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.type.SqlTypeName;
 import io.substrait.proto.Expression;
+import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeFamily;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 
 /**
@@ -32,7 +35,11 @@ final class TemporalFunctions {
         return List.of(flinkUdf("EXTRACT(HOUR|MINUTE|SECOND|MILLISECOND FROM ts), HOUR(ts), MINUTE(ts), SECOND(ts)",
                 List.of("EXTRACT"), "flink_extract: of a TIMESTAMP, Flink's (epoch ms % next unit) / unit with Java's"
                         + " truncating operators (negative before 1970, as on Flink); other units and types (dates,"
-                        + " TIMESTAMP_LTZ, TIME) not reproduced yet", TemporalFunctions::extract));
+                        + " TIMESTAMP_LTZ, TIME) not reproduced yet", TemporalFunctions::extract),
+                flinkUdf("TO_TIMESTAMP_LTZ(n), TO_TIMESTAMP_LTZ(n, 0|3)", List.of("TO_TIMESTAMP_LTZ"),
+                        "flink_to_timestamp_ltz: an integer of epoch seconds (precision 0) or milliseconds (3, the"
+                        + " default); NULL outside the years 0000-9999, as Flink; DOUBLE, DECIMAL and strings not"
+                        + " reproduced yet", TemporalFunctions::toTimestampLtz));
     }
 
     static boolean isTimestamp(LogicalType type) {
@@ -62,6 +69,26 @@ final class TemporalFunctions {
                 + (result.getTypeRoot() == LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE ? "_ltz" : "");
         return c.call(Urns.FLINK, name, result, List.of(c.convert(call.getOperands().get(timestamp)),
                 Literals.int64(minus ? Math.negateExact(millis) : millis)));
+    }
+
+    /**
+     * TO_TIMESTAMP_LTZ of an integer, a computed rowtime's usual form ({@code ts AS
+     * TO_TIMESTAMP_LTZ(ms, 3)}): Flink's {@code DateTimeUtils.toTimestampData(long, precision)}
+     * scales seconds to milliseconds and gives NULL outside the years 0000-9999.
+     */
+    private static Expression toTimestampLtz(RexCall call, ExpressionConverter c) {
+        List<RexNode> operands = call.getOperands();
+        LogicalType epoch = ExpressionConverter.type(operands.get(0));
+        Integer precision = operands.size() == 1 ? Integer.valueOf(3)
+                : operands.size() == 2 && operands.get(1) instanceof RexLiteral literal
+                        ? literal.getValueAs(Integer.class) : null;
+        if (!epoch.is(LogicalTypeFamily.INTEGER_NUMERIC) || precision == null || (precision != 0 && precision != 3)) {
+            throw new NotReproducible("TO_TIMESTAMP_LTZ of " + epoch.asSummaryString() + " with precision "
+                    + (precision == null ? "not a literal" : precision) + ": only an integer with precision 0 or 3"
+                    + " is reproduced yet");
+        }
+        return c.call(Urns.FLINK, "flink_to_timestamp_ltz", ExpressionConverter.type(call), List.of(
+                c.operand(call, 0, new BigIntType(epoch.isNullable())), Literals.int64(precision == 0 ? 1000 : 1)));
     }
 
     private static Expression extract(RexCall call, ExpressionConverter c) {
