@@ -250,9 +250,9 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         } finally {
             batch.clear();
         }
-        try (result; SidecarStage.MarkedAnswer closed = marked) {
+        try (result; VectorSchemaRoot marks = marked == null ? null : marked.marks()) {
             if (spec.emitsRows()) {
-                emitRows(result, marked == null ? null : marked.marks(), rows);
+                emitRows(result, marks, rows);
             } else {
                 emit(result);
             }

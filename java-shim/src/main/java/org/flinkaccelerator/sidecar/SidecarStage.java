@@ -50,15 +50,8 @@ public final class SidecarStage implements AutoCloseable {
         return new MarkedAnswer(answer.get(0), answer.get(1));
     }
 
-    /** A watermarked rows stage's answer; closing it closes both roots. */
-    public record MarkedAnswer(VectorSchemaRoot rows, VectorSchemaRoot marks) implements AutoCloseable {
-        @Override
-        public void close() {
-            try (marks) {
-                rows.close();
-            }
-        }
-    }
+    /** A watermarked rows stage's answer; the caller owns (and closes) both roots. */
+    public record MarkedAnswer(VectorSchemaRoot rows, VectorSchemaRoot marks) {}
 
     private List<VectorSchemaRoot> expect(int streams, VectorSchemaRoot batch) {
         if (closed) {
