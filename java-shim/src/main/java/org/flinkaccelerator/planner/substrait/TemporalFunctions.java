@@ -79,8 +79,10 @@ final class TemporalFunctions {
     private static Expression toTimestampLtz(RexCall call, ExpressionConverter c) {
         List<RexNode> operands = call.getOperands();
         LogicalType epoch = ExpressionConverter.type(operands.get(0));
+        // TO_TIMESTAMP_LTZ(string, format[, zone]) has a CHAR literal second: only read an integer one.
         Integer precision = operands.size() == 1 ? Integer.valueOf(3)
                 : operands.size() == 2 && operands.get(1) instanceof RexLiteral literal
+                        && SqlTypeName.INT_TYPES.contains(literal.getType().getSqlTypeName())
                         ? literal.getValueAs(Integer.class) : null;
         if (!epoch.is(LogicalTypeFamily.INTEGER_NUMERIC) || precision == null || (precision != 0 && precision != 3)) {
             throw new NotReproducible("TO_TIMESTAMP_LTZ of " + epoch.asSummaryString() + " with precision "

@@ -131,6 +131,22 @@ class ExportKafkaSegmentsTest {
         assertSame(graph, new ExportKafkaSegments().apply(graph, plans.config()));
     }
 
+    @Test
+    void toTimestampLtzOfAStringStaysStockRatherThanFailingThePlan() {
+        SqlPlans plans = new SqlPlans();
+        String kafka = "'connector' = 'kafka', 'properties.bootstrap.servers' = 'localhost:9092', 'format' = 'json'";
+        ExecNodeGraph graph = plans.plan("CREATE TABLE src (s STRING, ms BIGINT) WITH (" + kafka + ", 'topic' = 'src',"
+                + " 'scan.startup.mode' = 'earliest-offset');\n"
+                + "CREATE TABLE dst (r TIMESTAMP_LTZ(3), z TIMESTAMP_LTZ(3), e TIMESTAMP_LTZ(3)) WITH (" + kafka
+                + ", 'topic' = 'dst');\n"
+                + "INSERT INTO dst SELECT TO_TIMESTAMP_LTZ(s, 'yyyy-MM-dd HH:mm:ss'),"
+                + " TO_TIMESTAMP_LTZ(s, 'yyyy-MM-dd HH:mm:ss', 'UTC'), TO_TIMESTAMP_LTZ(ms, 3) FROM src;");
+        ExecNodeGraph rewritten = new ExportKafkaSegments().apply(graph, plans.config());
+        StreamExecSink sink = assertInstanceOf(StreamExecSink.class, rewritten.getRootNodes().get(0));
+        assertEquals("Calc", sink.getInputEdges().get(0).getSource().getDescription().replaceAll("\\(.*", ""),
+                "the Calc reading TO_TIMESTAMP_LTZ of a string stays stock");
+    }
+
     private static List<String> transformationNames(List<Transformation<?>> roots) {
         List<String> names = new ArrayList<>();
         Deque<Transformation<?>> pending = new ArrayDeque<>(roots);
