@@ -85,8 +85,9 @@ final class TemporalFunctions {
                         && SqlTypeName.INT_TYPES.contains(literal.getType().getSqlTypeName())
                         ? literal.getValueAs(Integer.class) : null;
         if (!epoch.is(LogicalTypeFamily.INTEGER_NUMERIC) || precision == null || (precision != 0 && precision != 3)) {
-            throw new NotReproducible("TO_TIMESTAMP_LTZ of " + epoch.asSummaryString() + " with precision "
-                    + (precision == null ? "not a literal" : precision) + ": only an integer with precision 0 or 3"
+            String form = !epoch.is(LogicalTypeFamily.INTEGER_NUMERIC) ? epoch.asSummaryString()
+                    : epoch.asSummaryString() + " with precision " + (precision == null ? "not a literal" : precision);
+            throw new NotReproducible("TO_TIMESTAMP_LTZ of " + form + ": only an integer with precision 0 or 3"
                     + " is reproduced yet");
         }
         return c.call(Urns.FLINK, "flink_to_timestamp_ltz", ExpressionConverter.type(call), List.of(
