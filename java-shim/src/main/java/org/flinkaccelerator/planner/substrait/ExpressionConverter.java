@@ -11,13 +11,18 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.flink.table.planner.calcite.FlinkTypeFactory;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Turns the RexNodes of a Calc into Substrait expressions over the Calc's input row. Calls go
  * through the {@link FunctionRegistry}; anything it cannot reproduce exactly throws
- * {@link NotReproducible} with the reason.
+ * {@link NotReproducible} with the reason, and so does a registry entry that fails unexpectedly
+ * (logged as the bug it is): planning never fails a job that stock Flink runs.
  */
 public final class ExpressionConverter {
+    private static final Logger LOG = LoggerFactory.getLogger(ExpressionConverter.class);
+
     private final FunctionRegistry registry;
     private final FunctionAnchors anchors;
 
@@ -47,7 +52,18 @@ public final class ExpressionConverter {
             if (entry.status() == FunctionStatus.UNSUPPORTED) {
                 throw new NotReproducible(entry.sql() + ": " + entry.semantics());
             }
-            return entry.serde().convert(call, this);
+            try {
+                return entry.serde().convert(call, this);
+            } catch (NotReproducible e) {
+                throw e;
+            } catch (RuntimeException | AssertionError e) {
+                // A serde meeting a call shape it did not expect is our bug: the Calc stays stock, the job runs.
+                LOG.warn("The accelerator failed to convert {}; that Calc stays on stock Flink. This is a bug in the"
+                        + " accelerator's function registry (entry '{}'); please report it with this stack trace.",
+                        call, entry.sql(), e);
+                throw new NotReproducible(entry.sql() + ": converting " + call + " failed (" + e
+                        + "), a bug in the accelerator; kept stock");
+            }
         }
         throw new NotReproducible("expression " + node + " (" + node.getKind() + ") is not supported yet");
     }

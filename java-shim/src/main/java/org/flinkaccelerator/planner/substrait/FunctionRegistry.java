@@ -42,6 +42,11 @@ public final class FunctionRegistry {
         return new FunctionRegistry(all);
     }
 
+    /** A registry of just {@code entries} (tests). */
+    static FunctionRegistry of(List<FunctionEntry> entries) {
+        return new FunctionRegistry(entries);
+    }
+
     public List<FunctionEntry> entries() {
         return entries;
     }
