@@ -8,7 +8,6 @@ operator, and no sidecar process or shared-memory file may outlive the job.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import subprocess
@@ -23,12 +22,7 @@ import pytest
 from accelerator.testing import locations, sidecars
 from accelerator.testing.flink import FlinkCluster, JobFailed, SqlSubmissionFailed
 
-pytestmark = [
-    pytest.mark.services,
-    pytest.mark.skipif(importlib.util.find_spec("accelerator.formats.json_decoder") is None,
-                       reason="accelerator.formats.json_decoder is not there yet: the sidecar refuses json"
-                              " segments without it, so nothing can run accelerated"),
-]
+pytestmark = pytest.mark.services
 
 BID_TABLE = """
 CREATE TABLE bid (auction BIGINT, bidder BIGINT, price BIGINT, channel STRING, url STRING,
