@@ -36,6 +36,7 @@ import accelerator
 # The formats a stage loads when it opens: imported before any fork, so no sidecar pays for them.
 from accelerator.formats import avro, csv, json as json_format, protobuf, raw  # noqa: F401
 from accelerator.sidecar import server as sidecar_server
+from accelerator.sidecar import shm
 from accelerator.sidecar.arguments import add_arguments
 from accelerator.sidecar.parent import signal_on_parent_death
 
@@ -60,12 +61,15 @@ class ForkServer:
     """The server's one loop: requests on stdin, sidecars' output pipes and SIGCHLD (through a
     wakeup pipe), in one thread; events go to `out` (stdout)."""
 
-    def __init__(self, out=None):
+    def __init__(self, out=None, jvm_pid: int | None = None):
         self._out = out or sys.stdout
+        #: The TaskManager JVM that started this server (its parent), whose regions it sweeps once gone.
+        self._jvm_pid = jvm_pid
         self._selector = selectors.DefaultSelector()
         self._sidecars: dict[int, Sidecar] = {}
         self._requests = bytearray()
         self._running = True
+        self._jvm_gone = False
         self._wakeup_read, self._wakeup_write = os.pipe()
         os.set_blocking(self._wakeup_write, False)
         os.set_blocking(self._wakeup_read, False)
@@ -79,21 +83,33 @@ class ForkServer:
             signal.signal(signum, lambda *_: self._stop())
         self._selector.register(sys.stdin.fileno(), selectors.EVENT_READ, self._read_requests)
         self._selector.register(self._wakeup_read, selectors.EVENT_READ, self._on_signal)
-        self._send({"ready": os.getpid(), "version": accelerator.__version__})
-        while self._running:
-            for key, _ in self._selector.select():
-                key.data()
-                if not self._running:
-                    break
-        self._terminate_all()
+        try:
+            self._send({"ready": os.getpid(), "version": accelerator.__version__})
+            while self._running:
+                for key, _ in self._selector.select():
+                    key.data()
+                    if not self._running:
+                        break
+        finally:
+            # Also when the JVM is gone and writing to it failed: no sidecar and no file outlives it.
+            self._terminate_all()
+            self._remove_regions_if_jvm_gone()
         return 0
 
     def _stop(self) -> None:
         self._running = False
 
     def _send(self, event: dict) -> None:
-        self._out.write(json.dumps(event) + "\n")
-        self._out.flush()
+        if self._jvm_gone:
+            return
+        try:
+            self._out.write(json.dumps(event) + "\n")
+            self._out.flush()
+        except (BrokenPipeError, ValueError):  # ValueError: the stream was closed after a broken pipe
+            # The JVM closed its end (it died): nobody to tell anything; stop, and clean up after it.
+            self._jvm_gone = True
+            _silence(self._out)
+            self._stop()
 
     # -- requests ------------------------------------------------------------------------------
 
@@ -206,6 +222,7 @@ class ForkServer:
             sidecar = self._sidecars.get(pid)
             if sidecar is not None:
                 sidecar.code = java_exit_code(status)
+                self._reaped(sidecar)
                 self._report_if_done(sidecar)
 
     def _report_if_done(self, sidecar: Sidecar) -> None:
@@ -213,6 +230,19 @@ class ForkServer:
         if sidecar.code is not None and not sidecar.output_open:
             del self._sidecars[sidecar.pid]
             self._send({"exited": sidecar.pid, "code": sidecar.code})
+
+    def _reaped(self, sidecar: Sidecar) -> None:
+        """A sidecar that was killed could not remove its response region: its server does."""
+        for path in shm.remove_regions_of({sidecar.pid}):
+            log.info("removed region %s left by sidecar %d (exit code %d)", path, sidecar.pid, sidecar.code)
+
+    def _remove_regions_if_jvm_gone(self) -> None:
+        """The JVM's request regions, when the JVM died without removing them (kill -9) and its
+        sidecars could not either (stopped, then killed by this server)."""
+        jvm = self._jvm_pid
+        if jvm is not None and not shm.alive(jvm):
+            for path in shm.remove_regions_of({jvm}):
+                log.info("removed region %s left by the TaskManager JVM %d, which is gone", path, jvm)
 
     def _terminate_all(self) -> None:
         """SIGTERM (a sidecar then removes its shared-memory files), SIGKILL after a grace period."""
@@ -227,6 +257,17 @@ class ForkServer:
             while any(s.code is None for s in self._sidecars.values()) and time.monotonic() < deadline:
                 time.sleep(0.05)
                 self._reap()
+
+
+def _silence(stream) -> None:
+    """Points a broken output stream at /dev/null, so what is left in its buffer cannot fail the
+    interpreter's exit once more."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def java_exit_code(status: int) -> int:
@@ -262,8 +303,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(stream=sys.stderr, level=args.log_level, format="%(levelname)s %(name)s: %(message)s")
     signal_on_parent_death(signal.SIGTERM)
+    # A TaskManager starts one server: what earlier, killed processes left in /dev/shm goes now.
+    for path in shm.remove_orphaned_regions():
+        log.info("removed region %s: the process that created it is gone", path)
     warm_up()
-    return ForkServer().serve()
+    return ForkServer(jvm_pid=os.getppid()).serve()
 
 
 if __name__ == "__main__":

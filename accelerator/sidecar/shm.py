@@ -51,6 +51,8 @@ from accelerator.sidecar import PROTOCOL_VERSION
 MAGIC = b"FLKACSHM"
 HEADER_SIZE = 64
 SHM_DIRECTORY = "/dev/shm"
+#: Every region's file name: `flink-accelerator-<role>-<creator pid>-<random hex>` (the JVM's too).
+REGION_PREFIX = "flink-accelerator-"
 DEFAULT_SIZE = 4 << 20
 
 _HEADER = struct.Struct("<8sII")  # magic, version, header size (offset 0)
@@ -80,7 +82,7 @@ class SharedRegion:
     def create(cls, role: str, size: int = DEFAULT_SIZE, directory: str = SHM_DIRECTORY) -> "SharedRegion":
         """A new region owned by this process: `role` (e.g. "response") goes into the file name so
         an operator can tell leftover files apart; the random part makes the name unguessable."""
-        path = os.path.join(directory, f"flink-accelerator-{role}-{os.getpid()}-{secrets.token_hex(16)}")
+        path = os.path.join(directory, f"{REGION_PREFIX}{role}-{os.getpid()}-{secrets.token_hex(16)}")
         flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
         fd = os.open(path, flags, 0o600)
         try:
@@ -234,6 +236,57 @@ def remove(path: str) -> None:
         os.unlink(path)
     except FileNotFoundError:
         pass
+
+
+def creator(name: str) -> int | None:
+    """The pid in a region file's name, None for a name that is not a region's."""
+    if not name.startswith(REGION_PREFIX):
+        return None
+    try:
+        return int(name.rsplit("-", 2)[1])
+    except (IndexError, ValueError):
+        return None
+
+
+def remove_regions_of(pids: set[int], directory: str = SHM_DIRECTORY) -> list[str]:
+    """Removes the region files created by any of `pids` (processes known to be gone: a region's
+    creator removes its own files when it can, and a killed one cannot); returns their paths."""
+    return _remove(directory, lambda pid: pid in pids)
+
+
+def remove_orphaned_regions(directory: str = SHM_DIRECTORY) -> list[str]:
+    """Removes this user's region files whose creator no longer runs, whoever left them (a JVM or
+    sidecar killed while its fork server was stopped too); returns their paths."""
+    return _remove(directory, lambda pid: not alive(pid))
+
+
+def _remove(directory: str, gone) -> list[str]:
+    removed = []
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return removed
+    for entry in entries:
+        pid = creator(entry.name)
+        try:
+            ours = entry.stat(follow_symlinks=False).st_uid == os.getuid() and entry.is_file(follow_symlinks=False)
+        except OSError:
+            continue
+        if pid is not None and ours and gone(pid):
+            remove(entry.path)
+            removed.append(entry.path)
+    return removed
+
+
+def alive(pid: int) -> bool:
+    """Whether a process `pid` exists (a zombie counts: its parent has not reaped it yet)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _unmap(mapping: mmap.mmap | None) -> None:

@@ -10,9 +10,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from accelerator.sidecar.shm import REGION_PREFIX, creator
+
 FORK_SERVER_ARGS = "-m\0accelerator.sidecar.fork_server"
 SHM = Path("/dev/shm")
-REGION_PREFIX = "flink-accelerator-"
 
 
 def _processes() -> dict[int, tuple[int, str, bool]]:
@@ -53,14 +54,6 @@ def _fork_servers(processes: dict[int, tuple[int, str, bool]], parents: list[int
 def regions() -> set[str]:
     """Names of every accelerator region file in /dev/shm."""
     return {p.name for p in SHM.glob(REGION_PREFIX + "*")}
-
-
-def creator(region: str) -> int | None:
-    """The pid in a region's name (`flink-accelerator-<role>-<pid>-<hex>`)."""
-    try:
-        return int(region.rsplit("-", 2)[1])
-    except (IndexError, ValueError):
-        return None
 
 
 def regions_of(pids: list[int]) -> set[str]:

@@ -1,6 +1,7 @@
 """A TaskManager JVM killed with SIGKILL leaves nothing behind: its sidecar fork server exits (its
 stdin ends), its sidecars exit (parent-death signal, and their watch on the JVM's pid) and remove
-both shared-memory regions, the JVM's as well as their own, since the JVM can no longer."""
+both shared-memory regions, the JVM's as well as their own, since the JVM can no longer; a sidecar
+that cannot (stopped) is killed by its fork server, which removes its files and the JVM's."""
 
 from __future__ import annotations
 
@@ -35,7 +36,10 @@ def _taskmanagers(cluster) -> list[int]:
             if "TaskManagerRunner" in Path(f"/proc/{p}/cmdline").read_bytes().decode(errors="replace")]
 
 
-def test_no_sidecar_and_no_region_survives_a_killed_taskmanager(kafka_broker, new_topic):
+@pytest.mark.parametrize("stopped", [False, True], ids=["running", "one-sidecar-stopped"])
+def test_no_sidecar_and_no_region_survives_a_killed_taskmanager(kafka_broker, new_topic, stopped):
+    """With `stopped`, one sidecar is SIGSTOPped first: it can neither act on its parent's death
+    nor remove its files, so its fork server must kill it and remove them (and the JVM's)."""
     cluster = FlinkCluster(extra_jars=[locations.shim_jar()], slots_per_taskmanager=2,
                            config={"accelerator.python.executable": sys.executable,
                                    "parallelism.default": 2}).start()
@@ -55,10 +59,12 @@ def test_no_sidecar_and_no_region_survives_a_killed_taskmanager(kafka_broker, ne
         servers = fork_server_pids([taskmanager])
         assert len(servers) == 1, servers
 
+        if stopped:
+            os.kill(sidecars[0], signal.SIGSTOP)
         os.kill(taskmanager, signal.SIGKILL)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 15
         while any(running(p) for p in sidecars + servers) or files & regions():
-            assert time.monotonic() < deadline, (f"10 s after the TaskManager died: sidecars and fork server"
+            assert time.monotonic() < deadline, (f"15 s after the TaskManager died: sidecars and fork server"
                                                  f" running {[p for p in sidecars + servers if running(p)]},"
                                                  f" files {files & regions()}")
             time.sleep(0.05)

@@ -4,21 +4,26 @@ it; here sidecars are pointed at sockets that never answer, to hold them in a kn
 
 import json
 import os
+import secrets
 import select
 import signal
 import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
+
+from accelerator.sidecar import shm
 
 TIMEOUT_S = 60
 
 
 class Server:
     def __init__(self):
-        self.process = subprocess.Popen([sys.executable, "-m", "accelerator.sidecar.fork_server"],
+        # Unbuffered: select() must see every line the server wrote, not just those not yet in a buffer.
+        self.process = subprocess.Popen([sys.executable, "-m", "accelerator.sidecar.fork_server"], bufsize=0,
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         self.log: list[str] = []
         self.ready = self.next_event("ready")
@@ -127,3 +132,63 @@ def test_when_its_stdin_ends_the_server_stops_its_sidecars_and_exits(server, sil
     while _alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not _alive(pid)
+
+
+def _region_of(pid: int, role: str = "response") -> Path:
+    """A file named as `pid`'s region (what a sidecar or JVM creates before it is killed)."""
+    path = Path(shm.SHM_DIRECTORY) / f"{shm.REGION_PREFIX}{role}-{pid}-{secrets.token_hex(16)}"
+    path.write_bytes(b"left behind")
+    return path
+
+
+def _gone(pid: int) -> bool:
+    deadline = time.monotonic() + 15
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not _alive(pid)
+
+
+def test_the_region_of_a_killed_sidecar_is_removed_by_its_server(server, silent_jvm):
+    pid = server.fork(silent_jvm)
+    region = _region_of(pid)
+    server.send({"signal": pid, "signum": signal.SIGKILL})
+    assert server.next_event("exited") == {"exited": pid, "code": 128 + signal.SIGKILL}
+    assert not region.exists(), "a killed sidecar cannot remove its region; its server must"
+
+
+def test_a_stopped_sidecar_and_its_region_do_not_outlive_the_jvm(server, silent_jvm):
+    pid = server.fork(silent_jvm)
+    region = _region_of(pid)
+    os.kill(pid, signal.SIGSTOP)  # SIGTERM stays pending on a stopped process
+    server.process.stdin.close()  # the JVM is gone
+    assert server.process.wait(timeout=TIMEOUT_S) == 0
+    assert _gone(pid), "the stopped sidecar outlived its server"
+    assert not region.exists()
+
+
+def test_a_broken_pipe_to_the_jvm_still_stops_the_sidecars_and_removes_their_regions(server, silent_jvm):
+    pid = server.fork(silent_jvm)
+    region = _region_of(pid)
+    os.kill(pid, signal.SIGSTOP)
+    server.process.stdout.close()  # the JVM died: its end of the event pipe is closed
+    server.send({"fork": 2, "args": ["--no-such-option"], "token": "secret"})  # answering it breaks the pipe
+    assert server.process.wait(timeout=TIMEOUT_S) == 0
+    assert _gone(pid), "the stopped sidecar outlived its server"
+    assert not region.exists()
+
+
+def test_a_starting_server_removes_the_regions_of_processes_that_are_gone():
+    finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                              text=True, check=True)
+    orphan = _region_of(int(finished.stdout), role="request")
+    ours = _region_of(os.getpid(), role="request")  # its creator runs: it stays
+    try:
+        started = Server()
+        try:
+            assert not orphan.exists(), "a region of a process that is gone survived the next server's start"
+            assert ours.exists()
+        finally:
+            started.stop()
+    finally:
+        ours.unlink()
+        orphan.unlink(missing_ok=True)

@@ -120,12 +120,17 @@ def test_control_ports_listen_on_loopback_only(peer):
     assert {address for address, _ in jvm + sidecar} == {"127.0.0.1"}, (jvm, sidecar)
 
 
-def test_a_region_is_removed_by_the_jvm_when_its_sidecar_was_killed(peer):
-    """SIGKILL gives the sidecar no chance to clean up; the JVM removes both files when it closes
-    the sidecar (what the operator does when the task fails)."""
+def test_a_killed_sidecars_regions_are_removed_by_its_fork_server_and_the_jvm(peer):
+    """SIGKILL gives the sidecar no chance to clean up: its fork server removes the sidecar's
+    region when it reaps it, the JVM removes both files when it closes the sidecar (what the
+    operator does when the task fails)."""
+    response = [r for r in peer.regions if "-response-" in os.path.basename(r)]
+    request = [r for r in peer.regions if "-request-" in os.path.basename(r)]
+    assert len(response) == 1 and len(request) == 1, peer.regions
     os.kill(peer.sidecar_pid, signal.SIGKILL)
     _wait_until(lambda: not _running(peer.sidecar_pid), "the sidecar to die")
-    assert all(os.path.exists(r) for r in peer.regions), "the killed sidecar could not have removed them"
+    _wait_until(lambda: not os.path.exists(response[0]), "the fork server to remove the killed sidecar's region")
+    assert os.path.exists(request[0]), "the JVM's own region stays while the JVM runs"
     peer.jvm.stdin.close()
     out = peer.jvm.stdout.read()
     # Closing works although the sidecar is gone (its watcher thread may log the death, or not yet).

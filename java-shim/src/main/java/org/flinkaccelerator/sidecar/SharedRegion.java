@@ -21,6 +21,7 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorLoader;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -49,6 +50,8 @@ public final class SharedRegion implements AutoCloseable {
     static final byte[] MAGIC = "FLKACSHM".getBytes(StandardCharsets.US_ASCII);
     static final int HEADER_SIZE = 64;
     static final Path SHM_DIRECTORY = Path.of("/dev/shm");
+    /** Every region's file name is {@code flink-accelerator-<role>-<creator pid>-<32 hex digits>}, on both sides. */
+    private static final String NAME_PREFIX = "flink-accelerator-";
     private static final int VERSION_AT = 8;
     private static final int HEADER_SIZE_AT = 12;
     private static final int REGION_SIZE_AT = 16;
@@ -77,7 +80,7 @@ public final class SharedRegion implements AutoCloseable {
     public static SharedRegion create(String role, long size) throws IOException {
         byte[] random = new byte[16];
         RANDOM.nextBytes(random);
-        Path path = SHM_DIRECTORY.resolve("flink-accelerator-" + role + "-" + ProcessHandle.current().pid()
+        Path path = SHM_DIRECTORY.resolve(NAME_PREFIX + role + "-" + ProcessHandle.current().pid()
                 + "-" + HexFormat.of().formatHex(random));
         FileChannel file = FileChannel.open(path,
                 Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE),
@@ -93,6 +96,11 @@ public final class SharedRegion implements AutoCloseable {
             Files.deleteIfExists(path);
             throw e;
         }
+    }
+
+    /** Whether {@code fileName} names a region of {@code role} as this class and the sidecar's shm.py name them. */
+    static boolean isRegionName(String fileName, String role) {
+        return fileName.matches(Pattern.quote(NAME_PREFIX + role + "-") + "[0-9]+-[0-9a-f]{32}");
     }
 
     /** The region at {@code path}, written by the sidecar, for reading. */

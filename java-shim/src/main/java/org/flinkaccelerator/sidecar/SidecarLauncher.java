@@ -156,10 +156,16 @@ final class SidecarLauncher {
     private static void abandon(Process process, GatewayServer gateway, SharedRegion requests,
             SidecarRendezvous.Attachment attachment) {
         if (process != null) {
-            process.destroyForcibly();
+            // SIGTERM first: a sidecar that still runs removes its own response region, which the
+            // JVM removes only when the sidecar attached with a path it trusts.
+            process.destroy();
             try {
-                process.waitFor(DRAIN.toMillis(), TimeUnit.MILLISECONDS);
+                if (!process.waitFor(DRAIN.toMillis(), TimeUnit.MILLISECONDS)) {
+                    process.destroyForcibly();
+                    process.waitFor(DRAIN.toMillis(), TimeUnit.MILLISECONDS);
+                }
             } catch (InterruptedException e) {
+                process.destroyForcibly();
                 Thread.currentThread().interrupt();
             }
         }
@@ -170,7 +176,7 @@ final class SidecarLauncher {
             if (requests != null) {
                 requests.close();
             }
-            if (attachment != null) {
+            if (attachment != null) { // only ever a path that passed ResponseRegionCheck
                 Files.deleteIfExists(attachment.responseRegion());
             }
         } catch (IOException e) {

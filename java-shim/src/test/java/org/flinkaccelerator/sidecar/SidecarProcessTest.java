@@ -213,9 +213,7 @@ class SidecarProcessTest {
     @Test
     void interpreterWithoutTheAcceleratorPackageIsOneClearError(@TempDir Path dir) throws IOException {
         // The venv's interpreter without its site-packages: a Python that lacks the package.
-        Path python = dir.resolve("python-without-accelerator");
-        Files.writeString(python, "#!/bin/sh\nexec " + Path.of(TestPython.path()).toAbsolutePath() + " -S \"$@\"\n");
-        python.toFile().setExecutable(true);
+        Path python = TestPython.wrapper(dir.resolve("python-without-accelerator"), "", "-S");
         SidecarSettings settings = new SidecarSettings(python.toString(), SidecarSettings.DEFAULT_CALL_TIMEOUT,
                 SidecarSettings.DEFAULT_START_TIMEOUT, SidecarSettings.DEFAULT_INITIAL_REGION_BYTES);
         SidecarSetupException e = assertThrows(SidecarSetupException.class, () -> SidecarProcess.start(settings));

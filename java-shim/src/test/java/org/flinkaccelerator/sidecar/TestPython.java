@@ -2,6 +2,7 @@ package org.flinkaccelerator.sidecar;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.flink.configuration.Configuration;
@@ -24,6 +25,23 @@ public final class TestPython {
 
     /** Settings as the operator builds them from the Flink configuration. */
     static SidecarSettings settings() {
-        return SidecarSettings.from(new Configuration().set(AcceleratorOptions.PYTHON_EXECUTABLE, path()));
+        return settings(path());
+    }
+
+    /** The same, for the interpreter {@code python}. */
+    static SidecarSettings settings(String python) {
+        return SidecarSettings.from(new Configuration().set(AcceleratorOptions.PYTHON_EXECUTABLE, python));
+    }
+
+    /**
+     * A shell script at {@code script} that runs the test interpreter with {@code environment}
+     * (shell assignments, may be empty) and {@code options} before the script's own arguments: an
+     * altered interpreter to set as accelerator.python.executable.
+     */
+    static Path wrapper(Path script, String environment, String options) throws IOException {
+        Files.writeString(script, "#!/bin/sh\n" + environment + " exec " + Path.of(path()).toAbsolutePath() + " "
+                + options + " \"$@\"\n");
+        script.toFile().setExecutable(true);
+        return script;
     }
 }
