@@ -279,14 +279,18 @@ def _remove(directory: str, gone) -> list[str]:
 
 
 def alive(pid: int) -> bool:
-    """Whether a process `pid` exists (a zombie counts: its parent has not reaped it yet)."""
+    """Whether process `pid` runs; a zombie (exited, not yet reaped) counts as gone."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    return True
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
 
 
 def _unmap(mapping: mmap.mmap | None) -> None:

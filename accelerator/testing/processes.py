@@ -10,6 +10,8 @@ import subprocess
 import time
 from pathlib import Path
 
+from accelerator.sidecar.shm import alive  # noqa: F401 - also what callers of this module use
+
 _PR_SET_PDEATHSIG = 1
 _handed_out: set[int] = set()
 
@@ -39,18 +41,6 @@ def spawn(cmd: list[str], log: Path, *, cwd: Path, env: dict[str, str] | None = 
                                 preexec_fn=_die_with_parent if die_with_parent else None)
 
 
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:  # a zombie (exited, not yet reaped) counts as gone
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
 
 
 def stop_pid(pid: int, grace_s: float = 20.0) -> None:
