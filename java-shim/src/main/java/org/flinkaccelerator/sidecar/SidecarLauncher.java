@@ -79,7 +79,7 @@ final class SidecarLauncher {
             attachment = awaitAttachment(rendezvous, process, output, settings);
             gateway.resetCallbackClient(LOOPBACK, attachment.callbackPort());
             SharedRegion responses = SharedRegion.attach(attachment.responseRegion());
-            return new SidecarProcess(settings, process, gateway, attachment, requests, responses, output);
+            return new SidecarProcess(settings, process, gateway, attachment, requests, responses, output, token);
         } catch (SidecarSetupException e) {
             abandon(process, gateway, requests, attachment);
             throw e;

@@ -49,10 +49,13 @@ public final class SidecarProcess implements AutoCloseable {
     private volatile SidecarException failure;
     private long lastSequence;
 
+    private final String authToken;
+
     SidecarProcess(SidecarSettings settings, Process process, GatewayServer gateway,
             SidecarRendezvous.Attachment attachment, SharedRegion requests, SharedRegion responses,
-            SidecarOutput output) {
+            SidecarOutput output, String authToken) {
         this.settings = settings;
+        this.authToken = authToken;
         this.process = process;
         this.gateway = gateway;
         this.attachment = attachment;
@@ -174,6 +177,11 @@ public final class SidecarProcess implements AutoCloseable {
 
     int gatewayPort() {
         return gateway.getListeningPort();
+    }
+
+    /** The secret both py4j peers require of every connection (tests show that it is what lets a call in). */
+    String authToken() {
+        return authToken;
     }
 
     int callbackPort() {

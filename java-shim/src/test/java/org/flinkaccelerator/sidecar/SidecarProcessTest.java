@@ -175,12 +175,30 @@ class SidecarProcessTest {
     @Test
     void connectionsWithoutTheTokenAreRefusedOnBothSides() throws Exception {
         try (SidecarProcess sidecar = SidecarProcess.start(TestPython.settings())) {
-            // py4j's text protocol: call method protocolVersion on the JVM's entry point ("t") /
-            // on the sidecar's control object ("p0"); an authenticated peer would answer "!yi1".
-            assertRefused(sidecar.gatewayPort(), "c\nt\nprotocolVersion\ne\n");
-            assertRefused(sidecar.gatewayPort(), "A\nnot-the-token\nc\nt\nprotocolVersion\ne\n");
-            assertRefused(sidecar.callbackPort(), "c\np0\nprotocolVersion\ne\n");
-            assertRefused(sidecar.callbackPort(), "A\nnot-the-token\nc\np0\nprotocolVersion\ne\n");
+            // py4j's text protocol, authentication first: "A\n<token>\n" to the JVM, the same and an
+            // end marker to Python. The calls refused below are first shown to work with the token:
+            // requestRegion() on the JVM's entry point ("t"), protocolVersion() on the sidecar's
+            // control object (whose id is found by trying).
+            String token = "A\n" + sidecar.authToken() + "\n";
+            String pythonToken = token + "e\n";
+            String requestRegion = "c\nt\nrequestRegion\ne\n";
+            List<String> jvm = answer(sidecar.gatewayPort(), token + requestRegion, 2);
+            assertEquals("!yv", jvm.get(0), jvm.toString());
+            assertEquals("!ys" + sidecar.requestRegion(), jvm.get(1));
+            String protocolVersion = null;
+            for (int id = 0; id < 10 && protocolVersion == null; id++) {
+                String call = "c\np" + id + "\nprotocolVersion\ne\n";
+                if (answer(sidecar.callbackPort(), pythonToken + call, 2)
+                        .equals(List.of("!yv", "!yi" + SidecarControl.PROTOCOL_VERSION))) {
+                    protocolVersion = call;
+                }
+            }
+            assertTrue(protocolVersion != null, "no control object answered protocolVersion() with the token");
+
+            assertRefused(sidecar.gatewayPort(), requestRegion);
+            assertRefused(sidecar.gatewayPort(), "A\nnot-the-token\n" + requestRegion);
+            assertRefused(sidecar.callbackPort(), protocolVersion);
+            assertRefused(sidecar.callbackPort(), "A\nnot-the-token\ne\n" + protocolVersion);
             assertEquals(SidecarControl.PROTOCOL_VERSION, sidecar.protocolVersion());
         }
     }
@@ -234,7 +252,23 @@ class SidecarProcessTest {
             out.write(command.getBytes(StandardCharsets.UTF_8));
             out.flush();
             String answer = readAll(socket.getInputStream());
-            assertFalse(answer.contains("!yi"), "port " + port + " answered an unauthenticated call: " + answer);
+            assertFalse(answer.contains("!y"), "port " + port + " answered an unauthenticated call: " + answer);
+        }
+    }
+
+    /** The first {@code lines} lines a py4j peer answers to {@code command} on a raw connection. */
+    private static List<String> answer(int port, String command, int lines) throws IOException {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            socket.setSoTimeout(5_000);
+            socket.getOutputStream().write(command.getBytes(StandardCharsets.UTF_8));
+            socket.getOutputStream().flush();
+            java.io.BufferedReader in = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+            List<String> answered = new java.util.ArrayList<>();
+            for (String line; answered.size() < lines && (line = in.readLine()) != null; ) {
+                answered.add(line);
+            }
+            return answered;
         }
     }
 
