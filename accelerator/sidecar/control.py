@@ -49,8 +49,8 @@ class SidecarControl:
             descriptor = json.loads(descriptor_json)
             name = descriptor.get("name") if isinstance(descriptor, dict) else None
             stage = stages.create(descriptor)
-        except Exception as exc:
-            return self._fail(exc, "open", stage_name=name)
+        except BaseException as exc:  # noqa: BLE001 - see _engine_failure
+            return self._fail(_engine_failure(exc), "open", stage_name=name)
         with self._lock:
             stage_id = next(self._ids)
             self._stages[stage_id] = (name, stage)
@@ -67,8 +67,8 @@ class SidecarControl:
                 result = stage.process(self._requests.read_batch(sequence))
                 return self._responses.write_batches(sequence, (result,) if isinstance(result, pa.RecordBatch)
                                                      else tuple(result))
-            except Exception as exc:
-                return self._fail(exc, "process", stage_id, name, sequence)
+            except BaseException as exc:  # noqa: BLE001 - see _engine_failure
+                return self._fail(_engine_failure(exc), "process", stage_id, name, sequence)
 
     def close(self, stage_id: int) -> None:
         with self._lock:
@@ -96,3 +96,13 @@ class SidecarControl:
         log.warning("%s failed (stage %s %s, batch %s): %s: %s", call, stage_id, stage_name or "",
                     sequence, type(exc).__name__, exc)
         return FAILED
+
+
+def _engine_failure(exc: BaseException) -> BaseException:
+    """`exc` if the call may answer it as a failed call. A panic in Rust code (DataFusion, our
+    kernels) reaches Python as pyo3's PanicException, a BaseException: it fails the call like any
+    error (else it would escape py4j's handler and leave the JVM waiting for its timeout). Only an
+    interpreter exit goes on up."""
+    if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+        raise exc
+    return exc

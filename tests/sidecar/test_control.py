@@ -27,6 +27,21 @@ class FailsOnRow:
 stages.register("test-fails-on-row", FailsOnRow)
 
 
+class PanicException(BaseException):
+    """What pyo3 raises in Python when Rust code (DataFusion, our kernels) panics."""
+
+
+class Panics:
+    def __init__(self, descriptor):
+        pass
+
+    def process(self, batch):
+        raise PanicException("index out of bounds: the len is 0 but the index is 0")
+
+
+stages.register("test-panics", Panics)
+
+
 def descriptor(kind="identity", **fields):
     return json.dumps({"protocol": 1, "kind": kind, "name": f"{kind}-stage", **fields})
 
@@ -127,3 +142,13 @@ def test_shutdown_is_passed_on(sidecar):
 def test_registering_a_kind_twice_is_a_mistake():
     with pytest.raises(ValueError, match="registered twice"):
         stages.register("identity", stages.IdentityStage)
+
+
+def test_a_panic_in_rust_code_is_a_failed_call_not_a_hung_one(sidecar):
+    control, send, _ = sidecar
+    stage = control.open(descriptor("test-panics"))
+    reply, length = send(stage, values(b"{}"))
+    assert length == FAILED
+    assert reply["error"] == "PanicException" and "index out of bounds" in reply["reason"]
+    result, length = send(control.open(descriptor()), values(b"a"))
+    assert length > 0 and result.num_rows == 1
