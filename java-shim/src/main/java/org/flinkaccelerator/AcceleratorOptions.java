@@ -5,6 +5,7 @@ import static org.apache.flink.configuration.ConfigOptions.key;
 import java.time.Duration;
 import java.util.List;
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.MemorySize;
 
 /**
  * Every Flink configuration option the accelerator reads, in one place. They are ordinary Flink
@@ -39,6 +40,19 @@ public final class AcceleratorOptions {
                             "Maximum number of rows in one batch sent to the sidecar. Larger batches"
                                     + " cost less CPU per row; a batch is sent earlier when"
                                     + " 'accelerator.batch.max-delay' passes.");
+
+    public static final ConfigOption<MemorySize> BATCH_MAX_BYTES =
+            key("accelerator.batch.max-bytes")
+                    .memoryType()
+                    .defaultValue(MemorySize.ofMebiBytes(4))
+                    .withDescription(
+                            "A batch is sent as soon as the message bytes (or, behind a stock operator,"
+                                    + " the Arrow buffers) it holds reach this size, whatever"
+                                    + " 'accelerator.batch.size' allows, so a message larger than this is"
+                                    + " sent at once."
+                                    + " Each running segment keeps about two such batches in /dev/shm"
+                                    + " (request and response), so the default fits a 64 MB /dev/shm (a"
+                                    + " container's default) with several segments per TaskManager.");
 
     public static final ConfigOption<Duration> BATCH_MAX_DELAY =
             key("accelerator.batch.max-delay")
@@ -92,7 +106,7 @@ public final class AcceleratorOptions {
 
     /** All options, in the order the documentation lists them. */
     public static List<ConfigOption<?>> all() {
-        return List.of(ENABLED, PYTHON_EXECUTABLE, BATCH_SIZE, BATCH_MAX_DELAY, SIDECAR_TIMEOUT,
+        return List.of(ENABLED, PYTHON_EXECUTABLE, BATCH_SIZE, BATCH_MAX_BYTES, BATCH_MAX_DELAY, SIDECAR_TIMEOUT,
                 SIDECAR_HEARTBEAT_INTERVAL, ENCODE_STAGES, FAIL_ON_FALLBACK);
     }
 }

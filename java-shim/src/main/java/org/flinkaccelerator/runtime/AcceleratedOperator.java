@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * is copied), each with the record timestamp of the message it came from; over a watermarked
  * source it also generates the source's watermarks, per Kafka split ({@code watermarks.WatermarkedRows}).
  *
- * <p>A batch is sent when it reaches {@code batchSize} rows, when its first row has waited
+ * <p>A batch is sent when it reaches {@code batchSize} rows or {@code batchBytes} bytes, when its first row has waited
  * {@code maxDelay}, before a watermark is forwarded, before a checkpoint barrier and at end of
  * input, so no row is in flight across a barrier or behind a watermark. A sidecar failure fails
  * the task, naming the segment, so Flink's restart strategy applies. While no batch is sent, a
@@ -167,7 +167,7 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
                     + " sidecar: " + e.getMessage() + ". Run this job without the accelerator"
                     + " (accelerator.enabled: false) to write it as stock Flink does", e);
         }
-        if (batch.rows() >= spec.batchSize()) {
+        if (batch.rows() >= spec.batchSize() || batch.bytes() >= spec.batchBytes()) {
             flush();
         } else if (batch.rows() == 1) {
             scheduleDelayFlush();

@@ -17,6 +17,7 @@ import org.flinkaccelerator.runtime.watermarks.WatermarkSpec;
  * @param descriptorJson the stage descriptor (docs/architecture.md, "The stage contract")
  * @param pythonExecutable interpreter with the accelerator package ({@code accelerator.python.executable})
  * @param batchSize rows per batch at most ({@code accelerator.batch.size})
+ * @param batchBytes input bytes that make a batch full ({@code accelerator.batch.max-bytes})
  * @param maxDelay longest a row waits in a partial batch ({@code accelerator.batch.max-delay})
  * @param sidecarTimeout longest one sidecar call may take before the sidecar counts as hung
  *     ({@code accelerator.sidecar.timeout})
@@ -35,17 +36,17 @@ import org.flinkaccelerator.runtime.watermarks.WatermarkSpec;
  *     section and the raw source announces its splits); null otherwise
  */
 public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, String pythonExecutable,
-        int batchSize, Duration maxDelay, Duration sidecarTimeout, Duration heartbeatInterval,
+        int batchSize, long batchBytes, Duration maxDelay, Duration sidecarTimeout, Duration heartbeatInterval,
         RecordCoordinates.Layout coordinates, RowType rows, RowType consumes, BitSet keepsLoneSurrogates,
         WatermarkSpec watermarks) implements Serializable {
-    private static final long serialVersionUID = 5L;
+    private static final long serialVersionUID = 6L;
 
     /** A segment that emits message bytes for a raw Kafka sink. */
     public AcceleratedSegmentSpec(String segmentName, String descriptorJson, String pythonExecutable,
-            int batchSize, Duration maxDelay, Duration sidecarTimeout, Duration heartbeatInterval,
+            int batchSize, long batchBytes, Duration maxDelay, Duration sidecarTimeout, Duration heartbeatInterval,
             RecordCoordinates.Layout coordinates) {
-        this(segmentName, descriptorJson, pythonExecutable, batchSize, maxDelay, sidecarTimeout, heartbeatInterval,
-                coordinates, null, null, null, null);
+        this(segmentName, descriptorJson, pythonExecutable, batchSize, batchBytes, maxDelay, sidecarTimeout,
+                heartbeatInterval, coordinates, null, null, null, null);
     }
 
     public AcceleratedSegmentSpec {
@@ -66,6 +67,9 @@ public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, 
         }
         if (batchSize < 1) {
             throw new IllegalArgumentException("accelerator.batch.size must be at least 1, got " + batchSize);
+        }
+        if (batchBytes < 1) {
+            throw new IllegalArgumentException("accelerator.batch.max-bytes must be at least 1 byte, got " + batchBytes);
         }
         if (maxDelay.isNegative() || maxDelay.isZero()) {
             throw new IllegalArgumentException("accelerator.batch.max-delay must be positive, got " + maxDelay);

@@ -14,6 +14,9 @@ interface InputBatch extends AutoCloseable {
 
     int rows();
 
+    /** About how many bytes the rows take, for {@code accelerator.batch.max-bytes}. */
+    long bytes();
+
     default boolean isEmpty() {
         return rows() == 0;
     }

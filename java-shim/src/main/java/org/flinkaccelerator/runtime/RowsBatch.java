@@ -2,6 +2,8 @@ package org.flinkaccelerator.runtime;
 
 import java.util.BitSet;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
@@ -30,6 +32,33 @@ final class RowsBatch implements InputBatch {
     @Override
     public int rows() {
         return writer.rowCount();
+    }
+
+    /**
+     * The bytes of the strings and binaries the rows hold, nested ones included (where a batch's
+     * size can grow without bound; the fixed-width columns are bounded by the row count). Read from
+     * the last value each vector set, since a vector's offsets after a trailing null are only
+     * filled when the batch is finished.
+     */
+    @Override
+    public long bytes() {
+        long bytes = 0;
+        for (FieldVector vector : root.getFieldVectors()) {
+            bytes += variableBytes(vector);
+        }
+        return bytes;
+    }
+
+    private static long variableBytes(FieldVector vector) {
+        if (vector instanceof BaseVariableWidthVector variable) {
+            int last = variable.getLastSet();
+            return last < 0 ? 0 : variable.getEndOffset(last);
+        }
+        long bytes = 0;
+        for (FieldVector child : vector.getChildrenFromFields()) {
+            bytes += variableBytes(child);
+        }
+        return bytes;
     }
 
     @Override

@@ -22,6 +22,7 @@ final class ValueBatch implements InputBatch {
     private final List<MetadataColumns.Column> metadata;
     private final VectorSchemaRoot root;
     private int rows;
+    private long bytes;
 
     ValueBatch(BufferAllocator allocator) {
         this(allocator, List.of());
@@ -45,6 +46,7 @@ final class ValueBatch implements InputBatch {
             values.setNull(rows);
         } else {
             values.setSafe(rows, value);
+            bytes += value.length;
         }
         rows++;
     }
@@ -63,6 +65,12 @@ final class ValueBatch implements InputBatch {
         return rows;
     }
 
+    /** The message values' bytes (metadata columns are a few bytes a row). */
+    @Override
+    public long bytes() {
+        return bytes;
+    }
+
     @Override
     public VectorSchemaRoot root() {
         for (FieldVector vector : root.getFieldVectors()) {
@@ -79,6 +87,7 @@ final class ValueBatch implements InputBatch {
         }
         root.setRowCount(0);
         rows = 0;
+        bytes = 0;
     }
 
     @Override

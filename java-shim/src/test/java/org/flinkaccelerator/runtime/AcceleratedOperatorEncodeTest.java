@@ -55,7 +55,7 @@ class AcceleratedOperatorEncodeTest {
     private static OneInputStreamOperatorTestHarness<RowData, RowData> harness(JsonNode descriptor, int batchSize,
             BitSet keepsLoneSurrogates) throws Exception {
         AcceleratedSegmentSpec spec = new AcceleratedSegmentSpec(descriptor.path("name").asText(),
-                descriptor.toString(), System.getProperty("accelerator.test.python", "python3"), batchSize, LONG,
+                descriptor.toString(), System.getProperty("accelerator.test.python", "python3"), batchSize, Long.MAX_VALUE, LONG,
                 LONG, LONG, RecordCoordinates.Layout.NONE, null, inputType(descriptor), keepsLoneSurrogates, null);
         return new OneInputStreamOperatorTestHarness<>(new AcceleratedOperator(spec));
     }

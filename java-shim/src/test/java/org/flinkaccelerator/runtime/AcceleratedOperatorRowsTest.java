@@ -67,7 +67,7 @@ class AcceleratedOperatorRowsTest {
     private static OneInputStreamOperatorTestHarness<RowData, RowData> harness(JsonNode descriptor, int batchSize)
             throws Exception {
         AcceleratedSegmentSpec spec = new AcceleratedSegmentSpec(descriptor.path("name").asText(),
-                descriptor.toString(), System.getProperty("accelerator.test.python", "python3"), batchSize, LONG,
+                descriptor.toString(), System.getProperty("accelerator.test.python", "python3"), batchSize, Long.MAX_VALUE, LONG,
                 LONG, LONG, RecordCoordinates.Layout.NONE, rowsType(descriptor), null, null, null);
         return new OneInputStreamOperatorTestHarness<>(new AcceleratedOperator(spec));
     }
@@ -196,7 +196,7 @@ class AcceleratedOperatorRowsTest {
         String wrongType = descriptor.toString();
         RowType declared = (RowType) LogicalTypeParser.parse("ROW<`auction` STRING>", getClass().getClassLoader());
         AcceleratedSegmentSpec spec = new AcceleratedSegmentSpec("bid-rows", wrongType,
-                System.getProperty("accelerator.test.python", "python3"), 1, LONG, LONG, LONG,
+                System.getProperty("accelerator.test.python", "python3"), 1, Long.MAX_VALUE, LONG, LONG, LONG,
                 RecordCoordinates.Layout.NONE, declared, null, null, null);
         try (OneInputStreamOperatorTestHarness<RowData, RowData> harness =
                 new OneInputStreamOperatorTestHarness<>(new AcceleratedOperator(spec))) {

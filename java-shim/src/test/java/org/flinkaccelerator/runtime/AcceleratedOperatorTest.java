@@ -36,8 +36,13 @@ class AcceleratedOperatorTest {
 
     private static OneInputStreamOperatorTestHarness<RowData, RowData> harness(String descriptor, int batchSize,
             Duration sidecarTimeout) throws Exception {
+        return harness(descriptor, batchSize, Long.MAX_VALUE, sidecarTimeout);
+    }
+
+    private static OneInputStreamOperatorTestHarness<RowData, RowData> harness(String descriptor, int batchSize,
+            long batchBytes, Duration sidecarTimeout) throws Exception {
         AcceleratedSegmentSpec spec = new AcceleratedSegmentSpec("src-to-out", descriptor, python(), batchSize,
-                Duration.ofMinutes(10), sidecarTimeout, HEARTBEAT, RecordCoordinates.Layout.NONE);
+                batchBytes, Duration.ofMinutes(10), sidecarTimeout, HEARTBEAT, RecordCoordinates.Layout.NONE);
         return new OneInputStreamOperatorTestHarness<>(new AcceleratedOperator(spec));
     }
 
@@ -90,6 +95,21 @@ class AcceleratedOperatorTest {
             harness.processElement(message("f"));
             harness.endInput();
             assertEquals(List.of("a", "b", "c", "d", "WM7", "e", "f"), output(harness));
+        }
+    }
+
+    @Test
+    void flushesWhenTheBatchHoldsMaxBytesAndALargerMessageTravelsAlone() throws Exception {
+        try (OneInputStreamOperatorTestHarness<RowData, RowData> harness =
+                harness(IDENTITY, 1000, 10, AcceleratorOptions.SIDECAR_TIMEOUT.defaultValue())) {
+            harness.open();
+            harness.processElement(message("1234"));
+            harness.processElement(message("5678"));
+            assertEquals(List.of(), output(harness), "8 of 10 bytes: the batch waits");
+            harness.processElement(message("90"));
+            assertEquals(List.of("1234", "5678", "90"), output(harness), "10 bytes: the batch is sent");
+            harness.processElement(message("a message longer than the bound"));
+            assertEquals(4, output(harness).size(), "a message over the bound is sent alone at once");
         }
     }
 

@@ -57,7 +57,7 @@ class AcceleratedOperatorWatermarksTest {
         RowType rows = (RowType) LogicalTypeParser.parse("ROW<" + String.join(", ", fields) + ">",
                 getClass().getClassLoader());
         AcceleratedSegmentSpec spec = new AcceleratedSegmentSpec("bid-rows", descriptor.toString(),
-                System.getProperty("accelerator.test.python", "python3"), 100, LONG, LONG, LONG, LAYOUT, rows, null,
+                System.getProperty("accelerator.test.python", "python3"), 100, Long.MAX_VALUE, LONG, LONG, LONG, LAYOUT, rows, null,
                 null, new WatermarkSpec(true, Duration.ZERO));
         List<String> seen = new ArrayList<>();
         try (OneInputStreamOperatorTestHarness<RowData, RowData> harness =

@@ -127,7 +127,7 @@ public final class SegmentReplacement {
             RowType rows, RowType consumes, BitSet keepsLoneSurrogates, WatermarkSpec watermarks, ReadableConfig config) {
         return new AcceleratedSegmentSpec(name, descriptorJson,
                 config.get(AcceleratorOptions.PYTHON_EXECUTABLE), config.get(AcceleratorOptions.BATCH_SIZE),
-                config.get(AcceleratorOptions.BATCH_MAX_DELAY), config.get(AcceleratorOptions.SIDECAR_TIMEOUT),
+                config.get(AcceleratorOptions.BATCH_MAX_BYTES).getBytes(), config.get(AcceleratorOptions.BATCH_MAX_DELAY), config.get(AcceleratorOptions.SIDECAR_TIMEOUT),
                 config.get(AcceleratorOptions.SIDECAR_HEARTBEAT_INTERVAL), coordinates, rows, consumes,
                 keepsLoneSurrogates, watermarks);
     }
