@@ -312,7 +312,7 @@ def _allocate(fd: int, start: int, end: int, path: str) -> None:
             raise
         raise RegionError(f"{os.path.dirname(path)} is full: {path} needs {end} bytes. Give the"
                           f" TaskManager more shared memory (containers: a larger /dev/shm, e.g."
-                          f" docker --shm-size) or lower accelerator.batch.size") from e
+                          f" docker --shm-size) or lower accelerator.batch.max-bytes") from e
 
 
 def _write_streams(sink, batches: Sequence[pa.RecordBatch]) -> None:

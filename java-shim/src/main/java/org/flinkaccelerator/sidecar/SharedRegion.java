@@ -247,7 +247,7 @@ public final class SharedRegion implements AutoCloseable {
     private void mapTo(long size) throws IOException {
         if (size > Integer.MAX_VALUE) {
             throw new IOException(path + ": a batch of more than 2 GiB does not fit a region; lower "
-                    + "accelerator.batch.size");
+                    + "accelerator.batch.max-bytes or accelerator.batch.size");
         }
         MappedByteBuffer previous = map;
         map = file.map(writer ? FileChannel.MapMode.READ_WRITE : FileChannel.MapMode.READ_ONLY, 0, size);
@@ -276,7 +276,7 @@ public final class SharedRegion implements AutoCloseable {
         } catch (IOException e) {
             throw new IOException("Cannot grow " + path + " to " + to + " bytes (" + e.getMessage() + "). If "
                     + path.getParent() + " is full, give the TaskManager more shared memory (containers: a larger"
-                    + " /dev/shm, e.g. docker --shm-size) or lower accelerator.batch.size", e);
+                    + " /dev/shm, e.g. docker --shm-size) or lower accelerator.batch.max-bytes", e);
         }
     }
 
