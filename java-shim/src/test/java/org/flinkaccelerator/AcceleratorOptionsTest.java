@@ -18,7 +18,7 @@ class AcceleratorOptionsTest {
     void registryListsEveryOptionOnceUnderTheAcceleratorPrefix() {
         List<String> keys = AcceleratorOptions.all().stream().map(ConfigOption::key).collect(Collectors.toList());
         assertEquals(List.of("accelerator.enabled", "accelerator.python.executable", "accelerator.batch.size",
-                "accelerator.batch.max-delay", "accelerator.sidecar.timeout", "accelerator.sidecar.heartbeat-interval",
+                "accelerator.batch.max-bytes", "accelerator.batch.max-delay", "accelerator.sidecar.timeout", "accelerator.sidecar.heartbeat-interval",
                 "accelerator.encode-stages.enabled", "accelerator.fallback.fail-on-fallback"), keys);
     }
 
@@ -37,6 +37,7 @@ class AcceleratorOptionsTest {
         assertFalse(empty.get(AcceleratorOptions.FAIL_ON_FALLBACK));
         assertEquals("python3", empty.get(AcceleratorOptions.PYTHON_EXECUTABLE));
         assertTrue(empty.get(AcceleratorOptions.BATCH_SIZE) > 0);
+        assertTrue(empty.get(AcceleratorOptions.BATCH_MAX_BYTES).getBytes() > 0);
         assertTrue(empty.get(AcceleratorOptions.BATCH_MAX_DELAY).compareTo(Duration.ZERO) > 0);
     }
 
@@ -46,6 +47,7 @@ class AcceleratorOptionsTest {
                 "accelerator.enabled", "true",
                 "accelerator.python.executable", "/opt/venv/bin/python",
                 "accelerator.batch.size", "65536",
+                "accelerator.batch.max-bytes", "16 mb",
                 "accelerator.batch.max-delay", "250 ms",
                 "accelerator.sidecar.timeout", "5 s",
                 "accelerator.sidecar.heartbeat-interval", "1 min",
@@ -55,6 +57,7 @@ class AcceleratorOptionsTest {
         assertTrue(conf.get(AcceleratorOptions.ENABLED));
         assertEquals("/opt/venv/bin/python", conf.get(AcceleratorOptions.PYTHON_EXECUTABLE));
         assertEquals(65536, conf.get(AcceleratorOptions.BATCH_SIZE));
+        assertEquals(16L << 20, conf.get(AcceleratorOptions.BATCH_MAX_BYTES).getBytes());
         assertEquals(Duration.ofMillis(250), conf.get(AcceleratorOptions.BATCH_MAX_DELAY));
         assertTrue(conf.get(AcceleratorOptions.FAIL_ON_FALLBACK));
     }
