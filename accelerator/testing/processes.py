@@ -41,8 +41,6 @@ def spawn(cmd: list[str], log: Path, *, cwd: Path, env: dict[str, str] | None = 
                                 preexec_fn=_die_with_parent if die_with_parent else None)
 
 
-
-
 def stop_pid(pid: int, grace_s: float = 20.0) -> None:
     """SIGTERM, then SIGKILL after `grace_s`; returns once the process is gone."""
     for sig, wait in ((signal.SIGTERM, grace_s), (signal.SIGKILL, 10.0)):

@@ -10,10 +10,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from accelerator.sidecar.shm import REGION_PREFIX, creator
+from accelerator.sidecar.shm import REGION_PREFIX, SHM_DIRECTORY, creator
 
 FORK_SERVER_ARGS = "-m\0accelerator.sidecar.fork_server"
-SHM = Path("/dev/shm")
+SHM = Path(SHM_DIRECTORY)
 
 
 def _processes() -> dict[int, tuple[int, str, bool]]:
@@ -67,12 +67,3 @@ def orphaned_regions(existing_before: set[str] = frozenset()) -> set[str]:
     machine, and a file an earlier, killed run left says nothing about the code under test."""
     return {r for r in regions() - existing_before
             if creator(r) is not None and not os.path.exists(f"/proc/{creator(r)}")}
-
-
-def running(pid: int) -> bool:
-    """True while `pid` exists and is not a zombie."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-    return state != "Z"

@@ -30,9 +30,10 @@ from datetime import datetime, timedelta
 
 import pytest
 
+from accelerator.sidecar.shm import alive
 from accelerator.testing import locations
 from accelerator.testing.flink import FlinkCluster
-from accelerator.testing.sidecars import orphaned_regions, regions_of, running, sidecar_pids
+from accelerator.testing.sidecars import orphaned_regions, regions_of, sidecar_pids
 
 pytestmark = pytest.mark.services
 
@@ -191,7 +192,7 @@ def inject_faults(cluster, feed: Feed, count: int, rng: random.Random) -> list[s
         done.append(fault.name)
         seen.add(current)
         hit, current = current, _await_new_sidecar(taskmanagers, seen, feed)
-        assert not running(hit), f"sidecar {hit} outlived its {fault.name} and the restart"
+        assert not alive(hit), f"sidecar {hit} outlived its {fault.name} and the restart"
     return done
 
 

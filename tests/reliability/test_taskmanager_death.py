@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from accelerator.sidecar.shm import alive
 from accelerator.testing import locations
 from accelerator.testing.flink import FlinkCluster
-from accelerator.testing.sidecars import fork_server_pids, regions, regions_of, running, sidecar_pids
+from accelerator.testing.sidecars import fork_server_pids, regions, regions_of, sidecar_pids
 
 pytestmark = pytest.mark.services
 
@@ -63,9 +64,9 @@ def test_no_sidecar_and_no_region_survives_a_killed_taskmanager(kafka_broker, ne
             os.kill(sidecars[0], signal.SIGSTOP)
         os.kill(taskmanager, signal.SIGKILL)
         deadline = time.monotonic() + 15
-        while any(running(p) for p in sidecars + servers) or files & regions():
+        while any(alive(p) for p in sidecars + servers) or files & regions():
             assert time.monotonic() < deadline, (f"15 s after the TaskManager died: sidecars and fork server"
-                                                 f" running {[p for p in sidecars + servers if running(p)]},"
+                                                 f" running {[p for p in sidecars + servers if alive(p)]},"
                                                  f" files {files & regions()}")
             time.sleep(0.05)
         failed = False

@@ -80,14 +80,6 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
-
-
 def test_ready_names_the_server_and_the_package_version(server):
     import accelerator
 
@@ -105,10 +97,10 @@ def test_a_sidecar_that_fails_has_its_output_relayed_before_its_exit_code(server
 def test_a_signal_reaches_a_running_sidecar_and_its_exit_says_which(server, silent_jvm):
     pid = server.fork(silent_jvm)
     time.sleep(0.5)
-    assert _alive(pid)
+    assert shm.alive(pid)
     server.send({"signal": pid, "signum": signal.SIGKILL})
     assert server.next_event("exited") == {"exited": pid, "code": 128 + signal.SIGKILL}
-    assert not _alive(pid)
+    assert not shm.alive(pid)
 
 
 def test_sidecars_are_children_of_the_server(server, silent_jvm):
@@ -128,10 +120,7 @@ def test_when_its_stdin_ends_the_server_stops_its_sidecars_and_exits(server, sil
     pid = server.fork(silent_jvm)
     server.process.stdin.close()
     assert server.process.wait(timeout=TIMEOUT_S) == 0
-    deadline = time.monotonic() + TIMEOUT_S
-    while _alive(pid) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not _alive(pid)
+    assert _gone(pid, TIMEOUT_S)
 
 
 def _region_of(pid: int, role: str = "response") -> Path:
@@ -141,11 +130,12 @@ def _region_of(pid: int, role: str = "response") -> Path:
     return path
 
 
-def _gone(pid: int) -> bool:
-    deadline = time.monotonic() + 15
-    while _alive(pid) and time.monotonic() < deadline:
+def _gone(pid: int, timeout_s: float = 15) -> bool:
+    """Whether `pid` stops running within `timeout_s`."""
+    deadline = time.monotonic() + timeout_s
+    while shm.alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
-    return not _alive(pid)
+    return not shm.alive(pid)
 
 
 def test_the_region_of_a_killed_sidecar_is_removed_by_its_server(server, silent_jvm):

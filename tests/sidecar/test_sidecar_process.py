@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from accelerator.sidecar.shm import alive
 from accelerator.testing import locations
 
 PEER = Path(__file__).with_name("SidecarPeer.java")
@@ -57,10 +58,10 @@ def peer(classpath):
 
 
 def test_sidecar_exits_and_removes_both_regions_when_the_jvm_is_killed(peer):
-    assert _running(peer.sidecar_pid)
+    assert alive(peer.sidecar_pid)
     peer.jvm.send_signal(signal.SIGKILL)
     peer.jvm.wait()
-    _wait_until(lambda: not _running(peer.sidecar_pid), "the sidecar to exit after its JVM died")
+    _wait_until(lambda: not alive(peer.sidecar_pid), "the sidecar to exit after its JVM died")
     assert [r for r in peer.regions if os.path.exists(r)] == []
 
 
@@ -68,7 +69,7 @@ def test_closing_the_sidecar_from_java_leaves_nothing(peer):
     peer.jvm.stdin.close()
     assert peer.jvm.stdout.readline().strip() == "closed"
     assert peer.jvm.wait(timeout=30) == 0
-    assert not _running(peer.sidecar_pid)
+    assert not alive(peer.sidecar_pid)
     assert [r for r in peer.regions if os.path.exists(r)] == []
 
 
@@ -128,7 +129,7 @@ def test_a_killed_sidecars_regions_are_removed_by_its_fork_server_and_the_jvm(pe
     request = [r for r in peer.regions if "-request-" in os.path.basename(r)]
     assert len(response) == 1 and len(request) == 1, peer.regions
     os.kill(peer.sidecar_pid, signal.SIGKILL)
-    _wait_until(lambda: not _running(peer.sidecar_pid), "the sidecar to die")
+    _wait_until(lambda: not alive(peer.sidecar_pid), "the sidecar to die")
     _wait_until(lambda: not os.path.exists(response[0]), "the fork server to remove the killed sidecar's region")
     assert os.path.exists(request[0]), "the JVM's own region stays while the JVM runs"
     peer.jvm.stdin.close()
@@ -188,15 +189,6 @@ def _address(hex_address: str) -> str:
 def _regions(creator_pid: int) -> list[str]:
     return [os.path.join("/dev/shm", n) for n in os.listdir("/dev/shm")
             if n.startswith("flink-accelerator-") and f"-{creator_pid}-" in n]
-
-
-def _running(pid: int) -> bool:
-    """True while `pid` exists and is not a zombie waiting for a reaper."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except FileNotFoundError:
-        return False
-    return state != "Z"
 
 
 def _wait_until(condition, what: str, timeout: float = 10) -> None:
