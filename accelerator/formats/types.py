@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 import pyarrow as pa
 
+from accelerator.formats import timestamps
+
 #: Type roots whose text is the bare name.
 SIMPLE = ("BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "DATE")
 #: Type roots with one length/precision parameter.
@@ -185,11 +187,6 @@ def parse(text: str) -> DataType:
     return result
 
 
-#: Arrow unit of each timestamp; always nanoseconds because Flink keeps every fractional digit it
-#: reads, whatever the declared precision (a TIMESTAMP(3) field read from "...00.123456" holds
-#: the microseconds and writes them back out).
-TIMESTAMP_UNIT = "ns"
-
 _ARROW_SIMPLE = {
     "BOOLEAN": pa.bool_(), "TINYINT": pa.int8(), "SMALLINT": pa.int16(), "INT": pa.int32(),
     "BIGINT": pa.int64(), "FLOAT": pa.float32(), "DOUBLE": pa.float64(), "DATE": pa.date32(),
@@ -204,10 +201,8 @@ def to_arrow(t: DataType) -> pa.DataType:
         return _ARROW_SIMPLE[t.root]
     if t.root == "DECIMAL":
         return pa.decimal128(t.precision, t.scale)
-    if t.root == "TIMESTAMP":
-        return pa.timestamp(TIMESTAMP_UNIT)
-    if t.root == TIMESTAMP_LTZ:
-        return pa.timestamp(TIMESTAMP_UNIT, tz="UTC")
+    if t.root in ("TIMESTAMP", TIMESTAMP_LTZ):
+        return timestamps.ARROW_TYPE  # Flink's (millis, nanos of the milli) pair, see timestamps.py
     if t.root == "ARRAY":
         return pa.list_(to_arrow_field("element", t.children[0]))
     if t.root == "MAP":
