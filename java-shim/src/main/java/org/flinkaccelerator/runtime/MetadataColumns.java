@@ -23,7 +23,7 @@ import org.flinkaccelerator.runtime.arrow.ArrowTypes;
  * {@code value} name them. Each is copied from the
  * raw source's row (field 1, 2, ... after the value bytes) into an Arrow column of the same name,
  * in the layout the sidecar holds that type in ({@link ArrowTypes}: INT int32, BIGINT int64,
- * STRING utf8, TIMESTAMP_LTZ nanoseconds in UTC).
+ * STRING utf8, TIMESTAMP_LTZ the (millis, nanos) struct of the instant).
  */
 final class MetadataColumns {
     /** One column: its name, Flink type, Arrow vector and the writer filling it. */

@@ -14,12 +14,13 @@ import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.SmallIntVector;
-import org.apache.arrow.vector.TimeStampMicroVector;
-import org.apache.arrow.vector.TimeStampMilliVector;
 import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.StructVector;
+import org.apache.flink.table.types.logical.TimestampType;
+import org.flinkaccelerator.runtime.arrow.ArrowTypes;
 
 /** Arrow batches for the sidecar tests. */
 final class Batches {
@@ -59,10 +60,12 @@ final class Batches {
         Float8Vector dbl = new Float8Vector("double", allocator);
         DecimalVector decimal = new DecimalVector("decimal", allocator, 10, 2);
         DateDayVector date = new DateDayVector("date", allocator);
-        TimeStampMilliVector millis = new TimeStampMilliVector("timestamp3", allocator);
-        TimeStampMicroVector micros = new TimeStampMicroVector("timestamp6", allocator);
+        StructVector timestamp = (StructVector) ArrowTypes.field("timestamp", new TimestampType(9))
+                .createVector(allocator);
+        BigIntVector millis = (BigIntVector) timestamp.getChild(ArrowTypes.MILLIS);
+        IntVector nanos = (IntVector) timestamp.getChild(ArrowTypes.NANOS);
         List<FieldVector> vectors = List.of(binary, string, bool, tiny, small, integer, bigint, real, dbl, decimal,
-                date, millis, micros);
+                date, timestamp);
         for (FieldVector vector : vectors) {
             vector.setInitialCapacity(rows);
             vector.allocateNew();
@@ -72,6 +75,8 @@ final class Batches {
                 for (FieldVector vector : vectors) {
                     vector.setNull(i);
                 }
+                millis.set(i, 0L); // a null timestamp's NOT NULL parts hold 0
+                nanos.set(i, 0);
                 continue;
             }
             binary.setSafe(i, new byte[] {(byte) i, 0, (byte) 0xff});
@@ -85,8 +90,9 @@ final class Batches {
             dbl.set(i, i == 1 ? Double.NaN : i * 1e300);
             decimal.set(i, new BigDecimal(i).movePointLeft(2).add(new BigDecimal("12345678.00")));
             date.set(i, 19_000 + i);
-            millis.set(i, 1_700_000_000_000L + i);
-            micros.set(i, 1_700_000_000_000_000L + i);
+            timestamp.setIndexDefined(i);
+            millis.set(i, i % 2 == 0 ? -62_167_219_200_000L + i : 253_402_300_799_999L - i); // years 0000, 9999
+            nanos.set(i, 999_999 - i);
         }
         VectorSchemaRoot root = new VectorSchemaRoot(vectors);
         root.setRowCount(rows);

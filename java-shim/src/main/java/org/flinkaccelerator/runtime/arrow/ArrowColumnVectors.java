@@ -10,14 +10,15 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.SmallIntVector;
-import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.complex.MapVector;
 import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.flink.table.data.columnar.vector.ColumnVector;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeFamily;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
@@ -56,7 +57,7 @@ public final class ArrowColumnVectors {
                 return new ArrowBytesColumnVector(expect(type, vector, BaseVariableWidthVector.class));
             case TIMESTAMP_WITHOUT_TIME_ZONE:
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-                return new ArrowTimestampColumnVector(expect(type, vector, TimeStampVector.class));
+                return new ArrowTimestampColumnVector(expect(type, vector, StructVector.class));
             case ARRAY: {
                 ListVector list = expect(type, vector, ListVector.class);
                 return new ArrowListColumnVector(list, of(type.getChildren().get(0), list.getDataVector()),
@@ -91,13 +92,21 @@ public final class ArrowColumnVectors {
         }
     }
 
-    /** The vector as {@code kind}, after checking its Arrow type is the one the Flink type is held in. */
+    /**
+     * The vector as {@code kind}, after checking its Arrow type is the one the Flink type is held
+     * in; for a timestamp, its (millis, nanos) children too.
+     */
     private static <V> V expect(LogicalType type, FieldVector vector, Class<V> kind) {
-        ArrowType expected = ArrowTypes.field(vector.getName(), type).getType();
+        Field expectedField = ArrowTypes.field(vector.getName(), type);
+        ArrowType expected = expectedField.getType();
         ArrowType actual = vector.getField().getType();
-        if (!expected.equals(actual) || !kind.isInstance(vector)) {
+        boolean timestamp = type.is(LogicalTypeFamily.TIMESTAMP);
+        if (!expected.equals(actual) || !kind.isInstance(vector)
+                || timestamp && !expectedField.getChildren().equals(vector.getField().getChildren())) {
             throw new IllegalArgumentException("Arrow column '" + vector.getName() + "' holds " + actual
+                    + (timestamp ? " " + vector.getField().getChildren() : "")
                     + " but Flink type " + type.asSummaryString() + " is held as " + expected
+                    + (timestamp ? " " + expectedField.getChildren() : "")
                     + " (the sidecar's layout, see ArrowTypes); the batch's producer must write that layout");
         }
         return kind.cast(vector);

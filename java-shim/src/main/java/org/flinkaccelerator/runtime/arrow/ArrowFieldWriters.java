@@ -9,8 +9,8 @@ import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.SmallIntVector;
-import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.complex.MapVector;
@@ -31,8 +31,6 @@ import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
  * methods, which grow the buffers as needed.
  */
 public final class ArrowFieldWriters {
-    private static final long NANOS_PER_MILLI = 1_000_000L;
-
     private ArrowFieldWriters() {}
 
     /**
@@ -67,7 +65,7 @@ public final class ArrowFieldWriters {
                 return new BinaryWriter((BaseVariableWidthVector) vector);
             case TIMESTAMP_WITHOUT_TIME_ZONE:
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-                return new TimestampWriter((TimeStampVector) vector, LogicalTypeChecks.getPrecision(type));
+                return new TimestampWriter((StructVector) vector, LogicalTypeChecks.getPrecision(type));
             case ARRAY: {
                 ListVector list = (ListVector) vector;
                 return new ArrayWriter(list, of(type.getChildren().get(0), list.getDataVector(), loneSurrogates));
@@ -318,19 +316,35 @@ public final class ArrowFieldWriters {
         }
     }
 
-    /** TIMESTAMP / TIMESTAMP_LTZ into nanoseconds since the epoch; fails outside 1677-09-21..2262-04-11. */
+    /**
+     * TIMESTAMP / TIMESTAMP_LTZ into the (millis, nanos) struct: Flink's TimestampData pair as it
+     * is, so every value is exact. A null leaves 0 in both children, which are NOT NULL.
+     */
     private static final class TimestampWriter extends ArrowFieldWriter {
-        private final TimeStampVector v;
+        private final StructVector v;
+        private final BigIntVector millis;
+        private final IntVector nanos;
         private final int precision;
 
-        TimestampWriter(TimeStampVector v, int precision) {
+        TimestampWriter(StructVector v, int precision) {
             super(v);
             this.v = v;
+            this.millis = (BigIntVector) v.getChild(ArrowTypes.MILLIS);
+            this.nanos = (IntVector) v.getChild(ArrowTypes.NANOS);
             this.precision = precision;
         }
 
         private void set(int index, TimestampData value) {
-            v.setSafe(index, epochNanos(value));
+            v.setIndexDefined(index);
+            millis.setSafe(index, value.getMillisecond());
+            nanos.setSafe(index, value.getNanoOfMillisecond());
+        }
+
+        @Override
+        public void writeNull(int index) {
+            v.setNull(index);
+            millis.setSafe(index, 0L);
+            nanos.setSafe(index, 0);
         }
 
         @Override
@@ -341,22 +355,6 @@ public final class ArrowFieldWriters {
         @Override
         protected void writeValue(int index, ArrayData array, int pos) {
             set(index, array.getTimestamp(pos, precision));
-        }
-    }
-
-    /** Nanoseconds since the epoch of {@code value}; fails for an instant a long of nanoseconds cannot hold. */
-    static long epochNanos(TimestampData value) {
-        long millis = value.getMillisecond();
-        int nanoOfMilli = value.getNanoOfMillisecond();
-        try {
-            if (millis < 0 && nanoOfMilli > 0) {
-                // (millis + 1) ms minus the rest: the earliest instants overflow the plain sum's product.
-                return Math.addExact(Math.multiplyExact(millis + 1, NANOS_PER_MILLI), nanoOfMilli - NANOS_PER_MILLI);
-            }
-            return Math.addExact(Math.multiplyExact(millis, NANOS_PER_MILLI), nanoOfMilli);
-        } catch (ArithmeticException e) {
-            throw new IllegalArgumentException("timestamp " + value + " is outside the range of nanosecond"
-                    + " timestamps (1677-09-21 to 2262-04-11) that the sidecar's layout holds", e);
         }
     }
 

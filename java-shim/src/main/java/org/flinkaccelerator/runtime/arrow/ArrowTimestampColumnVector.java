@@ -1,21 +1,24 @@
 package org.flinkaccelerator.runtime.arrow;
 
-import org.apache.arrow.vector.TimeStampVector;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.complex.StructVector;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.data.columnar.vector.TimestampColumnVector;
 
 /**
- * TIMESTAMP and TIMESTAMP_LTZ values from an Arrow nanosecond timestamp vector (nanoseconds since
- * the epoch; for TIMESTAMP_LTZ the instant in UTC). Every nanosecond digit is kept whatever the
- * declared precision, as Flink does.
+ * TIMESTAMP and TIMESTAMP_LTZ values from the sidecar's (millis, nanos) struct (for TIMESTAMP_LTZ
+ * the instant in UTC): Flink's TimestampData pair, read back as it is, whatever the declared precision.
  */
 public final class ArrowTimestampColumnVector implements TimestampColumnVector {
-    private static final long NANOS_PER_MILLI = 1_000_000L;
+    private final StructVector vector;
+    private final BigIntVector millis;
+    private final IntVector nanos;
 
-    private final TimeStampVector vector;
-
-    public ArrowTimestampColumnVector(TimeStampVector vector) {
+    public ArrowTimestampColumnVector(StructVector vector) {
         this.vector = vector;
+        this.millis = (BigIntVector) vector.getChild(ArrowTypes.MILLIS);
+        this.nanos = (IntVector) vector.getChild(ArrowTypes.NANOS);
     }
 
     @Override
@@ -25,8 +28,6 @@ public final class ArrowTimestampColumnVector implements TimestampColumnVector {
 
     @Override
     public TimestampData getTimestamp(int i, int precision) {
-        long nanos = vector.get(i);
-        return TimestampData.fromEpochMillis(
-                Math.floorDiv(nanos, NANOS_PER_MILLI), (int) Math.floorMod(nanos, NANOS_PER_MILLI));
+        return TimestampData.fromEpochMillis(millis.get(i), nanos.get(i));
     }
 }

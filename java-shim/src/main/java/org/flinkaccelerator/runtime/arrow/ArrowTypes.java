@@ -20,10 +20,10 @@ import org.apache.flink.table.types.logical.RowType;
  * other without a cast. docs/architecture.md has the table.
  */
 public final class ArrowTypes {
-    /** TIMESTAMP and TIMESTAMP_LTZ: nanoseconds whatever the precision (Flink keeps every digit it reads). */
-    public static final TimeUnit TIMESTAMP_UNIT = TimeUnit.NANOSECOND;
-    /** The zone of TIMESTAMP_LTZ columns: the values are instants. */
-    public static final String LTZ_ZONE = "UTC";
+    /** Child of a TIMESTAMP / TIMESTAMP_LTZ struct: epoch milliseconds, floored ({@code TimestampData.getMillisecond()}). */
+    public static final String MILLIS = "millis";
+    /** Child of a TIMESTAMP / TIMESTAMP_LTZ struct: nanoseconds within that millisecond, 0..999_999. */
+    public static final String NANOS = "nanos";
     /** Child field name of an ARRAY column's list (pyarrow's default, which the sidecar uses). */
     public static final String ELEMENT = "element";
 
@@ -56,6 +56,9 @@ public final class ArrowTypes {
                         FieldType.notNullable(ArrowType.Struct.INSTANCE), List.of(key, value));
                 return new Field(name, new FieldType(nullable, new ArrowType.Map(false), null), List.of(entries));
             }
+            case TIMESTAMP_WITHOUT_TIME_ZONE:
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+                return new Field(name, new FieldType(nullable, ArrowType.Struct.INSTANCE, null), timestampParts());
             case ROW: {
                 List<Field> children = new ArrayList<>();
                 for (RowType.RowField f : ((RowType) type).getFields()) {
@@ -66,6 +69,15 @@ public final class ArrowTypes {
             default:
                 return new Field(name, new FieldType(nullable, leafType(name, type), null), List.of());
         }
+    }
+
+    /**
+     * The children of every TIMESTAMP(p) and TIMESTAMP_LTZ(p) column (LTZ: the instant in UTC):
+     * Flink's own TimestampData pair, so every value Flink holds, at any precision, is exact.
+     */
+    static List<Field> timestampParts() {
+        return List.of(new Field(MILLIS, FieldType.notNullable(new ArrowType.Int(64, true)), List.of()),
+                new Field(NANOS, FieldType.notNullable(new ArrowType.Int(32, true)), List.of()));
     }
 
     /** The Arrow type of a type without children; fails, naming the field, for any other type. */
@@ -100,10 +112,6 @@ public final class ArrowTypes {
             case TIME_WITHOUT_TIME_ZONE:
                 // Flink holds TIME as milliseconds of the day, whatever the precision.
                 return new ArrowType.Time(TimeUnit.MILLISECOND, 32);
-            case TIMESTAMP_WITHOUT_TIME_ZONE:
-                return new ArrowType.Timestamp(TIMESTAMP_UNIT, null);
-            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-                return new ArrowType.Timestamp(TIMESTAMP_UNIT, LTZ_ZONE);
             default:
                 throw new IllegalArgumentException("Field '" + name + "' has type " + type.asSummaryString()
                         + ", which has no Arrow layout shared with the sidecar; supported are BOOLEAN, the integer"

@@ -19,10 +19,15 @@ import java.util.Map;
 import java.util.Objects;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.TimeStampMicroVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.StructVector;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.GenericArrayData;
 import org.apache.flink.table.data.GenericMapData;
@@ -186,21 +191,54 @@ class ArrowRowBatchRoundTripTest {
     }
 
     @Test
-    void timestampsKeepEveryNanosecondBeforeAndAfter1970() {
+    void timestampsKeepEveryNanosecondOfEveryValueFlinkHolds() {
         RowType type = rowType("ROW<ts9 TIMESTAMP(9), ts3 TIMESTAMP(3), ts0 TIMESTAMP(0),"
                 + " ltz9 TIMESTAMP_LTZ(9), ltz3 TIMESTAMP_LTZ(3), t3 TIME(3)>");
         List<GenericRowData> rows = List.of(
                 GenericRowData.of(ts("1969-12-31T23:59:59.999999999"), ts("1969-12-31T23:59:59.999"),
                         ts("1969-12-31T23:59:59"), ts("1900-01-01T00:00:00.000000001"), ts("1960-06-15T12:30:45.123"),
                         time("23:59:59.999")),
-                GenericRowData.of(ts("1677-09-21T00:12:43.145224192"), ts("1970-01-01T00:00:00.001"),
-                        ts("1970-01-01T00:00"), ts("2262-04-11T23:47:16.854775807"), ts("2024-02-29T08:00:00.5"),
+                GenericRowData.of(ts("0000-01-01T00:00:00.000000001"), ts("1970-01-01T00:00:00.001"),
+                        ts("0000-01-01T00:00"), ts("9999-12-31T23:59:59.999999999"), ts("2024-02-29T08:00:00.5"),
                         time("00:00:00.001")),
-                GenericRowData.of(ts("2026-12-02T17:05:04.123456789"), ts("2026-12-02T17:05:04.123"),
-                        ts("1678-05-06T07:08:09"), ts("1969-12-31T23:59:59.000000001"), ts("1970-01-01T00:00"),
+                GenericRowData.of(ts("2026-12-02T17:05:04.123456789"), ts("9999-12-31T23:59:59.999"),
+                        ts("1677-09-21T00:12:43"), ts("1969-12-31T23:59:59.000000001"), ts("2262-04-12T00:00:00"),
                         time("12:34:56.789")),
+                // The extremes of TimestampData itself, which Flink's timestamp arithmetic can reach.
+                GenericRowData.of(TimestampData.fromEpochMillis(Long.MIN_VALUE, 0),
+                        TimestampData.fromEpochMillis(Long.MAX_VALUE), TimestampData.fromEpochMillis(Long.MIN_VALUE),
+                        TimestampData.fromEpochMillis(Long.MAX_VALUE, 999_999), TimestampData.fromEpochMillis(-1),
+                        time("00:00")),
                 GenericRowData.of(null, null, null, null, null, null));
         assertAllWays(type, rows);
+    }
+
+    @Test
+    void aTimestampIsTheStructOfItsEpochMillisFlooredAndNanosOfTheMilli() {
+        RowType type = rowType("ROW<ts TIMESTAMP(9), ltz TIMESTAMP_LTZ(3)>");
+        try (VectorSchemaRoot root = RowDataArrowWriter.createRoot(type, allocator)) {
+            RowDataArrowWriter writer = new RowDataArrowWriter(type, root);
+            writer.write(GenericRowData.of(ts("1969-12-31T23:59:59.999999999"),
+                    TimestampData.fromInstant(java.time.Instant.parse("0000-01-01T00:00:00.001Z"))));
+            writer.write(GenericRowData.of(null, null));
+            writer.finish();
+            StructVector ts = (StructVector) root.getVector("ts");
+            StructVector ltz = (StructVector) root.getVector("ltz");
+            assertEquals(List.of(-1L, 999_999), parts(ts, 0));
+            // 0000-01-01 is 719,528 days before 1970-01-01.
+            assertEquals(List.of(-719_528L * 86_400_000L + 1, 0), parts(ltz, 0));
+            // A null timestamp is a null struct slot; its NOT NULL children hold 0 there.
+            assertTrue(ts.isNull(1) && ltz.isNull(1));
+            assertEquals(List.of(0L, 0), parts(ts, 1));
+            assertEquals(List.of(0L, 0), parts(ltz, 1));
+        }
+    }
+
+    private static List<Object> parts(StructVector timestamp, int i) {
+        BigIntVector millis = (BigIntVector) timestamp.getChild("millis");
+        IntVector nanos = (IntVector) timestamp.getChild("nanos");
+        assertTrue(!millis.isNull(i) && !nanos.isNull(i), "children of row " + i + " are set");
+        return List.of(millis.get(i), nanos.get(i));
     }
 
     private static int time(String localTime) {
@@ -280,8 +318,9 @@ class ArrowRowBatchRoundTripTest {
         RowType type = rowType("ROW<i INT NOT NULL, ts TIMESTAMP(9), ltz TIMESTAMP_LTZ(3), t TIME(3), d DECIMAL(38, 4),"
                 + " a ARRAY<STRING NOT NULL>, m MAP<STRING, BIGINT>, r ROW<x DATE>>");
         List<String> fields = ArrowTypes.schema(type).getFields().stream().map(Field::toString).toList();
-        assertEquals(List.of("i: Int(32, true) not null", "ts: Timestamp(NANOSECOND, null)",
-                "ltz: Timestamp(NANOSECOND, UTC)", "t: Time(MILLISECOND, 32)", "d: Decimal(38, 4, 128)",
+        assertEquals(List.of("i: Int(32, true) not null",
+                "ts: Struct<millis: Int(64, true) not null, nanos: Int(32, true) not null>",
+                "ltz: Struct<millis: Int(64, true) not null, nanos: Int(32, true) not null>", "t: Time(MILLISECOND, 32)", "d: Decimal(38, 4, 128)",
                 "a: List<element: Utf8 not null>", "m: Map(false)<entries: Struct<key: Utf8 not null, value: Int(64, true)>"
                         + " not null>", "r: Struct<x: Date(DAY)>"), fields);
     }
@@ -348,7 +387,20 @@ class ArrowRowBatchRoundTripTest {
         try (TimeStampMicroVector micros = new TimeStampMicroVector("ts", allocator);
                 VectorSchemaRoot root = VectorSchemaRoot.of(micros)) {
             Exception e = assertThrows(IllegalArgumentException.class, () -> new ArrowRowBatch(type, root));
-            assertTrue(e.getMessage().contains("'ts'") && e.getMessage().contains("Timestamp(NANOSECOND, null)"),
+            assertTrue(e.getMessage().contains("'ts'") && e.getMessage().contains("Timestamp(MICROSECOND, null)")
+                    && e.getMessage().contains("Struct"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aTimestampStructWithOtherChildrenIsRefused() {
+        RowType type = rowType("ROW<ts TIMESTAMP(3)>");
+        Field wrong = new Field("ts", FieldType.nullable(ArrowType.Struct.INSTANCE), List.of(
+                new Field("millis", FieldType.notNullable(new ArrowType.Int(64, true)), List.of()),
+                new Field("nanos", FieldType.notNullable(new ArrowType.Int(64, true)), List.of())));
+        try (VectorSchemaRoot root = VectorSchemaRoot.create(new Schema(List.of(wrong)), allocator)) {
+            Exception e = assertThrows(IllegalArgumentException.class, () -> new ArrowRowBatch(type, root));
+            assertTrue(e.getMessage().contains("'ts'") && e.getMessage().contains("nanos: Int(64, true)"),
                     e.getMessage());
         }
     }
@@ -363,18 +415,6 @@ class ArrowRowBatchRoundTripTest {
                     () -> writer.write(GenericRowData.of(2, map(null, 1))));
             assertTrue(e.getMessage().contains("'m'") && e.getMessage().contains("row 1")
                     && e.getMessage().contains("null key"), e.getMessage());
-        }
-    }
-
-    @Test
-    void aTimestampBeyondNanosecondRangeIsRefusedNamingTheFieldAndRow() {
-        RowType type = rowType("ROW<ts TIMESTAMP(3)>");
-        try (VectorSchemaRoot root = RowDataArrowWriter.createRoot(type, allocator)) {
-            RowDataArrowWriter writer = new RowDataArrowWriter(type, root);
-            Exception e = assertThrows(IllegalArgumentException.class,
-                    () -> writer.write(GenericRowData.of(ts("2262-04-12T00:00:00"))));
-            assertTrue(e.getMessage().contains("'ts'") && e.getMessage().contains("row 0")
-                    && e.getMessage().contains("2262-04-11"), e.getMessage());
         }
     }
 

@@ -38,31 +38,45 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ArrowSidecarLayoutTest {
     private static final String ROW_TYPE = "ROW<b BOOLEAN, t TINYINT, s SMALLINT, i INT NOT NULL, l BIGINT, f FLOAT,"
-            + " d DOUBLE, c CHAR(3), v STRING, bin VARBINARY(4), dt DATE, tm TIME(3), ts TIMESTAMP(6),"
+            + " d DOUBLE, c CHAR(3), v STRING, bin VARBINARY(4), dt DATE, tm TIME(3), ts TIMESTAMP(9),"
             + " ltz TIMESTAMP_LTZ(3), big DECIMAL(38, 2), small DECIMAL(10, 4), arr ARRAY<INT>,"
             + " m MAP<STRING, BIGINT>, r ROW<x INT, inner ROW<s STRING, l ARRAY<ARRAY<DOUBLE>>>>>";
 
-    /** Python values of the rows below, written with pyarrow under the sidecar's schema. */
+    /**
+     * Python values of the rows below, written with pyarrow under the sidecar's schema; timestamps
+     * are Python ints of epoch nanoseconds (datetime has neither nanoseconds nor the year 0000),
+     * made columns by the sidecar's own accelerator.formats.timestamps.
+     */
     private static final String SCRIPT = """
             import sys
-            from datetime import date, datetime, time, timezone
+            from datetime import date, datetime, time, timedelta, timezone
             from decimal import Decimal
             import pyarrow as pa
-            from accelerator.formats import types
+            from accelerator.formats import timestamps, types
+
+            def nanos(dt):
+                return (dt - datetime(1970, 1, 1, tzinfo=dt.tzinfo)) // timedelta(microseconds=1) * 1000
 
             schema = types.to_arrow_schema(types.parse(sys.argv[1]))
             rows = [
                 dict(b=True, t=-128, s=32767, i=-5, l=2**63 - 1, f=1.5, d=-2.25, c="abc", v="ünï😀",
                      bin=b"\\x00\\xff", dt=date(1969, 12, 31), tm=time(23, 59, 59, 999000),
-                     ts=datetime(1969, 12, 31, 23, 59, 59, 999999),
-                     ltz=datetime(2024, 2, 29, 12, 0, 0, 123000, tzinfo=timezone.utc),
+                     ts=nanos(datetime(1969, 12, 31, 23, 59, 59, 999999)) + 999,
+                     ltz=nanos(datetime(2024, 2, 29, 12, 0, 0, 123000, tzinfo=timezone.utc)),
                      big=Decimal("-" + "9" * 36 + ".99"), small=Decimal("123456.7891"), arr=[1, None, 3],
                      m=[("a", 1), ("b", None)], r=dict(x=7, inner=dict(s="deep", l=[[1.5, None], [], None]))),
                 dict(i=0, arr=[], m=[], r=dict(x=None, inner=None)),
-                dict(i=2**31 - 1, b=False, dt=date(2262, 4, 11), ts=datetime(1677, 9, 22),
+                # 0000-01-01 is 719,528 days before 1970-01-01.
+                dict(i=2**31 - 1, b=False, dt=date(9999, 12, 31), ts=-719_528 * 86_400 * 10**9 + 1,
+                     ltz=nanos(datetime(9999, 12, 31, 23, 59, 59, 999000, tzinfo=timezone.utc)),
                      big=Decimal("0.01"), small=Decimal("-0.0001")),
             ]
-            batch = pa.RecordBatch.from_pylist(rows, schema=schema)
+            columns = []
+            for field in schema:
+                values = [row.get(field.name) for row in rows]
+                columns.append(timestamps.from_epoch_nanos(values) if field.name in ("ts", "ltz")
+                               else pa.array(values, field.type))
+            batch = pa.RecordBatch.from_arrays(columns, schema=schema)
             with pa.ipc.new_file(sys.argv[2], schema) as out:
                 out.write_batch(batch)
             """;
@@ -95,7 +109,7 @@ class ArrowSidecarLayoutTest {
                 new GenericArrayData(new Object[] {1.5, null}), new GenericArrayData(new Object[0]), null}));
         GenericRowData first = GenericRowData.of(true, (byte) -128, (short) 32767, -5, Long.MAX_VALUE, 1.5f, -2.25,
                 str("abc"), str("ünï😀"), new byte[] {0, -1}, -1, 86_399_999,
-                TimestampData.fromLocalDateTime(LocalDateTime.parse("1969-12-31T23:59:59.999999")),
+                TimestampData.fromLocalDateTime(LocalDateTime.parse("1969-12-31T23:59:59.999999999")),
                 TimestampData.fromInstant(Instant.parse("2024-02-29T12:00:00.123Z")),
                 dec("-" + "9".repeat(36) + ".99", 38, 2), dec("123456.7891", 10, 4),
                 new GenericArrayData(new Object[] {1, null, 3}), new GenericMapData(m), GenericRowData.of(7, inner));
@@ -107,8 +121,9 @@ class ArrowSidecarLayoutTest {
         GenericRowData third = new GenericRowData(19);
         third.setField(0, false);
         third.setField(3, Integer.MAX_VALUE);
-        third.setField(10, 106_751); // 2262-04-11 in days since 1970-01-01
-        third.setField(12, TimestampData.fromLocalDateTime(LocalDateTime.parse("1677-09-22T00:00")));
+        third.setField(10, 2_932_896); // 9999-12-31 in days since 1970-01-01
+        third.setField(12, TimestampData.fromLocalDateTime(LocalDateTime.parse("0000-01-01T00:00:00.000000001")));
+        third.setField(13, TimestampData.fromInstant(Instant.parse("9999-12-31T23:59:59.999Z")));
         third.setField(14, dec("0.01", 38, 2));
         third.setField(15, dec("-0.0001", 10, 4));
         return List.of(first, second, third);

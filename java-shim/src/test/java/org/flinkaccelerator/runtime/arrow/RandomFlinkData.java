@@ -45,7 +45,10 @@ final class RandomFlinkData {
     /** Code points from several planes: ASCII, Latin-1, Greek, CJK, and emoji outside the BMP. */
     private static final int[][] CODE_POINT_RANGES = {{0x20, 0x7e}, {0xa0, 0xff}, {0x391, 0x3c9},
             {0x4e00, 0x4e80}, {0x1f600, 0x1f64f}};
-    private static final long NANOS_PER_DAY = 86_400_000_000_000L;
+    private static final long MILLIS_PER_DAY = 86_400_000L;
+    /** Epoch milliseconds of 0000-01-01T00:00 and 10000-01-01T00:00 (719_528 and 2_932_897 days from 1970). */
+    private static final long YEAR_0000 = -719_528 * MILLIS_PER_DAY;
+    private static final long YEAR_10000 = 2_932_897 * MILLIS_PER_DAY;
 
     private final Random random;
 
@@ -211,14 +214,25 @@ final class RandomFlinkData {
         return bytes;
     }
 
-    /** Any instant nanosecond timestamps hold (1677..2262), cut to {@code precision} fractional digits. */
+    /**
+     * Any TimestampData cut to {@code precision} fractional digits: mostly the years 0000-9999, else
+     * any epoch millisecond (Flink's arithmetic can leave that range), often the day before the epoch.
+     */
     private TimestampData timestamp(int precision) {
-        long nanos = random.nextLong();
-        if (random.nextInt(10) == 0) {
-            nanos = Math.floorMod(nanos, NANOS_PER_DAY) - NANOS_PER_DAY; // the day before the epoch
+        long millis;
+        switch (random.nextInt(10)) {
+            case 0: millis = random.nextLong(); break;
+            case 1: millis = -1 - random.nextLong(MILLIS_PER_DAY); break;
+            default: millis = random.nextLong(YEAR_0000, YEAR_10000);
         }
-        long unit = (long) Math.pow(10, 9 - precision);
-        nanos = Math.floorDiv(nanos, unit) * unit;
-        return TimestampData.fromEpochMillis(Math.floorDiv(nanos, 1_000_000L), (int) Math.floorMod(nanos, 1_000_000L));
+        int unit = (int) Math.pow(10, 9 - precision);
+        int nanos = random.nextInt(1_000_000);
+        if (unit >= 1_000_000) {
+            millis = Math.floorDiv(millis, unit / 1_000_000) * (unit / 1_000_000);
+            nanos = 0;
+        } else {
+            nanos = nanos / unit * unit;
+        }
+        return TimestampData.fromEpochMillis(millis, nanos);
     }
 }
