@@ -1,5 +1,5 @@
--- Encode stage refused: a window aggregate (stock Flink) feeds a Calc and a Kafka json sink, but its
--- rows hold timestamps (window_start), which may lie outside the years the sidecar's layout holds.
+-- Encode stage: a window aggregate (stock Flink) feeds a Calc and a Kafka json sink; its rows hold a
+-- timestamp (window_start), which crosses to the sidecar as Flink's own (millis, nanos) pair.
 CREATE TABLE clicks (page STRING, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH (
   'connector' = 'kafka', 'topic' = '${topic:clicks}', 'properties.bootstrap.servers' = '${bootstrap}',
   'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'json');

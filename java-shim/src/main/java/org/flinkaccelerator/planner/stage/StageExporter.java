@@ -50,8 +50,6 @@ public final class StageExporter {
     static final List<String> JAVA_STRING_FORMATS = List.of("json", "csv");
 
     private static final Set<LogicalTypeRoot> STRINGS = Set.of(LogicalTypeRoot.CHAR, LogicalTypeRoot.VARCHAR);
-    private static final Set<LogicalTypeRoot> TIMESTAMPS = Set.of(LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE,
-            LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE);
 
     private final SegmentPlanBuilder planBuilder;
 
@@ -136,7 +134,6 @@ public final class StageExporter {
                     problems.add(new FallbackReason("calcs", e.getMessage()));
                 }
             }
-            timestampProblems(input).forEach(p -> problems.add(new FallbackReason("input rows", p)));
             ExecNode<?> stock = (first == chain.size() ? sinkNode : chain.get(first)).getInputEdges().get(0).getSource();
             BitSet read = LoneSurrogateColumns.readByCalcs(programs);
             if (problems.isEmpty() && !StoredStrings.arriveFrom(stock)) {
@@ -161,24 +158,6 @@ public final class StageExporter {
             stoppedBy = problems;
         }
         throw new AssertionError("the loop returns at first == chain.size()");
-    }
-
-    /**
-     * Why an encode stage cannot read these rows of a stock operator: a TIMESTAMP or TIMESTAMP_LTZ
-     * (time attributes included) may hold any instant of the years 0000-9999, and the sidecar's
-     * layout holds nanoseconds since 1970 in a long (1677-2262). A decoded message's timestamp
-     * outside that range fails its batch; a stock operator's row cannot be handed back to Flink.
-     */
-    private static List<String> timestampProblems(RowType input) {
-        List<String> problems = new ArrayList<>();
-        for (RowType.RowField field : input.getFields()) {
-            if (holds(field.getType(), TIMESTAMPS)) {
-                problems.add("column " + field.getName() + " (" + field.getType().asSummaryString() + "): a stock"
-                        + " operator's timestamps may lie outside the years 1677-2262 the sidecar's layout holds;"
-                        + " not accelerated yet");
-            }
-        }
-        return problems;
     }
 
     /** Whether {@code type}, or a type nested in it, has one of {@code roots}. */

@@ -42,7 +42,7 @@ public final class ExpressionConverter {
             return nestedField(convert(access.getReferenceExpr()), access.getField().getIndex(), access);
         }
         if (node instanceof RexLiteral) {
-            return Literals.of((RexLiteral) node);
+            return Literals.of((RexLiteral) node, this);
         }
         if (node instanceof RexCall) {
             RexCall call = (RexCall) node;

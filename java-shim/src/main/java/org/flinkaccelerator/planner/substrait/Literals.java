@@ -4,7 +4,11 @@ import com.google.protobuf.ByteString;
 import io.substrait.proto.Expression;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.time.LocalDateTime;
+import java.util.List;
 import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.util.TimestampString;
+import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.planner.calcite.FlinkTypeFactory;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -13,7 +17,7 @@ import org.apache.flink.table.types.logical.LogicalType;
 final class Literals {
     private Literals() {}
 
-    static Expression of(RexLiteral literal) {
+    static Expression of(RexLiteral literal, ExpressionConverter c) {
         LogicalType type = FlinkTypeFactory.toLogicalType(literal.getType());
         Expression.Literal.Builder out = Expression.Literal.newBuilder().setNullable(type.isNullable());
         if (literal.isNull()) {
@@ -33,11 +37,27 @@ final class Literals {
             case VARCHAR:
                 out.setString(literal.getValueAs(String.class));
                 break;
+            case TIMESTAMP_WITHOUT_TIME_ZONE:
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+                return timestamp(literal.getValueAs(TimestampString.class), type, c);
             default:
                 throw new NotReproducible("literal " + literal + " of type " + type.asSummaryString()
                         + " is not supported by the accelerator yet");
         }
         return Expression.newBuilder().setLiteral(out).build();
+    }
+
+    /**
+     * A TIMESTAMP or TIMESTAMP_LTZ literal (Calcite holds both as the wall-clock text, the LTZ one
+     * in UTC) as {@code flink_timestamp(millis, nanos)}: the TimestampData Flink's generated code
+     * builds from it. Substrait's timestamp literals are one i64 count since 1970, which
+     * is not the sidecar's layout.
+     */
+    private static Expression timestamp(TimestampString value, LogicalType type, ExpressionConverter c) {
+        TimestampData data = TimestampData.fromLocalDateTime(
+                LocalDateTime.parse(value.toString().replace(' ', 'T')));
+        return c.call(Urns.FLINK, "flink_timestamp", type,
+                List.of(int64(data.getMillisecond()), int32(data.getNanoOfMillisecond())));
     }
 
     static Expression string(String value) {

@@ -30,7 +30,7 @@ final class LogicalFunctions {
                         + " overflow); FLOAT to DOUBLE; CHAR/VARCHAR to a VARCHAR as long; timestamp precision increase",
                         (call, c) -> c.operand(call, 0, ExpressionConverter.type(call))),
                 builtin("Reinterpret(a) (the planner's rowtime marker)", List.of("REINTERPRET"), "only between"
-                        + " timestamps of one representation (a computed rowtime column): the value unchanged",
+                        + " two TIMESTAMPs or two TIMESTAMP_LTZs (a computed rowtime column): the value unchanged",
                         LogicalFunctions::reinterpret));
     }
 
@@ -39,7 +39,7 @@ final class LogicalFunctions {
         LogicalType from = ExpressionConverter.type(call.getOperands().get(0));
         LogicalType to = ExpressionConverter.type(call);
         if (!SubstraitTypes.isRoot(from, LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE, LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE)
-                || !SubstraitTypes.sameRepresentation(from, to)) {
+                || from.getTypeRoot() != to.getTypeRoot()) {
             throw new NotReproducible("Reinterpret from " + from.asSummaryString() + " to " + to.asSummaryString()
                     + " is not supported");
         }

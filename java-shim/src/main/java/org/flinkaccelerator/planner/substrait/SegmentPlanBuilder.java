@@ -16,7 +16,6 @@ import java.util.List;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.flink.table.types.logical.LogicalType;
-import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 
@@ -126,15 +125,10 @@ public final class SegmentPlanBuilder {
             LogicalType type = output.getTypeAt(i);
             Expression column = ExpressionConverter.field(i);
             project.addExpressions(LogicalTypeChecks.isRowtimeAttribute(type)
-                    ? converter.call(Urns.FLINK, rowtimeNotNull(type), type, List.of(column)) : column);
+                    ? converter.call(Urns.FLINK, ROWTIME_NOT_NULL, type, List.of(column)) : column);
             emit.addOutputMapping(width + i);
         }
         return Rel.newBuilder().setProject(project.setCommon(RelCommon.newBuilder().setEmit(emit))).build();
-    }
-
-    private static String rowtimeNotNull(LogicalType type) {
-        return type.getTypeRoot() == LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE ? ROWTIME_NOT_NULL + "_ltz"
-                : ROWTIME_NOT_NULL;
     }
 
     private static Rel read(RowType decoded) {
@@ -149,11 +143,13 @@ public final class SegmentPlanBuilder {
 
     /**
      * A NamedStruct's names: every field's, the fields of a ROW (also one inside an ARRAY or MAP)
-     * right after it, depth first.
+     * and a timestamp's (millis, nanos) struct right after it, depth first.
      */
     private static List<String> depthFirstNames(LogicalType type) {
         List<String> names = new ArrayList<>();
-        if (type instanceof RowType row) {
+        if (TemporalFunctions.isTimestamp(type)) {
+            names.addAll(SubstraitTypes.TIMESTAMP_FIELDS);
+        } else if (type instanceof RowType row) {
             for (RowType.RowField field : row.getFields()) {
                 names.add(field.getName());
                 names.addAll(depthFirstNames(field.getType()));

@@ -5,15 +5,17 @@ import java.util.List;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
+import org.flinkaccelerator.runtime.arrow.ArrowTypes;
 
 /**
  * Flink logical types as Substrait types, in the Arrow layout the sidecar holds them in
- * (accelerator/formats/types.py): timestamps always with nanosecond storage, whatever the
- * declared precision, because Flink keeps every fractional digit it reads.
+ * (accelerator/formats/types.py, runtime/arrow/ArrowTypes): a TIMESTAMP or TIMESTAMP_LTZ of any
+ * precision is the struct of Flink's TimestampData pair (millis i64, nanos i32), so one
+ * representation holds every value Flink does and raising the precision changes nothing.
  */
 public final class SubstraitTypes {
-    /** Storage precision of every timestamp in the sidecar's batches. */
-    static final int TIMESTAMP_STORAGE_PRECISION = 9;
+    /** The field names of a timestamp's struct, in order, as a NamedStruct lists them after the column's. */
+    static final List<String> TIMESTAMP_FIELDS = List.of(ArrowTypes.MILLIS, ArrowTypes.NANOS);
 
     /** One row of the type table in docs/functions.md. */
     public record Support(String flinkType, boolean supported, String note) {}
@@ -43,11 +45,12 @@ public final class SubstraitTypes {
                 return Type.newBuilder().setBinary(Type.Binary.newBuilder().setNullability(n)).build();
             case DATE: return Type.newBuilder().setDate(Type.Date.newBuilder().setNullability(n)).build();
             case TIMESTAMP_WITHOUT_TIME_ZONE:
-                return Type.newBuilder().setPrecisionTimestamp(Type.PrecisionTimestamp.newBuilder()
-                        .setPrecision(TIMESTAMP_STORAGE_PRECISION).setNullability(n)).build();
-            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-                return Type.newBuilder().setPrecisionTimestampTz(Type.PrecisionTimestampTZ.newBuilder()
-                        .setPrecision(TIMESTAMP_STORAGE_PRECISION).setNullability(n)).build();
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE: {
+                Type.Nullability required = Type.Nullability.NULLABILITY_REQUIRED;
+                return Type.newBuilder().setStruct(Type.Struct.newBuilder().setNullability(n)
+                        .addTypes(Type.newBuilder().setI64(Type.I64.newBuilder().setNullability(required)))
+                        .addTypes(Type.newBuilder().setI32(Type.I32.newBuilder().setNullability(required)))).build();
+            }
             case ROW: {
                 Type.Struct.Builder struct = Type.Struct.newBuilder().setNullability(n);
                 for (LogicalType field : type.getChildren()) {
@@ -75,8 +78,9 @@ public final class SubstraitTypes {
                 new Support("CHAR(n), VARCHAR(n), STRING", true, "held as Arrow utf8"),
                 new Support("BINARY(n), VARBINARY(n), BYTES", true, "held as Arrow binary"),
                 new Support("DATE", true, ""),
-                new Support("TIMESTAMP(p)", true, "held with nanosecond storage whatever p, as Flink keeps every digit it reads"),
-                new Support("TIMESTAMP_LTZ(p)", true, "held with nanosecond storage, UTC"),
+                new Support("TIMESTAMP(p)", true, "held as Flink's TimestampData pair, struct<millis: int64, nanos: int32>"
+                        + " (epoch milliseconds floored, nanoseconds of the millisecond), whatever p: every value exact"),
+                new Support("TIMESTAMP_LTZ(p)", true, "as TIMESTAMP(p), the instant in UTC"),
                 new Support("TIME(p)", false, "not mapped yet"),
                 new Support("TIMESTAMP(p) WITH TIME ZONE", false, "Flink has no runtime support either"),
                 new Support("INTERVAL", false, "not mapped yet"),

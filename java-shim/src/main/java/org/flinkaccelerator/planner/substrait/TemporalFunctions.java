@@ -65,9 +65,7 @@ final class TemporalFunctions {
         }
         long millis = interval.getValueAs(Long.class);
         LogicalType result = ExpressionConverter.type(call);
-        String name = "flink_timestamp_plus_millis"
-                + (result.getTypeRoot() == LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE ? "_ltz" : "");
-        return c.call(Urns.FLINK, name, result, List.of(c.convert(call.getOperands().get(timestamp)),
+        return c.call(Urns.FLINK, "flink_timestamp_plus_millis", result, List.of(c.convert(call.getOperands().get(timestamp)),
                 Literals.int64(minus ? Math.negateExact(millis) : millis)));
     }
 

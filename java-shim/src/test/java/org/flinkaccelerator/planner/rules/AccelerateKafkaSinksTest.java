@@ -23,6 +23,7 @@ import org.flinkaccelerator.planner.GraphEdges;
 import org.flinkaccelerator.planner.replace.AcceleratedExecNode;
 import org.flinkaccelerator.planner.report.AccelerationReport;
 import org.flinkaccelerator.planner.stage.SqlPlans;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -163,9 +164,13 @@ class AccelerateKafkaSinksTest {
     }
 
     @Test
-    void aWindowAggregatesTimestampsKeepItsSinkStock() throws Exception {
-        SqlPlans plans = plans();
-        assertSinkStaysStock(plans, plans.plan(golden("encode_window_aggregate")));
+    void aWindowAggregatesRowsWithTheirTimestampsGoToAnEncodeStageWithTheCalc() throws Exception {
+        AcceleratedExecNode encode = encodeStage(golden("encode_window_aggregate"));
+        assertEquals("Accelerated[per_minute-encode]", encode.getDescription());
+        assertFalse(input(encode) instanceof StreamExecCalc, "the Calc over window_start runs in the stage");
+        assertTrue(input(encode).getOutputType().getChildren().stream()
+                .anyMatch(t -> t.getTypeRoot() == LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE),
+                input(encode).getOutputType().asSummaryString());
     }
 
     @Test

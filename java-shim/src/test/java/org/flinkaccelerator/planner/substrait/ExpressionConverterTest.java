@@ -1,18 +1,26 @@
 package org.flinkaccelerator.planner.substrait;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.substrait.proto.Expression;
+import io.substrait.proto.Plan;
+import io.substrait.proto.Type;
 import java.math.BigDecimal;
 import java.util.List;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.util.TimestampString;
 import org.apache.flink.table.planner.calcite.FlinkTypeFactory;
 import org.apache.flink.table.planner.calcite.FlinkTypeSystem;
 import org.junit.jupiter.api.Test;
 
-/** How a conversion that goes wrong surfaces: always as a reason to stay stock, never as a planning failure. */
+/**
+ * How literals become Substrait, and how a conversion that goes wrong surfaces: always as a reason
+ * to stay stock, never as a planning failure.
+ */
 class ExpressionConverterTest {
     private final RexBuilder rex = new RexBuilder(
             new FlinkTypeFactory(getClass().getClassLoader(), FlinkTypeSystem.INSTANCE));
@@ -30,5 +38,36 @@ class ExpressionConverterTest {
         NotReproducible e = assertThrows(NotReproducible.class, () -> converter.convert(plus));
         assertTrue(e.getMessage().startsWith("a + b: converting +(1, 10) failed"), e.getMessage());
         assertTrue(e.getMessage().contains("cannot convert CHAR literal"), e.getMessage());
+    }
+
+    @Test
+    void aTimestampLiteralIsFlinkTimestampOfItsEpochMillisFlooredAndNanosOfTheMilli() {
+        FunctionAnchors anchors = new FunctionAnchors();
+        ExpressionConverter converter = new ExpressionConverter(FunctionRegistry.of(List.of()), anchors);
+        // 0000-01-01 is 719,528 days before 1970-01-01; 9999-12-31T23:59:59.999 is 253,402,300,799,999 ms after.
+        assertTimestamp(converter.convert(rex.makeTimestampLiteral(
+                new TimestampString("0000-01-01 00:00:00.000000001"), 9)), -719_528L * 86_400_000L, 1);
+        assertTimestamp(converter.convert(rex.makeTimestampLiteral(
+                new TimestampString("1969-12-31 23:59:59.999999999"), 9)), -1, 999_999);
+        assertTimestamp(converter.convert(rex.makeTimestampWithLocalTimeZoneLiteral(
+                new TimestampString("9999-12-31 23:59:59.999"), 3)), 253_402_300_799_999L, 0);
+        Plan.Builder plan = Plan.newBuilder();
+        anchors.declareIn(plan);
+        assertEquals(List.of("flink_timestamp"), plan.getExtensionsList().stream()
+                .map(e -> e.getExtensionFunction().getName()).toList());
+    }
+
+    /** {@code flink_timestamp(millis i64, nanos i32)} with a NOT NULL timestamp struct as its type. */
+    private static void assertTimestamp(Expression expression, long millis, int nanos) {
+        Expression.ScalarFunction function = expression.getScalarFunction();
+        assertEquals(List.of(millis, (long) nanos), List.of(
+                function.getArguments(0).getValue().getLiteral().getI64(),
+                (long) function.getArguments(1).getValue().getLiteral().getI32()), expression.toString());
+        assertEquals(Type.newBuilder().setStruct(Type.Struct.newBuilder()
+                .setNullability(Type.Nullability.NULLABILITY_REQUIRED)
+                .addTypes(Type.newBuilder().setI64(Type.I64.newBuilder()
+                        .setNullability(Type.Nullability.NULLABILITY_REQUIRED)))
+                .addTypes(Type.newBuilder().setI32(Type.I32.newBuilder()
+                        .setNullability(Type.Nullability.NULLABILITY_REQUIRED)))).build(), function.getOutputType());
     }
 }
