@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -22,6 +23,7 @@ import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
 import org.junit.jupiter.api.Test;
@@ -129,6 +131,25 @@ class AcceleratedOperatorEncodeTest {
                 GenericRowData.of(StringData.fromString("B?\u00c9"), 30L, null));
         List<String> expected = flinkEncoded(parse(descriptor.path("encode").path("row_type").asText()), calculated);
         assertEquals(expected, run(descriptor, joined, 100, null));
+    }
+
+    @Test
+    void aWindowAggregatesTimestampsOfEveryYearAreEncodedAsFlinksJsonSerializerWritesThem() throws Exception {
+        JsonNode descriptor = golden("encode_window_aggregate");
+        // The window aggregate's rows (page, cnt, window_start, window_end) and what the Calc makes of them.
+        List<String> starts = List.of("0000-01-01T00:00", "1969-12-31T23:59:59.999", "1970-01-01T00:00",
+                "2262-04-12T00:00", "9999-12-31T23:58:59.999");
+        List<RowData> windows = new ArrayList<>();
+        List<RowData> calculated = new ArrayList<>();
+        for (int i = 0; i < starts.size(); i++) {
+            TimestampData start = TimestampData.fromLocalDateTime(LocalDateTime.parse(starts.get(i)));
+            TimestampData end = TimestampData.fromEpochMillis(start.getMillisecond() + 60_000);
+            StringData page = i == 2 ? null : StringData.fromString("page " + i);
+            windows.add(GenericRowData.of(page, (long) i, start, end));
+            calculated.add(GenericRowData.of(i == 2 ? null : StringData.fromString("PAGE " + i), start, i * 10L, i > 2));
+        }
+        List<String> expected = flinkEncoded(parse(descriptor.path("encode").path("row_type").asText()), calculated);
+        assertEquals(expected, run(descriptor, windows, 2, null));
     }
 
     @Test

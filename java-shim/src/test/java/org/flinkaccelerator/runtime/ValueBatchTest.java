@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -35,14 +36,15 @@ class ValueBatchTest {
             VectorSchemaRoot root = batch.root();
             assertEquals(List.of("value", "partition", "offset", "timestamp", "topic", "leader-epoch"),
                     root.getSchema().getFields().stream().map(f -> f.getName()).toList());
-            assertEquals("Timestamp(NANOSECOND, UTC)", root.getVector("timestamp").getField().getType().toString());
+            assertEquals("timestamp: Struct<millis: Int(64, true) not null, nanos: Int(32, true) not null> not null",
+                    root.getVector("timestamp").getField().toString());
             assertEquals(2, root.getRowCount());
             assertEquals("{}", new String((byte[]) root.getVector("value").getObject(0), StandardCharsets.UTF_8));
             assertTrue(root.getVector("value").isNull(1));
             assertEquals(1, root.getVector("partition").getObject(0));
             assertEquals(7L, root.getVector("offset").getObject(1));
-            assertEquals(1_700_000_000_123_000_000L, root.getVector("timestamp").getObject(0));
-            assertEquals(-1_000_000L, root.getVector("timestamp").getObject(1));
+            assertEquals(Map.of("millis", 1_700_000_000_123L, "nanos", 0), root.getVector("timestamp").getObject(0));
+            assertEquals(Map.of("millis", -1L, "nanos", 0), root.getVector("timestamp").getObject(1));
             assertEquals("ünï", root.getVector("topic").getObject(1).toString());
             assertTrue(root.getVector("leader-epoch").isNull(0));
             assertEquals(3, root.getVector("leader-epoch").getObject(1));
