@@ -10,16 +10,29 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.util.TimestampString;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.planner.calcite.FlinkTypeFactory;
+import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.DecimalType;
+import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LogicalType;
 
 /** Flink literals as Substrait literals, for the types whose values carry over exactly. */
 final class Literals {
+    /**
+     * The sidecar UDF making a TIMESTAMP or TIMESTAMP_LTZ from its (millis i64, nanos i32) parts;
+     * NULL when a part is NULL.
+     */
+    static final String TIMESTAMP = "flink_timestamp";
+
     private Literals() {}
 
     static Expression of(RexLiteral literal, ExpressionConverter c) {
         LogicalType type = FlinkTypeFactory.toLogicalType(literal.getType());
         Expression.Literal.Builder out = Expression.Literal.newBuilder().setNullable(type.isNullable());
+        if (literal.isNull() && TemporalFunctions.isTimestamp(type)) {
+            // DataFusion names a null struct literal's fields c0, c1, which no timestamp column matches.
+            return c.call(Urns.FLINK, TIMESTAMP, type, List.of(
+                    nullOf(new BigIntType()), nullOf(new IntType())));
+        }
         if (literal.isNull()) {
             out.setNull(SubstraitTypes.of(type));
             return Expression.newBuilder().setLiteral(out).build();
@@ -56,8 +69,13 @@ final class Literals {
     private static Expression timestamp(TimestampString value, LogicalType type, ExpressionConverter c) {
         TimestampData data = TimestampData.fromLocalDateTime(
                 LocalDateTime.parse(value.toString().replace(' ', 'T')));
-        return c.call(Urns.FLINK, "flink_timestamp", type,
+        return c.call(Urns.FLINK, TIMESTAMP, type,
                 List.of(int64(data.getMillisecond()), int32(data.getNanoOfMillisecond())));
+    }
+
+    private static Expression nullOf(LogicalType type) {
+        return Expression.newBuilder().setLiteral(Expression.Literal.newBuilder().setNullable(true)
+                .setNull(SubstraitTypes.of(type))).build();
     }
 
     static Expression string(String value) {

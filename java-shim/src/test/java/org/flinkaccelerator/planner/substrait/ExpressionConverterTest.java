@@ -9,9 +9,11 @@ import io.substrait.proto.Plan;
 import io.substrait.proto.Type;
 import java.math.BigDecimal;
 import java.util.List;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.TimestampString;
 import org.apache.flink.table.planner.calcite.FlinkTypeFactory;
 import org.apache.flink.table.planner.calcite.FlinkTypeSystem;
@@ -55,6 +57,29 @@ class ExpressionConverterTest {
         anchors.declareIn(plan);
         assertEquals(List.of("flink_timestamp"), plan.getExtensionsList().stream()
                 .map(e -> e.getExtensionFunction().getName()).toList());
+    }
+
+    @Test
+    void aNullTimestampLiteralIsFlinkTimestampOfNullParts() {
+        ExpressionConverter converter = new ExpressionConverter(FunctionRegistry.of(List.of()), new FunctionAnchors());
+        RelDataType type = rex.getTypeFactory().createTypeWithNullability(
+                rex.getTypeFactory().createSqlType(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, 3), true);
+        Expression.ScalarFunction function = converter.convert(rex.makeNullLiteral(type)).getScalarFunction();
+        assertEquals(List.of(Expression.Literal.LiteralTypeCase.NULL, Expression.Literal.LiteralTypeCase.NULL),
+                function.getArgumentsList().stream().map(a -> a.getValue().getLiteral().getLiteralTypeCase()).toList());
+        assertEquals(List.of(Type.KindCase.I64, Type.KindCase.I32), function.getArgumentsList().stream()
+                .map(a -> a.getValue().getLiteral().getNull().getKindCase()).toList());
+        assertEquals(Type.Nullability.NULLABILITY_NULLABLE, function.getOutputType().getStruct().getNullability());
+    }
+
+    @Test
+    void aCastThatOnlyRaisesATimestampsPrecisionIsTheValueUnchanged() {
+        ExpressionConverter converter = new ExpressionConverter(FunctionRegistry.standard(), new FunctionAnchors());
+        RexNode column = rex.makeInputRef(rex.getTypeFactory().createSqlType(SqlTypeName.TIMESTAMP, 3), 0);
+        RexNode raised = rex.makeCast(rex.getTypeFactory().createSqlType(SqlTypeName.TIMESTAMP, 9), column);
+        assertEquals(converter.convert(column), converter.convert(raised));
+        RexNode lowered = rex.makeCast(rex.getTypeFactory().createSqlType(SqlTypeName.TIMESTAMP, 0), column);
+        assertThrows(NotReproducible.class, () -> converter.convert(lowered));
     }
 
     /** {@code flink_timestamp(millis i64, nanos i32)} with a NOT NULL timestamp struct as its type. */
