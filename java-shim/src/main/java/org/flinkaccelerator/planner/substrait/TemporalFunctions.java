@@ -65,8 +65,9 @@ final class TemporalFunctions {
         }
         long millis = interval.getValueAs(Long.class);
         LogicalType result = ExpressionConverter.type(call);
-        return c.call(Urns.FLINK, "flink_timestamp_plus_millis", result, List.of(c.convert(call.getOperands().get(timestamp)),
-                Literals.int64(minus ? Math.negateExact(millis) : millis)));
+        Expression shift = Literals.int64(minus ? Math.negateExact(millis) : millis);
+        return c.call(Urns.FLINK, "flink_timestamp_plus_millis", result,
+                List.of(c.convert(call.getOperands().get(timestamp)), shift));
     }
 
     /**
