@@ -79,7 +79,8 @@ public final class SubstraitTypes {
                 new Support("BINARY(n), VARBINARY(n), BYTES", true, "held as Arrow binary"),
                 new Support("DATE", true, ""),
                 new Support("TIMESTAMP(p)", true, "held as Flink's TimestampData pair, struct<millis: int64, nanos: int32>"
-                        + " (epoch milliseconds floored, nanoseconds of the millisecond), whatever p: every value exact"),
+                        + " (epoch milliseconds floored, nanoseconds of the millisecond), whatever p: every value exact;"
+                        + " a literal is the Flink UDF flink_timestamp(millis, nanos)"),
                 new Support("TIMESTAMP_LTZ(p)", true, "as TIMESTAMP(p), the instant in UTC"),
                 new Support("TIME(p)", false, "not mapped yet"),
                 new Support("TIMESTAMP(p) WITH TIME ZONE", false, "Flink has no runtime support either"),
