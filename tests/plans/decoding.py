@@ -15,7 +15,7 @@ from decimal import Decimal
 
 import pyarrow as pa
 
-from accelerator.formats import types
+from accelerator.formats import timestamps, types
 from accelerator.formats.jackson_text import flink_string
 
 
@@ -27,8 +27,8 @@ def _timestamp_ns(text: str) -> int:
 
 def _column(values: list, t: types.DataType) -> pa.Array:
     arrow = types.to_arrow(t)
-    if t.root == "TIMESTAMP":
-        return pa.array([None if v is None else _timestamp_ns(v) for v in values], pa.int64()).cast(arrow)
+    if t.root in ("TIMESTAMP", types.TIMESTAMP_LTZ):
+        return timestamps.from_epoch_nanos([None if v is None else _timestamp_ns(v) for v in values])
     if t.root == "ROW":
         children = [_column([None if v is None else v.get(f.name) for v in values], f.type) for f in t.fields]
         mask = pa.array([v is None for v in values], pa.bool_())
@@ -49,8 +49,7 @@ def decoded_batch(messages: list[str], schema: pa.Schema, decode_row_type: str,
     columns = [_column([o.get(f.name) for o in objects], f.type) for f in row.fields]
     for field in schema:
         if field.name in metadata:
-            values = metadata[field.name]
-            if pa.types.is_timestamp(field.type):
-                values = [v * 1_000_000 for v in values]  # the sidecar holds nanoseconds
-            columns.append(pa.array(values, pa.int64()).cast(field.type))
+            values = pa.array(metadata[field.name], pa.int64())
+            columns.append(timestamps.from_epoch_millis(values) if field.type == timestamps.ARROW_TYPE
+                           else values.cast(field.type))
     return pa.RecordBatch.from_arrays(columns, schema=schema)
