@@ -105,9 +105,19 @@ def test_the_instants_span_flinks_years_with_sub_millisecond_digits():
     assert held[2][1] == 5006 and held[-1] is None
 
 
+@functools.cache
+def flink_results() -> dict[str, list]:
+    """Every EXTRACT and TIMESTAMP(_LTZ) +/- INTERVAL of the instants, by expression, in one Flink job."""
+    expressions = [f"EXTRACT({unit} FROM ts)" for unit in UNITS] + [
+        f"{operand} {'-' if interval.startswith('-') else '+'} {interval.lstrip('-')}"
+        for operand in ("ts", "CAST(ts AS TIMESTAMP_LTZ(9))") for interval in INTERVALS]
+    rows = flink_select(expressions, INSTANTS)
+    return {e: [row[i] for row in rows] for i, e in enumerate(expressions)}
+
+
 @pytest.mark.parametrize("unit", UNITS)
 def test_extract_gives_flinks_field(unit):
-    expected = [row[0] for row in flink_select([f"EXTRACT({unit} FROM ts)"], INSTANTS)]
+    expected = flink_results()[f"EXTRACT({unit} FROM ts)"]
     within, per = UNITS[unit]
     n = len(INSTANTS)
     ours = udfs.extract(column(flink_instants()), pa.array([within] * n, pa.int64()), pa.array([per] * n, pa.int64()))
@@ -119,11 +129,12 @@ def test_extract_gives_flinks_field(unit):
 @pytest.mark.parametrize("ltz", [False, True], ids=["timestamp", "timestamp_ltz"])
 def test_timestamp_plus_interval_gives_flinks_instant(interval, ltz):
     operand = "CAST(ts AS TIMESTAMP_LTZ(9))" if ltz else "ts"
-    sign = "-" if interval.startswith("-") else "+"
-    expected = [row[0] for row in flink_select([f"{operand} {sign} {interval.lstrip('-')}"], INSTANTS)]
+    expected = flink_results()[f"{operand} {'-' if interval.startswith('-') else '+'} {interval.lstrip('-')}"]
     n = len(INSTANTS)
     ours = udfs.timestamp_plus_millis(column(flink_instants()), pa.array([INTERVALS[interval]] * n, pa.int64()))
     assert pairs(ours) == expected
+    if INTERVALS[interval] > 86_400_000:
+        assert expected[-2][0] > 253_402_300_799_999, "9999-12-31 plus days is past the year 9999 in Flink too"
 
 
 def test_timestamp_plus_millis_wraps_the_long_sum_as_javas_plus():
