@@ -2,7 +2,7 @@
 
 The sidecar's json decoder is not what these tests are about, so the `decoded` table is built
 here with the json module, for the simple values the inputs hold: numbers, strings, nulls and
-timestamps written as Flink's SQL format ("2026-01-01 00:00:00.666"), and rows of them (a missing
+timestamps written as Flink's SQL format ("2026-01-01 00:00:00.666", "...Z" for TIMESTAMP_LTZ), and rows of them (a missing
 field is NULL). Strings are held as the sidecar's json decoder holds them: a lone surrogate as the
 '?' Flink stores for it.
 """
@@ -19,10 +19,17 @@ from accelerator.formats import timestamps, types
 from accelerator.formats.jackson_text import flink_string
 
 
+#: Nanoseconds of 400 Gregorian years (146,097 days): Python's dates start at the year 1, Flink's at 0.
+_CYCLE_NS = 146_097 * 86_400 * 1_000_000_000
+
+
 def _timestamp_ns(text: str) -> int:
-    seconds, _, fraction = text.partition(".")
-    whole = datetime.strptime(seconds, "%Y-%m-%d %H:%M:%S").replace(tzinfo=timezone.utc)
-    return int(whole.timestamp()) * 1_000_000_000 + int((fraction + "000000000")[:9])
+    """Nanoseconds since the epoch of Flink's SQL text, TIMESTAMP ('...') or TIMESTAMP_LTZ ('...Z')."""
+    seconds, _, fraction = text.removesuffix("Z").partition(".")
+    shift = 400 if seconds.startswith("0000") else 0
+    whole = datetime.strptime(f"{int(seconds[:4]) + shift:04d}{seconds[4:]}", "%Y-%m-%d %H:%M:%S")
+    return (int(whole.replace(tzinfo=timezone.utc).timestamp()) * 1_000_000_000 + int((fraction + "000000000")[:9])
+            - shift // 400 * _CYCLE_NS)
 
 
 def _column(values: list, t: types.DataType) -> pa.Array:
