@@ -143,6 +143,18 @@ def test_a_message_with_several_rows_takes_its_last_rows_values():
     assert marks.column("rowtime").to_pylist() == [0, 0, None]
 
 
+def test_marks_hold_flinks_whole_range_as_the_floored_milliseconds():
+    stage = stages.create(descriptor())
+    first, last = -62_167_219_200_000 * 1_000_000 + 1, 253_402_300_799_999 * 1_000_000 + 999_999  # 0000 and 9999
+    result = pa.RecordBatch.from_arrays(
+        [timestamps.from_epoch_nanos([first, last]), timestamps.from_epoch_nanos([last, None]),
+         pa.array([0, 1], pa.int32())], names=["watermark", "rowtime", MESSAGE])
+    stage._watermarks.execute = lambda table: result
+    marks = stage._marks(None, 2)
+    assert marks.column("watermark").to_pylist() == [-62_167_219_200_000, 253_402_300_799_999]
+    assert marks.column("rowtime").to_pylist() == [253_402_300_799_999, None]
+
+
 def test_a_stage_without_a_watermark_section_answers_one_batch():
     d = descriptor()
     del d["watermark"]
