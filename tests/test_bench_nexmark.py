@@ -3,13 +3,14 @@ and messages that are exactly what Flink's own json format writes and reads for 
 
 import json
 import re
-from datetime import datetime, timezone
+from datetime import datetime
 
 import numpy as np
 import pyarrow as pa
 import pytest
 
 from accelerator.bench import nexmark
+from accelerator.formats import timestamps
 from accelerator.bench.nexmark import AUCTION, BID, PERSON
 
 EPOCHS = 400
@@ -133,13 +134,18 @@ def test_per_kind_encoding_equals_encoding_the_whole_table_rows(events):
     assert nexmark.encode_json(events).equals(whole)
 
 
-def _oracle_value(value):
-    """A to_pylist() value in the oracle's model: rows as tuples, timestamps as nanoseconds."""
-    if isinstance(value, dict):
-        return tuple(_oracle_value(v) for v in value.values())
-    if isinstance(value, datetime):
-        return round(value.replace(tzinfo=timezone.utc).timestamp() * 1000) * 1_000_000
-    return value
+def _oracle_column(column: pa.Array) -> list:
+    """A column's values in the oracle's model: rows as tuples, timestamps as nanoseconds."""
+    if column.type == timestamps.ARROW_TYPE:
+        return timestamps.epoch_nanos(column)
+    if pa.types.is_struct(column.type):
+        rows = _oracle_rows(column.flatten())
+        return [row if valid else None for row, valid in zip(rows, column.is_valid().to_pylist())]
+    return column.to_pylist()
+
+
+def _oracle_rows(columns: list[pa.Array]) -> list[tuple]:
+    return list(zip(*[_oracle_column(c) for c in columns]))
 
 
 def test_messages_are_what_flinks_json_format_writes_and_reads(events):
@@ -147,7 +153,7 @@ def test_messages_are_what_flinks_json_format_writes_and_reads(events):
 
     sample = np.r_[0:120, 9_000:9_060]
     batch = events.to_batch().take(pa.array(sample))
-    rows = [tuple(_oracle_value(v) for v in row.values()) for row in batch.to_pylist()]
+    rows = _oracle_rows(batch.columns)
     ours = nexmark.encode_json(events).take(pa.array(sample)).to_pylist()
     assert oracle.JsonSerializer(nexmark.NEXMARK_ROW, {}).serialize(rows) == ours
     read = oracle.JsonDeserializer(nexmark.NEXMARK_ROW, {}).deserialize(ours)
@@ -162,7 +168,7 @@ def test_flat_bid_messages_are_what_flinks_json_format_writes_for_the_bid_column
     from accelerator.testing import flink_oracle as oracle
 
     bids = events.rows[BID][1].slice(0, 150)
-    rows = [_oracle_value(b) for b in bids.to_pylist()]
+    rows = _oracle_column(bids)
     ours = nexmark.encode_bid_json(events).slice(0, 150).to_pylist()
     assert oracle.JsonSerializer(BID_ROW, {}).serialize(rows) == ours
     assert [d.rows for d in oracle.JsonDeserializer(BID_ROW, {}).deserialize(ours)] == [[r] for r in rows]
@@ -172,12 +178,11 @@ def test_avro_messages_are_what_flinks_avro_format_writes_and_reads(events):
     from accelerator.testing import flink_oracle as oracle
 
     sample = np.r_[0:60, 5_000:5_040]
-    rows = [tuple(_oracle_value(v) for v in row.values())
-            for row in events.to_batch().take(pa.array(sample)).to_pylist()]
+    rows = _oracle_rows(events.to_batch().take(pa.array(sample)).columns)
     ours = nexmark.encode_avro(events.slice(5_040)).take(pa.array(sample)).to_pylist()
     assert oracle.AvroSerializer(nexmark.NEXMARK_ROW, {}).serialize(rows) == ours
     read = oracle.AvroDeserializer(nexmark.NEXMARK_ROW, {}).deserialize(ours)
     assert [d.rows for d in read] == [[r] for r in rows]
-    bids = [_oracle_value(b) for b in events.rows[BID][1].slice(0, 50).to_pylist()]
+    bids = _oracle_column(events.rows[BID][1].slice(0, 50))
     flat = nexmark.encode_bid_avro(events.slice(60)).to_pylist()[:50]
     assert oracle.AvroSerializer(BID_ROW, {}).serialize(bids) == flat

@@ -27,7 +27,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from accelerator.formats import json_encoder, types
+from accelerator.formats import json_encoder, timestamps, types
 from accelerator.formats.json_options import JsonOptions
 
 PERSON, AUCTION, BID = 0, 1, 2
@@ -179,7 +179,7 @@ def _pick(rng: np.random.Generator, options: tuple[str, ...], n: int) -> pa.Arra
 
 
 def _ts(ms: np.ndarray) -> pa.Array:
-    return pa.array(ms.astype(np.int64) * 1_000_000, pa.timestamp(types.TIMESTAMP_UNIT))
+    return timestamps.from_parts(ms.astype(np.int64), np.zeros(len(ms), dtype=np.int32))
 
 
 @dataclass(frozen=True)
@@ -393,8 +393,8 @@ def _avro_writer(row_type: types.DataType):
 def _millis(batch: pa.RecordBatch) -> pa.RecordBatch:
     """Timestamps as epoch milliseconds (int64), for the Avro writer."""
     def convert(arr: pa.Array) -> pa.Array:
-        if pa.types.is_timestamp(arr.type):
-            return pc.divide(arr.cast(pa.int64()), 1_000_000)
+        if arr.type == timestamps.ARROW_TYPE:
+            return timestamps.millis(arr)
         if pa.types.is_struct(arr.type):
             children = [convert(arr.field(i)) for i in range(arr.type.num_fields)]
             return pa.StructArray.from_arrays(children, names=[f.name for f in arr.type],

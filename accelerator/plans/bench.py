@@ -15,6 +15,7 @@ from pathlib import Path
 import pyarrow as pa
 from datafusion.substrait import Consumer
 
+from accelerator.formats import timestamps
 from accelerator.plans.stage import DECODED, StagePlan
 
 GOLDEN = Path(__file__).resolve().parents[2] / "substrait-plans"
@@ -27,7 +28,7 @@ def bids(rows: int, schema: pa.Schema) -> pa.RecordBatch:
         "price": pa.array([100 + i * 7 for i in range(rows)], pa.int64()),
         "channel": pa.array([("Apple", "Google", "channel-7")[i % 3] for i in range(rows)]),
         "url": pa.array([f"https://www.nexmark.com/a/b/item.htm?query={i}" for i in range(rows)]),
-        "dateTime": pa.array([1_767_225_600_000_000_000 + i for i in range(rows)], pa.int64()).cast(pa.timestamp("ns")),
+        "dateTime": timestamps.from_epoch_nanos([1_767_225_600_000_000_000 + i for i in range(rows)]),
         "extra": pa.array(["x" * (i % 20) for i in range(rows)]),
     }
     return pa.RecordBatch.from_arrays([columns[f.name] for f in schema], schema=schema)

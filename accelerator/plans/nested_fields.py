@@ -13,6 +13,7 @@ from __future__ import annotations
 import pyarrow as pa
 from substrait import algebra_pb2, plan_pb2
 
+from accelerator.formats import timestamps
 from accelerator.plans import relations
 
 GET_FIELD = "get_field"
@@ -44,16 +45,21 @@ def with_parent_nulls(batch: pa.RecordBatch) -> pa.RecordBatch:
     """`batch` with every ROW column's fields NULL wherever the row itself is NULL.
 
     Arrow leaves a struct's child values under a NULL parent undefined, and DataFusion's
-    get_field returns the child as it is; in Flink, a field of a NULL row is NULL.
+    get_field returns the child as it is; in Flink, a field of a NULL row is NULL. A TIMESTAMP's
+    struct is no ROW: it becomes NULL under a NULL row, its parts stay as they are.
     """
-    if not any(pa.types.is_struct(f.type) for f in batch.schema):
+    if not any(_is_row(f.type) for f in batch.schema):
         return batch
-    columns = [_struct_with_parent_nulls(c) if pa.types.is_struct(c.type) else c for c in batch.columns]
+    columns = [_struct_with_parent_nulls(c) if _is_row(c.type) else c for c in batch.columns]
     return pa.RecordBatch.from_arrays(columns, schema=batch.schema)
 
 
+def _is_row(type_: pa.DataType) -> bool:
+    return pa.types.is_struct(type_) and type_ != timestamps.ARROW_TYPE
+
+
 def _struct_with_parent_nulls(array: pa.StructArray) -> pa.StructArray:
-    children = [_struct_with_parent_nulls(c) if pa.types.is_struct(c.type) else c for c in array.flatten()]
+    children = [_struct_with_parent_nulls(c) if _is_row(c.type) else c for c in array.flatten()]
     mask = array.is_null() if array.null_count else None
     return pa.StructArray.from_arrays(children, fields=list(array.type), mask=mask)
 

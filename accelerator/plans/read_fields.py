@@ -18,6 +18,7 @@ from typing import Union
 import pyarrow as pa
 from substrait import algebra_pb2, plan_pb2
 
+from accelerator.formats import timestamps
 from accelerator.plans import relations
 
 #: name -> None (the whole column or field) or the read fields of its ROW.
@@ -107,7 +108,7 @@ def _tree(paths: set[Path], decoded: pa.Schema) -> ReadFields:
                 break
             if field.name in node and node[field.name] is None:
                 break  # already read whole
-            if not pa.types.is_struct(field.type):
+            if not pa.types.is_struct(field.type) or field.type == timestamps.ARROW_TYPE:  # a timestamp is read whole
                 node[field.name] = None
                 break
             node = node.setdefault(field.name, {})

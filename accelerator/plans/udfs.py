@@ -14,7 +14,7 @@ import pyarrow.compute as pc
 from datafusion import ScalarUDF, udf
 
 from accelerator import _native
-from accelerator.formats import native_arrays
+from accelerator.formats import native_arrays, timestamps
 
 _INTEGERS = {"i8": pa.int8(), "i16": pa.int16(), "i32": pa.int32(), "i64": pa.int64()}
 
@@ -107,15 +107,22 @@ def split_index(s: pa.Array, separator: pa.Array, index: pa.Array) -> pa.Array:
     return pc.if_else(usable, values.take(positions), pa.scalar(None, pa.string()))
 
 
+def timestamp_literal(millis: pa.Array, nanos: pa.Array) -> pa.StructArray:
+    """A TIMESTAMP or TIMESTAMP_LTZ literal: Flink's TimestampData.fromEpochMillis(millis, nanos),
+    which the Java shim hands over as its two parts (Substrait has no literal of the struct)."""
+    valid = pc.and_(pc.is_valid(millis), pc.is_valid(nanos)).to_numpy(zero_copy_only=False)
+    return timestamps.from_parts(pc.fill_null(millis, 0), pc.fill_null(nanos, 0), valid)
+
+
 def extract(ts: pa.Array, within: pa.Array, unit: pa.Array) -> pa.Array:
-    """Flink's EXTRACT of a time-of-day field from a TIMESTAMP: (epoch ms % within) / unit with
-    Java's truncating % and / (negative before 1970, as Flink's generated code gives)."""
+    """Flink's EXTRACT of a time-of-day field from a TIMESTAMP: (ts.getMillisecond() % within) /
+    unit with Java's truncating % and / (negative before 1970, as Flink's generated code gives)."""
     if len(ts) == 0:
         return pa.array([], pa.int64())
     w, u = _constant(within), _constant(unit)
     if w is None or u is None:
         raise ValueError("flink_extract takes the units as literals (the Java shim writes them so)")
-    millis = np.floor_divide(ts.cast(pa.int64()).fill_null(0).to_numpy(zero_copy_only=False), 1_000_000)
+    millis = pc.fill_null(timestamps.millis(ts), 0).to_numpy(zero_copy_only=False)
     of_unit = np.fmod(millis, w)
     field = np.sign(of_unit) * (np.abs(of_unit) // u)
     return pa.array(field, pa.int64(), mask=ts.is_null().to_numpy(zero_copy_only=False))
@@ -182,41 +189,32 @@ def rowtime_not_null(ts: pa.Array) -> pa.Array:
     return ts
 
 
-def timestamp_plus_millis(ts: pa.Array, millis: pa.Array) -> pa.Array:
-    """Flink's TIMESTAMP (or TIMESTAMP_LTZ) plus a day-time INTERVAL of `millis` milliseconds: the
-    epoch milliseconds shifted, the digits below a millisecond kept. A result outside the
-    nanosecond storage's years fails the batch rather than wrapping."""
-    shifted = pc.add_checked(ts.cast(pa.int64()), pc.multiply_checked(millis.cast(pa.int64()), 1_000_000))
-    return shifted.cast(ts.type)
+def timestamp_plus_millis(ts: pa.Array, millis: pa.Array) -> pa.StructArray:
+    """Flink's TIMESTAMP (or TIMESTAMP_LTZ) plus a day-time INTERVAL of `millis` milliseconds:
+    TimestampData.fromEpochMillis(ts.getMillisecond() + millis, ts.getNanoOfMillisecond()), the
+    long sum wrapping as Java's does; NULL if either is NULL."""
+    valid = pc.and_(pc.is_valid(ts), pc.is_valid(millis)).to_numpy(zero_copy_only=False)
+    shifted = pc.add(pc.fill_null(timestamps.millis(ts), 0), pc.fill_null(millis.cast(pa.int64()), 0))
+    return timestamps.from_parts(shifted, pc.fill_null(timestamps.nanos(ts), 0), valid)
 
 
 #: Flink's DateTimeUtils bounds: 0000-01-01T00:00:00 and 9999-12-31T23:59:59.999 in epoch milliseconds.
 _MIN_EPOCH_MILLIS, _MAX_EPOCH_MILLIS = -62167219200000, 253402300799999
 
 
-class FlinkTimestampRangeError(ValueError):
-    """A timestamp Flink holds but the sidecar's nanosecond storage cannot (outside 1677-2262)."""
-
-
-def to_timestamp_ltz(epoch: pa.Array, unit_millis: pa.Array) -> pa.Array:
-    """Flink's TO_TIMESTAMP_LTZ of an integer: epoch seconds (`unit_millis` 1000, precision 0) or
-    milliseconds (1); NULL outside the years 0000-9999 (the bound checked before scaling, as Flink)."""
+def to_timestamp_ltz(epoch: pa.Array, unit_millis: pa.Array) -> pa.StructArray:
+    """Flink's TO_TIMESTAMP_LTZ of an integer (DateTimeUtils.toTimestampData(long, precision)):
+    epoch seconds (`unit_millis` 1000, precision 0) or milliseconds (1); NULL outside the years
+    0000-9999 (seconds bounded before scaling, as Flink)."""
     if len(epoch) == 0:
-        return pa.array([], pa.timestamp("ns", tz="UTC"))
+        return timestamps.from_parts([], [])
     unit = _constant(unit_millis)
     if unit not in (1, 1000):
         raise ValueError("flink_to_timestamp_ltz takes the unit as a literal 1 or 1000 (the Java shim writes it so)")
     values = epoch.cast(pa.int64())
     low, high = -(-_MIN_EPOCH_MILLIS // unit), _MAX_EPOCH_MILLIS // unit
     in_range = pc.and_(pc.greater_equal(values, low), pc.less_equal(values, high))
-    kept = pc.if_else(in_range, values, pa.scalar(None, pa.int64()))
-    try:
-        nanos = pc.multiply_checked(kept, unit * 1_000_000)
-    except pa.ArrowInvalid:
-        raise FlinkTimestampRangeError("TO_TIMESTAMP_LTZ gives an instant outside the years 1677-2262, which the"
-                                       " accelerator cannot hold (stock Flink can); run this job with"
-                                       " accelerator.enabled: false") from None
-    return nanos.cast(pa.timestamp("ns", tz="UTC"))
+    return timestamps.from_epoch_millis(pc.multiply(pc.if_else(in_range, values, pa.scalar(None, pa.int64())), unit))
 
 
 def flink_udfs() -> list[ScalarUDF]:
@@ -227,15 +225,12 @@ def flink_udfs() -> list[ScalarUDF]:
         out.append(udf(absolute, [t], t, "immutable", f"flink_abs_{suffix}"))
     out.append(udf(concat, [pa.string(), pa.string()], pa.string(), "immutable", "flink_concat"))
     out.append(udf(substring, [pa.string(), pa.int32(), pa.int32()], pa.string(), "immutable", "flink_substring"))
-    ts = pa.timestamp("ns")
+    ts = timestamps.ARROW_TYPE
+    out.append(udf(timestamp_literal, [pa.int64(), pa.int32()], ts, "immutable", "flink_timestamp"))
     out.append(udf(rowtime_not_null, [ts], ts, "immutable", "flink_rowtime_not_null"))
-    out.append(udf(rowtime_not_null, [pa.timestamp("ns", tz="UTC")], pa.timestamp("ns", tz="UTC"), "immutable",
-                   "flink_rowtime_not_null_ltz"))
     out.append(udf(extract, [ts, pa.int64(), pa.int64()], pa.int64(), "immutable", "flink_extract"))
-    for suffix, t in (("", ts), ("_ltz", pa.timestamp("ns", tz="UTC"))):
-        out.append(udf(timestamp_plus_millis, [t, pa.int64()], t, "immutable", f"flink_timestamp_plus_millis{suffix}"))
-    out.append(udf(to_timestamp_ltz, [pa.int64(), pa.int64()], pa.timestamp("ns", tz="UTC"), "immutable",
-                   "flink_to_timestamp_ltz"))
+    out.append(udf(timestamp_plus_millis, [ts, pa.int64()], ts, "immutable", "flink_timestamp_plus_millis"))
+    out.append(udf(to_timestamp_ltz, [pa.int64(), pa.int64()], ts, "immutable", "flink_to_timestamp_ltz"))
     out.append(udf(split_index, [pa.string(), pa.string(), pa.int32()], pa.string(), "immutable", "flink_split_index"))
     out.append(udf(regexp_extract, [pa.string(), pa.string(), pa.int32()], pa.string(), "immutable",
                    "flink_regexp_extract"))

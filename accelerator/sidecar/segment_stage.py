@@ -23,7 +23,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from accelerator.formats import FormatError, native_arrays, types
+from accelerator.formats import FormatError, native_arrays, timestamps, types
 from accelerator.plans import read_fields, udfs
 from accelerator.plans.stage import MESSAGE, StagePlan, is_rows_stage, watermark_plan
 from accelerator.sidecar import kafka_rows
@@ -257,7 +257,7 @@ class SegmentStage:
             values = result.column(field.name).take(rows)
             millis = np.zeros(messages, dtype=np.int64)
             valid = np.zeros(messages, dtype=bool)
-            millis[message] = np.floor_divide(pc.fill_null(values.cast(pa.int64()), 0).to_numpy(), 1_000_000)
+            millis[message] = pc.fill_null(timestamps.millis(values), 0).to_numpy(zero_copy_only=False)
             valid[message] = values.is_valid().to_numpy(zero_copy_only=False)
             columns.append(pa.array(millis, pa.int64(), mask=~valid))
         return pa.RecordBatch.from_arrays(columns, schema=self._marks_schema)

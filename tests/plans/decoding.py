@@ -2,7 +2,7 @@
 
 The sidecar's json decoder is not what these tests are about, so the `decoded` table is built
 here with the json module, for the simple values the inputs hold: numbers, strings, nulls and
-timestamps written as Flink's SQL format ("2026-01-01 00:00:00.666"), and rows of them (a missing
+timestamps written as Flink's SQL format ("2026-01-01 00:00:00.666", "...Z" for TIMESTAMP_LTZ), and rows of them (a missing
 field is NULL). Strings are held as the sidecar's json decoder holds them: a lone surrogate as the
 '?' Flink stores for it.
 """
@@ -15,20 +15,27 @@ from decimal import Decimal
 
 import pyarrow as pa
 
-from accelerator.formats import types
+from accelerator.formats import timestamps, types
 from accelerator.formats.jackson_text import flink_string
 
 
+#: Nanoseconds of 400 Gregorian years (146,097 days): Python's dates start at the year 1, Flink's at 0.
+_CYCLE_NS = 146_097 * 86_400 * 1_000_000_000
+
+
 def _timestamp_ns(text: str) -> int:
-    seconds, _, fraction = text.partition(".")
-    whole = datetime.strptime(seconds, "%Y-%m-%d %H:%M:%S").replace(tzinfo=timezone.utc)
-    return int(whole.timestamp()) * 1_000_000_000 + int((fraction + "000000000")[:9])
+    """Nanoseconds since the epoch of Flink's SQL text, TIMESTAMP ('...') or TIMESTAMP_LTZ ('...Z')."""
+    seconds, _, fraction = text.removesuffix("Z").partition(".")
+    shift = 400 if seconds.startswith("0000") else 0
+    whole = datetime.strptime(f"{int(seconds[:4]) + shift:04d}{seconds[4:]}", "%Y-%m-%d %H:%M:%S")
+    return (int(whole.replace(tzinfo=timezone.utc).timestamp()) * 1_000_000_000 + int((fraction + "000000000")[:9])
+            - shift // 400 * _CYCLE_NS)
 
 
 def _column(values: list, t: types.DataType) -> pa.Array:
     arrow = types.to_arrow(t)
-    if t.root == "TIMESTAMP":
-        return pa.array([None if v is None else _timestamp_ns(v) for v in values], pa.int64()).cast(arrow)
+    if t.root in ("TIMESTAMP", types.TIMESTAMP_LTZ):
+        return timestamps.from_epoch_nanos([None if v is None else _timestamp_ns(v) for v in values])
     if t.root == "ROW":
         children = [_column([None if v is None else v.get(f.name) for v in values], f.type) for f in t.fields]
         mask = pa.array([v is None for v in values], pa.bool_())
@@ -49,8 +56,7 @@ def decoded_batch(messages: list[str], schema: pa.Schema, decode_row_type: str,
     columns = [_column([o.get(f.name) for o in objects], f.type) for f in row.fields]
     for field in schema:
         if field.name in metadata:
-            values = metadata[field.name]
-            if pa.types.is_timestamp(field.type):
-                values = [v * 1_000_000 for v in values]  # the sidecar holds nanoseconds
-            columns.append(pa.array(values, pa.int64()).cast(field.type))
+            values = pa.array(metadata[field.name], pa.int64())
+            columns.append(timestamps.from_epoch_millis(values) if field.type == timestamps.ARROW_TYPE
+                           else values.cast(field.type))
     return pa.RecordBatch.from_arrays(columns, schema=schema)

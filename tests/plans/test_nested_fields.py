@@ -7,6 +7,7 @@ import pyarrow as pa
 import pytest
 from substrait import plan_pb2
 
+from accelerator.formats import timestamps
 from accelerator.plans import PlanError, StagePlan, nested_fields
 
 I64 = {"i64": {"nullability": "NULLABILITY_NULLABLE"}}
@@ -66,3 +67,17 @@ def test_a_plan_without_nested_references_is_left_as_it_is():
 def test_a_nested_reference_into_a_column_that_is_no_row_is_refused():
     with pytest.raises((PlanError, ValueError)):
         StagePlan(descriptor([reference(1, 0)]))
+
+
+def test_a_timestamp_struct_is_a_value_not_a_row_its_parts_stay_as_held():
+    """A NULL timestamp is a null struct slot over parts holding 0; a timestamp inside a NULL ROW
+    becomes NULL, as Flink's field of a NULL row, its parts left as they are."""
+    ts = timestamps.from_parts([5, 0], [7, 0], [True, False])
+    row = pa.StructArray.from_arrays([timestamps.from_parts([9, 10], [1, 2]), pa.array([1, 2], pa.int64())],
+                                     names=["t", "id"], mask=pa.array([True, False]))
+    out = nested_fields.with_parent_nulls(pa.record_batch([ts, row], names=["ts", "row"]))
+    assert out.column("ts").equals(ts)
+    assert out.column("ts").field(0).to_pylist() == [5, 0] and out.column("ts").field(1).to_pylist() == [7, 0]
+    held = out.column("row").field(0)
+    assert timestamps.epoch_nanos(held) == [None, 10 * 1_000_000 + 2]
+    assert held.field(0).null_count == 0 and held.field(1).null_count == 0

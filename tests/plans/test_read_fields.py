@@ -7,6 +7,7 @@ import pyarrow as pa
 import pytest
 from substrait import plan_pb2
 
+from accelerator.formats import timestamps
 from accelerator.plans import StagePlan
 from accelerator.plans.read_fields import read_fields, union
 from goldens import descriptor
@@ -92,3 +93,23 @@ def test_a_filter_on_a_plain_boolean_column_reads_it():
     project.common.emit.output_mapping.append(3)
     schema = pa.schema([pa.field("a", pa.int64()), pa.field("flag", pa.bool_()), pa.field("c", pa.int64())])
     assert read_fields(plan, schema) == {"a": None, "flag": None}
+
+
+def test_a_timestamp_is_read_whole_even_by_a_reference_to_its_parts():
+    """A timestamp's struct is one value: a decoder builds it whole or not at all, never its
+    `millis` alone (only a ROW's fields are read one by one)."""
+    plan = plan_pb2.Plan()
+    project = plan.relations.add().root.input.project
+    project.input.read.base_schema.names.extend(["ts", "millis", "nanos", "row", "t", "millis", "nanos", "id"])
+    for path in ((0, 0), (1, 0, 1)):
+        segment = project.expressions.add().selection
+        segment.root_reference.SetInParent()
+        segment = segment.direct_reference.struct_field
+        segment.field = path[0]
+        for index in path[1:]:
+            segment = segment.child.struct_field
+            segment.field = index
+    project.common.emit.output_mapping.extend([2, 3])
+    schema = pa.schema([pa.field("ts", timestamps.ARROW_TYPE),
+                        pa.field("row", pa.struct([pa.field("t", timestamps.ARROW_TYPE), pa.field("id", pa.int64())]))])
+    assert read_fields(plan, schema) == {"ts": None, "row": {"t": None}}

@@ -106,29 +106,3 @@ def test_rows_keep_their_order_through_a_filter_on_a_large_batch():
     assert out.column(0).to_pylist() == [123 * i for i in range(n)]
 
 
-def test_rowtime_guard_passes_times_through_and_fails_on_null_as_flinks_sink_does():
-    times = pa.array([0, 1_700_000_000_123_000_000], pa.timestamp("ns"))
-    assert udfs.rowtime_not_null(times).equals(times)
-    with pytest.raises(udfs.FlinkRowtimeNullError, match="result row 1 of this batch"):
-        udfs.rowtime_not_null(pa.array([5, None], pa.timestamp("ns")))
-
-
-def test_timestamp_plus_interval_shifts_milliseconds_and_keeps_the_digits_below():
-    # Flink: TimestampData.fromEpochMillis(ts.getMillisecond() + interval, ts.getNanoOfMillisecond()).
-    times = pa.array([-1_500_001, None, 3], pa.timestamp("ns"))
-    shifted = udfs.timestamp_plus_millis(times, pa.array([-5000] * 3, pa.int64()))
-    assert shifted.cast(pa.int64()).to_pylist() == [-5_001_500_001, None, -4_999_999_997]
-    ltz = pa.array([7], pa.timestamp("ns", tz="UTC"))
-    assert udfs.timestamp_plus_millis(ltz, pa.array([1], pa.int64())).type == ltz.type
-
-
-def test_to_timestamp_ltz_scales_seconds_and_is_null_outside_flinks_years():
-    # Flink's DateTimeUtils.toTimestampData(long, precision): seconds bounded before scaling, then
-    # the millisecond bounds of 0000-01-01 and 9999-12-31T23:59:59.999.
-    millis = udfs.to_timestamp_ltz(pa.array([1_767_225_600_123, None, -62_167_219_200_001, 253_402_300_800_000]),
-                                   pa.array([1] * 4, pa.int64()))
-    assert millis.cast(pa.int64()).to_pylist() == [1_767_225_600_123_000_000, None, None, None]
-    seconds = udfs.to_timestamp_ltz(pa.array([-1, 253_402_300_800]), pa.array([1000] * 2, pa.int64()))
-    assert seconds.cast(pa.int64()).to_pylist() == [-1_000_000_000, None]
-    with pytest.raises(udfs.FlinkTimestampRangeError, match="1677-2262"):
-        udfs.to_timestamp_ltz(pa.array([253_402_300_799]), pa.array([1000], pa.int64()))

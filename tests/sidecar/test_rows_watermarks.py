@@ -13,6 +13,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
+from accelerator.formats import timestamps
 from accelerator.plans.stage import MESSAGE, PlanError
 from accelerator.sidecar import stages
 from accelerator.sidecar.control import FAILED, SidecarControl
@@ -35,8 +36,8 @@ def field(index: int) -> dict:
 def projection(read: dict, expressions: list[dict], names: list[str], condition: dict | None = None,
                extensions: dict | None = None) -> dict:
     """A Substrait plan in the shim's style: read `decoded`, maybe filter, one projection of
-    `expressions` carrying `$message` (the read's last column) on."""
-    width = len(read["baseSchema"]["names"])
+    `expressions` carrying `$message` (the read's last column) on; `names` depth-first."""
+    width = len(read["baseSchema"]["struct"]["types"])  # columns (the names are depth-first)
     source = {"read": read} if condition is None else {"filter": {"input": {"read": read}, "condition": condition}}
     emit = [width + i for i in range(len(expressions))] + [width - 1]
     root = {"project": {"common": {"emit": {"outputMapping": emit}}, "input": source, "expressions": expressions}}
@@ -54,9 +55,8 @@ def descriptor(**watermark_changes) -> dict:
     condition = main["relations"][0]["root"]["input"]["project"]["input"]["filter"]["condition"]
     schema = read["baseSchema"]
     assert schema["names"][-1] == MESSAGE and schema["names"][5] == "dateTime"
-    schema["names"].insert(-1, "timestamp")
-    schema["struct"]["types"].insert(-1, {"precisionTimestampTz": {"precision": 9,
-                                                                     "nullability": "NULLABILITY_REQUIRED"}})
+    schema["names"][-1:-1] = ["timestamp", "millis", "nanos"]  # depth-first: a timestamp's parts follow it
+    schema["struct"]["types"].insert(-1, timestamp_type("NULLABILITY_REQUIRED"))
     d["input"]["fields"].append({"name": "timestamp", "type": LTZ3})
     d["decode"]["options"] = {"json.ignore-parse-errors": "true"}
     d["plan"] = projection(read, [field(3), field(2)], ["channel", "price"], condition,
@@ -65,9 +65,16 @@ def descriptor(**watermark_changes) -> dict:
                              {"name": MESSAGE, "type": "INT NOT NULL"}]
     d["watermark"] = {"fields": [{"name": "watermark", "type": "TIMESTAMP(3)"}, {"name": "rowtime", "type": LTZ3},
                                  {"name": MESSAGE, "type": "INT NOT NULL"}],
-                      "plan": projection(copy.deepcopy(read), [field(5), field(7)], ["watermark", "rowtime"])}
+                      "plan": projection(copy.deepcopy(read), [field(5), field(7)],
+                                         ["watermark", "millis", "nanos", "rowtime", "millis", "nanos"])}
     d["watermark"].update(watermark_changes)
     return d
+
+
+def timestamp_type(nullability: str) -> dict:
+    """A TIMESTAMP/TIMESTAMP_LTZ in the shim's Substrait: struct{i64 millis, i32 nanos}."""
+    return {"struct": {"types": [{"i64": {"nullability": "NULLABILITY_REQUIRED"}},
+                                 {"i32": {"nullability": "NULLABILITY_REQUIRED"}}], "nullability": nullability}}
 
 
 def nanos(text: str) -> int:
@@ -86,7 +93,7 @@ RECORD_TIMES = [-1, 0, nanos("2026-01-01T00:00:01.999999"), 5_000_000, 7_000_000
 
 
 def batch(messages=MESSAGES, times=RECORD_TIMES) -> pa.RecordBatch:
-    return pa.RecordBatch.from_arrays([pa.array(messages, pa.binary()), pa.array(times, pa.timestamp("ns", tz="UTC"))],
+    return pa.RecordBatch.from_arrays([pa.array(messages, pa.binary()), timestamps.from_epoch_nanos(times)],
                                       names=["value", "timestamp"])
 
 
@@ -124,17 +131,28 @@ def test_an_empty_batch_answers_both_batches():
 
 def test_a_message_with_several_rows_takes_its_last_rows_values():
     stage = stages.create(descriptor())
-    ts = pa.timestamp("ns")
     # rows out of message order, message 1 with three rows and message 0 with two, message 2 none
     result = pa.RecordBatch.from_arrays(
-        [pa.array([1_000_000, 5_000_000, 2_000_000, None, 9_000_000], ts),
-         pa.array([1, 2, 3, 4, 5], pa.timestamp("ns", tz="UTC")),
+        [timestamps.from_epoch_nanos([1_000_000, 5_000_000, 2_000_000, None, 9_000_000]),
+         timestamps.from_epoch_nanos([1, 2, 3, 4, 5]),
          pa.array([1, 0, 1, 1, 0], pa.int32())],
         names=["watermark", "rowtime", MESSAGE])
     stage._watermarks.execute = lambda table: result
     marks = stage._marks(None, 3)
     assert marks.column("watermark").to_pylist() == [9, None, None]
     assert marks.column("rowtime").to_pylist() == [0, 0, None]
+
+
+def test_marks_hold_flinks_whole_range_as_the_floored_milliseconds():
+    stage = stages.create(descriptor())
+    first, last = -62_167_219_200_000 * 1_000_000 + 1, 253_402_300_799_999 * 1_000_000 + 999_999  # 0000 and 9999
+    result = pa.RecordBatch.from_arrays(
+        [timestamps.from_epoch_nanos([first, last]), timestamps.from_epoch_nanos([last, None]),
+         pa.array([0, 1], pa.int32())], names=["watermark", "rowtime", MESSAGE])
+    stage._watermarks.execute = lambda table: result
+    marks = stage._marks(None, 2)
+    assert marks.column("watermark").to_pylist() == [-62_167_219_200_000, 253_402_300_799_999]
+    assert marks.column("rowtime").to_pylist() == [253_402_300_799_999, None]
 
 
 def test_a_stage_without_a_watermark_section_answers_one_batch():
@@ -160,9 +178,8 @@ def test_a_watermark_plan_datafusion_cannot_take_fails_at_open():
     plan["extensionUrns"] = [{"extensionUrnAnchor": 1, "urn": "extension:io.substrait:functions_datetime"}]
     plan["extensions"] = [{"extensionFunction": {"functionAnchor": 1, "name": "no_such_function",
                                                  "extensionUrnReference": 1}}]
-    timestamp = {"precisionTimestamp": {"precision": 9, "nullability": "NULLABILITY_NULLABLE"}}
     plan["relations"][0]["root"]["input"]["project"]["expressions"][0] = {"scalarFunction": {
-        "functionReference": 1, "outputType": timestamp, "arguments": [{"value": field(5)}]}}
+        "functionReference": 1, "outputType": timestamp_type("NULLABILITY_NULLABLE"), "arguments": [{"value": field(5)}]}}
     with pytest.raises(Exception, match="no_such_function"):
         stages.create(d)
 

@@ -8,6 +8,7 @@ import sys
 import pyarrow as pa
 import pytest
 
+from accelerator.formats import timestamps
 from accelerator.sidecar import segment_stage, stages
 from accelerator.testing import locations
 
@@ -68,7 +69,7 @@ def test_metadata_columns_stay_with_their_messages():
     batch = pa.RecordBatch.from_arrays(
         [pa.array(rows, pa.binary()), pa.array(range(len(rows)), pa.int32()),
          pa.array(range(100, 100 + len(rows)), pa.int64()),
-         pa.array([0] * len(rows), pa.timestamp("ns", tz="UTC"))],
+         timestamps.from_epoch_millis(pa.array([0] * len(rows), pa.int64()))],
         names=["value", "partition", "offset", "timestamp"])
     try:
         out = stage.process(batch)

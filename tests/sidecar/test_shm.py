@@ -9,6 +9,7 @@ from decimal import Decimal
 import pyarrow as pa
 import pytest
 
+from accelerator.formats import timestamps
 from accelerator.sidecar import PROTOCOL_VERSION, shm
 from accelerator.sidecar.shm import RegionError, SharedRegion
 
@@ -37,8 +38,9 @@ def every_type(rows: int) -> pa.RecordBatch:
         "double": column([i * 1e300 for i in r], pa.float64()),
         "decimal": column([Decimal(i).scaleb(-2) for i in r], pa.decimal128(10, 2)),
         "date": column(list(r), pa.date32()),
-        "timestamp3": column(list(r), pa.timestamp("ms")),
-        "timestamp6": column(list(r), pa.timestamp("us")),
+        # Flink's years 0000-9999 with nanoseconds of the millisecond, nulls as null struct slots.
+        "timestamp": timestamps.from_parts([-62_167_219_200_000 + i * 3_155_695_200_000 for i in r],
+                                           [i * 9_999 % 1_000_000 for i in r], [i % 7 != 3 for i in r]),
     })
 
 
