@@ -11,7 +11,7 @@ import pyarrow as pa
 
 from accelerator.plans import udfs
 from accelerator.plans.stage import StagePlan
-from accelerator.sidecar.segment_stage import MessageEncoder
+from accelerator.sidecar import segment_stage  # the module, not its names: stages imports both
 from accelerator.sidecar.stages import DescriptorError, register
 
 KIND = "encode"
@@ -24,7 +24,7 @@ class EncodeStage:
             raise DescriptorError(f"stage {self.name!r}: an encode stage has an encode spec and no decode spec")
         self._input_names = [f["name"] for f in descriptor["input"]["fields"]]
         self._plan = StagePlan(descriptor)
-        self._encoder = MessageEncoder(self.name, descriptor)
+        self._encoder = segment_stage.MessageEncoder(self.name, descriptor)
 
     def process(self, batch: pa.RecordBatch) -> pa.RecordBatch:
         if batch.schema.names != self._input_names:
