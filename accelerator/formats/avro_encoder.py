@@ -18,11 +18,12 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from accelerator.formats import EncodeError, java_hash_map
+from accelerator.formats import EncodeError, java_hash_map, timestamps
 from accelerator.formats.avro_options import AvroOptions
 from accelerator.formats.avro_schema import Node, derive
 from accelerator.formats.types import DataType
 
+_MILLIS_PER_DAY = 86_400_000
 _NULL_BRANCH = pa.scalar(b"\x00", pa.binary())
 _VALUE_BRANCH = pa.scalar(b"\x02", pa.binary())
 
@@ -112,14 +113,19 @@ def _valid(arr: pa.Array, relevant: np.ndarray | None) -> np.ndarray:
 def _integers(node: Node, arr: pa.Array) -> np.ndarray:
     """The int64 each value is written as: days, milliseconds of the day, or epoch milliseconds."""
     t = arr.type
-    if pa.types.is_timestamp(t):
-        nanos = arr.cast(pa.int64()).fill_null(0).to_numpy(zero_copy_only=False)
-        if t.unit != "ns":
-            raise ValueError(f"timestamps are held in nanoseconds, got {t}")
-        return np.floor_divide(nanos, node.write_unit)  # Instant.toEpochMilli and micros both floor
+    if t == timestamps.ARROW_TYPE:
+        millis = timestamps.millis(arr).fill_null(0).to_numpy(zero_copy_only=False)
+        return _local_time_millis(millis) if node.local_time else millis  # toInstant().toEpochMilli()
     if pa.types.is_date32(t) or pa.types.is_time32(t):
         arr = arr.cast(pa.int32())
     return arr.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)
+
+
+def _local_time_millis(millis: np.ndarray) -> np.ndarray:
+    """TimestampData.toLocalDateTime().toInstant(UTC).toEpochMilli(): the epoch milliseconds, but
+    with the day cast to a Java int on the way (it wraps past about 5.8 million years)."""
+    day = np.floor_divide(millis, _MILLIS_PER_DAY).astype(np.int32)  # astype wraps as Java's cast
+    return day.astype(np.int64) * _MILLIS_PER_DAY + np.mod(millis, _MILLIS_PER_DAY)
 
 
 def varints(values: np.ndarray, nulls: np.ndarray | None = None) -> pa.BinaryArray:

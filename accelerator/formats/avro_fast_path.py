@@ -2,10 +2,9 @@
 
 `accelerator._native.decode_avro` (native/src/avro_decode/) reads each message's datum of the
 derived schema straight into Arrow column buffers, invalid UTF-8 in strings decoded as Java
-decodes it (as `java_utf8`). A message on which anything unusual happens (an error, a timestamp
-Arrow cannot hold, a decimal longer than 16 bytes, bytes left over) is only flagged: the exact
-reader (`avro_values`) decides what Flink does with it. Rows with a MAP are left to the exact
-reader.
+decodes it (as `java_utf8`). A message on which anything unusual happens (an error, a decimal
+longer than 16 bytes, bytes left over) is only flagged: the exact reader (`avro_values`) decides
+what Flink does with it. Rows with a MAP are left to the exact reader.
 """
 
 from __future__ import annotations
@@ -16,7 +15,8 @@ import pyarrow as pa
 from accelerator import _native
 from accelerator.formats import native_arrays
 from accelerator.formats.avro_schema import Node
-from accelerator.formats.types import to_arrow
+from accelerator.formats.types import TIMESTAMP_LTZ, to_arrow
+
 #: Avro ints by the width Arrow holds them in.
 _INTS = {"TINYINT": "int8", "SMALLINT": "int16"}
 
@@ -26,7 +26,7 @@ def _describe(node: Node) -> tuple:
     kind = node.kind
     if kind == "int":
         kind = _INTS.get(node.type.root, "int32")
-    elif kind == "long" and node.write_unit:
+    elif node.type.root in ("TIMESTAMP", TIMESTAMP_LTZ):
         kind = "timestamp"
     params = [node.type.precision] if kind == "decimal" else []
     return kind, node.nullable, params, [_describe(c) for c in node.children]

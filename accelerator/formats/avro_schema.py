@@ -24,9 +24,6 @@ _SIMPLE = {"BOOLEAN": "boolean", "BIGINT": "long", "FLOAT": "float", "DOUBLE": "
            "CHAR": "string", "VARCHAR": "string", "BINARY": "bytes", "VARBINARY": "bytes"}
 #: Avro names the accelerator accepts: Avro itself also takes non-ASCII letters, we leave those to Flink.
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-#: flink-avro 2.2.1 writes and reads every timestamp as epoch milliseconds, whatever its precision
-#: and the schema's logical type (a TIMESTAMP(6) is declared local-timestamp-micros but holds millis).
-NANOS_PER_MILLI = 1_000_000
 
 
 class Unsupported(ValueError):
@@ -39,8 +36,11 @@ class Node:
 
     `kind` is the Avro type of the value branch: boolean, int, long, float, double, string,
     bytes, decimal (bytes), record, array or map. `nullable` means the value is written as the
-    union [null, kind]. `write_unit` is, for timestamps, how many nanoseconds one written unit is
-    (always a millisecond in flink-avro 2.2.1), else 0.
+    union [null, kind]. flink-avro 2.2.1 writes and reads every timestamp as a `long` of epoch
+    milliseconds, whatever its precision and the schema's logical type (a TIMESTAMP(6) is
+    declared local-timestamp-micros but holds millis). `local_time` marks a TIMESTAMP written
+    with the legacy mapping off (also inside an ARRAY or MAP, whose schema is still the legacy
+    one): Flink writes it through TimestampData.toLocalDateTime, whose day is a Java int.
     """
 
     type: DataType
@@ -48,7 +48,7 @@ class Node:
     nullable: bool
     children: tuple[Node, ...] = ()
     names: tuple[str, ...] = ()
-    write_unit: int = 0
+    local_time: bool = False
 
 
 def derive(row_type: DataType, legacy_timestamp_mapping: bool = True) -> Node:
@@ -57,10 +57,12 @@ def derive(row_type: DataType, legacy_timestamp_mapping: bool = True) -> Node:
         raise Unsupported(f"the avro format needs a ROW type, got {row_type.serializable()}")
     top = DataType("ROW", False, fields=row_type.fields)
     records: set[str] = set()
-    return _node(top, RECORD_NAME, legacy_timestamp_mapping, "", records)
+    return _node(top, RECORD_NAME, legacy_timestamp_mapping, "", records, not legacy_timestamp_mapping)
 
 
-def _node(t: DataType, record_name: str, legacy: bool, path: str, records: set[str]) -> Node:
+def _node(t: DataType, record_name: str, legacy: bool, path: str, records: set[str], local_time: bool) -> Node:
+    """`legacy` is the mapping the schema is derived with, `local_time` the option's opposite
+    (Flink's converters keep the option inside ARRAY and MAP, its schema does not)."""
     where = path or "the row"
     root = t.root
     if root in _SIMPLE:
@@ -77,7 +79,7 @@ def _node(t: DataType, record_name: str, legacy: bool, path: str, records: set[s
             raise Unsupported(f"{where}: Flink's avro format has no schema for TIMESTAMP({t.precision})"
                               + (" with 'avro.timestamp_mapping.legacy' = 'true' (or inside an ARRAY or MAP)"
                                  if legacy else ""))
-        return Node(t, "long", t.nullable, write_unit=NANOS_PER_MILLI)
+        return Node(t, "long", t.nullable, local_time=local_time)
     if root == TIMESTAMP_LTZ:
         if legacy:
             raise Unsupported(f"{where}: Flink's avro format has no schema for TIMESTAMP WITH LOCAL TIME ZONE"
@@ -85,7 +87,7 @@ def _node(t: DataType, record_name: str, legacy: bool, path: str, records: set[s
         if t.precision > 6:
             raise Unsupported(f"{where}: Flink's avro format has no schema for "
                               f"TIMESTAMP({t.precision}) WITH LOCAL TIME ZONE")
-        return Node(t, "long", t.nullable, write_unit=NANOS_PER_MILLI)
+        return Node(t, "long", t.nullable)
     if root == "ROW":
         if record_name in records:
             raise Unsupported(f"{where}: two nested rows would get the same Avro record name {record_name!r}")
@@ -96,16 +98,16 @@ def _node(t: DataType, record_name: str, legacy: bool, path: str, records: set[s
                 raise Unsupported(f"{where}: field name {f.name!r} is not an Avro name the accelerator"
                                   f" accepts ([A-Za-z_][A-Za-z0-9_]*)")
             child_path = f"{path}.{f.name}" if path else f.name
-            children.append(_node(f.type, f"{record_name}_{f.name}", legacy, child_path, records))
+            children.append(_node(f.type, f"{record_name}_{f.name}", legacy, child_path, records, local_time))
             names.append(f.name)
         return Node(t, "record", t.nullable, tuple(children), tuple(names))
     if root == "ARRAY":
         # Flink derives the element with the legacy mapping and the same record name.
-        element = _node(t.children[0], record_name, True, f"{path}[]", records)
+        element = _node(t.children[0], record_name, True, f"{path}[]", records, local_time)
         return Node(t, "array", t.nullable, (element,))
     if root == "MAP":
         key, value = t.children
         if key.root not in ("CHAR", "VARCHAR"):
             raise Unsupported(f"{where}: Flink's avro format only has string map keys")
-        return Node(t, "map", t.nullable, (_node(value, record_name, True, f"{path}{{}}", records),))
+        return Node(t, "map", t.nullable, (_node(value, record_name, True, f"{path}{{}}", records, local_time),))
     raise Unsupported(f"{where}: type {t.serializable()} is not reproduced exactly by the accelerated avro format")

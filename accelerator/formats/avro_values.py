@@ -26,6 +26,7 @@ from decimal import Context, Decimal
 
 from accelerator.formats import java_hash_map, java_utf8
 from accelerator.formats.avro_schema import Node
+from accelerator.formats.types import TIMESTAMP_LTZ
 
 
 class Malformed(ValueError):
@@ -37,9 +38,7 @@ class Unreproducible(ValueError):
 
 
 _EXACT = Context(prec=80)  # DECIMAL(38) and longer unscaled values, never rounded
-
-#: Timestamps Arrow holds as int64 nanoseconds: epoch milliseconds within this range.
-MAX_MILLIS = (2 ** 63 - 1) // 1_000_000
+_TIMESTAMPS = ("TIMESTAMP", TIMESTAMP_LTZ)
 
 
 class DatumReader:
@@ -104,10 +103,7 @@ class DatumReader:
             return v
         if kind == "long":
             v = self.long_()
-            if node.write_unit:  # a timestamp: Flink reads epoch milliseconds
-                if abs(v) > MAX_MILLIS:
-                    raise Unreproducible(f"timestamp {v} ms since 1970 is outside the years 1677-2262 the"
-                                         f" accelerator holds")
+            if root in _TIMESTAMPS:  # TimestampData.fromEpochMillis, any long
                 return v * 1_000_000
             return v
         if kind == "float":

@@ -13,6 +13,7 @@ import re
 
 NANOS_PER_DAY = 86_400_000_000_000
 _MAX_YEAR = 999_999_999
+_LONG = 1 << 63
 
 _DATE = r"(?P<sign>[+-]?)(?P<year>[0-9]{4,10})-(?P<month>[0-9]{2})-(?P<day>[0-9]{2})"
 _SQL_TIME = r"(?P<hour>[0-9]{2}):(?P<minute>[0-9]{2}):(?P<second>[0-9]{2})(?:\.(?P<fraction>[0-9]{0,9}))?"
@@ -106,10 +107,13 @@ def parse_time(text: str) -> int:
 
 
 def parse_timestamp(text: str, pattern: re.Pattern, smart: bool) -> int:
-    """Nanoseconds since 1970-01-01T00:00 (UTC for TIMESTAMP_LTZ)."""
+    """Nanoseconds since 1970-01-01T00:00 (UTC for TIMESTAMP_LTZ) as Flink's TimestampData holds
+    them: TimestampData.fromLocalDateTime/fromInstant compute the epoch milliseconds in a Java
+    long, which wraps for years past about 292 million."""
     m = pattern.fullmatch(text)
     if not m:
         raise ValueError(f"not a timestamp in the configured format: {text!r}")
     day = _epoch_day(m, smart)
     nanos, extra_days = _nano_of_day(m, smart)
-    return (day + extra_days) * NANOS_PER_DAY + nanos
+    millis, nano_of_milli = divmod((day + extra_days) * NANOS_PER_DAY + nanos, 1_000_000)
+    return ((millis + _LONG) % (2 * _LONG) - _LONG) * 1_000_000 + nano_of_milli

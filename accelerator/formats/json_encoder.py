@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from accelerator import _native
-from accelerator.formats import java_text
+from accelerator.formats import java_text, timestamps
 from accelerator.formats.json_options import JsonOptions
 from accelerator.formats.types import TIMESTAMP_LTZ, DataType
 
@@ -106,7 +106,7 @@ def _restore_nulls(text: pa.Array, arr: pa.Array) -> pa.Array:
 _FRAGMENTS = ("FLOAT", "DOUBLE", "DECIMAL", "BINARY", "VARBINARY", "ARRAY", "MAP")
 _INTEGERS = ("TINYINT", "SMALLINT", "INT", "BIGINT")
 _STRING = DataType("VARCHAR")
-_NANOS_PER_UNIT = {"s": 1_000_000_000, "ms": 1_000_000, "us": 1_000, "ns": 1}
+_BIGINT, _INT = DataType("BIGINT", nullable=False), DataType("INT", nullable=False)
 
 
 def _as(arr: pa.Array, arrow_type: pa.DataType) -> pa.Array:
@@ -136,9 +136,11 @@ def _column(arr: pa.Array, t: DataType, options: JsonOptions) -> tuple:
         kind, arr = "date", _as(arr, pa.date32())
     elif root == "TIME":
         kind, arr = "time", _as(arr, pa.time32("ms"))
-    elif root in ("TIMESTAMP", TIMESTAMP_LTZ) and pa.types.is_timestamp(arr.type):
+    elif root in ("TIMESTAMP", TIMESTAMP_LTZ) and arr.type == timestamps.ARROW_TYPE:
         kind = "timestamp"
-        params = (_NANOS_PER_UNIT[arr.type.unit], options.timestamp_format == "ISO-8601", root == TIMESTAMP_LTZ)
+        params = (options.timestamp_format == "ISO-8601", root == TIMESTAMP_LTZ)
+        fields = [(name.encode(), _column(arr.field(i), part, options))
+                  for i, (name, part) in enumerate(((timestamps.MILLIS, _BIGINT), (timestamps.NANOS, _INT)))]
     elif root == "ROW" and pa.types.is_struct(arr.type):
         kind = "row"
         # A struct's child arrays come with the struct's offset applied: row i is their value i.
@@ -147,7 +149,7 @@ def _column(arr: pa.Array, t: DataType, options: JsonOptions) -> tuple:
         raise ValueError(f"the json encoder does not handle {t.serializable()} held as Arrow {arr.type}")
     buffers = arr.buffers()
     validity = buffers[0] if arr.null_count else None
-    return kind, len(arr), arr.offset, validity, [] if kind == "row" else buffers[1:], params, fields
+    return kind, len(arr), arr.offset, validity, [] if fields else buffers[1:], params, fields
 
 
 def _native_text(column: tuple, options: JsonOptions, arrow_type: pa.DataType = pa.string()) -> pa.Array:

@@ -9,8 +9,8 @@ of their types, and in which no field is read twice before all were read. Unknow
 skipped whatever they hold, as Flink skips them. Among the traps it leaves to the exact path:
 a float for an integer column, FLOAT/DOUBLE text that underflows or overflows, temporal text in
 any but the canonical layout of the configured standard, Feb 29 of a common year (which Flink
-may clamp), timestamps outside the years 1678-2261 (int64 nanoseconds), non-ASCII text read as
-a number, a boolean or a date, an object or array given for a scalar.
+may clamp), dates and timestamps with a signed year (outside 0000-9999), non-ASCII text read
+as a number, a boolean or a date, an object or array given for a scalar.
 
 Fields the stage never reads (`JsonOptions.read_fields`) are checked token for token as the read
 ones, so the same messages are vouched, but come back as nulls: building them was most of the

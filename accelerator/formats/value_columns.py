@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from accelerator.formats import timestamps
 from accelerator.formats.types import TIMESTAMP_LTZ, DataType, to_arrow_field
 
 
@@ -15,7 +16,7 @@ def column(values: list, t: DataType) -> pa.Array:
     arrow = to_arrow_field("", t).type
     root = t.root
     if root in ("TIMESTAMP", TIMESTAMP_LTZ):
-        return pa.array(values, pa.int64()).cast(arrow)
+        return timestamps.from_epoch_nanos(values)
     if root in ("DATE", "TIME"):
         return pa.array(values, pa.int32()).cast(arrow)
     if root == "ARRAY":

@@ -21,6 +21,13 @@ pub enum Values {
     /// may lag behind it, every missing row a null, until `children` or the output pads them (one
     /// bulk fill instead of a null pushed into every field for every null row).
     Row(Vec<Column>),
+    /// TIMESTAMP/TIMESTAMP_LTZ as Flink's TimestampData pair (`accelerator/formats/timestamps.py`):
+    /// little-endian int64 epoch milliseconds and int32 nanoseconds of the millisecond, both 0 for
+    /// a null row (the struct's children are NOT NULL).
+    Timestamp {
+        millis: Vec<u8>,
+        nanos: Vec<u8>,
+    },
     /// int32 offsets, little-endian, into the items' column.
     List {
         offsets: Vec<u8>,
@@ -29,6 +36,16 @@ pub enum Values {
     /// A column the stage never reads: its values are checked as any other's but kept nowhere
     /// (no rows; Python makes it an all-null array). A row's fields are skipped columns too.
     Skipped(Vec<Column>),
+}
+
+impl Values {
+    /// An empty timestamp column with room for `rows` rows.
+    pub fn timestamps(rows: usize) -> Values {
+        Values::Timestamp {
+            millis: Vec::with_capacity(rows * 8),
+            nanos: Vec::with_capacity(rows * 4),
+        }
+    }
 }
 
 /// One output column: a validity byte per row (packed into a bitmap at the end) and the values.
@@ -57,6 +74,10 @@ impl Column {
             Values::Text { offsets, data } => {
                 offsets.extend_from_slice(&(data.len() as i32).to_le_bytes())
             }
+            Values::Timestamp { millis, nanos } => {
+                millis.extend_from_slice(&0i64.to_le_bytes());
+                nanos.extend_from_slice(&0i32.to_le_bytes());
+            }
             Values::Row(_) | Values::Skipped(_) => {}
             Values::List { offsets, .. } => offsets.extend_from_within(offsets.len() - 4..),
         }
@@ -79,6 +100,10 @@ impl Column {
         match &mut self.values {
             Values::Booleans(v) => v.resize(rows, 0),
             Values::Fixed { width, bytes } => bytes.resize(rows * *width, 0),
+            Values::Timestamp { millis, nanos } => {
+                millis.resize(rows * 8, 0);
+                nanos.resize(rows * 4, 0);
+            }
             Values::Text { offsets, .. } | Values::List { offsets, .. } => {
                 let last: [u8; 4] = offsets[offsets.len() - 4..].try_into().unwrap();
                 let from = offsets.len();
@@ -111,6 +136,16 @@ impl Column {
         if let Values::Fixed { bytes, .. } = &mut self.values {
             self.valid.push(1);
             bytes.extend_from_slice(le_bytes);
+        }
+    }
+
+    /// A timestamp: epoch milliseconds and nanoseconds of the millisecond (0..999_999).
+    #[inline]
+    pub fn push_timestamp(&mut self, epoch_millis: i64, nano_of_milli: i32) {
+        if let Values::Timestamp { millis, nanos } = &mut self.values {
+            self.valid.push(1);
+            millis.extend_from_slice(&epoch_millis.to_le_bytes());
+            nanos.extend_from_slice(&nano_of_milli.to_le_bytes());
         }
     }
 
@@ -169,6 +204,10 @@ impl Column {
         match &mut self.values {
             Values::Booleans(v) => v.truncate(rows),
             Values::Fixed { width, bytes } => bytes.truncate(rows * *width),
+            Values::Timestamp { millis, nanos } => {
+                millis.truncate(rows * 8);
+                nanos.truncate(rows * 4);
+            }
             Values::Text { offsets, data } => {
                 offsets.truncate((rows + 1) * 4);
                 data.truncate(i32::from_le_bytes(offsets[rows * 4..].try_into().unwrap()) as usize);
@@ -252,7 +291,7 @@ pub fn native_buffer<'py>(py: Python<'py>, bytes: Vec<u8>) -> PyResult<Bound<'py
 }
 
 /// (validity bitmap or None, value buffers, children) for `pa.Array.from_buffers`; None for a
-/// skipped column.
+/// skipped column. A timestamp is a struct of two children without nulls.
 pub fn column_to_python(py: Python<'_>, mut column: Column) -> PyResult<Bound<'_, PyAny>> {
     if let Values::Skipped(_) = column.values {
         return Ok(py.None().into_bound(py));
@@ -270,6 +309,17 @@ pub fn column_to_python(py: Python<'_>, mut column: Column) -> PyResult<Bound<'_
     match column.values {
         Values::Booleans(v) => buffers.append(native_buffer(py, bitmap(&v))?)?,
         Values::Fixed { bytes, .. } => buffers.append(native_buffer(py, bytes)?)?,
+        Values::Timestamp { millis, nanos } => {
+            for part in [millis, nanos] {
+                let buffers = PyList::new(py, [native_buffer(py, part)?])?;
+                let child = [
+                    py.None().into_bound(py),
+                    buffers.into_any(),
+                    PyList::empty(py).into_any(),
+                ];
+                children.append(PyTuple::new(py, child)?)?;
+            }
+        }
         Values::Text { offsets, data } => {
             buffers.append(native_buffer(py, offsets)?)?;
             buffers.append(native_buffer(py, data)?)?;

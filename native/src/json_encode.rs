@@ -177,11 +177,13 @@ enum Kind<'a> {
     Date(&'a [u8]),
     /// Milliseconds of the day (int32).
     Time(&'a [u8]),
+    /// TIMESTAMP/TIMESTAMP_LTZ as TimestampData's pair: int64 epoch milliseconds and int32
+    /// nanoseconds of the millisecond, each with its child array's offset.
     Timestamp {
-        values: &'a [u8],
-        nanos_per_unit: i64,
+        millis: (&'a [u8], usize),
+        nanos: (&'a [u8], usize),
         separator: u8,
-        zulu: bool,
+        ltz: bool,
     },
     /// DECIMAL as Arrow decimal128 (16-byte little-endian unscaled values) of the given scale,
     /// written as Flink's default writes it (see `write_decimal`).
@@ -250,18 +252,14 @@ impl<'a> Column<'a> {
             }
             Kind::Time(values) => write_time(read_int(values, at, 4), out),
             Kind::Timestamp {
-                values,
-                nanos_per_unit,
+                millis,
+                nanos,
                 separator,
-                zulu,
+                ltz,
             } => {
-                let v = read_int(values, at, 8);
-                match nanos_per_unit {
-                    1 => write_timestamp::<1>(self, v, *separator, *zulu, out),
-                    1_000 => write_timestamp::<1_000>(self, v, *separator, *zulu, out),
-                    1_000_000 => write_timestamp::<1_000_000>(self, v, *separator, *zulu, out),
-                    _ => write_timestamp::<1_000_000_000>(self, v, *separator, *zulu, out),
-                }
+                let m = read_int(millis.0, millis.1 + i, 8);
+                let n = read_int(nanos.0, nanos.1 + i, 4);
+                write_timestamp(self, m, n, *separator, *ltz, out)
             }
             Kind::Decimal { values, scale } => {
                 let b: [u8; 16] = values[at * 16..at * 16 + 16].try_into().unwrap();
@@ -663,21 +661,32 @@ fn write_time(millis: i64, out: &mut Out) {
     out.push(b'"');
 }
 
+/// The day (since the epoch) and the millisecond of that day Flink writes a timestamp at.
+/// TIMESTAMP goes through TimestampData.toLocalDateTime, which casts the day to a Java int (so it
+/// wraps past about 5.8 million years); TIMESTAMP_LTZ through toInstant, which does not.
+fn day_and_millis(millis: i64, ltz: bool) -> (i64, i64) {
+    const MILLIS_PER_DAY: i64 = 86_400_000;
+    let day = millis.div_euclid(MILLIS_PER_DAY);
+    (
+        if ltz { day } else { day as i32 as i64 },
+        millis.rem_euclid(MILLIS_PER_DAY),
+    )
+}
+
 /// yyyy-MM-dd HH:mm:ss (or 'T'), then the fraction's digits without trailing zeros; 'Z' for
-/// TIMESTAMP_LTZ (written in UTC). Monomorphized per unit, so that its divisions are by constants.
-fn write_timestamp<const NANOS_PER_UNIT: i64>(
+/// TIMESTAMP_LTZ (written in UTC). `nano_of_milli` is 0..999_999 (checked when the column is read).
+fn write_timestamp(
     column: &Column<'_>,
-    v: i64,
+    millis: i64,
+    nano_of_milli: i64,
     separator: u8,
     zulu: bool,
     out: &mut Out,
 ) {
-    let units_per_second = 1_000_000_000 / NANOS_PER_UNIT;
-    let per_day = 86_400 * units_per_second;
-    let rest = v.rem_euclid(per_day);
-    let seconds = (rest / units_per_second) as usize;
-    let mut fraction = rest % units_per_second * NANOS_PER_UNIT;
-    let date = column.date(v.div_euclid(per_day));
+    let (day, millis_of_day) = day_and_millis(millis, zulu);
+    let seconds = (millis_of_day / 1000) as usize;
+    let mut fraction = millis_of_day % 1000 * 1_000_000 + nano_of_milli;
+    let date = column.date(day);
     out.put_with::<64>(|room| {
         room[0].write(b'"');
         for (k, &b) in date.text.iter().enumerate() {
@@ -782,6 +791,40 @@ type Description<'py> = (
     Vec<(Vec<u8>, Bound<'py, PyAny>)>,
 );
 
+/// A timestamp's millis or nanos column: its values and offset, after checking it is an integer
+/// column of `width` bytes and `length` values (its validity is not read: the parts of a valid
+/// timestamp are never null, those of a null one are not written).
+fn timestamp_part<'a>(
+    part: Column<'a>,
+    length: usize,
+    width: usize,
+) -> PyResult<(&'a [u8], usize)> {
+    match part.kind {
+        Kind::Int(values, w) if w == width && part.length == length => Ok((values, part.offset)),
+        _ => Err(PyValueError::new_err(format!(
+            "json encode: a timestamp's parts must be {length} {width}-byte integers"
+        ))),
+    }
+}
+
+/// Every valid timestamp's nanoseconds lie within its millisecond, as TimestampData requires.
+fn check_nanos(
+    nanos: (&[u8], usize),
+    length: usize,
+    offset: usize,
+    validity: Option<&[u8]>,
+) -> PyResult<()> {
+    for i in 0..length {
+        let n = read_int(nanos.0, nanos.1 + i, 4);
+        if !(0..1_000_000).contains(&n) && validity.is_none_or(|bits| bit(bits, offset + i)) {
+            return Err(PyValueError::new_err(format!(
+                "json encode: timestamp {i} has {n} nanoseconds of the millisecond, not 0..999999"
+            )));
+        }
+    }
+    Ok(())
+}
+
 fn column<'a>(described: &Bound<'_, PyAny>, held: &mut Vec<Held>) -> PyResult<Column<'a>> {
     let (kind, length, offset, validity, buffers, params, children): Description =
         described.extract()?;
@@ -843,17 +886,19 @@ fn column<'a>(described: &Bound<'_, PyAny>, held: &mut Vec<Held>) -> PyResult<Co
         "date" => Kind::Date(fixed(4, held)?),
         "time" => Kind::Time(fixed(4, held)?),
         "timestamp" => {
-            let nanos_per_unit = param(0)?;
-            if ![1, 1_000, 1_000_000, 1_000_000_000].contains(&nanos_per_unit) {
-                return Err(PyValueError::new_err(format!(
-                    "json encode: no timestamp unit of {nanos_per_unit} ns"
-                )));
-            }
+            let [(_, millis), (_, nanos)] = children.as_slice() else {
+                return Err(PyValueError::new_err(
+                    "json encode: a timestamp column needs its millis and nanos columns",
+                ));
+            };
+            let millis = timestamp_part(column(millis, held)?, length, 8)?;
+            let nanos = timestamp_part(column(nanos, held)?, length, 4)?;
+            check_nanos(nanos, length, offset, validity)?;
             Kind::Timestamp {
-                values: fixed(8, held)?,
-                nanos_per_unit,
-                separator: if param(1)? != 0 { b'T' } else { b' ' },
-                zulu: param(2)? != 0,
+                millis,
+                nanos,
+                separator: if param(0)? != 0 { b'T' } else { b' ' },
+                ltz: param(1)? != 0,
             }
         }
         "decimal" => Kind::Decimal {

@@ -12,13 +12,18 @@ from accelerator.formats.types import TIMESTAMP_LTZ
 _EXACT = Context(prec=100)
 INT_RANGES = {"TINYINT": 7, "SMALLINT": 15, "INT": 31, "BIGINT": 63}
 NANOS_PER_DAY = 86_400_000_000_000
-#: Timestamps as Arrow holds them (int64 nanoseconds: 1677-09-21 .. 2262-04-11), weighted to
-#: whole seconds and milliseconds as real data is.
+#: Days since 1970-01-01 of 0000-01-01 and of 9999-12-31.
+FIRST_DAY, LAST_DAY = -719_528, 2_932_896
+#: Nanoseconds since the epoch of the first and last instant of the years 0000-9999.
+FIRST_NANO, LAST_NANO = FIRST_DAY * NANOS_PER_DAY, (LAST_DAY + 1) * NANOS_PER_DAY - 1
+#: Timestamps of the years 0000-9999 with nanosecond digits, weighted to whole seconds and
+#: milliseconds as real data is, and to the edges (the range's ends, the epoch, a leap day).
 TIMESTAMPS = st.one_of(
-    st.integers(-(2 ** 63), 2 ** 63 - 1),
-    st.integers(-9_223_372_036, 9_223_372_035).map(lambda s: s * 1_000_000_000),
-    st.integers(-9_223_372_036_854, 9_223_372_036_853).map(lambda ms: ms * 1_000_000),
-    st.sampled_from([0, -1, 951_782_400_000_000_000, 1_582_934_400_123_000_000, -86_400_000_000_000]),
+    st.integers(FIRST_NANO, LAST_NANO),
+    st.integers(FIRST_NANO // 10 ** 9, LAST_NANO // 10 ** 9).map(lambda s: s * 1_000_000_000),
+    st.integers(FIRST_NANO // 10 ** 6, LAST_NANO // 10 ** 6).map(lambda ms: ms * 1_000_000),
+    st.sampled_from([0, -1, 1, 999_999, -1_000_000, FIRST_NANO, LAST_NANO, FIRST_NANO + 999_999,
+                     951_782_400_000_000_000, 1_582_934_400_123_000_000, -86_400_000_000_000]),
 )
 
 
@@ -52,7 +57,7 @@ def _non_null(t: types.DataType):
     if root in ("BINARY", "VARBINARY"):
         return st.binary(max_size=12)
     if root == "DATE":
-        return st.one_of(st.integers(-719_528, 2_932_896), st.integers(-1_000_000, 4_000_000))
+        return st.one_of(st.integers(FIRST_DAY, LAST_DAY), st.integers(-1_000_000, 4_000_000))
     if root == "TIME":
         return st.integers(0, 86_399_999)
     if root in ("TIMESTAMP", TIMESTAMP_LTZ):

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from accelerator.formats import FormatError, avro, types
 from accelerator.formats.avro_decoder import UNREPRODUCIBLE_REMEDY
+from accelerator.formats.avro_values import DatumReader
 from accelerator.formats import avro_fast_path
 from accelerator.testing.flink_oracle import AvroDeserializer, AvroSerializer
 from avro_types import LEGACY, MAPS, MODERN, NESTED, NEXMARK, SCALARS, TIMESTAMPS
@@ -87,24 +88,19 @@ def assert_decodes_like_flink(row_type: types.DataType, options: dict, messages:
 @SETTINGS
 @given(batch=rows(SCALARS, 5, 25))
 def test_scalar_rows_round_trip(options, batch):
-    # "unreproducible": a timestamp within a millisecond of Arrow's range, which Flink reads back
-    # one millisecond further out
-    assert assert_decodes_like_flink(SCALARS, options, flink_bytes(SCALARS, options, batch)) in (
-        "rows", "unreproducible")
+    assert assert_decodes_like_flink(SCALARS, options, flink_bytes(SCALARS, options, batch)) == "rows"
 
 
 @SETTINGS
 @given(batch=rows(TIMESTAMPS, 5, 25))
 def test_timestamps_are_read_as_milliseconds_like_flink(batch):
-    assert assert_decodes_like_flink(TIMESTAMPS, MODERN, flink_bytes(TIMESTAMPS, MODERN, batch)) in (
-        "rows", "unreproducible")
+    assert assert_decodes_like_flink(TIMESTAMPS, MODERN, flink_bytes(TIMESTAMPS, MODERN, batch)) == "rows"
 
 
 @SETTINGS
 @given(batch=rows(NESTED, 3, 15))
 def test_nested_rows_round_trip(batch):
-    assert assert_decodes_like_flink(NESTED, LEGACY, flink_bytes(NESTED, LEGACY, batch)) in (
-        "rows", "unreproducible")
+    assert assert_decodes_like_flink(NESTED, LEGACY, flink_bytes(NESTED, LEGACY, batch)) == "rows"
 
 
 @SETTINGS
@@ -126,10 +122,19 @@ def test_repeated_and_colliding_map_keys_merge_like_flinks():
     assert assert_decodes_like_flink(row_type, {}, [b"\x02" + body, b"\x02\x00", b"\x00"]) == "rows"
 
 
-def test_timestamps_flink_reads_outside_arrows_range_are_refused():
-    row_type = types.parse("ROW<`ts` TIMESTAMP(3)>")
-    messages = flink_bytes(row_type, {}, [(0,), (-(2 ** 63),)])  # floors to -9223372036855 ms
-    assert assert_decodes_like_flink(row_type, {}, messages) == "unreproducible"
+def test_timestamps_of_any_long_are_read_exactly_on_both_paths():
+    # Flink reads any long of epoch milliseconds (TimestampData.fromEpochMillis), years far
+    # outside 0000-9999 included.
+    row_type = types.parse("ROW<`ts` TIMESTAMP(3), `n` TIMESTAMP(3) NOT NULL>")
+    millis = [-(2 ** 63), 2 ** 63 - 1, -62_167_219_200_001, 253_402_300_800_000, -1, 0]
+    batch = [(m * 1_000_000, -m * 1_000_000 if m > -(2 ** 63) else 0) for m in millis] + [(None, 1_000_000)]
+    messages = flink_bytes(row_type, LEGACY, batch)
+    assert assert_decodes_like_flink(row_type, LEGACY, messages) == "rows"
+    schema = avro.derive(row_type)
+    _, regular = avro_fast_path.decode(pa.array(messages, pa.binary()), schema)
+    assert regular.all()
+    expected = [d.rows[0] for d in AvroDeserializer(row_type.serializable(), LEGACY).deserialize(messages)]
+    assert [DatumReader(m).read(schema) for m in messages] == expected == batch
 
 
 def test_well_formed_rows_take_the_native_path_alone():

@@ -43,6 +43,22 @@ def test_timestamps_without_the_legacy_mapping(batch):
     assert_same_bytes(TIMESTAMPS, MODERN, batch)
 
 
+#: Epoch milliseconds far outside the years 0000-9999 (Flink holds any long), around the days
+#: a Java int no longer holds.
+_FAR_MILLIS = [-(2 ** 63), 2 ** 63 - 1, 2 ** 31 * 86_400_000, 2 ** 31 * 86_400_000 - 1, -(2 ** 31) * 86_400_000,
+               -(2 ** 31) * 86_400_000 - 1, -62_167_219_200_001, 253_402_300_800_000, -1, 0]
+
+
+@pytest.mark.parametrize("options", [LEGACY, MODERN], ids=["legacy", "modern"])
+def test_timestamps_of_any_long_are_written_like_flink(options):
+    # Without the legacy mapping Flink writes a TIMESTAMP through TimestampData.toLocalDateTime,
+    # whose day is a Java int, also inside an ARRAY (whose schema is the legacy one).
+    row_type = types.parse("ROW<`ts` TIMESTAMP(3), `a` ARRAY<TIMESTAMP(3)>, `n` TIMESTAMP(0) NOT NULL>")
+    nanos = [m * 1_000_000 + k * 999_999 for m in _FAR_MILLIS for k in (0, 1) if m * 1_000_000 + k * 999_999
+             < 2 ** 63 * 1_000_000]
+    assert_same_bytes(row_type, options, [(v, [v, None, -v - 1], v) for v in nanos] + [(None, None, 0)])
+
+
 @pytest.mark.parametrize("options", [LEGACY, MODERN], ids=["legacy", "modern"])
 @SETTINGS
 @given(batch=rows(NESTED, 3, 15))

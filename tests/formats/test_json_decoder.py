@@ -197,7 +197,10 @@ def test_adversarial_batches(options, row_type, data):
 EDGES = [
     b'{"dt":"2000-02-29","ts":"2000-02-29 23:59:59.999","ltz":"1900-02-28 00:00:00Z"}',
     b'{"dt":"1900-02-29"}', b'{"ts":"1900-02-29 00:00:00"}', b'{"ts":"1969-12-31 23:59:59.999999999"}',
-    b'{"ts9":"1677-09-21 00:12:43.145224192"}', b'{"dt":"-0001-01-01","t":"00:00:00.999"}',
+    b'{"ts9":"0000-01-01 00:00:00.000000001"}', b'{"dt":"-0001-01-01","t":"00:00:00.999"}',
+    b'{"ts9":"-999999999-01-01 00:00:00","ltz":"+999999999-12-31 23:59:59.999999999Z"}',
+    b'{"ts":"+292278994-08-17 07:12:55.807","ltz":"-292275055-05-16 16:47:04.192Z"}',
+    b'{"ts":"+292278994-08-17 07:12:55.808","ltz":"-292275055-05-16 16:47:04.191999999Z"}',
     b'{"dec38":99999999999999999999.999999999999999999}', b'{"dec38":-99999999999999999999.9999999999999999995}',
     b'{"dec38":100000000000000000000}', b'{"dec":"\xd9\xa1\xd9\xa2.5"}',
     b'{"s":"\\u00e9\\ud83d\\ude00\\u0000\\ud800x"}', b'{"s":"\\uDBFF\\uDFFF"}', b'{"c":"\xf0\x9f\x98\x80 too long"}',
@@ -270,11 +273,20 @@ def test_null_for_a_not_null_field_fails_naming_the_message():
     assert caught.value.row == 1 and "NOT NULL" in caught.value.reason
 
 
-def test_timestamps_the_accelerator_cannot_hold_fail_loudly():
-    with pytest.raises(FormatError) as caught:
-        decode(pa.array([b'{"t":"3000-01-01 00:00:00"}'], pa.binary()), types.parse("ROW<`t` TIMESTAMP(3)>"),
-               parse_options({}))
-    assert "does not reproduce" in caught.value.reason
+def test_timestamps_of_every_year_flink_reads_are_held_exactly():
+    # Flink computes a timestamp's epoch milliseconds in a Java long: past the years it holds
+    # (about 292 million either side) they wrap, and so do ours.
+    row_type = types.parse("ROW<`t` TIMESTAMP(9)>")
+    texts = ["0000-01-01 00:00:00", "9999-12-31 23:59:59.999999999", "+292278994-08-17 07:12:55.807999999",
+             "+292278994-08-17 07:12:55.808", "-999999999-01-01 00:00:00.5"]
+    batch = decode(pa.array([b'{"t":"%s"}' % t.encode() for t in texts], pa.binary()), row_type,
+                   parse_options({})).batch
+    # Nanoseconds since 1970 of the texts, without and with Java's wrap of the milliseconds.
+    first, last = -62_167_219_200 * 10 ** 9, 253_402_300_800 * 10 ** 9 - 1
+    wrapped = (2 ** 63 - 1) * 10 ** 6 + 999_999
+    assert from_batch(row_type, batch) == [(first,), (last,), (wrapped,), (-(2 ** 63) * 10 ** 6,),
+                                           ((-31_557_014_135_596_800_000 + 2 * 2 ** 64) * 10 ** 6 + 500_000_000,)]
+    assert_batch_matches_flink(row_type, {}, [b'{"t":"%s"}' % t.encode() for t in texts])
 
 
 @pytest.mark.parametrize("message", [b'{\x00"\x00a\x00"\x00:\x001\x00}\x00', b'\xff\xfe{\x00}\x00'])
@@ -592,15 +604,16 @@ NATIVE_VOUCHED = [
     b'{"f":16777217,"d":9007199254740993,"dec":123456789.5,"dec0":-999.5,"dec38":"1.e1"}',
     b'{"f":-0.0,"d":0e10,"dec":0.005,"dec38":-0.0049999,"s":-0.0e+5,"c":true}',
     b'{"b":" TRUE ","s":false}', b'{"b":0}', b'{"b":"\\u0074rue"}', b'{"b":"yes"}',
-    b'{"ts":"1678-01-01 00:00:00","ts9":"2261-12-31 23:59:59.999999999","ltz":"1678-01-01 00:00:00.1Z",'
+    b'{"ts":"0000-01-01 00:00:00","ts9":"9999-12-31 23:59:59.999999999","ltz":"0000-01-01 00:00:00.1Z",'
     b'"dt":"0000-01-01","t":"23:59:59.999999999"}',
-    b'{"dt":"2000-02-29","ts":"2020-02-29 12:00:00.5","ltz":"2261-12-31 23:59:59Z","t":"00:00:00"}',
+    b'{"dt":"2000-02-29","ts":"0000-02-29 12:00:00.5","ltz":"9999-12-31 23:59:59Z","t":"00:00:00"}',
+    b'{"ts9":"1677-09-21 00:12:43.145224191","ltz":"2262-04-11 23:47:16.854775808Z"}',
     b'{"r":{"i":1,"s":"x","ts":"1970-01-01 00:00:00.000001","rr":null,"i":"read once all four were"}}',
     b'{"r":{"rr":{"dec":12.3456,"d":-1.5e-300},"s":null},"r2":{"i":1}}',
     b'{}', b'{"r":{}}', b'{"r":null,"s":null,"i":null}',
 ]
 NATIVE_VOUCHED_ISO = [
-    b'{"ts":"1678-01-01T00:00:00","ts9":"2261-12-31T23:59:59.999999999","ltz":"2020-02-29T12:34:56.789Z"}',
+    b'{"ts":"0000-01-01T00:00:00","ts9":"9999-12-31T23:59:59.999999999","ltz":"2020-02-29T12:34:56.789Z"}',
     b'{"r":{"ts":"2000-01-01T00:00:00.5"}}',
 ]
 

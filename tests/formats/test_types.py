@@ -34,8 +34,10 @@ def test_arrow_types():
     assert schema.field("id") == pa.field("id", pa.int64(), nullable=False)
     assert schema.field("p").type == pa.decimal128(10, 2)
     assert schema.field("t").type == pa.time32("ms")
-    assert schema.field("ts").type == pa.timestamp("ns")
-    assert schema.field("l").type == pa.timestamp("ns", tz="UTC")
+    # Flink's TimestampData pair, whatever the precision, for TIMESTAMP and TIMESTAMP_LTZ alike.
+    pair = pa.struct([pa.field("millis", pa.int64(), nullable=False), pa.field("nanos", pa.int32(), nullable=False)])
+    assert schema.field("ts").type == pair
+    assert schema.field("l").type == pair
     assert schema.field("m").type == pa.map_(pa.field("key", pa.string(), nullable=False),
                                              pa.list_(pa.int32()))
     assert schema.field("r").type == pa.struct([pa.field("a", pa.bool_(), nullable=False)])

@@ -3,8 +3,7 @@
 //!
 //! A message is read here only when nothing unusual happens in it: every varint within Java's
 //! byte limits, union branches 0 or 1, lengths and block counts that fit in the message,
-//! timestamps Arrow holds as int64 nanoseconds, decimals of 1 to 16 bytes, and the datum ending
-//! exactly at the message's end. Invalid UTF-8 in a string is decoded as Java decodes it
+//! decimals of 1 to 16 bytes, and the datum ending exactly at the message's end. Invalid UTF-8 in a string is decoded as Java decodes it
 //! (`java_utf8`). Any other message is flagged for the exact reader
 //! (`accelerator/formats/avro_values.py`), which reproduces Flink's failures and the bytes a datum
 //! leaves unread for the next message.
@@ -21,15 +20,12 @@ use crate::columns::{column_to_python, native_buffer, Column, MessageBuffers, Va
 struct Flagged;
 type R<T> = Result<T, Flagged>;
 
-/// Epoch milliseconds Arrow holds as int64 nanoseconds (`avro_values.MAX_MILLIS`).
-const MAX_MILLIS: i64 = i64::MAX / 1_000_000;
-
 enum Kind {
     Boolean,
     /// An Avro int kept as its low `bytes` bytes (TINYINT 1, SMALLINT 2, INT/DATE/TIME 4).
     Int(usize),
     Long,
-    /// An Avro long of epoch milliseconds, held as nanoseconds.
+    /// An Avro long of epoch milliseconds: TimestampData.fromEpochMillis, any long.
     Timestamp,
     Float,
     Double,
@@ -100,7 +96,8 @@ fn new_column(node: &Node, rows: usize, bytes: usize) -> Column {
         Kind::Boolean => Values::Booleans(Vec::with_capacity(rows)),
         Kind::Int(width) => fixed(*width),
         Kind::Float => fixed(4),
-        Kind::Long | Kind::Timestamp | Kind::Double => fixed(8),
+        Kind::Long | Kind::Double => fixed(8),
+        Kind::Timestamp => Values::timestamps(rows),
         Kind::Decimal { .. } => fixed(16),
         Kind::Bytes { .. } => Values::Text {
             offsets: offsets(rows),
@@ -220,11 +217,8 @@ fn read(d: &mut Datum<'_>, node: &Node, column: &mut Column) -> R<()> {
             column.push_fixed(&v.to_le_bytes());
         }
         Kind::Timestamp => {
-            let v = d.long()?;
-            if !(-MAX_MILLIS..=MAX_MILLIS).contains(&v) {
-                return Err(Flagged);
-            }
-            column.push_fixed(&(v * 1_000_000).to_le_bytes());
+            let millis = d.long()?;
+            column.push_timestamp(millis, 0);
         }
         Kind::Float => {
             let b = d.raw(4)?;

@@ -19,7 +19,8 @@ pub(super) fn new_column(field: &Field, rows: usize, text_bytes: usize) -> Colum
         Kind::Boolean => Values::Booleans(Vec::with_capacity(rows)),
         Kind::Integer(bits) => fixed(*bits as usize / 8),
         Kind::Float | Kind::Date | Kind::Time => fixed(4),
-        Kind::Double | Kind::Timestamp { .. } => fixed(8),
+        Kind::Double => fixed(8),
+        Kind::Timestamp { .. } => Values::timestamps(rows),
         Kind::Decimal { .. } => fixed(16),
         Kind::Text => {
             let mut offsets = Vec::with_capacity((rows + 1) * 4);

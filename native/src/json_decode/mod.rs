@@ -441,8 +441,8 @@ impl Decoder {
             }
             Kind::Timestamp { ltz } => {
                 let iso = self.iso;
-                let nanos = timestamp(self.temporal_text(c)?, iso, *ltz)?;
-                column.push_fixed(&nanos.to_le_bytes());
+                let (millis, nanos) = timestamp(self.temporal_text(c)?, iso, *ltz)?;
+                column.push_timestamp(millis, nanos);
             }
             Kind::Row(fields) => {
                 if b != b'{' {

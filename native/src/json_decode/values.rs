@@ -4,8 +4,8 @@
 
 use super::{Leftover, R};
 
-const NANOS_PER_SECOND: i64 = 1_000_000_000;
-const NANOS_PER_DAY: i64 = 86_400 * NANOS_PER_SECOND;
+const MILLIS_PER_DAY: i64 = 86_400_000;
+const NANOS_PER_MILLI: i64 = 1_000_000;
 
 /// Java's String.trim(): every char up to U+0020 off both ends.
 pub(super) fn java_trim(text: &[u8]) -> &[u8] {
@@ -241,9 +241,10 @@ pub(super) fn time_of_day(b: &[u8]) -> R<(i64, i64)> {
 }
 
 /// A timestamp in Flink's layout for the standard (`yyyy-MM-dd HH:mm:ss[.f]` for SQL, a 'T' for
-/// ISO-8601, and a 'Z' after it for TIMESTAMP_LTZ), years 1678-2261 (whose every instant fits
-/// int64 nanoseconds): nanoseconds since the epoch.
-pub(super) fn timestamp(b: &[u8], iso: bool, ltz: bool) -> R<i64> {
+/// ISO-8601, and a 'Z' after it for TIMESTAMP_LTZ), years 0000-9999 (the 4-digit years, where
+/// Flink's millisecond arithmetic cannot overflow): TimestampData's (epoch milliseconds,
+/// nanoseconds of the millisecond).
+pub(super) fn timestamp(b: &[u8], iso: bool, ltz: bool) -> R<(i64, i32)> {
     let b = if ltz {
         b.strip_suffix(b"Z").ok_or(Leftover)?
     } else {
@@ -252,7 +253,8 @@ pub(super) fn timestamp(b: &[u8], iso: bool, ltz: bool) -> R<i64> {
     if b.len() < 19 || b[10] != if iso { b'T' } else { b' ' } {
         return Err(Leftover);
     }
-    let day = epoch_day(&b[..10], 1678..=2261)?;
+    let day = epoch_day(&b[..10], 0..=9999)?;
     let (second, nanos) = time_of_day(&b[11..])?;
-    Ok(day * NANOS_PER_DAY + second * NANOS_PER_SECOND + nanos)
+    let millis = day * MILLIS_PER_DAY + second * 1000 + nanos / NANOS_PER_MILLI;
+    Ok((millis, (nanos % NANOS_PER_MILLI) as i32))
 }
