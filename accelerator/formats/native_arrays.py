@@ -6,6 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
+from accelerator.formats import timestamps
+
 #: Message columns the kernels read as they are (same buffer layout as binary), and whether their
 #: offsets are 64-bit.
 _LAYOUTS = {pa.binary(): False, pa.string(): False, pa.large_binary(): True, pa.large_string(): True}
@@ -25,7 +27,7 @@ def column(arrow: pa.DataType, length: int, buffers: tuple | None) -> pa.Array:
     structs and lists take their children's arrays, built the same way; None (a column the stage
     does not read) gives nulls."""
     if buffers is None:
-        return pa.nulls(length, arrow)
+        return _nulls(arrow, length)
     validity, values, children = buffers
     validity = None if validity is None else pa.py_buffer(validity)
     if pa.types.is_struct(arrow):
@@ -37,3 +39,15 @@ def column(arrow: pa.DataType, length: int, buffers: tuple | None) -> pa.Array:
         item = column(arrow.value_type, items, children[0])
         return pa.ListArray.from_buffers(arrow, length, [validity, offsets], children=[item])
     return pa.Array.from_buffers(arrow, length, [validity] + [pa.py_buffer(b) for b in values])
+
+
+def _nulls(arrow: pa.DataType, length: int) -> pa.Array:
+    """`length` nulls; under a null timestamp, at any depth of rows, its NOT NULL parts hold 0
+    (the layout of timestamps.py), where pa.nulls would leave them null."""
+    if arrow == timestamps.ARROW_TYPE:
+        zeros = np.zeros(length, dtype=np.int64)
+        return timestamps.from_parts(zeros, zeros.astype(np.int32), np.zeros(length, dtype=bool))
+    if pa.types.is_struct(arrow):
+        kids = [_nulls(arrow.field(i).type, length) for i in range(arrow.num_fields)]
+        return pa.StructArray.from_arrays(kids, fields=list(arrow), mask=pa.array(np.ones(length, dtype=bool)))
+    return pa.nulls(length, arrow)
