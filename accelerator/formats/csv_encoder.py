@@ -70,8 +70,13 @@ def _value_texts(arr: pa.Array, t: DataType, options: CsvOptions) -> tuple[pa.Ar
         return arr.cast(pa.string()), True
     if root in ("BINARY", "VARBINARY", "DATE"):
         return _unquote(json_encoder.encode_values(arr, t, _JSON_DEFAULTS)), True
-    if root in ("TIMESTAMP", TIMESTAMP_LTZ):
+    if root == "TIMESTAMP":
         return _unquote(json_encoder.encode_values(arr, t, _JSON_DEFAULTS)), True
+    if root == TIMESTAMP_LTZ:
+        # Flink's csv writes it through TimestampData.toLocalDateTime, as a TIMESTAMP (whose day
+        # is a Java int) with a 'Z'; the json format goes through toInstant.
+        local = _unquote(json_encoder.encode_values(arr, DataType("TIMESTAMP", params=t.params), _JSON_DEFAULTS))
+        return pc.binary_join_element_wise(local, "Z", ""), True
     if root == "TIME":
         return _times(arr), True
     raise ValueError(f"the csv encoder does not handle {t.serializable()}")

@@ -3,8 +3,9 @@
 //!
 //! Python (`accelerator.formats.json_encoder`) describes each column as a tuple
 //! `(kind, length, offset, validity, buffers, params, fields)`, a row's fields as (UTF-8 name,
-//! column) pairs. Types not written here (doubles, decimals, bytes, arrays, maps) arrive as
-//! `fragment` columns of JSON text Python made.
+//! column) pairs; a timestamp's two parts (millis, nanos) come as its fields, `int` columns.
+//! Types not written here (doubles, decimals, bytes, arrays, maps) arrive as `fragment` columns
+//! of JSON text Python made.
 
 use std::cell::{Cell, RefCell};
 use std::ffi::c_void;
@@ -960,4 +961,28 @@ fn render(col: &Column<'_>, ignore_nulls: bool) -> Result<(Vec<u8>, Vec<u8>), Py
         offsets.extend_from_slice(&end.to_le_bytes());
     }
     Ok((data.0, offsets))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::day_and_millis;
+
+    #[test]
+    fn a_timestamps_day_wraps_as_a_java_int_and_an_instants_does_not() {
+        // Instant.ofEpochMilli(Long.MIN_VALUE) is -292275055-05-16T16:47:04.192Z, 106,751,991,168
+        // days before 1970-01-01.
+        assert_eq!(
+            day_and_millis(i64::MIN, true),
+            (-106_751_991_168, 60_424_192)
+        );
+        // (int) -106,751,991,168 = -106,751,991,168 + 25 * 2^32.
+        assert_eq!(
+            day_and_millis(i64::MIN, false),
+            (-106_751_991_168 + 25 * (1 << 32), 60_424_192)
+        );
+        assert_eq!(day_and_millis(-1, false), (-1, 86_399_999));
+        let first_unheld_day = (1i64 << 31) * 86_400_000;
+        assert_eq!(day_and_millis(first_unheld_day, true), (1 << 31, 0));
+        assert_eq!(day_and_millis(first_unheld_day, false), (-(1 << 31), 0));
+    }
 }

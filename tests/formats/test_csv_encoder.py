@@ -82,6 +82,11 @@ EDGE_ROWS = [
      None, 2_932_896, None, None, 9_223_372_036_854_775_807 // 1_000_000 * 1_000_000, 1, 1),
     (None, None, None, None, 5, 1e21, 1e21, None, Decimal("12345678901234567890"), None, "\r\n", "\t",
      None, -1, None, None, 1_583_020_800_000_000_000, 0, -2_208_988_800_000_000_000),
+    # the years 0000 and 9999, and any long of milliseconds Flink holds (its day past a Java int)
+    (None, None, None, None, 6, None, None, None, None, None, None, None, None, None, None, None,
+     -62_167_219_200_000_000_000, 253_402_300_799_999_999_999, -(2 ** 63) * 10 ** 6),
+    (None, None, None, None, 7, None, None, None, None, None, None, None, None, None, None, None,
+     (2 ** 63 - 1) * 10 ** 6 + 999_999, 2 ** 31 * 86_400_000_000_000 - 1, 2 ** 31 * 86_400_000_000_000),
 ]
 
 

@@ -691,6 +691,7 @@ def test_unread_fields_are_checked_as_strictly_but_decoded_as_nulls(options, bat
     assert (part.leftover is None and whole.leftover is None) or part.leftover.equals(whole.leftover)
     expected = keep_read(pa.StructArray.from_arrays(whole.batch.columns, fields=list(whole.batch.schema)), NATIVE, read)
     assert pa.StructArray.from_arrays(part.batch.columns, fields=list(part.batch.schema)).equals(expected)
+    from_batch(NATIVE, part.batch)  # asserts the timestamp layout, 0 under the nulls of unread columns too
 
 
 @pytest.mark.parametrize("message", [

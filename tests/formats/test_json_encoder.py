@@ -12,7 +12,7 @@ from accelerator.formats import types
 from accelerator.formats.json_encoder import encode
 from accelerator.formats.json_options import parse_options
 from accelerator.testing.flink_oracle import JsonSerializer
-from rows import rows
+from rows import FIRST_NANO, LAST_NANO, TIMESTAMPS, rows
 from values import to_batch
 
 SCALARS = types.parse(
@@ -112,11 +112,18 @@ _SPECIAL_CHARS = ['"', "\\", "\b", "\t", "\n", "\f", "\r", "\x00", "\x01", "\x0b
                   "\u00e9", "\u2028", "\uffff", "\U00010000", "\U0001F600", "\U0010FFFF"]
 _TEXT = st.lists(st.one_of(st.sampled_from(_SPECIAL_CHARS), st.text("az 09", max_size=20), st.text(max_size=3)),
                  max_size=6).map("".join)
+#: A Java int of days in epoch nanoseconds: past it Flink's TIMESTAMP text wraps, its
+#: TIMESTAMP_LTZ text does not.
+_INT_DAYS = 2 ** 31 * 86_400_000_000_000
+#: Timestamps as TimestampData holds them: any long of epoch milliseconds with 0..999_999
+#: nanoseconds, and mostly the years 0000-9999.
 _NANOS = st.one_of(
-    st.sampled_from([-(2 ** 63), 2 ** 63 - 1, 0, -1, 1, -1_000_000_000, 999_999_999, 86_399_999_999_999]),
-    st.integers(-(2 ** 63), 2 ** 63 - 1),
+    st.sampled_from([-(2 ** 63) * 10 ** 6, (2 ** 63 - 1) * 10 ** 6 + 999_999, _INT_DAYS, _INT_DAYS - 1, -_INT_DAYS,
+                     -_INT_DAYS - 1, 0, -1, 1, -1_000_000_000, 999_999_999, 86_399_999_999_999]),
+    st.tuples(st.integers(-(2 ** 63), 2 ** 63 - 1), st.integers(0, 999_999)).map(lambda p: p[0] * 10 ** 6 + p[1]),
+    TIMESTAMPS,
     # whole seconds plus a fraction of every length from 1 to 9 digits
-    st.tuples(st.integers(-9_223_372_035, 9_223_372_035), st.integers(1, 9), st.integers(0, 8)).map(
+    st.tuples(st.integers(FIRST_NANO // 10 ** 9, LAST_NANO // 10 ** 9), st.integers(1, 9), st.integers(0, 8)).map(
         lambda s: s[0] * 1_000_000_000 + s[1] * 10 ** s[2]),
 )
 _DAYS = st.one_of(st.sampled_from([-719_528, -719_529, 2_932_896, 2_932_897, 0, -1, -(2 ** 31), 2 ** 31 - 1]),

@@ -258,3 +258,38 @@ pub(super) fn timestamp(b: &[u8], iso: bool, ltz: bool) -> R<(i64, i32)> {
     let millis = day * MILLIS_PER_DAY + second * 1000 + nanos / NANOS_PER_MILLI;
     Ok((millis, (nanos % NANOS_PER_MILLI) as i32))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::timestamp;
+
+    #[test]
+    fn timestamps_of_the_years_0000_to_9999_are_flinks_millis_and_nanos() {
+        // Instant.parse("0000-01-01T00:00:00Z").toEpochMilli() and 9999's last instant.
+        assert_eq!(
+            timestamp(b"0000-01-01 00:00:00", false, false).ok(),
+            Some((-62_167_219_200_000, 0))
+        );
+        assert_eq!(
+            timestamp(b"9999-12-31T23:59:59.999999999Z", true, true).ok(),
+            Some((253_402_300_799_999, 999_999))
+        );
+        assert_eq!(
+            timestamp(b"1969-12-31 23:59:59.000000001", false, false).ok(),
+            Some((-1_000, 1))
+        );
+    }
+
+    #[test]
+    fn other_layouts_and_signed_years_are_left_to_the_exact_path() {
+        for text in [
+            &b"+10000-01-01 00:00:00"[..],
+            b"-0001-01-01 00:00:00",
+            b"2021-02-29 00:00:00",
+            b"2020-01-01T00:00:00",
+            b"2020-01-01 00:00:00Z",
+        ] {
+            assert!(timestamp(text, false, false).is_err());
+        }
+    }
+}
