@@ -3,7 +3,7 @@
 -- CASE, a precision-raising CAST and an INTERVAL shift (flink_timestamp_plus_millis), all on the
 -- (millis, nanos) layout.
 CREATE TABLE times (id INT, ts TIMESTAMP(9), ms TIMESTAMP(3), ltz TIMESTAMP_LTZ(6)) WITH (
-  'connector' = 'kafka', 'topic' = '${topic:times}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'connector' = 'kafka', 'topic' = '${topic:src}', 'properties.bootstrap.servers' = '${bootstrap}',
   'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'json');
 CREATE TABLE out_times (id INT, ts TIMESTAMP(9), first_or_ts TIMESTAMP(9), late BOOLEAN, raised TIMESTAMP(9),
   kept TIMESTAMP(3), shifted TIMESTAMP(3), ltz TIMESTAMP_LTZ(6), ltz_early BOOLEAN) WITH (
