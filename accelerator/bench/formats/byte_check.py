@@ -33,9 +33,20 @@ class CheckResult:
 def _first_difference(ours: pa.Array, flink: pa.Array) -> int | None:
     if len(ours) != len(flink):
         return min(len(ours), len(flink))
-    both_null = pc.and_(pc.is_null(ours), pc.is_null(flink))
-    differs = pc.invert(pc.or_(pc.fill_null(pc.equal(ours, flink), False), both_null))
+    differs = _differs(ours, flink)
     return pc.index(differs, True).as_py() if pc.any(differs).as_py() else None
+
+
+def _differs(ours: pa.Array, flink: pa.Array) -> pa.BooleanArray:
+    """Per row, whether the values differ (nulls equal nulls); structs (ROWs, timestamps) field by
+    field, as Arrow has no equality kernel for them."""
+    if pa.types.is_struct(ours.type):
+        out = pc.not_equal(ours.is_null(), flink.is_null())
+        for mine, theirs in zip(ours.flatten(), flink.flatten()):
+            out = pc.or_(out, _differs(mine, theirs))
+        return out
+    both_null = pc.and_(pc.is_null(ours), pc.is_null(flink))
+    return pc.invert(pc.or_(pc.fill_null(pc.equal(ours, flink), False), both_null))
 
 
 def _same_bytes(fmt: str, step: str, ours: pa.Array, flink: pa.Array) -> None:
