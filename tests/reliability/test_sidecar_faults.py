@@ -179,7 +179,9 @@ class Feed:
 
 def inject_faults(cluster, feed: Feed, count: int, rng: random.Random) -> list[str]:
     """SIGKILL or SIGSTOP the running sidecar `count` times at random moments while the feed flows;
-    after each, wait until Flink has restarted the task with a new sidecar."""
+    after each, wait until Flink has restarted the task with a new sidecar. A job with several
+    accelerated operators has a sidecar for each, all replaced by the restart: only one started
+    after the fault counts as new."""
     taskmanagers = cluster.daemon_pids()
     seen: set[int] = set()
     done = []
@@ -188,9 +190,9 @@ def inject_faults(cluster, feed: Feed, count: int, rng: random.Random) -> list[s
         feed.more(rng.randrange(1, 4))
         time.sleep(rng.uniform(0.05, 1.5))
         fault = signal.SIGSTOP if i % 3 == 1 else signal.SIGKILL
+        seen.update(sidecar_pids(taskmanagers))
         os.kill(current, fault)
         done.append(fault.name)
-        seen.add(current)
         hit, current = current, _await_new_sidecar(taskmanagers, seen, feed)
         assert not alive(hit), f"sidecar {hit} outlived its {fault.name} and the restart"
     return done
