@@ -22,6 +22,7 @@ import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarBinaryType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 import org.apache.flink.table.types.logical.utils.LogicalTypeUtils;
 import org.flinkaccelerator.planner.segment.KafkaSegment;
 import org.flinkaccelerator.planner.substrait.CalcProgram;
@@ -119,8 +120,8 @@ public final class StageExporter {
         List<FallbackReason> stoppedBy = List.of();
         for (int first = 0; first <= chain.size(); first++) {
             List<FallbackReason> problems = new ArrayList<>();
-            RowType input = (RowType) (first == chain.size() ? sinkNode : chain.get(first)).getInputEdges().get(0)
-                    .getOutputType();
+            RowType input = proctimeNullable((RowType) (first == chain.size() ? sinkNode : chain.get(first))
+                    .getInputEdges().get(0).getOutputType());
             RowsOutput.problems(input).forEach(p -> problems.add(new FallbackReason("input rows", p)));
             Plan plan = null;
             List<CalcProgram> programs = new ArrayList<>();
@@ -158,6 +159,20 @@ public final class StageExporter {
             stoppedBy = problems;
         }
         throw new AssertionError("the loop returns at first == chain.size()");
+    }
+
+    /**
+     * A stock operator's row holds NULL in a processing-time attribute column (the planner
+     * materializes PROCTIME only where a value is read), whatever its NOT NULL type, so an encode
+     * stage takes such a column as nullable.
+     */
+    static RowType proctimeNullable(RowType row) {
+        List<RowType.RowField> fields = new ArrayList<>();
+        for (RowType.RowField f : row.getFields()) {
+            LogicalType t = f.getType();
+            fields.add(LogicalTypeChecks.isProctimeAttribute(t) ? new RowType.RowField(f.getName(), t.copy(true)) : f);
+        }
+        return new RowType(row.isNullable(), fields);
     }
 
     /** Whether {@code type}, or a type nested in it, has one of {@code roots}. */
