@@ -79,3 +79,24 @@ def epoch_nanos(column: pa.Array) -> list[int | None]:
     the exact format paths."""
     return [None if m is None else m * NANOS_PER_MILLI + n
             for m, n in zip(millis(column).to_pylist(), nanos(column).to_pylist())]
+
+
+def zero_parts_under_nulls(column: pa.Array) -> pa.Array:
+    """`column` (a timestamp column, or a ROW holding timestamps at any depth) with 0 in the parts
+    of every null timestamp: DataFusion may leave nulls there (a CASE without ELSE), which the
+    NOT NULL parts of the layout, and a cast to it, refuse."""
+    if column.type == ARROW_TYPE:
+        if column.field(0).null_count == 0 and column.field(1).null_count == 0:
+            return column
+        return from_parts(pc.fill_null(column.field(0), 0), pc.fill_null(column.field(1), 0),
+                          column.is_valid().to_numpy(zero_copy_only=False))
+    if pa.types.is_struct(column.type) and holds_timestamps(column.type):
+        children = [zero_parts_under_nulls(column.field(i)) for i in range(column.type.num_fields)]
+        mask = column.is_null() if column.null_count else None
+        return pa.StructArray.from_arrays(children, fields=list(column.type), mask=mask)
+    return column
+
+
+def holds_timestamps(arrow: pa.DataType) -> bool:
+    """Whether `arrow` is the timestamp layout or a struct holding it at some depth."""
+    return arrow == ARROW_TYPE or (pa.types.is_struct(arrow) and any(holds_timestamps(f.type) for f in arrow))

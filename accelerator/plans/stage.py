@@ -17,7 +17,7 @@ from datafusion.substrait import Consumer, Serde
 from google.protobuf import json_format
 from substrait import plan_pb2
 
-from accelerator.formats import types
+from accelerator.formats import timestamps, types
 from accelerator.plans import nested_fields
 from accelerator.plans.read_fields import ReadFields, read_fields
 from accelerator.plans.udfs import flink_udfs
@@ -86,8 +86,9 @@ class StagePlan:
         rows = sum(b.num_rows for b in result)
         if rows == 0:
             return pa.RecordBatch.from_pylist([], schema=self.output_schema)
-        table = pa.Table.from_batches([b for b in result if b.num_rows]).combine_chunks()
-        return table.rename_columns(self.output_schema.names).cast(self.output_schema).to_batches()[0]
+        batch = pa.Table.from_batches([b for b in result if b.num_rows]).combine_chunks().to_batches()[0]
+        columns = [timestamps.zero_parts_under_nulls(c) for c in batch.columns]
+        return pa.RecordBatch.from_arrays(columns, names=self.output_schema.names).cast(self.output_schema)
 
 
 def is_rows_stage(descriptor: dict[str, Any]) -> bool:
