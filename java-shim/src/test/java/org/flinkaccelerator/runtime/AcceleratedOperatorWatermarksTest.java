@@ -16,6 +16,7 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
 import org.flinkaccelerator.runtime.splits.KafkaSplitMarkers;
@@ -62,6 +63,7 @@ class AcceleratedOperatorWatermarksTest {
         List<String> seen = new ArrayList<>();
         try (OneInputStreamOperatorTestHarness<RowData, RowData> harness =
                 new OneInputStreamOperatorTestHarness<>(new AcceleratedOperator(spec))) {
+            harness.setup(new RowDataSerializer(rows)); // the harness copies each row it is given, as a task's serializer would
             harness.open();
             harness.processElement(new StreamRecord<>(MARKERS.added("bids-0")));
             harness.processElement(new StreamRecord<>(MARKERS.added("bids-1")));
