@@ -20,6 +20,7 @@ import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecSink;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecTableSourceScan;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
+import org.apache.flink.table.types.logical.MapType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarBinaryType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
@@ -50,6 +51,8 @@ public final class StageExporter {
      */
     static final List<String> JAVA_STRING_FORMATS = List.of("json", "csv");
 
+    /** The Kafka metadata the operator does not carry to the sidecar (runtime.MetadataColumns). */
+    private static final String HEADERS = "headers";
     private static final Set<LogicalTypeRoot> STRINGS = Set.of(LogicalTypeRoot.CHAR, LogicalTypeRoot.VARCHAR);
 
     private final SegmentPlanBuilder planBuilder;
@@ -135,6 +138,7 @@ public final class StageExporter {
                     problems.add(new FallbackReason("calcs", e.getMessage()));
                 }
             }
+            nullableMapKeyProblems(input).forEach(p -> problems.add(new FallbackReason("input rows", p)));
             ExecNode<?> stock = (first == chain.size() ? sinkNode : chain.get(first)).getInputEdges().get(0).getSource();
             BitSet read = LoneSurrogateColumns.readByCalcs(programs);
             if (problems.isEmpty() && !StoredStrings.arriveFrom(stock)) {
@@ -173,6 +177,26 @@ public final class StageExporter {
             fields.add(LogicalTypeChecks.isProctimeAttribute(t) ? new RowType.RowField(f.getName(), t.copy(true)) : f);
         }
         return new RowType(row.isNullable(), fields);
+    }
+
+    /**
+     * Why an encode stage cannot read these rows of a stock operator: a MAP whose key type is
+     * nullable may hold a NULL key (MAP[NULL, 1] in a stock Calc), which an Arrow map cannot.
+     */
+    private static List<String> nullableMapKeyProblems(RowType input) {
+        List<String> problems = new ArrayList<>();
+        for (RowType.RowField field : input.getFields()) {
+            if (hasNullableMapKey(field.getType())) {
+                problems.add("column " + field.getName() + " (" + field.getType().asSummaryString() + "): a stock"
+                        + " operator's map may hold a NULL key, which the sidecar's map layout cannot");
+            }
+        }
+        return problems;
+    }
+
+    private static boolean hasNullableMapKey(LogicalType type) {
+        return (type instanceof MapType && ((MapType) type).getKeyType().isNullable())
+                || type.getChildren().stream().anyMatch(StageExporter::hasNullableMapKey);
     }
 
     /** Whether {@code type}, or a type nested in it, has one of {@code roots}. */
@@ -334,6 +358,9 @@ public final class StageExporter {
             LogicalType type = scanned.getTypeAt(physical + i);
             if (physicalRow.getFieldNames().contains(key)) {
                 reasons.add(new FallbackReason(sourceWhere, "metadata '" + key + "' has the name of a value field"));
+            }
+            if (key.equals(HEADERS)) {
+                reasons.add(new FallbackReason(sourceWhere, "metadata 'headers' is not carried to the sidecar yet"));
             }
             input.add(new StageField(key, type.asSerializableString()));
             decodedFields.add(new RowType.RowField(key, type));

@@ -15,7 +15,7 @@ import org.apache.flink.table.types.logical.LogicalTypeRoot;
  */
 final class ComparisonFunctions {
     private static final String SEMANTICS = "integers, DECIMAL, strings (UTF-8 byte order, as Flink),"
-            + " BOOLEAN, BINARY, DATE, TIMESTAMP; not FLOAT/DOUBLE (NaN ordering differs)";
+            + " BOOLEAN, BINARY, DATE, TIME, TIMESTAMP; not FLOAT/DOUBLE (NaN ordering differs)";
 
     private ComparisonFunctions() {}
 
@@ -65,7 +65,7 @@ final class ComparisonFunctions {
         switch (type.getTypeRoot()) {
             case CHAR: case VARCHAR: return LogicalTypeRoot.VARCHAR;
             case BINARY: case VARBINARY: return LogicalTypeRoot.VARBINARY;
-            case BOOLEAN: case DATE: case TIMESTAMP_WITHOUT_TIME_ZONE: case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+            case BOOLEAN: case DATE: case TIME_WITHOUT_TIME_ZONE: case TIMESTAMP_WITHOUT_TIME_ZONE: case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
                 return type.getTypeRoot();
             default: return null;
         }

@@ -2,11 +2,13 @@ package org.flinkaccelerator.planner.substrait;
 
 import io.substrait.proto.Type;
 import java.util.List;
+import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
+import org.apache.flink.table.types.logical.MapType;
 import org.apache.flink.table.types.logical.RowType;
 import org.flinkaccelerator.runtime.arrow.ArrowTypes;
 
@@ -14,9 +16,12 @@ import org.flinkaccelerator.runtime.arrow.ArrowTypes;
  * Flink logical types as Substrait types, in the Arrow layout the sidecar holds them in
  * (accelerator/formats/types.py, runtime/arrow/ArrowTypes): a TIMESTAMP or TIMESTAMP_LTZ of any
  * precision is the struct of Flink's TimestampData pair (millis i64, nanos i32), so one
- * representation holds every value Flink does and raising the precision changes nothing.
+ * representation holds every value Flink does and raising the precision changes nothing; TIME
+ * as milliseconds of the day, as Flink holds it; ARRAY as a list, MAP as a map with NOT NULL keys.
  */
 public final class SubstraitTypes {
+    /** Storage precision of every TIME: Flink holds milliseconds of the day, whatever p. */
+    static final int TIME_STORAGE_PRECISION = 3;
     /** The field names of a timestamp's struct, in order, as a NamedStruct lists them after the column's. */
     static final List<String> TIMESTAMP_FIELDS = List.of(ArrowTypes.MILLIS, ArrowTypes.NANOS);
 
@@ -47,6 +52,18 @@ public final class SubstraitTypes {
             case VARBINARY:
                 return Type.newBuilder().setBinary(Type.Binary.newBuilder().setNullability(n)).build();
             case DATE: return Type.newBuilder().setDate(Type.Date.newBuilder().setNullability(n)).build();
+            case TIME_WITHOUT_TIME_ZONE:
+                return Type.newBuilder().setPrecisionTime(Type.PrecisionTime.newBuilder()
+                        .setPrecision(TIME_STORAGE_PRECISION).setNullability(n)).build();
+            case ARRAY:
+                return Type.newBuilder().setList(Type.List.newBuilder()
+                        .setType(of(((ArrayType) type).getElementType())).setNullability(n)).build();
+            case MAP: {
+                MapType map = (MapType) type;
+                // Arrow map keys cannot be null: the key is held NOT NULL whatever Flink declares.
+                return Type.newBuilder().setMap(Type.Map.newBuilder().setKey(of(map.getKeyType().copy(false)))
+                        .setValue(of(map.getValueType())).setNullability(n)).build();
+            }
             case TIMESTAMP_WITHOUT_TIME_ZONE:
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE: {
                 Type.Nullability required = Type.Nullability.NULLABILITY_REQUIRED;
@@ -100,11 +117,14 @@ public final class SubstraitTypes {
                         + " (epoch milliseconds floored, nanoseconds of the millisecond), whatever p: every value exact;"
                         + " a literal is the Flink UDF flink_timestamp(millis, nanos)"),
                 new Support("TIMESTAMP_LTZ(p)", true, "as TIMESTAMP(p), the instant in UTC"),
-                new Support("TIME(p)", false, "not mapped yet"),
+                new Support("TIME(p)", true, "held as milliseconds of the day whatever p, as Flink holds it"),
                 new Support("TIMESTAMP(p) WITH TIME ZONE", false, "Flink has no runtime support either"),
                 new Support("INTERVAL", false, "not mapped yet"),
                 new Support("ROW<...>", true, "held as an Arrow struct; fields read by name (nested field access)"),
-                new Support("ARRAY, MAP, MULTISET", false, "not mapped yet"),
+                new Support("ARRAY<T>", true, "held as an Arrow list; passed through, compared or cast only where the registry says"),
+                new Support("MAP<K, V>", true, "held as an Arrow map; a NULL key cannot be held, so a stock"
+                        + " operator's maps with a nullable key type do not enter an encode stage"),
+                new Support("MULTISET", false, "not mapped yet"),
                 new Support("RAW, STRUCTURED, DISTINCT, SYMBOL, NULL, DESCRIPTOR, VARIANT", false, "no Arrow form"));
     }
 
