@@ -143,6 +143,18 @@ def watermark_plan(descriptor: dict[str, Any], decoded: pa.Schema) -> StagePlan 
     return StagePlan.of(f"{name}/watermark", decoded, schema, section["plan"])
 
 
+def branch_plans(descriptor: dict[str, Any], decoded: pa.Schema) -> list[StagePlan]:
+    """The plans of a rows stage's `branches` (a source several operators read: one more output
+    per branch after the stage's own), each opened over the same table `decoded` as the stage's
+    plan, its result the branch's `output` fields, `MESSAGE` last."""
+    branches = descriptor.get("branches") or []
+    name = descriptor.get("name")
+    if branches and not is_rows_stage(descriptor):
+        raise PlanError(f"stage {name!r}: only a rows stage may have branches")
+    return [StagePlan.of(f"{name}/branch-{i}", decoded, _rows_schema(descriptor, b["output"]["fields"], "output"),
+                         b["plan"]) for i, b in enumerate(branches, start=1)]
+
+
 def _rows_schema(descriptor: dict[str, Any], fields: list[dict[str, Any]], section: str) -> pa.Schema:
     """A rows stage's result columns (`output` or `watermark` fields) in the Arrow layout of their
     Flink types, `MESSAGE` last."""

@@ -3,7 +3,8 @@ segment's Substrait plan, encode the result. Decode and encode each use their sp
 of `FORMATS` in any combination. A rows stage (`"encode": null`) returns the plan's result rows
 instead, for stock Flink operators, each with the index of the message it came from; with a
 `watermark` section it also returns each message's timestamps for the operator's watermarks
-(`marks`).
+(`marks`). A rows stage over a source several operators read has `branches`: the messages are
+decoded once and each branch's plan runs over them, one more output each.
 
 Descriptors written by the shim carry no "kind"; they run as this stage (kind "segment"). The
 input batch has the `value` column (message bytes), the `key` column when the descriptor has a
@@ -25,7 +26,7 @@ import pyarrow.compute as pc
 
 from accelerator.formats import FormatError, native_arrays, timestamps, types
 from accelerator.plans import read_fields, udfs
-from accelerator.plans.stage import MESSAGE, StagePlan, is_rows_stage, watermark_plan
+from accelerator.plans.stage import MESSAGE, StagePlan, branch_plans, is_rows_stage, watermark_plan
 from accelerator.sidecar import kafka_rows
 from accelerator.sidecar.stages import DescriptorError, register
 
@@ -176,17 +177,20 @@ class SegmentStage:
         keep = not self._rows and not any(spec and spec.get("format") in _JAVA_STRING_SINKS
                                           for spec in (encode, descriptor.get("encode_key")))
         self._plan = StagePlan(descriptor)
+        #: A rows stage's other outputs' plans, over the same decoded table (empty: one output).
+        self._branches = branch_plans(descriptor, self._plan.decoded_schema)
         #: A rows stage's watermark plan, over the same decoded table (None: no watermark section).
         self._watermarks = watermark_plan(descriptor, self._plan.decoded_schema)
         read = self._plan.read_fields
-        if self._watermarks:
-            read = read_fields.union(read, self._watermarks.read_fields)
+        for plan in self._branches + ([self._watermarks] if self._watermarks else []):
+            read = read_fields.union(read, plan.read_fields)
         self._decode_value = _decoder(self.name, decode, keep, read)
         value_options = decode.get("options") or {}
         self._value_ignores_errors = value_options.get(f"{decode['format']}.ignore-parse-errors", "false").lower() == "true"
         self._decode_key = _decoder(self.name, decode_key, keep) if decode_key else None
         self._key_layout = kafka_rows.KeyLayout.of(decode_key) if decode_key else None
-        plans = [descriptor["plan"]] + ([descriptor["watermark"]["plan"]] if self._watermarks else [])
+        plans = ([descriptor["plan"]] + [b["plan"] for b in descriptor.get("branches") or []]
+                 + ([descriptor["watermark"]["plan"]] if self._watermarks else []))
         functions = {e.get("extensionFunction", {}).get("name") for plan in plans for e in plan.get("extensions", [])}
         # Only where a decoded string may still hold a lone surrogate: not behind a decoder that refuses them.
         self._surrogate_columns = [column for column, spec in ((self._value_column, decode), (self._key_column, decode_key))
@@ -199,22 +203,27 @@ class SegmentStage:
         self._marks_schema = pa.schema([pa.field(f.name, pa.int64()) for f in self._watermarks.output_schema
                                         if f.name != MESSAGE]) if self._watermarks else None
 
-    def process(self, batch: pa.RecordBatch) -> pa.RecordBatch | tuple[pa.RecordBatch, pa.RecordBatch]:
-        """The answer for one batch; with a watermark section, the answer and then the `marks`."""
+    def process(self, batch: pa.RecordBatch) -> pa.RecordBatch | tuple[pa.RecordBatch, ...]:
+        """The answer for one batch; a rows stage with branches answers each branch's rows after
+        its own, and with a watermark section the `marks` last."""
         if batch.schema.names != self._input_names:
             raise ValueError(f"stage {self.name!r}: batch columns {batch.schema.names} are not the stage's"
                              f" input fields {self._input_names}")
         if batch.num_rows == 0:
-            answer = pa.RecordBatch.from_pylist([], schema=self._output_schema)
-            return (answer, pa.RecordBatch.from_pylist([], schema=self._marks_schema)) if self._watermarks else answer
-        decoded, skipped = self._decode(batch)
-        table_in = self._table(batch, decoded)
-        udfs.BATCH.lone_surrogates_possible = any(_may_hold_lone_surrogates(batch.column(c))
-                                                  for c in self._surrogate_columns)
-        answer = self._run(table_in)
-        if skipped:
-            answer = answer.replace_schema_metadata({SKIPPED_METADATA: str(skipped).encode()})
-        return (answer, self._marks(table_in, batch.num_rows)) if self._watermarks else answer
+            answers = [pa.RecordBatch.from_pylist([], schema=self._output_schema)]
+            answers += [pa.RecordBatch.from_pylist([], schema=p.output_schema) for p in self._branches]
+        else:
+            decoded, skipped = self._decode(batch)
+            table_in = self._table(batch, decoded)
+            udfs.BATCH.lone_surrogates_possible = any(_may_hold_lone_surrogates(batch.column(c))
+                                                      for c in self._surrogate_columns)
+            answers = [self._run(table_in)] + [p.execute(table_in) for p in self._branches]
+            if skipped:
+                answers[0] = answers[0].replace_schema_metadata({SKIPPED_METADATA: str(skipped).encode()})
+        if self._watermarks:
+            answers.append(self._marks(table_in, batch.num_rows) if batch.num_rows
+                           else pa.RecordBatch.from_pylist([], schema=self._marks_schema))
+        return answers[0] if len(answers) == 1 else tuple(answers)
 
     def _table(self, batch: pa.RecordBatch, decoded) -> pa.RecordBatch:
         """The table the plans read: the decoded rows with the batch's metadata columns (and, in a
@@ -234,9 +243,7 @@ class SegmentStage:
     def _run(self, table_in: pa.RecordBatch) -> pa.RecordBatch:
         """The encoded messages of the decoded rows, or a rows stage's result rows."""
         result = self._plan.execute(table_in)
-        if self._rows:
-            return result if result.num_rows else pa.RecordBatch.from_pylist([], schema=self._output_schema)
-        return self._encoder.encode(result)
+        return result if self._rows else self._encoder.encode(result)
 
     def _marks(self, table_in: pa.RecordBatch, messages: int) -> pa.RecordBatch:
         """One row per message of the batch: each watermark plan column's value for the message's

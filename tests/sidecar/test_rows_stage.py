@@ -88,3 +88,23 @@ def test_a_keyed_table_reads_its_key_column_from_the_key_and_a_null_key_gives_no
     assert out.schema == expected_schema(descriptor)
     # WHERE order_id > 0 keeps message 0; message 1 has no key row, message 2 is filtered out.
     assert out.to_pylist() == [{"customer": "a", "amount": 5, MESSAGE: 0}]
+
+
+def test_a_shared_source_is_decoded_once_and_each_branch_answers_its_own_rows():
+    descriptor = golden("rows_shared_source")
+    assert len(descriptor["branches"]) == 1
+    first, second = stages.create(descriptor).process(values(BIDS))
+    # Both sides of the UNION ALL: the stage's plan (price > 100, price * 2) and its branch
+    # (channel <> 'b', price + 1); the tombstone (message 1) makes no row in either.
+    assert first.to_pylist() == [{"auction": 2, "EXPR$1": 1000, MESSAGE: 2}, {"auction": None, "EXPR$1": 2000, MESSAGE: 3}]
+    assert second.to_pylist() == [{"auction": 1, "EXPR$1": 51, MESSAGE: 0}]
+    assert second.schema == expected_schema({"output": descriptor["branches"][0]["output"]})
+    empty = stages.create(descriptor).process(values([]))
+    assert [e.num_rows for e in empty] == [0, 0]
+
+
+def test_only_a_rows_stage_takes_branches():
+    descriptor = golden("nexmark_q0")
+    descriptor["branches"] = golden("rows_shared_source")["branches"]
+    with pytest.raises(PlanError, match="only a rows stage may have branches"):
+        stages.create(descriptor)

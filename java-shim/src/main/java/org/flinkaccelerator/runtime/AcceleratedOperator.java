@@ -1,11 +1,10 @@
 package org.flinkaccelerator.runtime;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.flink.api.common.accumulators.LongCounter;
@@ -20,7 +19,6 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
-import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
 import org.flinkaccelerator.runtime.watermarks.WatermarkedRows;
 import org.flinkaccelerator.sidecar.SidecarException;
 import org.flinkaccelerator.sidecar.SidecarProcess;
@@ -64,9 +62,8 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
     private transient MessageTimestamps timestamps;
     private transient GenericRowData outRow;
     private transient StreamRecord<RowData> outRecord;
-    private transient StreamRecord<RowData> rowRecord;
-    /** Copies each emitted row when object reuse lets the next operator keep it (else null). */
-    private transient RowDataSerializer rowCopier;
+    /** Per output of a rows stage (main, then side outputs): copies each emitted row when object reuse lets the next operator keep it (else null). */
+    private transient List<RowDataSerializer> rowCopiers;
     private transient ScheduledFuture<?> delayTimer;
     private transient long batches;
     private transient long batchesAtLastHeartbeat;
@@ -92,12 +89,13 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         timestamps = new MessageTimestamps();
         outRow = new GenericRowData(spec.writesKeys() ? 2 : 1);
         outRecord = new StreamRecord<>(outRow);
-        rowRecord = new StreamRecord<>(null);
         // Emitted rows are views of the sidecar's batch. Without object reuse Flink copies them
         // before the next operator sees them; with it, that operator may keep the row itself, as
         // it may keep a stock decoder's, so it gets a copy of its own.
-        rowCopier = spec.emitsRows() && getExecutionConfig().isObjectReuseEnabled()
-                ? new RowDataSerializer(spec.rows()) : null;
+        rowCopiers = new ArrayList<>();
+        for (RowType rowType : outputRows()) {
+            rowCopiers.add(getExecutionConfig().isObjectReuseEnabled() ? new RowDataSerializer(rowType) : null);
+        }
         LongCounter recordsInTotal = new LongCounter();
         getRuntimeContext().addAccumulator(SidecarMetrics.RECORDS_IN_ACCUMULATOR + spec.segmentName(), recordsInTotal);
         LongCounter recordsSkippedTotal = new LongCounter();
@@ -228,90 +226,83 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         }
         int rows = batch.rows();
         long sequence = ++batches;
-        VectorSchemaRoot result;
-        SidecarStage.MarkedAnswer marked = null;
         try {
             long started = System.nanoTime();
-            if (watermarked != null) {
-                marked = stage.processMarked(batch.root());
-                result = marked.rows();
+            if (spec.emitsRows()) {
+                try (SidecarStage.RowsAnswer answer = stage.processRows(batch.root(), 1 + spec.sideRows().size(),
+                        watermarked != null)) {
+                    metrics.batch(batch.root(), answer.branches(), System.nanoTime() - started);
+                    batch.clear();
+                    emitRows(answer, rows);
+                }
             } else {
-                result = stage.process(batch.root());
+                try (VectorSchemaRoot result = stage.process(batch.root())) {
+                    metrics.batch(batch.root(), List.of(result), System.nanoTime() - started);
+                    batch.clear();
+                    emit(result);
+                }
             }
-            metrics.batch(batch.root(), result, System.nanoTime() - started);
         } catch (StageFailedException e) {
             String where = e.row().isPresent() ? " at message " + e.row().getAsInt() + " of the batch"
                     + from(e.row().getAsInt()) : "";
             throw new SidecarException(spec.operatorName() + ": batch " + sequence + " of " + rows
                     + " messages failed" + where + ": " + e.getMessage(), e);
         } catch (SidecarException e) {
+            if (e.getMessage() != null && e.getMessage().startsWith(spec.operatorName())) {
+                throw e;
+            }
             throw new SidecarException(spec.operatorName() + ": batch " + sequence + " of " + rows
                     + " messages failed: " + e.getMessage(), e);
         } finally {
             batch.clear();
         }
-        try (result; VectorSchemaRoot marks = marked == null ? null : marked.marks()) {
-            if (spec.emitsRows()) {
-                emitRows(result, marks, rows);
-            } else {
-                emit(result);
-            }
+    }
+
+    /** The row types a rows stage emits: its main output's, then each side output's. */
+    private List<RowType> outputRows() {
+        if (!spec.emitsRows()) {
+            return List.of();
         }
+        List<RowType> types = new ArrayList<>(List.of(spec.rows()));
+        types.addAll(spec.sideRows());
+        return types;
     }
 
     /**
-     * Emits a rows stage's answer: the row's columns in the shared Arrow layout, then the index of
-     * each row's message in the batch of {@code messages} that was sent; with {@code marks} (a
-     * watermarked rows stage), through the source's event-time logic, message by message.
+     * Emits a rows stage's answer for a batch of {@code messages} messages, message by message:
+     * each message's rows of every output in turn (main, then side outputs), each with its
+     * message's record timestamp; with marks (a watermarked rows stage), through the source's
+     * event-time logic.
      */
-    private void emitRows(VectorSchemaRoot result, VectorSchemaRoot marks, int messages) {
-        RowType rowType = spec.rows();
-        List<FieldVector> vectors = result.getFieldVectors();
-        int columns = rowType.getFieldCount();
-        if (vectors.size() != columns + 1 || !(vectors.get(columns) instanceof IntVector)) {
-            throw new SidecarException(spec.operatorName() + ": the sidecar's answer " + result.getSchema()
-                    + " is not the " + columns + " columns of " + rowType.asSummaryString()
-                    + " followed by an int32 message index");
+    private void emitRows(SidecarStage.RowsAnswer answer, int messages) {
+        List<RowType> types = outputRows();
+        List<BranchRows> branches = new ArrayList<>();
+        for (int b = 0; b < types.size(); b++) {
+            branches.add(new BranchRows(answer.branches().get(b), types.get(b), b == 0 ? null : spec.sideOutput(b),
+                    rowCopiers.get(b), spec.operatorName()));
         }
-        IntVector messageIndex = (IntVector) vectors.get(columns);
-        List<FieldVector> rowVectors = vectors.subList(0, columns);
-        VectorSchemaRoot rowColumns = new VectorSchemaRoot(
-                rowVectors.stream().map(FieldVector::getField).toList(), rowVectors, result.getRowCount());
-        ArrowRowBatch rows;
         try {
-            rows = new ArrowRowBatch(rowType, rowColumns);
-        } catch (IllegalArgumentException e) {
-            throw new SidecarException(spec.operatorName() + ": the sidecar's answer cannot be read as "
-                    + rowType.asSummaryString() + ": " + e.getMessage(), e);
-        }
-        int count = rows.rowCount();
-        if (marks != null) {
-            try {
-                watermarked.emit(marks, messages, messageIndex, count,
-                        m -> timestamps.get(m, TimestampAssigner.NO_TIMESTAMP), (from, to, stamped) -> {
-                            for (int i = from; i < to; i++) {
-                                RowData row = rows.reusedRow(i);
-                                StreamRecord<RowData> record = rowRecord.replace(rowCopier == null ? row : rowCopier.copy(row));
-                                record.setTimestamp(stamped.getTimestamp());
-                                output.collect(record);
+            if (answer.marks() != null) {
+                watermarked.emit(answer.marks(), messages, m -> timestamps.get(m, TimestampAssigner.NO_TIMESTAMP),
+                        (message, stamped) -> {
+                            for (BranchRows branch : branches) {
+                                branch.emit(message, output, r -> r.setTimestamp(stamped.getTimestamp()));
                             }
                         });
-            } catch (IllegalArgumentException e) {
-                throw new SidecarException(spec.operatorName() + ": the sidecar's answer cannot be replayed through"
-                        + " the source's watermarks: " + e.getMessage(), e);
+            } else {
+                for (int message = 0; message < messages; message++) {
+                    int m = message;
+                    for (BranchRows branch : branches) {
+                        branch.emit(m, output, r -> timestamps.stamp(r, m));
+                    }
+                }
             }
-            return;
-        }
-        for (int i = 0; i < count; i++) {
-            int message = messageIndex.get(i);
-            if (message < 0 || message >= messages) {
-                throw new SidecarException(spec.operatorName() + ": the sidecar's row " + i + " names message "
-                        + message + " of a batch of " + messages);
+            for (BranchRows branch : branches) {
+                branch.finish(messages);
             }
-            RowData row = rows.reusedRow(i);
-            StreamRecord<RowData> record = rowRecord.replace(rowCopier == null ? row : rowCopier.copy(row));
-            timestamps.stamp(record, message);
-            output.collect(record);
+        } catch (IllegalArgumentException e) {
+            throw new SidecarException(spec.operatorName() + ": the sidecar's answer breaks the stage contract: "
+                    + e.getMessage(), e);
         }
     }
 

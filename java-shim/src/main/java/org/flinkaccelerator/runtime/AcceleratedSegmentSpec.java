@@ -3,8 +3,12 @@ package org.flinkaccelerator.runtime;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.BitSet;
+import java.util.List;
 import java.util.Objects;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.util.OutputTag;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
 import org.flinkaccelerator.runtime.watermarks.WatermarkSpec;
@@ -34,12 +38,24 @@ import org.flinkaccelerator.runtime.watermarks.WatermarkSpec;
  * @param watermarks for a rows stage over a source with a pushed-down {@code WATERMARK}, how the
  *     operator generates its watermarks per Kafka split (the descriptor then has a {@code watermark}
  *     section and the raw source announces its splits); null otherwise
+ * @param sideRows for a rows stage over a source several operators read, the row types of the
+ *     descriptor's {@code branches}, each emitted to its side output ({@link #sideOutput}); the
+ *     first branch's rows ({@code rows}) go to the main output
  */
 public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, String pythonExecutable,
         int batchSize, long batchBytes, Duration maxDelay, Duration sidecarTimeout, Duration heartbeatInterval,
         RecordCoordinates.Layout coordinates, RowType rows, RowType consumes, BitSet keepsLoneSurrogates,
-        WatermarkSpec watermarks) implements Serializable {
-    private static final long serialVersionUID = 6L;
+        WatermarkSpec watermarks, List<RowType> sideRows) implements Serializable {
+    private static final long serialVersionUID = 7L;
+
+    /** A stage with one output. */
+    public AcceleratedSegmentSpec(String segmentName, String descriptorJson, String pythonExecutable,
+            int batchSize, long batchBytes, Duration maxDelay, Duration sidecarTimeout, Duration heartbeatInterval,
+            RecordCoordinates.Layout coordinates, RowType rows, RowType consumes, BitSet keepsLoneSurrogates,
+            WatermarkSpec watermarks) {
+        this(segmentName, descriptorJson, pythonExecutable, batchSize, batchBytes, maxDelay, sidecarTimeout,
+                heartbeatInterval, coordinates, rows, consumes, keepsLoneSurrogates, watermarks, List.of());
+    }
 
     /** A segment that emits message bytes for a raw Kafka sink. */
     public AcceleratedSegmentSpec(String segmentName, String descriptorJson, String pythonExecutable,
@@ -56,6 +72,10 @@ public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, 
         Objects.requireNonNull(coordinates, "coordinates");
         if (rows != null && consumes != null) {
             throw new IllegalArgumentException("a stage reads message bytes or emits them: not rows on both sides");
+        }
+        sideRows = List.copyOf(sideRows);
+        if (!sideRows.isEmpty() && rows == null) {
+            throw new IllegalArgumentException("only a rows stage has side outputs");
         }
         keepsLoneSurrogates = keepsLoneSurrogates == null ? new BitSet() : (BitSet) keepsLoneSurrogates.clone();
         if (consumes == null ? !keepsLoneSurrogates.isEmpty() : keepsLoneSurrogates.length() > consumes.getFieldCount()) {
@@ -87,6 +107,19 @@ public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, 
     /** True for a rows stage: the operator emits rows of {@link #rows}, not message bytes. */
     public boolean emitsRows() {
         return rows != null;
+    }
+
+    /**
+     * The side output of branch {@code branch} (1 for the descriptor's first {@code branches}
+     * entry): its tag's id names the stage and the branch, so the operator and the node that
+     * selects it agree.
+     */
+    public OutputTag<RowData> sideOutput(int branch) {
+        if (branch < 1 || branch > sideRows.size()) {
+            throw new IndexOutOfBoundsException("branch " + branch + " of a stage with " + sideRows.size()
+                    + " side outputs");
+        }
+        return new OutputTag<>(segmentName + "-branch-" + branch, InternalTypeInfo.of(sideRows.get(branch - 1)));
     }
 
     /** True for an encode stage: the operator reads rows of {@link #consumes}, not Kafka message bytes. */

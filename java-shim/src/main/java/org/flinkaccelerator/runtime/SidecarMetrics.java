@@ -71,17 +71,19 @@ final class SidecarMetrics {
         batchTimeMicros = group.histogram(BATCH_TIME_MICROS, new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
     }
 
-    /** Records one batch the sidecar answered: what went in, what came back, how long the call took. */
-    void batch(VectorSchemaRoot sent, VectorSchemaRoot received, long nanos) {
+    /** Records one batch the sidecar answered: what went in, what came back (every output of a rows stage), how long the call took. */
+    void batch(VectorSchemaRoot sent, List<VectorSchemaRoot> received, long nanos) {
         batches.inc();
         recordsIn.inc(sent.getRowCount());
         recordsInTotal.add(sent.getRowCount());
-        recordsOut.inc(received.getRowCount());
-        long skipped = skipped(received);
+        long skipped = skipped(received.get(0));
         recordsSkipped.inc(skipped);
         recordsSkippedTotal.add(skipped);
         bytesIn.inc(dataBytes(sent));
-        bytesOut.inc(dataBytes(received));
+        for (VectorSchemaRoot output : received) {
+            recordsOut.inc(output.getRowCount());
+            bytesOut.inc(dataBytes(output));
+        }
         timeNanos.inc(nanos);
         batchTimeMicros.update(nanos / 1_000);
     }

@@ -42,16 +42,25 @@ public final class SidecarStage implements AutoCloseable {
     }
 
     /**
-     * A watermarked rows stage's output for {@code batch}: its rows, and one row of marks per
-     * message of the batch (docs/architecture.md, "The stage contract"). Fails as {@link #process}.
+     * A rows stage's output for {@code batch}: the rows of each of its {@code branches} outputs,
+     * and, when {@code marked} (a watermarked rows stage), one row of marks per message of the
+     * batch (docs/architecture.md, "The stage contract"). Fails as {@link #process}.
      */
-    public MarkedAnswer processMarked(VectorSchemaRoot batch) {
-        List<VectorSchemaRoot> answer = expect(2, batch);
-        return new MarkedAnswer(answer.get(0), answer.get(1));
+    public RowsAnswer processRows(VectorSchemaRoot batch, int branches, boolean marked) {
+        List<VectorSchemaRoot> answer = expect(branches + (marked ? 1 : 0), batch);
+        return new RowsAnswer(answer.subList(0, branches), marked ? answer.get(branches) : null);
     }
 
-    /** A watermarked rows stage's answer; the caller owns (and closes) both roots. */
-    public record MarkedAnswer(VectorSchemaRoot rows, VectorSchemaRoot marks) {}
+    /** A rows stage's answer: each branch's rows, and the marks (null when not watermarked); closing it closes them. */
+    public record RowsAnswer(List<VectorSchemaRoot> branches, VectorSchemaRoot marks) implements AutoCloseable {
+        @Override
+        public void close() {
+            branches.forEach(VectorSchemaRoot::close);
+            if (marks != null) {
+                marks.close();
+            }
+        }
+    }
 
     private List<VectorSchemaRoot> expect(int streams, VectorSchemaRoot batch) {
         if (closed) {

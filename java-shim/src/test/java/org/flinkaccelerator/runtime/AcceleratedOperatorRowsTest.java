@@ -191,6 +191,66 @@ class AcceleratedOperatorRowsTest {
     }
 
     @Test
+    void aSharedSourcesStageEmitsEachBranchOnItsOwnOutputWithEachMessagesTimestamp() throws Exception {
+        JsonNode descriptor = golden("rows_shared_source");
+        RowType decodedType = (RowType) LogicalTypeParser.parse(descriptor.path("decode").path("row_type").asText(),
+                getClass().getClassLoader());
+        List<RowData> decoded = flinkDecoded(decodedType, BIDS);
+        int auction = decodedType.getFieldIndex("auction");
+        int price = decodedType.getFieldIndex("price");
+        int channel = decodedType.getFieldIndex("channel");
+        // The two sides of the golden's UNION ALL, as Flink evaluates them on Flink's decoded rows.
+        List<StreamRecord<RowData>> expensive = new ArrayList<>();
+        List<StreamRecord<RowData>> notB = new ArrayList<>();
+        for (int i = 0; i < decoded.size(); i++) {
+            RowData row = decoded.get(i);
+            Long auctionValue = row.isNullAt(auction) ? null : row.getLong(auction);
+            if (!row.isNullAt(price) && row.getLong(price) > 100) {
+                expensive.add(new StreamRecord<>(GenericRowData.of(auctionValue, row.getLong(price) * 2), 1000L * i));
+            }
+            if (!row.isNullAt(channel) && !row.getString(channel).toString().equals("b")) {
+                notB.add(new StreamRecord<>(GenericRowData.of(auctionValue, row.isNullAt(price) ? null
+                        : row.getLong(price) + 1), 1000L * i));
+            }
+        }
+        assertTrue(expensive.size() >= 2 && notB.size() >= 2 && expensive.size() + notB.size() < 2 * BIDS.size());
+        RowType mainType = rowsType(descriptor);
+        RowType sideType = rowsType(descriptor.path("branches").get(0));
+        AcceleratedSegmentSpec spec = new AcceleratedSegmentSpec("bid-rows", descriptor.toString(),
+                System.getProperty("accelerator.test.python", "python3"), 2, Long.MAX_VALUE, LONG, LONG, LONG,
+                RecordCoordinates.Layout.NONE, mainType, null, null, null, List.of(sideType));
+        try (OneInputStreamOperatorTestHarness<RowData, RowData> harness =
+                new OneInputStreamOperatorTestHarness<>(new AcceleratedOperator(spec))) {
+            harness.setup(new RowDataSerializer(mainType));
+            harness.open();
+            for (int i = 0; i < BIDS.size(); i++) {
+                harness.processElement(new StreamRecord<>(GenericRowData.of((Object) BIDS.get(i)
+                        .getBytes(StandardCharsets.UTF_8)), 1000L * i));
+            }
+            harness.endInput();
+            List<StreamRecord<RowData>> main = new ArrayList<>();
+            for (Object o : harness.getOutput()) {
+                @SuppressWarnings("unchecked")
+                StreamRecord<RowData> record = (StreamRecord<RowData>) o;
+                main.add(record);
+            }
+            List<StreamRecord<RowData>> side = new ArrayList<>(harness.getSideOutput(spec.sideOutput(1)));
+            for (Object[] check : new Object[][] {{expensive, main, mainType}, {notB, side, sideType}}) {
+                @SuppressWarnings("unchecked")
+                List<StreamRecord<RowData>> want = (List<StreamRecord<RowData>>) check[0];
+                @SuppressWarnings("unchecked")
+                List<StreamRecord<RowData>> got = (List<StreamRecord<RowData>>) check[1];
+                assertEquals(want.size(), got.size());
+                for (int i = 0; i < want.size(); i++) {
+                    FlinkDataAssertions.assertRowEquals((RowType) check[2], want.get(i).getValue(), got.get(i).getValue(),
+                            "row " + i);
+                    assertEquals(want.get(i).getTimestamp(), got.get(i).getTimestamp(), "row " + i + " timestamp");
+                }
+            }
+        }
+    }
+
+    @Test
     void anAnswerThatIsNotTheRowTypeFailsNamingTheOperator() throws Exception {
         JsonNode descriptor = golden("rows_regexp");
         String wrongType = descriptor.toString();

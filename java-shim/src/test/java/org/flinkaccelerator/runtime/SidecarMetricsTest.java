@@ -86,11 +86,11 @@ class SidecarMetricsTest {
                 VectorSchemaRoot out1 = values(allocator, "{\"a\":1}");
                 VectorSchemaRoot in2 = values(allocator, "xy");
                 VectorSchemaRoot out2 = values(allocator)) {
-            metrics.batch(in1, out1, 2_500_000);
+            metrics.batch(in1, List.of(out1), 2_500_000);
             VectorSchemaRoot skipping = new VectorSchemaRoot(new org.apache.arrow.vector.types.pojo.Schema(
                     out2.getSchema().getFields(), Map.of(SidecarMetrics.SKIPPED_METADATA, "1")),
                     out2.getFieldVectors(), 0);
-            metrics.batch(in2, skipping, 1_000);
+            metrics.batch(in2, List.of(skipping), 1_000);
         }
         assertEquals(1, count(SidecarMetrics.RECORDS_SKIPPED), "the answer's metadata says one message was skipped");
         assertEquals(1, skippedTotal.getLocalValue());

@@ -48,7 +48,7 @@ public final class SegmentReplacement {
             String sinkFormat, ReadableConfig config) {
         RawSource source = rawSource(segment.source(), sourceFormat, config);
         AcceleratedExecNode accelerated = new AcceleratedExecNode(config,
-                spec(name, descriptorJson, source.coordinates(), null, null, null, null, config));
+                spec(name, descriptorJson, source.coordinates(), List.of(), null, null, null, config));
         connect(source.node(), accelerated);
         return rawSink(segment.sink(), sinkFormat, accelerated, config);
     }
@@ -62,7 +62,7 @@ public final class SegmentReplacement {
     public static StreamExecSink buildEncode(ExecEdge input, StreamExecSink original, String name,
             String descriptorJson, String sinkFormat, BitSet keepsLoneSurrogates, ReadableConfig config) {
         AcceleratedExecNode accelerated = new AcceleratedExecNode(config, spec(name, descriptorJson,
-                RecordCoordinates.Layout.NONE, null, (RowType) input.getOutputType(), keepsLoneSurrogates, null, config));
+                RecordCoordinates.Layout.NONE, List.of(), (RowType) input.getOutputType(), keepsLoneSurrogates, null, config));
         accelerated.setInputEdges(List.of(ExecEdge.builder().source(input.getSource()).target(accelerated)
                 .shuffle(input.getShuffle()).exchangeMode(input.getExchangeMode()).build()));
         return rawSink(original, sinkFormat, accelerated, config);
@@ -84,17 +84,30 @@ public final class SegmentReplacement {
 
     /**
      * The accelerated operator that replaces a Kafka source (and the Calcs after it) of a rows
-     * stage, over the source's raw-value twin: it emits rows of {@code rows}, the type the
-     * replaced nodes' consumers read, and, with {@code watermarks} (else null), the watermarks of
-     * the original source's pushed-down {@code WATERMARK}.
+     * stage, over the source's raw-value twin: it emits the rows of each branch, of {@code rows}
+     * (one type per branch, the type the branch's consumers read), the first branch's on its main
+     * output and each other one's on a side output ({@link #branchOf}), and, with
+     * {@code watermarks} (else null), the watermarks of the original source's pushed-down
+     * {@code WATERMARK}.
      */
     public static AcceleratedExecNode buildRows(StreamExecTableSourceScan original, String name, String descriptorJson,
-            String sourceFormat, RowType rows, WatermarkSpec watermarks, ReadableConfig config) {
+            String sourceFormat, List<RowType> rows, WatermarkSpec watermarks, ReadableConfig config) {
         RawSource source = rawSource(original, sourceFormat, config);
-        AcceleratedExecNode accelerated = new AcceleratedExecNode(config,
-                spec(name, descriptorJson, source.coordinates(), rows, null, null, watermarks, config));
+        AcceleratedExecNode accelerated = new AcceleratedExecNode(config, spec(name, descriptorJson,
+                source.coordinates(), rows, null, null, watermarks, config));
         connect(source.node(), accelerated);
         return accelerated;
+    }
+
+    /** The node whose rows are branch {@code branch} of a rows stage: the stage itself for 0, else its side output. */
+    public static ExecNode<?> branchOf(AcceleratedExecNode rowsStage, int branch, ReadableConfig config) {
+        if (branch == 0) {
+            return rowsStage;
+        }
+        SideOutputExecNode side = new SideOutputExecNode(config, rowsStage.spec().sideOutput(branch),
+                rowsStage.spec().sideRows().get(branch - 1));
+        connect(rowsStage, side);
+        return side;
     }
 
     /** A raw-value source and where its rows carry each message's coordinates. */
@@ -123,13 +136,16 @@ public final class SegmentReplacement {
         return new RawSource(source, coordinates);
     }
 
+    /** @param rows a rows stage's row type per branch (empty for the other stages) */
     private static AcceleratedSegmentSpec spec(String name, String descriptorJson, RecordCoordinates.Layout coordinates,
-            RowType rows, RowType consumes, BitSet keepsLoneSurrogates, WatermarkSpec watermarks, ReadableConfig config) {
+            List<RowType> rows, RowType consumes, BitSet keepsLoneSurrogates, WatermarkSpec watermarks,
+            ReadableConfig config) {
         return new AcceleratedSegmentSpec(name, descriptorJson,
                 config.get(AcceleratorOptions.PYTHON_EXECUTABLE), config.get(AcceleratorOptions.BATCH_SIZE),
-                config.get(AcceleratorOptions.BATCH_MAX_BYTES).getBytes(), config.get(AcceleratorOptions.BATCH_MAX_DELAY), config.get(AcceleratorOptions.SIDECAR_TIMEOUT),
-                config.get(AcceleratorOptions.SIDECAR_HEARTBEAT_INTERVAL), coordinates, rows, consumes,
-                keepsLoneSurrogates, watermarks);
+                config.get(AcceleratorOptions.BATCH_MAX_BYTES).getBytes(), config.get(AcceleratorOptions.BATCH_MAX_DELAY),
+                config.get(AcceleratorOptions.SIDECAR_TIMEOUT), config.get(AcceleratorOptions.SIDECAR_HEARTBEAT_INTERVAL),
+                coordinates, rows.isEmpty() ? null : rows.get(0), consumes, keepsLoneSurrogates, watermarks,
+                rows.isEmpty() ? List.of() : rows.subList(1, rows.size()));
     }
 
     /** The Kafka metadata keys the source reads, in the order its row carries them. */

@@ -23,9 +23,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Partial acceleration: every Kafka source that is not part of a replaced segment, with the
- * longest run of Calcs after it that is reproduced exactly, becomes a raw-value source and a rows
- * stage ({@link StageExporter#exportRows}), whose Arrow-backed rows feed the stock operators that
- * consumed the replaced nodes. Runs after {@link ExportKafkaSegments}. One INFO line per plan
+ * longest run of Calcs after each of its uses that is reproduced exactly, becomes a raw-value
+ * source and a rows stage ({@link StageExporter#exportRows}) that decodes it once, whose
+ * Arrow-backed rows feed the stock operators that consumed the replaced nodes (a shared source's
+ * other branches through side outputs, {@link SegmentReplacement#branchOf}). Runs after {@link ExportKafkaSegments}. One INFO line per plan
  * names the rows stages and why each part after them (or each source) stays stock.
  *
  * <p>This rule points the consumers' input edges at the new operator: those are nodes of the
@@ -60,7 +61,7 @@ public final class AccelerateKafkaSources implements RewriteRule {
             String table = chain.source().getTableSourceSpec().getContextResolvedTable().getIdentifier().getObjectName();
             String name = StageNames.unique(table + SUFFIX, names);
             try {
-                RowsExport rows = exporter.exportRows(name, chain.source(), chain.calcs());
+                RowsExport rows = exporter.exportRows(name, chain.source(), chain.calcChains());
                 if (!rows.export().accelerated()) {
                     summary.add("source " + table + " stays stock: " + StageNames.joined(rows.export().fallback()));
                     report.stock(name, List.of(chain.source()),
@@ -69,24 +70,37 @@ public final class AccelerateKafkaSources implements RewriteRule {
                 }
                 List<ExecNode<?>> nodes = new ArrayList<>();
                 nodes.add(chain.source());
-                nodes.addAll(chain.calcs().subList(0, rows.calcs()));
-                ExecNode<?> last = nodes.get(nodes.size() - 1);
+                List<RowType> types = new ArrayList<>();
+                for (int b = 0; b < chain.branches().size(); b++) {
+                    nodes.addAll(chain.branches().get(b).calcs().subList(0, rows.branches().get(b).calcs()));
+                    types.add(rows.branches().get(b).rows());
+                }
                 AcceleratedExecNode accelerated = SegmentReplacement.buildRows(chain.source(), name,
-                        rows.export().toJson(), rows.export().descriptor().decode().format(),
-                        (RowType) last.getOutputType(), rows.watermarks(), config);
-                for (SourceChainFinder.Use use : found.usesOf(last)) {
-                    ExecEdge old = use.consumer().getInputEdges().get(use.input());
-                    use.consumer().replaceInputEdge(use.input(), ExecEdge.builder().source(accelerated)
-                            .target(use.consumer()).shuffle(old.getShuffle()).exchangeMode(old.getExchangeMode())
-                            .build());
+                        rows.export().toJson(), rows.export().descriptor().decode().format(), types, rows.watermarks(),
+                        config);
+                List<String> stoppedBy = new ArrayList<>();
+                List<String> parts = new ArrayList<>();
+                for (int b = 0; b < chain.branches().size(); b++) {
+                    SourceChain.Branch branch = chain.branches().get(b);
+                    RowsExport.Branch exported = rows.branches().get(b);
+                    List<SourceChainFinder.Use> uses = exported.calcs() == 0 ? List.of(branch.use())
+                            : found.usesOf(branch.calcs().get(exported.calcs() - 1));
+                    ExecNode<?> output = SegmentReplacement.branchOf(accelerated, b, config);
+                    for (SourceChainFinder.Use use : uses) {
+                        ExecEdge old = use.consumer().getInputEdges().get(use.input());
+                        use.consumer().replaceInputEdge(use.input(), ExecEdge.builder().source(output)
+                                .target(use.consumer()).shuffle(old.getShuffle()).exchangeMode(old.getExchangeMode())
+                                .build());
+                    }
+                    exported.stoppedBy().forEach(r -> stoppedBy.add(r.toString()));
+                    parts.add((exported.calcs() == 0 ? "" : exported.calcs() + " calc(s), ") + "rows to stock "
+                            + consumers(uses) + (exported.stoppedBy().isEmpty() ? ""
+                            : " (the next calc stays stock: " + StageNames.joined(exported.stoppedBy()) + ")"));
                 }
                 rewired = true;
-                List<String> stoppedBy = rows.stoppedBy().stream().map(FallbackReason::toString).toList();
                 report.partial(name, nodes, accelerated.spec().operatorName(), stoppedBy);
-                summary.add("source " + table + (rows.calcs() == 0 ? "" : " and " + rows.calcs() + " calc(s)")
-                        + " run as " + accelerated.spec().operatorName() + ", whose rows go on to stock "
-                        + consumers(found.usesOf(last))
-                        + (stoppedBy.isEmpty() ? "" : " (the next calc stays stock: " + String.join("; ", stoppedBy) + ")"));
+                summary.add("source " + table + " runs as " + accelerated.spec().operatorName() + ": "
+                        + String.join("; ", parts));
             } catch (RuntimeException e) {
                 LOG.warn("flink-accelerator: could not accelerate source {} partly; it runs as stock Flink", table, e);
                 summary.add("source " + table + " stays stock: building its accelerated operator failed: " + e);

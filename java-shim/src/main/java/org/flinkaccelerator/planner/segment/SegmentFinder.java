@@ -70,7 +70,7 @@ public final class SegmentFinder {
         }
         if (consumers.get(node) != 1) {
             return "source " + table.getIdentifier().asSummaryString() + " feeds " + consumers.get(node)
-                    + " operators (shared sources are not accelerated yet)";
+                    + " operators (it runs as one rows stage that decodes it once for all of them)";
         }
         return null;
     }

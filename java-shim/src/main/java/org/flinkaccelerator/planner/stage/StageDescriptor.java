@@ -15,13 +15,29 @@ import org.flinkaccelerator.stage.ProtoJson;
  * rows, handed to stock Flink operators ({@link RowsOutput}). An encode stage has no {@code
  * decode}: its input is the rows of stock Flink operators, and its descriptor says {@code "kind":
  * "encode"}. A rows stage over a watermarked source has a {@code watermark} section (else null).
+ * A rows stage over a source several operators read has one output per use: {@code plan} and
+ * {@code output} are the first, {@code branches} the others (empty otherwise).
  */
 public record StageDescriptor(String name, List<StageField> input, FormatSpec decode, KeySpec decodeKey, Plan plan,
-        FormatSpec encode, KeySpec encodeKey, List<StageField> output, StageWatermark watermark) {
+        FormatSpec encode, KeySpec encodeKey, List<StageField> output, StageWatermark watermark,
+        List<StageBranch> branches) {
     /** Version of the descriptor layout; the sidecar refuses others. */
     public static final int PROTOCOL = 1;
     /** The sidecar's stage kind of a descriptor without {@code decode}: an encode stage. */
     static final String ENCODE_KIND = "encode";
+
+    public StageDescriptor {
+        branches = List.copyOf(branches);
+        if (!branches.isEmpty() && (decode == null || encode != null)) {
+            throw new IllegalArgumentException("only a rows stage has branches");
+        }
+    }
+
+    /** A stage with one output. */
+    public StageDescriptor(String name, List<StageField> input, FormatSpec decode, KeySpec decodeKey, Plan plan,
+            FormatSpec encode, KeySpec encodeKey, List<StageField> output, StageWatermark watermark) {
+        this(name, input, decode, decodeKey, plan, encode, encodeKey, output, watermark, List.of());
+    }
 
     Map<String, Object> tree() {
         Map<String, Object> out = new LinkedHashMap<>();
@@ -45,6 +61,14 @@ public record StageDescriptor(String name, List<StageField> input, FormatSpec de
         out.put("output", fields(output));
         if (watermark != null) {
             out.put("watermark", watermark.tree());
+        }
+        if (!branches.isEmpty()) {
+            out.put("branches", branches.stream().map(b -> {
+                Map<String, Object> branch = new LinkedHashMap<>();
+                branch.put("plan", ProtoJson.tree(b.plan()));
+                branch.put("output", fields(b.output()));
+                return branch;
+            }).collect(Collectors.toList()));
         }
         return out;
     }

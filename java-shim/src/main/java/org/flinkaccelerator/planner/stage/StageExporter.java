@@ -246,13 +246,17 @@ public final class StageExporter {
 
     /**
      * A Kafka source and the Calcs after it as a rows stage ("encode": null, docs/architecture.md):
-     * the source and the longest prefix of {@code chain} that is reproduced exactly, whose output
-     * rows go on to stock Flink operators. The export holds the reasons when not even the source
-     * alone can run accelerated; {@link RowsExport#stoppedBy} says why the next Calc cannot.
+     * the source decoded once and, for each of its branches, the longest prefix of the branch's
+     * Calcs that is reproduced exactly, whose output rows go on to stock Flink operators. The
+     * first branch is the descriptor's {@code plan} and {@code output}, each other one an entry
+     * of its {@code branches}. The export holds the reasons when not even the source alone can
+     * run accelerated; each {@link RowsExport.Branch#stoppedBy} says why that branch's next Calc
+     * cannot.
      *
-     * @param chain the Calcs after the source, one after another, each the only consumer of the one before
+     * @param branches per use of the source, the Calcs after it, one after another, each the only
+     *     consumer of the one before
      */
-    public RowsExport exportRows(String name, StreamExecTableSourceScan scan, List<StreamExecCalc> chain) {
+    public RowsExport exportRows(String name, StreamExecTableSourceScan scan, List<List<StreamExecCalc>> branches) {
         List<FallbackReason> reasons = new ArrayList<>();
         SourceSide source = sourceSide(scan, true, reasons);
         String where = "source " + scan.getTableSourceSpec().getContextResolvedTable().getIdentifier().asSummaryString();
@@ -262,9 +266,32 @@ public final class StageExporter {
             watermark = watermarkSection(source.watermark(), carrying, where, reasons);
         }
         if (!reasons.isEmpty() || !source.typesOk()) {
-            return new RowsExport(new StageExport(name, null, reasons), 0, List.of(), null);
+            return new RowsExport(new StageExport(name, null, reasons), List.of(), null);
         }
-        WatermarkSpec watermarks = source.watermark() == null ? null : source.watermark().spec();
+        List<RowsExport.Branch> exported = new ArrayList<>();
+        List<StageBranch> plans = new ArrayList<>();
+        for (List<StreamExecCalc> chain : branches) {
+            BranchPlan branch = exportBranch(scan, chain, carrying);
+            if (branch.plan() == null) {
+                return new RowsExport(new StageExport(name, null, branch.stoppedBy()), List.of(), null);
+            }
+            exported.add(new RowsExport.Branch(branch.calcs(), branch.stoppedBy(), branch.rows()));
+            plans.add(new StageBranch(branch.plan(), RowsOutput.fields(branch.rows())));
+        }
+        StageDescriptor descriptor = new StageDescriptor(name, source.input(), source.decode(), source.decodeKey(),
+                plans.get(0).plan(), null, null, plans.get(0).output(), watermark, plans.subList(1, plans.size()));
+        return new RowsExport(new StageExport(name, descriptor, List.of()), exported,
+                source.watermark() == null ? null : source.watermark().spec());
+    }
+
+    /**
+     * One branch of a rows stage: its plan over the decoded table {@code carrying}, the number of
+     * its Calcs the plan runs and the rows it emits; {@code plan} is null (and {@code stoppedBy}
+     * the reasons) when not even the source's own rows can be handed on.
+     */
+    private record BranchPlan(Plan plan, int calcs, List<FallbackReason> stoppedBy, RowType rows) {}
+
+    private BranchPlan exportBranch(StreamExecTableSourceScan scan, List<StreamExecCalc> chain, RowType carrying) {
         List<FallbackReason> stoppedBy = List.of();
         for (int calcs = chain.size(); calcs >= 0; calcs--) {
             List<FallbackReason> problems = new ArrayList<>();
@@ -284,12 +311,10 @@ public final class StageExporter {
                 }
             }
             if (problems.isEmpty()) {
-                StageDescriptor descriptor = new StageDescriptor(name, source.input(), source.decode(),
-                        source.decodeKey(), plan, null, null, RowsOutput.fields(output), watermark);
-                return new RowsExport(new StageExport(name, descriptor, List.of()), calcs, stoppedBy, watermarks);
+                return new BranchPlan(plan, calcs, stoppedBy, output);
             }
             if (calcs == 0) {
-                return new RowsExport(new StageExport(name, null, problems), 0, List.of(), null);
+                return new BranchPlan(null, 0, problems, output);
             }
             stoppedBy = problems;
         }

@@ -3,7 +3,6 @@ package org.flinkaccelerator.runtime.watermarks;
 import java.util.Arrays;
 import java.util.function.IntToLongFunction;
 import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.flink.api.common.eventtime.TimestampAssigner;
 import org.apache.flink.metrics.MetricGroup;
@@ -34,10 +33,10 @@ public final class WatermarkedRows {
     /** The marks column holding each message's watermark value in epoch milliseconds (null: none). */
     public static final String WATERMARK = "watermark";
 
-    /** Emits the result rows {@code from} (inclusive) to {@code to} as records stamped like {@code record}. */
+    /** Emits the result rows of message {@code message} of the batch as records stamped like {@code record}. */
     @FunctionalInterface
-    public interface RowRange {
-        void emit(int from, int to, StreamRecord<?> record);
+    public interface MessageRows {
+        void emit(int message, StreamRecord<?> record);
     }
 
     private final RecordCoordinates.Layout layout;
@@ -47,9 +46,8 @@ public final class WatermarkedRows {
     private String[] messageSplits = new String[0];
     /** After the final watermark, nothing more is emitted (Flink's source stops there too). */
     private boolean ended;
-    private RowRange rows;
-    private int from;
-    private int to;
+    private MessageRows rows;
+    private int message;
 
     /**
      * @param layout where the raw source's rows (and markers) carry their Kafka coordinates
@@ -88,38 +86,26 @@ public final class WatermarkedRows {
     }
 
     /**
-     * Replays the {@code messages} messages of the batch: the result rows, ordered by their message
-     * index {@code messageIndex}, go out through {@code emitter} at their message's turn.
+     * Replays the {@code messages} messages of the batch: each message's result rows go out
+     * through {@code emitter} at the message's turn, where Flink's source emits its record.
      *
      * @param timestamps each message's record timestamp, or {@link TimestampAssigner#NO_TIMESTAMP}
-     * @throws IllegalArgumentException when the answer's marks or row order are not the contract's
+     * @throws IllegalArgumentException when the answer's marks are not the contract's
      */
-    public void emit(VectorSchemaRoot marks, int messages, IntVector messageIndex, int rowCount,
-            IntToLongFunction timestamps, RowRange emitter) {
+    public void emit(VectorSchemaRoot marks, int messages, IntToLongFunction timestamps, MessageRows emitter) {
         if (marks.getRowCount() != messages || !(marks.getVector(WATERMARK) instanceof BigIntVector)) {
             throw new IllegalArgumentException("the marks " + marks.getSchema() + " with " + marks.getRowCount()
                     + " rows are not an int64 '" + WATERMARK + "' per message of a batch of " + messages);
         }
         BigIntVector watermarks = (BigIntVector) marks.getVector(WATERMARK);
         rows = emitter;
-        int next = 0;
-        for (int message = 0; message < messages; message++) {
-            from = next;
-            while (next < rowCount && messageIndex.get(next) == message) {
-                next++;
+        try {
+            for (message = 0; message < messages; message++) {
+                Long watermark = watermarks.isNull(message) ? null : watermarks.get(message);
+                eventTime.event(messageSplits[message], watermark, timestamps.applyAsLong(message));
             }
-            to = next;
-            if (next < rowCount && messageIndex.get(next) < message) {
-                throw new IllegalArgumentException("result row " + next + " names message " + messageIndex.get(next)
-                        + " after the rows of message " + message + ": rows must come in message order");
-            }
-            Long watermark = watermarks.isNull(message) ? null : watermarks.get(message);
-            eventTime.event(messageSplits[message], watermark, timestamps.applyAsLong(message));
-        }
-        rows = null;
-        if (next != rowCount) {
-            throw new IllegalArgumentException("result row " + next + " names message " + messageIndex.get(next)
-                    + " of a batch of " + messages);
+        } finally {
+            rows = null;
         }
     }
 
@@ -133,8 +119,8 @@ public final class WatermarkedRows {
     private final class Events implements PushingAsyncDataInput.DataOutput<Long> {
         @Override
         public void emitRecord(StreamRecord<Long> record) {
-            if (rows != null && from < to) {
-                rows.emit(from, to, record);
+            if (rows != null) {
+                rows.emit(message, record);
             }
         }
 

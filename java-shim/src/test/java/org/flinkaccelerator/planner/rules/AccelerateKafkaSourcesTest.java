@@ -19,6 +19,7 @@ import java.util.List;
 import org.apache.flink.api.dag.Transformation;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.flink.streaming.api.transformations.SideOutputTransformation;
 import org.apache.flink.streaming.api.transformations.SourceTransformation;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecEdge;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
@@ -29,6 +30,7 @@ import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecSink;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecTableSourceScan;
 import org.flinkaccelerator.planner.GraphEdges;
 import org.flinkaccelerator.planner.replace.AcceleratedExecNode;
+import org.flinkaccelerator.planner.replace.SideOutputExecNode;
 import org.flinkaccelerator.planner.report.AccelerationReport;
 import org.flinkaccelerator.planner.stage.SqlPlans;
 import org.flinkaccelerator.runtime.splits.SplitAnnouncingSource;
@@ -108,6 +110,46 @@ class AccelerateKafkaSourcesTest {
         List<String> names = transformationNames(plans.translate(rewritten));
         assertTrue(names.contains("Accelerated[bid-rows]"), names.toString());
         assertTrue(names.stream().anyMatch(n -> n.startsWith("GroupAggregate")), names.toString());
+    }
+
+    @Test
+    void aSharedSourceIsDecodedOnceWithEachBranchsCalcAndTheOthersOnSideOutputs() throws Exception {
+        SqlPlans plans = new SqlPlans();
+        ExecNodeGraph graph = plans.plan(golden("rows_shared_source"));
+        ExecNode<?> union = input(graph.getRootNodes().get(0));
+        List<ExecNode<?>> calcs = union.getInputEdges().stream().<ExecNode<?>>map(ExecEdge::getSource).toList();
+        calcs.forEach(c -> assertInstanceOf(StreamExecCalc.class, c, "one Calc per side of the UNION ALL"));
+        assertSame(input(calcs.get(0)), input(calcs.get(1)), "both read one source");
+        AccelerationReport report = new AccelerationReport();
+        ExecNodeGraph rewritten = rewrite(plans, graph, report);
+
+        assertTrue(nodes(rewritten, StreamExecCalc.class).isEmpty(), "both Calcs run in the sidecar");
+        AcceleratedExecNode accelerated = assertInstanceOf(AcceleratedExecNode.class, input(union));
+        assertEquals(1, accelerated.spec().sideRows().size());
+        SideOutputExecNode side = assertInstanceOf(SideOutputExecNode.class,
+                union.getInputEdges().get(1).getSource(), "the union's second input reads the second branch");
+        assertSame(accelerated, input(side));
+        assertEquals(calcs.get(1).getOutputType(), side.getOutputType());
+        JsonNode descriptor = new ObjectMapper().readTree(accelerated.spec().descriptorJson());
+        assertEquals(1, descriptor.path("branches").size());
+        assertEquals(1, nodes(rewritten, StreamExecTableSourceScan.class).size(), "the topic is read once");
+
+        List<Transformation<?>> translated = plans.translate(rewritten);
+        List<Transformation<?>> all = new ArrayList<>();
+        Deque<Transformation<?>> pending = new ArrayDeque<>(translated);
+        while (!pending.isEmpty()) {
+            Transformation<?> t = pending.pop();
+            if (!all.contains(t)) {
+                all.add(t);
+                pending.addAll(t.getInputs());
+            }
+        }
+        SideOutputTransformation<?> sideOutput = (SideOutputTransformation<?>) all.stream()
+                .filter(t -> t instanceof SideOutputTransformation).findFirst().orElseThrow();
+        assertEquals(accelerated.spec().sideOutput(1), sideOutput.getOutputTag());
+        assertEquals("Accelerated[bid-rows]", sideOutput.getInputs().get(0).getName());
+        assertEquals(1, all.stream().filter(t -> t.getName().equals("Accelerated[bid-rows]")).count());
+        assertTrue(report.render(graph).contains("Accelerated[bid-rows]"), report.render(graph));
     }
 
     @Test

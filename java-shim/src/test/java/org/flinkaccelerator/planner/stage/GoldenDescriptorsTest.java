@@ -54,7 +54,7 @@ class GoldenDescriptorsTest {
             SourceChain chain = found.chains().get(0);
             String name = chain.source().getTableSourceSpec().getContextResolvedTable().getIdentifier().getObjectName()
                     + "-rows";
-            emitted = new StageExporter(FunctionRegistry.standard()).exportRows(name, chain.source(), chain.calcs())
+            emitted = new StageExporter(FunctionRegistry.standard()).exportRows(name, chain.source(), chain.calcChains())
                     .export().toJson();
         } else if (sql.getFileName().toString().startsWith(ENCODE)) {
             List<SinkChain> chains = SinkChainFinder.find(graph, AcceleratedExecNode.class);
