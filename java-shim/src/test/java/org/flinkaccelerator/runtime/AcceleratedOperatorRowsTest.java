@@ -135,6 +135,16 @@ class AcceleratedOperatorRowsTest {
         return out;
     }
 
+    /** Asserts the records hold the expected rows, in order, each with the expected timestamp. */
+    private static void assertRecords(RowType rowType, List<StreamRecord<RowData>> expected,
+            List<StreamRecord<RowData>> actual) {
+        assertEquals(expected.size(), actual.size());
+        for (int i = 0; i < expected.size(); i++) {
+            FlinkDataAssertions.assertRowEquals(rowType, expected.get(i).getValue(), actual.get(i).getValue(), "row " + i);
+            assertEquals(expected.get(i).getTimestamp(), actual.get(i).getTimestamp(), "row " + i + " timestamp");
+        }
+    }
+
     @Test
     void aDecodingStageEmitsWhatFlinksJsonFormatDecodesWithEachMessagesTimestamp() throws Exception {
         JsonNode descriptor = golden("rows_regexp");
@@ -181,13 +191,7 @@ class AcceleratedOperatorRowsTest {
             }
         }
         assertTrue(expected.size() >= 2 && expected.size() < BIDS.size(), "the filter must keep some rows and drop some");
-        List<StreamRecord<RowData>> actual = run(descriptor, 100);
-        assertEquals(expected.size(), actual.size());
-        for (int i = 0; i < expected.size(); i++) {
-            FlinkDataAssertions.assertRowEquals(rowsType(descriptor), expected.get(i).getValue(),
-                    actual.get(i).getValue(), "row " + i);
-            assertEquals(expected.get(i).getTimestamp(), actual.get(i).getTimestamp(), "row " + i + " timestamp");
-        }
+        assertRecords(rowsType(descriptor), expected, run(descriptor, 100));
     }
 
     @Test
@@ -234,19 +238,8 @@ class AcceleratedOperatorRowsTest {
                 StreamRecord<RowData> record = (StreamRecord<RowData>) o;
                 main.add(record);
             }
-            List<StreamRecord<RowData>> side = new ArrayList<>(harness.getSideOutput(spec.sideOutput(1)));
-            for (Object[] check : new Object[][] {{expensive, main, mainType}, {notB, side, sideType}}) {
-                @SuppressWarnings("unchecked")
-                List<StreamRecord<RowData>> want = (List<StreamRecord<RowData>>) check[0];
-                @SuppressWarnings("unchecked")
-                List<StreamRecord<RowData>> got = (List<StreamRecord<RowData>>) check[1];
-                assertEquals(want.size(), got.size());
-                for (int i = 0; i < want.size(); i++) {
-                    FlinkDataAssertions.assertRowEquals((RowType) check[2], want.get(i).getValue(), got.get(i).getValue(),
-                            "row " + i);
-                    assertEquals(want.get(i).getTimestamp(), got.get(i).getTimestamp(), "row " + i + " timestamp");
-                }
-            }
+            assertRecords(mainType, expensive, main);
+            assertRecords(sideType, notB, new ArrayList<>(harness.getSideOutput(spec.sideOutput(1))));
         }
     }
 
