@@ -64,7 +64,8 @@ def _bench(args: argparse.Namespace) -> int:
     return runner.main(args.events, [q for q in args.queries.split(",") if q], args.parallelism, args.format,
                        args.rounds, Path(args.report) if args.report else None,
                        Path(args.docs) if args.docs else None, command, warm_up=not args.no_warm_up,
-                       jar=Path(args.jar) if args.jar else None, flink_config=_key_values(args.flink_config))
+                       jar=Path(args.jar) if args.jar else None, flink_config=_key_values(args.flink_config),
+                       section=args.section)
 
 
 def _key_values(pairs: list[str]) -> dict[str, str]:
@@ -134,6 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     compat.set_defaults(run=_compat)
 
     from accelerator.bench.queries import DEFAULT as BENCH_QUERIES
+    from accelerator.bench.report import SECTIONS as BENCH_SECTIONS
 
     bench = commands.add_parser("bench", help="Nexmark on Kafka: stock vs accelerated Flink, side by side")
     bench.add_argument("--events", type=int, default=2_000_000, help="events in the source topic")
@@ -150,6 +152,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--flink-config", metavar="KEY=VALUE", action="append", default=[],
                        help="added to the cluster's Flink configuration (repeatable), e.g. a profiler: "
                             "env.java.opts.taskmanager=-XX:StartFlightRecording=filename=/tmp/tm.jfr")
+    bench.add_argument("--section", choices=sorted(BENCH_SECTIONS),
+                       help="with --docs, write this section of the page instead of its main table")
     bench.add_argument("--command-line", help=argparse.SUPPRESS)  # what the report says produced it
     bench.set_defaults(run=_bench)
 

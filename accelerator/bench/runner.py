@@ -315,7 +315,8 @@ def run_bench(events: int, query_names: list[str], parallelism: int, fmt: str, r
 def main(events: int, query_names: list[str], parallelism: int, fmt: str, rounds: int,
          report_path: Path | None, docs_path: Path | None, command: str, warm_up: bool = True,
          out=functools.partial(print, flush=True), jar: Path | None = None,
-         flink_config: dict[str, str] | None = None) -> int:
+         flink_config: dict[str, str] | None = None, section: str | None = None) -> int:
+    """`section`: write that section of `docs_path` (report.SECTIONS) rather than its main table."""
     import datetime
     import socket
 
@@ -327,7 +328,7 @@ def main(events: int, query_names: list[str], parallelism: int, fmt: str, rounds
     now = datetime.datetime.now(datetime.timezone.utc)
     host = socket.gethostname()
     if report_path is None:
-        suffix = "" if parallelism == 1 else f"-p{parallelism}"
+        suffix = f"-{section}" if section else "" if parallelism == 1 else f"-p{parallelism}"
         report_path = locations.REPO_ROOT / "benchmarks" / "results" / f"{now:%Y-%m-%d}-{host}{suffix}.json"
     import signal
 
@@ -349,7 +350,10 @@ def main(events: int, query_names: list[str], parallelism: int, fmt: str, rounds
     out("")
     out(reports.markdown(result))
     out(f"report: {json_path}, {md_path.name}, {png_path.name} (wall {result['wall_seconds']:.0f} s)")
-    if docs_path is not None and parallelism == 1:
+    if docs_path is not None and section is not None:
+        reports.named_section(result, png_path, docs_path, section)
+        out(f"updated the {section} section of {docs_path}")
+    elif docs_path is not None and parallelism == 1:
         reports.performance_page(result, md_path, png_path, docs_path)
         out(f"updated {docs_path}")
     elif docs_path is not None:
