@@ -2,8 +2,8 @@
 
 `supported` is asked before a segment is accelerated; any reason it returns keeps the segment on
 stock Flink. `decode` is the Arrow-side equivalent of Flink's RawFormatDeserializationSchema,
-`encode` of its RawFormatSerializationSchema: BYTES are the message as is, strings its UTF-8
-bytes, numbers their fixed-width two's complement / IEEE 754 bytes in the configured byte order,
+`encode` of its RawFormatSerializationSchema: BYTES are the message as is, strings its bytes in
+`raw.charset` (UTF-8 by default), numbers their fixed-width two's complement / IEEE 754 bytes in the configured byte order,
 BOOLEAN one byte. A null value is a tombstone both ways.
 """
 
@@ -24,8 +24,18 @@ CHARSET = "raw.charset"
 ENDIANNESS = "raw.endianness"
 KNOWN = (CHARSET, ENDIANNESS)
 #: Names Java's Charset.forName resolves to UTF-8 (compared case-insensitively, as Java does).
-#: Other charsets make Java replace what it cannot map, which the accelerator does not reproduce.
 UTF8_NAMES = ("utf-8", "utf8", "unicode-1-1-utf-8")
+#: Other charsets whose Java decoding (`new String(bytes, charset)`: an unmappable byte becomes
+#: U+FFFD) and encoding (`String.getBytes(charset)`: an unmappable character, a surrogate pair
+#: included, becomes one '?') Python's codecs with errors="replace" reproduce: Java's names for
+#: them (lower case) -> Python's codec, and whether decoding is reproduced too. UTF-16 decoding
+#: is not (Java and Python replace a malformed sequence differently).
+CHARSETS = {
+    **{name: ("latin-1", True) for name in ("iso-8859-1", "iso8859-1", "iso8859_1", "iso_8859_1", "latin1", "l1")},
+    **{name: ("ascii", True) for name in ("us-ascii", "ascii")},
+    "utf-16be": ("utf-16-be", False),
+    "utf-16le": ("utf-16-le", False),
+}
 #: Fixed-width types: their byte width and the name Flink's size check prints.
 WIDTHS = {"BOOLEAN": (1, "BOOLEAN"), "TINYINT": (1, "TINYINT"), "SMALLINT": (2, "SMALLINT"),
           "INT": (4, "INT"), "BIGINT": (8, "BIGINT"), "FLOAT": (4, "FLOAT"), "DOUBLE": (8, "DOUBLE")}
@@ -43,18 +53,25 @@ class OptionError(ValueError):
 @dataclass(frozen=True)
 class RawOptions:
     big_endian: bool = True
+    #: Python's codec for `raw.charset`; None for UTF-8 (the bytes are the string's own).
+    codec: str | None = None
 
 
 def parse_options(options: dict[str, str]) -> RawOptions:
     """Read the table's `raw.*` options (full keys), rejecting what Flink's RawFormatFactory
-    rejects and what the accelerator does not reproduce (a charset other than UTF-8)."""
+    rejects and what the accelerator does not reproduce (a charset not in `CHARSETS`)."""
     unknown = sorted(k for k in options if k.startswith("raw.") and k not in KNOWN)
     if unknown:
         raise OptionError(f"unsupported raw format options {unknown}; supported are {list(KNOWN)}")
     endianness = options.get(ENDIANNESS, "big-endian")
     if endianness.lower() not in ("big-endian", "little-endian"):
         raise OptionError(f"option {ENDIANNESS} must be 'big-endian' or 'little-endian', not {endianness!r}")
-    return RawOptions(big_endian=endianness.lower() == "big-endian")
+    charset = options.get(CHARSET, "UTF-8").lower()
+    if charset not in UTF8_NAMES and charset not in CHARSETS:
+        raise OptionError(f"'{CHARSET}' = '{options[CHARSET]}' is not accelerated (only UTF-8,"
+                          f" {', '.join(sorted({c for c, _ in CHARSETS.values()}))})")
+    return RawOptions(big_endian=endianness.lower() == "big-endian",
+                      codec=None if charset in UTF8_NAMES else CHARSETS[charset][0])
 
 
 def supported(row_type: str | types.DataType, options: dict[str, str], direction: str = "encode") -> str | None:
@@ -72,9 +89,9 @@ def supported(row_type: str | types.DataType, options: dict[str, str], direction
     except OptionError as e:
         return f"raw options: {e}"
     charset = options.get(CHARSET, "UTF-8")
-    if charset.lower() not in UTF8_NAMES:
-        return (f"'{CHARSET}' = '{charset}': only UTF-8 is accelerated (Java's replacement of unmappable "
-                f"characters in other charsets is not reproduced)")
+    if direction == "decode" and charset.lower() in CHARSETS and not CHARSETS[charset.lower()][1]:
+        return (f"'{CHARSET}' = '{charset}' is not accelerated when decoding (Java's replacement of malformed"
+                f" sequences is not reproduced)")
     column = t.fields[0].type
     if column.root not in WIDTHS and column.root not in STRINGS and column.root not in BINARIES:
         return f"{t.fields[0].name}: type {column.serializable()} is not accelerated in the raw format"
@@ -105,7 +122,8 @@ def decode(values: pa.Array, row_type: types.DataType, options: RawOptions) -> D
     if t.root in BINARIES:
         column = values.cast(pa.binary())
     elif t.root in STRINGS:
-        column = _utf8(values)
+        column = _utf8(values) if options.codec is None else pa.array(
+            [None if v is None else v.decode(options.codec, errors="replace") for v in values.to_pylist()], pa.string())
     else:
         column = _fixed_width(values, t.root, options.big_endian)
     schema = pa.schema([types.to_arrow_field(field.name, t)])
@@ -163,7 +181,11 @@ def encode(batch: pa.RecordBatch | pa.Table, row_type: types.DataType, options: 
     if t.root in BINARIES:
         return column.cast(pa.binary())
     if t.root in STRINGS:
-        return column.cast(pa.string()).cast(pa.binary())
+        strings = column.cast(pa.string())
+        if options.codec is None:
+            return strings.cast(pa.binary())
+        return pa.array([None if v is None else v.encode(options.codec, errors="replace")
+                         for v in strings.to_pylist()], pa.binary())
     width, _ = WIDTHS[t.root]
     n = len(column)
     if t.root == "BOOLEAN":

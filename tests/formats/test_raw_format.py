@@ -164,7 +164,7 @@ def test_sliced_batches_encode_like_whole_ones():
     ("ROW<`a` DECIMAL(10, 2)>", {}, "DECIMAL"),
     ("ROW<`a` TIMESTAMP(3)>", {}, "TIMESTAMP"),
     ("ROW<`a` INT>", {"raw.endianness": "middle"}, "raw.endianness"),
-    ("ROW<`a` VARCHAR(5)>", {"raw.charset": "ISO-8859-1"}, "UTF-8"),
+    ("ROW<`a` VARCHAR(5)>", {"raw.charset": "windows-1252"}, "UTF-8"),
     ("ROW<`a` INT>", {"raw.line-delimiter": "\n"}, "raw.line-delimiter"),
 ])
 def test_what_is_not_accelerated_says_why(row_type_text, options, fragment):
@@ -175,3 +175,25 @@ def test_what_is_not_accelerated_says_why(row_type_text, options, fragment):
 @pytest.mark.parametrize("column", COLUMN_TYPES)
 def test_every_listed_type_is_supported(column):
     assert raw.supported(f"ROW<`v` {column}>", {"raw.charset": "UTF-8", "raw.endianness": "Little-Endian"}) is None
+
+
+CHARSET_TEXTS = ["", "plain ascii", "café ÿ", "€ not latin-1", "emoji 😀 pair", "\u00ff\u0100", "tab\tnul\x00", None]
+CHARSET_BYTES = [b"", b"ascii", bytes(range(256)), b"\xe9t\xe9", b"\x80\xff", None]
+
+
+@pytest.mark.parametrize("charset", ["ISO-8859-1", "latin1", "US-ASCII", "UTF-16BE", "UTF-16LE"])
+def test_a_string_encodes_in_its_charset_like_flink_unmappable_characters_as_question_marks(charset):
+    t = row_type("VARCHAR(2147483647)")
+    assert raw.supported(t, {"raw.charset": charset}, "encode") is None
+    assert_encodes_like_flink(t, {"raw.charset": charset}, [(v,) for v in CHARSET_TEXTS])
+
+
+@pytest.mark.parametrize("charset", ["ISO-8859-1", "US-ASCII"])
+def test_a_single_byte_charset_decodes_like_flink_unmappable_bytes_as_replacement_characters(charset):
+    t = row_type("VARCHAR(2147483647)")
+    assert raw.supported(t, {"raw.charset": charset}, "decode") is None
+    assert assert_decodes_like_flink(t, {"raw.charset": charset}, CHARSET_BYTES) != "unreproducible"
+
+
+def test_utf16_is_refused_when_decoding():
+    assert "when decoding" in raw.supported(row_type("VARCHAR(2147483647)"), {"raw.charset": "UTF-16LE"}, "decode")

@@ -14,6 +14,7 @@ import org.flinkaccelerator.planner.replace.SegmentReplacement;
 import org.flinkaccelerator.planner.report.AccelerationReport;
 import org.flinkaccelerator.planner.segment.SourceChain;
 import org.flinkaccelerator.planner.segment.SourceChainFinder;
+import org.flinkaccelerator.planner.stage.ExpectedGain;
 import org.flinkaccelerator.planner.stage.FallbackReason;
 import org.flinkaccelerator.planner.stage.RowsExport;
 import org.flinkaccelerator.planner.stage.StageExporter;
@@ -66,6 +67,12 @@ public final class AccelerateKafkaSources implements RewriteRule {
                     summary.add("source " + table + " stays stock: " + StageNames.joined(rows.export().fallback()));
                     report.stock(name, List.of(chain.source()),
                             rows.export().fallback().stream().map(FallbackReason::toString).toList());
+                    continue;
+                }
+                String noGain = ExpectedGain.rows(rows.export().descriptor().decode().format(), rows);
+                if (noGain != null) {
+                    summary.add("source " + table + " stays stock: " + noGain);
+                    report.stock(name, List.of(chain.source()), List.of("source " + table + ": " + noGain));
                     continue;
                 }
                 List<ExecNode<?>> nodes = new ArrayList<>();

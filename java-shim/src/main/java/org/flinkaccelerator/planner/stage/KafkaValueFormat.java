@@ -50,7 +50,7 @@ record KafkaValueFormat(String format, Map<String, String> options) {
         return switch (format) {
             case AVRO -> new FormatCheck(options, AvroSupport.problems(row, options));
             case CSV -> new FormatCheck(options, CsvSupport.problems(row, options, decoding));
-            case RAW -> new FormatCheck(options, RawSupport.problems(row, options));
+            case RAW -> new FormatCheck(options, RawSupport.problems(row, options, decoding));
             case JSON -> new FormatCheck(options, JsonSupport.problems(row, options, decoding));
             case PROTOBUF -> ProtobufSupport.check(row, options, decoding);
             default -> new FormatCheck(options, List.of());

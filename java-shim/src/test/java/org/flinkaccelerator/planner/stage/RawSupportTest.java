@@ -12,8 +12,22 @@ import org.junit.jupiter.api.Test;
 /** The raw tables the shim lets the sidecar run, by Flink type text and table options. */
 class RawSupportTest {
     private static List<String> problems(String rowType, Map<String, String> options) {
+        return problems(rowType, options, true);
+    }
+
+    private static List<String> problems(String rowType, Map<String, String> options, boolean decoding) {
         return RawSupport.problems((RowType) LogicalTypeParser.parse(rowType, RawSupportTest.class.getClassLoader()),
-                options);
+                options, decoding);
+    }
+
+    @Test
+    void singleByteCharsetsBothWaysAndUtf16WhenEncodingOnly() {
+        for (String charset : List.of("ISO-8859-1", "latin1", "US-ASCII")) {
+            assertEquals(List.of(), problems("ROW<v STRING>", Map.of("raw.charset", charset)), charset);
+            assertEquals(List.of(), problems("ROW<v STRING>", Map.of("raw.charset", charset), false), charset);
+        }
+        assertEquals(List.of(), problems("ROW<v STRING>", Map.of("raw.charset", "UTF-16LE"), false));
+        assertTrue(problems("ROW<v STRING>", Map.of("raw.charset", "UTF-16BE")).get(0).contains("when decoding"));
     }
 
     @Test
@@ -27,7 +41,7 @@ class RawSupportTest {
 
     @Test
     void whatTheSidecarDoesNotReproduceIsRefusedWithItsReason() {
-        assertTrue(problems("ROW<v STRING>", Map.of("raw.charset", "ISO-8859-1")).get(0).contains("only UTF-8"));
+        assertTrue(problems("ROW<v STRING>", Map.of("raw.charset", "windows-1252")).get(0).contains("only UTF-8"));
         assertTrue(problems("ROW<v INT>", Map.of("raw.endianness", "middle")).get(0).contains("byte order"));
         assertTrue(problems("ROW<v DECIMAL(10, 2)>", Map.of()).get(0).contains("not accelerated"));
         assertTrue(problems("ROW<v TIMESTAMP(3)>", Map.of()).get(0).contains("not accelerated"));
