@@ -94,7 +94,7 @@ final class CollectionFunctions {
     private static Expression mapValue(RexCall call, ExpressionConverter c, MapType map, LogicalType result) {
         LogicalType key = map.getKeyType();
         if (!LOOKUP_KEYS.contains(key.getTypeRoot())) {
-            throw new NotReproducible("map[key] with " + key.asSummaryString() + " keys is not supported (key"
+            throw new NotReproducible("map[key] with " + key.copy(true).asSummaryString() + " keys is not supported (key"
                     + " equality may differ between Flink and Arrow)");
         }
         RexNode lookup = call.getOperands().get(1);
