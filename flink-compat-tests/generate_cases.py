@@ -604,7 +604,7 @@ def write_type_case(source: str, sink: str) -> Path:
 #: shows a change (the runner flags a case whose `expect` is not met).
 EXPECT = {name: "accelerated" for name in (
     "fn_and_or_not", "fn_between_symmetric", "fn_in_lists", "fn_int_overflow", "fn_lengths",
-    "fn_collections_index", "fn_collections_map_lookup",
+    "fn_collections_index", "fn_collections_map_lookup", "fn_map_row_access",
     "fn_mod_and_percent", "fn_regexp_extract", "fn_replace_literal", "fn_split_index",
     "fn_string_compare", "fn_substring", "fn_time_of_day_parts", "fn_times", "type_avro_to_avro",
     "type_avro_to_csv", "type_avro_to_json", "type_json_to_avro", "type_json_to_csv",
@@ -635,7 +635,7 @@ EXPECT.update({name: "partial" for name in (
     "fn_json_query_wrappers", "fn_json_quote_unquote", "fn_json_string_types", "fn_json_value",
     "fn_json_value_on_empty_error", "fn_json_value_paths", "fn_json_value_returning",
     "fn_left_right_reverse", "fn_like", "fn_log_variants", "fn_logarithms", "fn_ltz_functions",
-    "fn_ltz_in_session_zone", "fn_map_functions", "fn_map_row_access", "fn_null_predicates",
+    "fn_ltz_in_session_zone", "fn_map_functions", "fn_null_predicates",
     "fn_numeric_compare", "fn_numeric_literal_mix", "fn_pad_repeat", "fn_parse_url",
     "fn_parse_with_format", "fn_plus_minus", "fn_position_locate", "fn_power_sqrt_exp",
     "fn_predicate_precedence", "fn_printf", "fn_random_seeded", "fn_regexp_count_instr",
