@@ -150,6 +150,22 @@ FAMILIES = {
              "r": {"x": 7, "y": "😀"}, "nested": [{"k": "only", "v": [7]}]},
         ],
     ),
+    "collections_indexed": (
+        "id INT, arr ARRAY<INT>, sarr ARRAY<STRING>, nested ARRAY<ARRAY<INT>>, m MAP<STRING, INT>, i INT, k STRING, "
+        "ts ARRAY<TIMESTAMP(3)>",
+        [
+            {"id": 1, "arr": [10, 20, None], "sarr": ["x", "é😀"], "nested": [[1, 2], [3]], "m": {"a": 1, "b": None},
+             "i": 2, "k": "b", "ts": ["2024-01-02 03:04:05.678", None]},
+            {"id": 2, "arr": [], "sarr": [], "nested": [[]], "m": {}, "i": 1, "k": "a", "ts": []},
+            {"id": 3, "arr": None, "sarr": None, "nested": None, "m": None, "i": None, "k": None, "ts": None},
+            {"id": 4, "arr": [7], "sarr": [None], "nested": [[], [5, 6, 7]], "m": {"": 3}, "i": 0, "k": "",
+             "ts": [None]},
+            {"id": 5, "arr": [1, 2, 3], "sarr": ["p"], "nested": [None, [1]], "m": {"a": -4, "k": 9}, "i": -1,
+             "k": "k", "ts": ["1969-12-31 23:59:59.999"]},
+            {"id": 6, "arr": [2147483647, -2147483648], "sarr": ["q", "r", "s"], "nested": [[8, 9]],
+             "m": {"a": 2147483647}, "i": 5, "k": "missing", "ts": None},
+        ],
+    ),
     "casts": (
         "id INT, b BOOLEAN, ti TINYINT, si SMALLINT, i INT, bi BIGINT, f FLOAT, d DOUBLE, dm DECIMAL(10, 3), "
         "s STRING, sn STRING, sb STRING, sd STRING, st STRING, sts STRING, vb BYTES, dt DATE, tm TIME(0), "
@@ -394,6 +410,22 @@ CASES = {
                                       "MAP_UNION(m, MAP['z', 0])", "MAP_FROM_ARRAYS(ARRAY['a', 'b'], ARRAY[id, 2])"]),
     "constructors": ("collections", ["ARRAY[id, 2]", "MAP['a', id]", "ROW(id, 'x')", "ARRAY[r.y, NULL]",
                                      "ARRAY[ARRAY[id]]", "MAP[COALESCE(r.y, 'none'), r.x]"]),
+    "collections_index": ("collections_indexed", ["arr[i]", "sarr[i]", "arr[2]", "nested[i]", "nested[2][1]",
+                                                  "ts[i]", "ts[1]"]),
+    "collections_cardinality": ("collections_indexed", ["CARDINALITY(arr)", "CARDINALITY(nested)", "CARDINALITY(m)",
+                                                        "CARDINALITY(MAP[1, k, 2, 'x', 1, 'y'])", "CARDINALITY(ts)",
+                                                        "CARDINALITY(nested[i])"]),
+    "collections_map_lookup": ("collections_indexed", ["m[k]", "m['a']", "m['']", "MAP[1, k, 2, 'x'][i]",
+                                                       "MAP[1, k, 2, 'x', 1, 'y'][1]", "m[CAST(NULL AS STRING)]"]),
+    "collections_constructors": ("collections_indexed", ["ARRAY[id, i]", "ARRAY[k, 'z', NULL]",
+                                                         "MAP['a', id, 'b', i, 'a', 7]", "MAP['x', k, 'y', 'x']",
+                                                         "ARRAY[ts[1], ts[2]]", "ARRAY[arr[1]]"]),
+    "collections_casts": ("collections_indexed", ["CAST(arr AS ARRAY<BIGINT>)", "CAST(arr AS ARRAY<STRING>)",
+                                                  "CAST(m AS MAP<STRING, BIGINT>)",
+                                                  "CAST(MAP['a', i, 'b', 2] AS MAP<STRING, STRING>)",
+                                                  "CAST(ts AS ARRAY<TIMESTAMP(6)>)",
+                                                  "CAST(nested AS ARRAY<ARRAY<DECIMAL(12, 1)>>)"]),
+    "collections_stock": ("collections_indexed", ["ELEMENT(ARRAY[arr[1]])", "CARDINALITY(MAP[k, id])", "MAP[COALESCE(k, 'none'), id]", "CAST(arr AS ARRAY<TINYINT>)"]),
     # -- JSON functions over typed documents
     "json_value_returning": ("json_numbers", ["JSON_VALUE(doc, '$.i' RETURNING INT)",
                                            "JSON_VALUE(doc, '$.d' RETURNING DOUBLE)",
@@ -572,6 +604,7 @@ def write_type_case(source: str, sink: str) -> Path:
 #: shows a change (the runner flags a case whose `expect` is not met).
 EXPECT = {name: "accelerated" for name in (
     "fn_and_or_not", "fn_between_symmetric", "fn_in_lists", "fn_int_overflow", "fn_lengths",
+    "fn_collections_index", "fn_collections_map_lookup", "fn_map_row_access",
     "fn_mod_and_percent", "fn_regexp_extract", "fn_replace_literal", "fn_split_index",
     "fn_string_compare", "fn_substring", "fn_time_of_day_parts", "fn_times", "type_avro_to_avro",
     "type_avro_to_csv", "type_avro_to_json", "type_json_to_avro", "type_json_to_csv",
@@ -589,6 +622,7 @@ EXPECT.update({name: "partial" for name in (
     "fn_abs_sign_more", "fn_array_access", "fn_array_aggregates", "fn_array_functions",
     "fn_array_set_ops", "fn_ascii_chr", "fn_base64", "fn_bin_hex", "fn_boolean_casts",
     "fn_boolean_compare", "fn_btrim", "fn_case_nested", "fn_case_when", "fn_ceil_floor",
+    "fn_collections_cardinality", "fn_collections_casts", "fn_collections_constructors", "fn_collections_stock",
     "fn_concat", "fn_constructors", "fn_convert_tz", "fn_current_time_functions", "fn_date_format",
     "fn_date_format_patterns", "fn_date_parts", "fn_decimal_mod_round", "fn_decimal_overflow",
     "fn_decimal_precision", "fn_degrees_radians_pi", "fn_divide", "fn_elt", "fn_elt_overlay",
@@ -601,7 +635,7 @@ EXPECT.update({name: "partial" for name in (
     "fn_json_query_wrappers", "fn_json_quote_unquote", "fn_json_string_types", "fn_json_value",
     "fn_json_value_on_empty_error", "fn_json_value_paths", "fn_json_value_returning",
     "fn_left_right_reverse", "fn_like", "fn_log_variants", "fn_logarithms", "fn_ltz_functions",
-    "fn_ltz_in_session_zone", "fn_map_functions", "fn_map_row_access", "fn_null_predicates",
+    "fn_ltz_in_session_zone", "fn_map_functions", "fn_null_predicates",
     "fn_numeric_compare", "fn_numeric_literal_mix", "fn_pad_repeat", "fn_parse_url",
     "fn_parse_with_format", "fn_plus_minus", "fn_position_locate", "fn_power_sqrt_exp",
     "fn_predicate_precedence", "fn_printf", "fn_random_seeded", "fn_regexp_count_instr",

@@ -22,24 +22,12 @@ def message_buffers(values: pa.Array) -> tuple:
     return validity, offsets, data, values.offset, len(values), _LAYOUTS[values.type]
 
 
-def nulls(arrow: pa.DataType, length: int) -> pa.Array:
-    """`length` nulls of type `arrow` whose NOT NULL children (a timestamp's parts) hold zeros:
-    pa.nulls would put nulls there, which a later cast to the same type refuses."""
-    if arrow == timestamps.ARROW_TYPE:
-        zeros = np.zeros(length, dtype=np.int64)
-        return timestamps.from_parts(zeros, zeros.astype(np.int32), np.zeros(length, dtype=bool))
-    if pa.types.is_struct(arrow):
-        return pa.StructArray.from_arrays([nulls(f.type, length) for f in arrow], fields=list(arrow),
-                                          mask=pa.array(np.ones(length, dtype=bool)))
-    return pa.nulls(length, arrow)
-
-
 def column(arrow: pa.DataType, length: int, buffers: tuple | None) -> pa.Array:
     """An array of type `arrow` over a kernel's (validity, value buffers, children) for one column:
     structs and lists take their children's arrays, built the same way; None (a column the stage
     does not read) gives nulls."""
     if buffers is None:
-        return nulls(arrow, length)
+        return timestamps.nulls(arrow, length)
     validity, values, children = buffers
     validity = None if validity is None else pa.py_buffer(validity)
     if pa.types.is_struct(arrow):

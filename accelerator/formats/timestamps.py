@@ -82,21 +82,40 @@ def epoch_nanos(column: pa.Array) -> list[int | None]:
 
 
 def zero_parts_under_nulls(column: pa.Array) -> pa.Array:
-    """`column` (a timestamp column, or a ROW holding timestamps at any depth) with 0 in the parts
-    of every null timestamp: DataFusion may leave nulls there (a CASE without ELSE), which the
-    NOT NULL parts of the layout, and a cast to it, refuse."""
+    """`column` with 0 in the parts of every null timestamp it holds, at any depth (a timestamp
+    column, or ROWs, ARRAYs and MAPs of them): DataFusion may leave nulls there (a CASE without
+    ELSE, an ARRAY[...] of a NULL timestamp), which the NOT NULL parts of the layout, and a cast to
+    it, refuse. Only the parts change: every value and null stays as it was."""
+    if not holds_timestamps(column.type):
+        return column
     if column.type == ARROW_TYPE:
         if column.field(0).null_count == 0 and column.field(1).null_count == 0:
             return column
         return from_parts(pc.fill_null(column.field(0), 0), pc.fill_null(column.field(1), 0),
                           column.is_valid().to_numpy(zero_copy_only=False))
-    if pa.types.is_struct(column.type) and holds_timestamps(column.type):
+    mask = column.is_null() if column.null_count else None
+    if pa.types.is_struct(column.type):
         children = [zero_parts_under_nulls(column.field(i)) for i in range(column.type.num_fields)]
-        mask = column.is_null() if column.null_count else None
         return pa.StructArray.from_arrays(children, fields=list(column.type), mask=mask)
-    return column
+    if pa.types.is_map(column.type):
+        return pa.MapArray.from_arrays(column.offsets, zero_parts_under_nulls(column.keys),
+                                       zero_parts_under_nulls(column.items), type=column.type, mask=mask)
+    return pa.ListArray.from_arrays(column.offsets, zero_parts_under_nulls(column.values), type=column.type,
+                                    mask=mask)
+
+
+def nulls(arrow: pa.DataType, length: int) -> pa.Array:
+    """`length` nulls of type `arrow` whose NOT NULL children (a timestamp's parts) hold zeros:
+    pa.nulls puts nulls there, which a later cast to the same type refuses."""
+    return zero_parts_under_nulls(pa.nulls(length, arrow))
 
 
 def holds_timestamps(arrow: pa.DataType) -> bool:
-    """Whether `arrow` is the timestamp layout or a struct holding it at some depth."""
-    return arrow == ARROW_TYPE or (pa.types.is_struct(arrow) and any(holds_timestamps(f.type) for f in arrow))
+    """Whether `arrow` is the timestamp layout or a struct, list or map holding it at some depth."""
+    if arrow == ARROW_TYPE:
+        return True
+    if pa.types.is_struct(arrow):
+        return any(holds_timestamps(f.type) for f in arrow)
+    if pa.types.is_map(arrow):
+        return holds_timestamps(arrow.key_type) or holds_timestamps(arrow.item_type)
+    return pa.types.is_list(arrow) and holds_timestamps(arrow.value_type)

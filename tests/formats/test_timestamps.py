@@ -39,3 +39,25 @@ def test_timestamps_inside_rows_are_fixed_too():
     fixed = timestamps.zero_parts_under_nulls(row)
     assert fixed.field(1).field(0).null_count == 0
     assert fixed.to_pylist() == [{"a": 1, "ts": {"millis": 5, "nanos": 7}}, {"a": 2, "ts": None}]
+
+
+def test_timestamps_inside_arrays_and_maps_are_fixed_too():
+    ts = _with_null_parts()
+    array = pa.ListArray.from_arrays(pa.array([0, 1, 2, 2], pa.int32()), ts, mask=pa.array([False, False, True]))
+    fixed = timestamps.zero_parts_under_nulls(array)
+    assert fixed.values.field(0).null_count == 0
+    assert fixed.to_pylist() == [[{"millis": 5, "nanos": 7}], [None], None]
+    keys = pa.array(["a", "b", "c"])
+    values = pa.concat_arrays([_with_null_parts(), _with_null_parts()])[1:]
+    mapped = pa.MapArray.from_arrays(pa.array([0, 1, 3], pa.int32()), keys, values)[1:]  # a slice keeps its offsets
+    fixed_map = timestamps.zero_parts_under_nulls(mapped)
+    assert fixed_map.items.field(0).null_count == 0
+    assert fixed_map.to_pylist() == [[("b", {"millis": 5, "nanos": 7}), ("c", None)]]
+
+
+def test_nulls_of_any_type_hold_zero_parts():
+    arrow = pa.struct([pa.field("l", pa.list_(timestamps.ARROW_TYPE)), pa.field("ts", timestamps.ARROW_TYPE)])
+    column = timestamps.nulls(arrow, 2)
+    assert column.to_pylist() == [None, None]
+    assert column.field(1).field(0).null_count == 0
+    assert column.cast(arrow).null_count == 2

@@ -2,8 +2,8 @@
 
 The sidecar's json decoder is not what these tests are about, so the `decoded` table is built
 here with the json module, for the simple values the inputs hold: numbers, strings, nulls and
-timestamps written as Flink's SQL format ("2026-01-01 00:00:00.666", "...Z" for TIMESTAMP_LTZ), and rows of them (a missing
-field is NULL). Strings are held as the sidecar's json decoder holds them: a lone surrogate as the
+timestamps written as Flink's SQL format ("2026-01-01 00:00:00.666", "...Z" for TIMESTAMP_LTZ), and rows, arrays
+and maps (JSON objects, entries in their order) of them (a missing field is NULL). Strings are held as the sidecar's json decoder holds them: a lone surrogate as the
 '?' Flink stores for it.
 """
 
@@ -40,11 +40,27 @@ def _column(values: list, t: types.DataType) -> pa.Array:
         children = [_column([None if v is None else v.get(f.name) for v in values], f.type) for f in t.fields]
         mask = pa.array([v is None for v in values], pa.bool_())
         return pa.StructArray.from_arrays(children, fields=list(arrow), mask=mask)
+    if t.root in ("ARRAY", "MAP"):
+        return _collection(values, t, arrow)
     if t.root in ("FLOAT", "DOUBLE"):
         values = [None if v is None else float(v) for v in values]
     if t.root in ("CHAR", "VARCHAR"):
         values = [None if v is None else flink_string(v) for v in values]
     return pa.array(values, arrow)
+
+
+def _collection(values: list, t: types.DataType, arrow: pa.DataType) -> pa.Array:
+    """An ARRAY (JSON array) or MAP (JSON object) column: its elements (keys, values) as one child column."""
+    offsets, items = [0], []
+    for v in values:
+        items.extend(() if v is None else v.items() if t.root == "MAP" else v)
+        offsets.append(len(items))
+    offsets = pa.array(offsets, pa.int32())
+    mask = pa.array([v is None for v in values], pa.bool_())
+    if t.root == "ARRAY":
+        return pa.ListArray.from_arrays(offsets, _column(items, t.children[0]), type=arrow, mask=mask)
+    keys = _column([k for k, _ in items], t.children[0])
+    return pa.MapArray.from_arrays(offsets, keys, _column([v for _, v in items], t.children[1]), type=arrow, mask=mask)
 
 
 def decoded_batch(messages: list[str], schema: pa.Schema, decode_row_type: str,

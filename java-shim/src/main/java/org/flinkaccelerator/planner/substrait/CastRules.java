@@ -1,5 +1,6 @@
 package org.flinkaccelerator.planner.substrait;
 
+import static org.apache.flink.table.types.logical.LogicalTypeRoot.ARRAY;
 import static org.apache.flink.table.types.logical.LogicalTypeRoot.BIGINT;
 import static org.apache.flink.table.types.logical.LogicalTypeRoot.BINARY;
 import static org.apache.flink.table.types.logical.LogicalTypeRoot.CHAR;
@@ -7,6 +8,7 @@ import static org.apache.flink.table.types.logical.LogicalTypeRoot.DECIMAL;
 import static org.apache.flink.table.types.logical.LogicalTypeRoot.DOUBLE;
 import static org.apache.flink.table.types.logical.LogicalTypeRoot.FLOAT;
 import static org.apache.flink.table.types.logical.LogicalTypeRoot.INTEGER;
+import static org.apache.flink.table.types.logical.LogicalTypeRoot.MAP;
 import static org.apache.flink.table.types.logical.LogicalTypeRoot.SMALLINT;
 import static org.apache.flink.table.types.logical.LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE;
 import static org.apache.flink.table.types.logical.LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
@@ -15,9 +17,11 @@ import static org.apache.flink.table.types.logical.LogicalTypeRoot.VARBINARY;
 import static org.apache.flink.table.types.logical.LogicalTypeRoot.VARCHAR;
 
 import java.util.List;
+import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
+import org.apache.flink.table.types.logical.MapType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 
 /**
@@ -57,6 +61,15 @@ final class CastRules {
                         : "CAST to a VARCHAR shorter than the number's text truncates in Flink";
             }
         }
+        if (source == ARRAY && target == ARRAY) {
+            return elementProblem("element", ((ArrayType) from).getElementType(), ((ArrayType) to).getElementType());
+        }
+        if (source == MAP && target == MAP) {
+            MapType a = (MapType) from;
+            MapType b = (MapType) to;
+            String key = elementProblem("key", a.getKeyType(), b.getKeyType());
+            return key != null ? key : elementProblem("value", a.getValueType(), b.getValueType());
+        }
         if (source == DECIMAL && target == DECIMAL) {
             DecimalType a = (DecimalType) from;
             DecimalType b = (DecimalType) to;
@@ -79,6 +92,20 @@ final class CastRules {
                     : "CAST to a lower timestamp precision truncates in Flink";
         }
         return "CAST from " + from.asSummaryString() + " to " + to.asSummaryString() + " is not reproduced exactly yet";
+    }
+
+    /**
+     * Flink casts an ARRAY's elements (a MAP's keys and values) one by one with the element CAST,
+     * as Arrow's cast of a list or map does; a CAST that gives NULL on overflow is left to Flink
+     * (the plan's failure behaviour applies to the whole value).
+     */
+    private static String elementProblem(String part, LogicalType from, LogicalType to) {
+        String problem = problem(from, to);
+        if (problem != null) {
+            return "CAST of a collection's " + part + ": " + problem;
+        }
+        return nullOnOverflow(from, to) ? "CAST of a collection whose " + part + " CAST gives NULL on overflow"
+                + " is not reproduced yet" : null;
     }
 
     /**

@@ -38,6 +38,7 @@ public final class FunctionRegistry {
         all.addAll(StringFunctions.entries());
         all.addAll(RegexpFunctions.entries());
         all.addAll(TemporalFunctions.entries());
+        all.addAll(CollectionFunctions.entries());
         all.addAll(UnsupportedFunctions.entries());
         return new FunctionRegistry(all);
     }

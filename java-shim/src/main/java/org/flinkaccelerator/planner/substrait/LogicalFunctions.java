@@ -27,7 +27,8 @@ final class LogicalFunctions {
                         LogicalFunctions::coalesce),
                 builtin("CAST(a AS t)", List.of("CAST"), "integer widening; integer to DECIMAL (NULL on overflow,"
                         + " as Flink), FLOAT, DOUBLE or a long-enough VARCHAR; DECIMAL to a scale as large (NULL on"
-                        + " overflow); FLOAT to DOUBLE; CHAR/VARCHAR to a VARCHAR as long; timestamp precision increase",
+                        + " overflow); FLOAT to DOUBLE; CHAR/VARCHAR to a VARCHAR as long; timestamp precision increase; ARRAY to ARRAY and MAP to MAP"
+                        + " where each element (key, value) CAST is one of these and never NULL on overflow",
                         (call, c) -> c.operand(call, 0, ExpressionConverter.type(call))),
                 builtin("Reinterpret(a) (the planner's rowtime marker)", List.of("REINTERPRET"), "only between"
                         + " two TIMESTAMPs or two TIMESTAMP_LTZs (a computed rowtime column): the value unchanged",

@@ -82,6 +82,9 @@ public final class SubstraitTypes {
                 }
                 return Type.newBuilder().setStruct(struct).build();
             }
+            case MULTISET:
+                throw new NotReproducible("type " + type.asSummaryString() + " has no layout in the sidecar (Flink"
+                        + " holds a MULTISET as a map of element to count); not supported yet");
             default:
                 throw new NotReproducible("type " + type.asSummaryString() + " is not supported by the accelerator yet");
         }
@@ -121,10 +124,10 @@ public final class SubstraitTypes {
                 new Support("TIMESTAMP(p) WITH TIME ZONE", false, "Flink has no runtime support either"),
                 new Support("INTERVAL", false, "not mapped yet"),
                 new Support("ROW<...>", true, "held as an Arrow struct; fields read by name (nested field access)"),
-                new Support("ARRAY<T>", true, "held as an Arrow list; passed through, compared or cast only where the registry says"),
+                new Support("ARRAY<T>", true, "held as an Arrow list; read, built, counted and cast where the registry says"),
                 new Support("MAP<K, V>", true, "held as an Arrow map; a NULL key cannot be held, so a stock"
                         + " operator's maps with a nullable key type do not enter an encode stage"),
-                new Support("MULTISET", false, "not mapped yet"),
+                new Support("MULTISET", false, "no layout yet (Flink holds it as a map of element to count)"),
                 new Support("RAW, STRUCTURED, DISTINCT, SYMBOL, NULL, DESCRIPTOR, VARIANT", false, "no Arrow form"));
     }
 
