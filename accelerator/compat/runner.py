@@ -144,7 +144,7 @@ class CompatRunner:
         for topic in case.outputs:
             result = compare(stock.outputs[topic], accelerated.outputs[topic], ordered=case.ordered,
                              final=case.compare == "final",
-                             fmt=case.formats.get(topic), tolerate=case.tolerate)
+                             fmt=case.formats.get(topic), tolerate=case.tolerate, timestamps=case.timestamps)
             if not result.passed or result.status != IDENTICAL:
                 return Comparison(result.status, result.passed, f"topic {topic}: {result.detail}")
         return Comparison(IDENTICAL, True)
