@@ -29,7 +29,7 @@ ACCELERATED_MARKER = "Accelerated"
 REJECTED_RECORD = "FormatError"
 #: Row failures the sidecar reproduces under its own name, by the Java exception stock Flink
 #: fails with on the same row.
-SAME_ROW_FAILURES = {"FlinkRowtimeNullError": "NullPointerException"}
+SAME_ROW_FAILURES = {"FlinkRowtimeNullError": "NullPointerException", "SinkNotNullError": "EnforcerException"}
 
 
 #: Prefix of the job accumulators the accelerated operators count their records in (docs/metrics.md).
