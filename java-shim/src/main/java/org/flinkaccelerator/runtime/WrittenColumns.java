@@ -10,6 +10,7 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarBinaryType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
 import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
 
@@ -26,7 +27,10 @@ final class WrittenColumns {
 
     private WrittenColumns() {}
 
-    /** The descriptor's output fields as the row the operator emits. */
+    /**
+     * The descriptor's output fields as the row the operator emits; a descriptor naming none (the
+     * sidecar's own test stages) writes the value bytes alone.
+     */
     static RowType row(String descriptorJson) {
         JsonNode fields;
         try {
@@ -38,6 +42,9 @@ final class WrittenColumns {
         for (JsonNode field : fields) {
             LogicalType type = LogicalTypeParser.parse(field.path("type").asText(), WrittenColumns.class.getClassLoader());
             out.add(new RowType.RowField(field.path("name").asText(), type));
+        }
+        if (out.isEmpty()) {
+            out.add(new RowType.RowField(ValueBatch.VALUE, new VarBinaryType(VarBinaryType.MAX_LENGTH)));
         }
         return new RowType(out);
     }
