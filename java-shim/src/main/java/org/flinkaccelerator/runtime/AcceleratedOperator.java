@@ -19,6 +19,7 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
+import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
 import org.flinkaccelerator.runtime.watermarks.WatermarkedRows;
 import org.flinkaccelerator.sidecar.SidecarException;
 import org.flinkaccelerator.sidecar.SidecarProcess;

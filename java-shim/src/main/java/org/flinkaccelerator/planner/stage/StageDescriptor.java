@@ -30,6 +30,7 @@ public record StageDescriptor(String name, List<StageField> input, FormatSpec de
 
     public StageDescriptor {
         branches = List.copyOf(branches);
+        notNull = notNull == null ? List.of() : List.copyOf(notNull);
         if (!branches.isEmpty() && (decode == null || encode != null)) {
             throw new IllegalArgumentException("only a rows stage has branches");
         }
@@ -38,7 +39,7 @@ public record StageDescriptor(String name, List<StageField> input, FormatSpec de
     /** A stage with one output. */
     public StageDescriptor(String name, List<StageField> input, FormatSpec decode, KeySpec decodeKey, Plan plan,
             FormatSpec encode, KeySpec encodeKey, List<StageField> output, StageWatermark watermark) {
-        this(name, input, decode, decodeKey, plan, encode, encodeKey, output, watermark, List.of());
+        this(name, input, decode, decodeKey, plan, encode, encodeKey, output, watermark, List.of(), List.of());
     }
 
     Map<String, Object> tree() {
@@ -72,7 +73,7 @@ public record StageDescriptor(String name, List<StageField> input, FormatSpec de
                 return branch;
             }).collect(Collectors.toList()));
         }
-        if (notNull != null && !notNull.isEmpty()) {
+        if (!notNull.isEmpty()) {
             Map<String, Object> columns = new LinkedHashMap<>();
             columns.put("columns", notNull);
             out.put("not_null", columns);
