@@ -89,3 +89,11 @@ def test_the_shipped_corpus_loads():
 
     corpus = cases.discover([REPO_ROOT / "flink-compat-tests" / "cases"])
     assert len(corpus) >= 10
+
+
+
+def test_wrapped_headers_may_repeat_a_name_as_a_list_of_pairs(tmp_path):
+    envelope = '{"value": {"a": 1}, "headers": [["h", "1"], ["n", null], ["h", "2"]]}\n'
+    case = cases.load(make_case(tmp_path, yaml_text="wrapped: [side]\n", side=envelope))
+    (record,) = inputs.records(case, "side")
+    assert record.headers == (("h", b"1"), ("n", None), ("h", b"2"))

@@ -59,3 +59,19 @@ def test_final_compares_where_an_upsert_changelog_ends():
     assert compare(late, deleted, final=True).status == MISMATCH
     other_value = [msg(b"ann", b'{"city":"Rome"}'), msg(b"zed", b"{}")]
     assert compare(late, other_value, final=True).status == MISMATCH
+
+
+def test_record_timestamps_count_only_where_the_sink_writes_them():
+    stock = [Record(value=b"v", partition=0, timestamp=1000)]
+    accelerated = [Record(value=b"v", partition=0, timestamp=1001)]
+    assert compare(stock, accelerated).status == IDENTICAL
+    result = compare(stock, accelerated, timestamps=True)
+    assert (result.status, result.passed) == (MISMATCH, False)
+    assert "different record timestamps" in result.detail
+    assert compare(stock, list(stock), timestamps=True).status == IDENTICAL
+
+
+def test_headers_order_and_duplicates_count():
+    one = recs(b"v", headers=(("a", b"1"), ("b", None)))
+    assert compare(one, recs(b"v", headers=(("b", None), ("a", b"1")))).status == MISMATCH
+    assert compare(one, recs(b"v", headers=(("a", b"1"), ("b", None), ("b", None)))).status == MISMATCH

@@ -89,3 +89,18 @@ def test_a_row_flink_encodes_takes_flinks_key_unless_its_envelope_gives_one():
         Record(value=b"v", key=b"flink-key", partition=1)
     assert _with_encoded(PendingRecord(value=None, row={"a": 1}, key=b"mine"), flink).key == b"mine"
     assert _with_encoded(PendingRecord(value=b"as written", key=b"k"), None) == Record(value=b"as written", key=b"k")
+
+
+def test_a_not_null_failure_must_name_the_column_stock_flink_names(tmp_path):
+    from accelerator.compat.case import Case
+    from accelerator.compat.runner import CompatRunner, RunOutcome
+
+    case = Case(name="c", path=tmp_path, script="", topics=("src", "dst"), inputs={"src": tmp_path},
+                formats={"src": "json", "dst": "json"}, expect_failure=True)
+    runner = CompatRunner(None, None, None)
+    stock = RunOutcome(failure="org.apache.flink.table.runtime.operators.sink.constraint.EnforcerException: Column"
+                               " 'name' is NOT NULL, however, a null value is being written into it.")
+    same = runner._compare(case, stock, RunOutcome(failure="SinkNotNullError: sink column 'name' is NOT NULL, but"))
+    other = runner._compare(case, stock, RunOutcome(failure="SinkNotNullError: sink column 'id' is NOT NULL, but"))
+    assert (same.status, same.passed) == ("equivalent", True)
+    assert (other.status, other.passed) == ("mismatch", False)

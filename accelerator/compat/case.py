@@ -11,7 +11,7 @@ import yaml
 
 from accelerator.testing import sql
 
-CASE_KEYS = {"partitions", "wrapped", "ordered", "compare", "tolerate", "expect", "expect_failure", "notes"}
+CASE_KEYS = {"partitions", "wrapped", "ordered", "compare", "tolerate", "expect", "expect_failure", "notes", "timestamps"}
 COMPARE_MODES = ("messages", "final")
 ACCELERATION_LEVELS = ("accelerated", "partial", "stock")
 TOPIC_PREFIX = "topic:"
@@ -37,6 +37,7 @@ class Case:
     tolerate: tuple[str, ...] = ()
     expect: str | None = None
     expect_failure: bool = False       # stock Flink's job must fail, and the accelerated one alike
+    timestamps: bool = False           # the sink writes record timestamps: compare them too
     notes: str = ""
 
     @property
@@ -71,6 +72,7 @@ def load(path: Path) -> Case:
                 compare=str(settings.get("compare", "messages")),
                 tolerate=tuple(settings.get("tolerate") or ()), expect=settings.get("expect"),
                 expect_failure=bool(settings.get("expect_failure", False)),
+                timestamps=bool(settings.get("timestamps", False)),
                 notes=str(settings.get("notes") or ""))
     _check(case)
     return case

@@ -19,17 +19,29 @@ class Comparison:
 
 
 def _message(r: Record) -> tuple:
-    """What must match: value, key and headers bytes (timestamps are the producer's clock)."""
+    """What must match: value, key and headers bytes (timestamps are the producer's clock unless
+    the sink writes them, see `timestamps` of `compare`)."""
     return (r.value, r.key, r.headers)
 
 
+def _message_and_timestamp(r: Record) -> tuple:
+    return (r.value, r.key, r.headers, r.timestamp)
+
+
 def compare(stock: list[Record], accelerated: list[Record], *, ordered: bool = True, final: bool = False,
-            fmt: str | None = None, tolerate: tuple[str, ...] = ()) -> Comparison:
+            fmt: str | None = None, tolerate: tuple[str, ...] = (), timestamps: bool = False) -> Comparison:
     """identical: same bytes (per partition in order, or as a multiset); equivalent: same rows
     once decoded (passes only if every difference is in a tolerated column); else mismatch.
-    `final` compares the tables both upsert changelogs leave behind instead of their messages."""
+    `final` compares the tables both upsert changelogs leave behind instead of their messages.
+    `timestamps`: the sink writes each record's timestamp (its `timestamp` metadata), so the
+    record timestamps must match too."""
     if final:
         stock, accelerated, ordered = final_table(stock), final_table(accelerated), False
+    if timestamps and not _same(stock, accelerated, ordered, _message_and_timestamp):
+        if _same(stock, accelerated, ordered, _message):
+            return Comparison(MISMATCH, False, "same messages, different record timestamps: "
+                              + _first_difference(stock, accelerated, _message_and_timestamp))
+        return Comparison(MISMATCH, False, _first_difference(stock, accelerated))
     if _same(stock, accelerated, ordered, _message):
         return Comparison(IDENTICAL, True)
     if fmt == "json":
@@ -79,15 +91,15 @@ def _decoded(r: Record, dropped: tuple[str, ...]) -> tuple:
     return (json.dumps(value, sort_keys=True), r.key, r.headers)
 
 
-def _first_difference(stock: list[Record], accelerated: list[Record]) -> str:
+def _first_difference(stock: list[Record], accelerated: list[Record], key=_message) -> str:
     if len(stock) != len(accelerated):
         return f"stock wrote {len(stock)} messages, accelerated {len(accelerated)}"
     for i, (s, a) in enumerate(zip(stock, accelerated)):
-        if _message(s) != _message(a) or s.partition != a.partition:
+        if key(s) != key(a) or s.partition != a.partition:
             return (f"message {i} (partition {s.partition}): stock {_show(s)} vs accelerated {_show(a)}")
     return "same messages in a different order"
 
 
 def _show(r: Record, limit: int = 200) -> str:
-    text = repr(r.value)
+    text = repr(r.value) + (f" headers {r.headers!r}" if r.headers else "") + f" at {r.timestamp}"
     return (text[:limit] + "...") if len(text) > limit else text

@@ -6,7 +6,7 @@ Per line, by the value format of the table on that topic:
 - `avro`, `protobuf`: the line is a JSON object of the row; stock Flink encodes it with the case's
   own table (see `encoding`), and a table with a message key gets the key Flink writes with it.
 With `wrapped: [NAME]` each line is an envelope `{"value", "key", "partition", "timestamp",
-"headers"}`; in it, a `json` value that is a JSON string is sent as that string's text (so
+"headers"}` (headers an object, or a list of `[name, value]` pairs to repeat a name); in it, a `json` value that is a JSON string is sent as that string's text (so
 malformed messages can be written), any other JSON value is sent compactly serialised.
 """
 
@@ -73,8 +73,10 @@ def _from_envelope(envelope: dict, fmt: str) -> PendingRecord:
         base = _flink_row(value)
     else:
         base = PendingRecord(value=_literal(value))
-    headers = tuple((k, None if v is None else str(v).encode("utf-8"))
-                    for k, v in (envelope.get("headers") or {}).items())
+    headers = envelope.get("headers") or {}
+    # An object, or a list of [name, value] pairs: a header name more than once, in that order.
+    pairs = headers.items() if isinstance(headers, dict) else (tuple(pair) for pair in headers)
+    headers = tuple((k, None if v is None else str(v).encode("utf-8")) for k, v in pairs)
     key = envelope.get("key")
     return PendingRecord(value=base.value, row=base.row, key=None if key is None else key.encode("utf-8"),
                          partition=envelope.get("partition"), timestamp=envelope.get("timestamp"),

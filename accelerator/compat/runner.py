@@ -8,6 +8,7 @@ fresh topics, and every sink topic is read fully and compared.
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 import uuid
@@ -29,7 +30,18 @@ ACCELERATED_MARKER = "Accelerated"
 REJECTED_RECORD = "FormatError"
 #: Row failures the sidecar reproduces under its own name, by the Java exception stock Flink
 #: fails with on the same row.
-SAME_ROW_FAILURES = {"FlinkRowtimeNullError": "NullPointerException"}
+SAME_ROW_FAILURES = {"FlinkRowtimeNullError": "NullPointerException", "SinkNotNullError": "EnforcerException"}
+
+
+#: The column a not-null failure names: stock Flink's EnforcerException, the sidecar's SinkNotNullError.
+_STOCK_NOT_NULL = re.compile(r"Column '([^']*)' is NOT NULL")
+_OUR_NOT_NULL = re.compile(r"sink column '([^']*)' is NOT NULL")
+
+
+def _same_not_null_column(stock: str, accelerated: str) -> bool:
+    """True unless both are not-null failures that name different columns."""
+    theirs, ours = _STOCK_NOT_NULL.search(stock), _OUR_NOT_NULL.search(accelerated)
+    return theirs is None or ours is None or theirs.group(1) == ours.group(1)
 
 
 #: Prefix of the job accumulators the accelerated operators count their records in (docs/metrics.md).
@@ -130,7 +142,8 @@ class CompatRunner:
                 if stock.failure == accelerated.failure:
                     return Comparison(IDENTICAL, True, f"both failed: {stock.failure}")
                 if any(ours in accelerated.failure and theirs in stock.failure
-                       for ours, theirs in SAME_ROW_FAILURES.items()):
+                       for ours, theirs in SAME_ROW_FAILURES.items()) \
+                        and _same_not_null_column(stock.failure, accelerated.failure):
                     return Comparison(EQUIVALENT, True, f"both failed on the same row: stock {stock.failure!r}; "
                                                         f"accelerated {accelerated.failure!r}")
                 if REJECTED_RECORD in accelerated.failure:
@@ -144,7 +157,7 @@ class CompatRunner:
         for topic in case.outputs:
             result = compare(stock.outputs[topic], accelerated.outputs[topic], ordered=case.ordered,
                              final=case.compare == "final",
-                             fmt=case.formats.get(topic), tolerate=case.tolerate)
+                             fmt=case.formats.get(topic), tolerate=case.tolerate, timestamps=case.timestamps)
             if not result.passed or result.status != IDENTICAL:
                 return Comparison(result.status, result.passed, f"topic {topic}: {result.detail}")
         return Comparison(IDENTICAL, True)

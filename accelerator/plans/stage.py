@@ -118,8 +118,23 @@ def output_schema(descriptor: dict[str, Any]) -> pa.Schema:
     in the Arrow layout of its Flink type (`types.to_arrow`, which the shim's column vectors
     read), `MESSAGE` last."""
     if not is_rows_stage(descriptor):
-        return pa.schema(table_fields(descriptor["encode"], descriptor.get("encode_key")))
+        # Nullable whatever the sink declares: a NULL in a NOT NULL sink column is the not-null
+        # enforcer's to drop or fail on (the shim's SinkNotNullColumns, sidecar.sink_not_null).
+        return pa.schema([f.with_nullable(True) for f in table_fields(descriptor["encode"], descriptor.get("encode_key"))]
+                         + [types.to_arrow_field(f["name"], types.parse(f["type"]))
+                            for f in written_metadata(descriptor)])
     return _rows_schema(descriptor, descriptor["output"]["fields"], "output")
+
+
+#: The output fields of a stage that writes messages that hold the message bytes; the others are
+#: the Kafka metadata the sink writes (`timestamp`, `headers`, `topic`), handed through from the
+#: plan's result column of that name.
+MESSAGE_OUTPUT_FIELDS = ("value", "key")
+
+
+def written_metadata(descriptor: dict[str, Any]) -> list[dict[str, Any]]:
+    """The output fields after the message bytes: metadata columns the sink writes."""
+    return [f for f in descriptor["output"]["fields"] if f["name"] not in MESSAGE_OUTPUT_FIELDS]
 
 
 def watermark_plan(descriptor: dict[str, Any], decoded: pa.Schema) -> StagePlan | None:

@@ -26,8 +26,8 @@ import pyarrow.compute as pc
 
 from accelerator.formats import FormatError, native_arrays, timestamps, types
 from accelerator.plans import read_fields, udfs
-from accelerator.plans.stage import MESSAGE, StagePlan, branch_plans, is_rows_stage, watermark_plan
-from accelerator.sidecar import kafka_rows
+from accelerator.plans.stage import MESSAGE, StagePlan, branch_plans, is_rows_stage, watermark_plan, written_metadata
+from accelerator.sidecar import kafka_rows, sink_not_null
 from accelerator.sidecar.stages import DescriptorError, register
 
 KIND = "segment"
@@ -141,16 +141,26 @@ class MessageEncoder:
         if encode_key:
             self._key_fields = list(encode_key["fields"])
             self._key_names = [f.name for f in types.parse(encode_key["row_type"]).fields]
-        self.schema = KEYED_OUTPUT_SCHEMA if encode_key else OUTPUT_SCHEMA
+        #: The sink's NOT NULL columns Flink's not-null enforcer fails on (ERROR), in column order.
+        self._not_null = sink_not_null.columns(descriptor)
+        metadata = written_metadata(descriptor)
+        #: The Kafka metadata the sink writes, handed through from the plan's result unchanged.
+        self._metadata = [f["name"] for f in metadata]
+        self.schema = pa.schema(list(KEYED_OUTPUT_SCHEMA if encode_key else OUTPUT_SCHEMA)
+                                + [types.to_arrow_field(f["name"], types.parse(f["type"])) for f in metadata])
 
     def encode(self, result: pa.RecordBatch) -> pa.RecordBatch:
         if result.num_rows == 0:
             return pa.RecordBatch.from_pylist([], schema=self.schema)
+        sink_not_null.check(result, self._not_null)
+        rows = kafka_rows.project(result, self._value_fields, self._value_fields) if self._metadata else result
         if self._encode_key is None:
-            return pa.RecordBatch.from_arrays([self._encode_value(result)], schema=self.schema)
-        values = self._encode_value(kafka_rows.project(result, self._value_fields, self._value_fields))
-        keys = self._encode_key(kafka_rows.project(result, self._key_fields, self._key_names))
-        return pa.RecordBatch.from_arrays([values, keys], schema=self.schema)
+            columns = [self._encode_value(rows)]
+        else:
+            values = self._encode_value(kafka_rows.project(result, self._value_fields, self._value_fields))
+            columns = [values, self._encode_key(kafka_rows.project(result, self._key_fields, self._key_names))]
+        columns += [result.column(name) for name in self._metadata]
+        return pa.RecordBatch.from_arrays(columns, schema=self.schema)
 
 
 class SegmentStage:

@@ -19,6 +19,7 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
+import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
 import org.flinkaccelerator.runtime.watermarks.WatermarkedRows;
 import org.flinkaccelerator.sidecar.SidecarException;
 import org.flinkaccelerator.sidecar.SidecarProcess;
@@ -61,6 +62,8 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
     private transient RecordCoordinates coordinates;
     private transient MessageTimestamps timestamps;
     private transient GenericRowData outRow;
+    /** The Kafka metadata the sink writes, handed through by the sidecar after the message bytes. */
+    private transient WrittenColumns.Reader writtenMetadata;
     private transient StreamRecord<RowData> outRecord;
     /** Per output of a rows stage (main, then side outputs): copies each emitted row when object reuse lets the next operator keep it (else null). */
     private transient List<RowDataSerializer> rowCopiers;
@@ -87,7 +90,9 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
                 : new ValueBatch(allocator, MetadataColumns.create(spec.descriptorJson(), allocator));
         coordinates = new RecordCoordinates(spec.coordinates());
         timestamps = new MessageTimestamps();
-        outRow = new GenericRowData(spec.writesKeys() ? 2 : 1);
+        RowType written = spec.emitsRows() ? RowType.of() : spec.writtenRow();
+        outRow = new GenericRowData(spec.emitsRows() ? 1 : written.getFieldCount());
+        writtenMetadata = new WrittenColumns.Reader(written);
         outRecord = new StreamRecord<>(outRow);
         // Emitted rows are views of the sidecar's batch. Without object reuse Flink copies them
         // before the next operator sees them; with it, that operator may keep the row itself, as
@@ -318,16 +323,25 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
             throw new SidecarException(spec.operatorName() + ": the sidecar's answer has no '" + ValueBatch.VALUE
                     + "' column: " + result.getSchema());
         }
-        VarBinaryVector keys = outRow.getArity() > 1 ? (VarBinaryVector) result.getVector(ValueBatch.KEY) : null;
-        if (outRow.getArity() > 1 && keys == null) {
+        VarBinaryVector keys = spec.writesKeys() ? (VarBinaryVector) result.getVector(ValueBatch.KEY) : null;
+        if (spec.writesKeys() && keys == null) {
             throw new SidecarException(spec.operatorName() + ": the sidecar's answer has no '" + ValueBatch.KEY
                     + "' column: " + result.getSchema());
+        }
+        ArrowRowBatch metadata;
+        try {
+            metadata = writtenMetadata.isEmpty() ? null : writtenMetadata.view(result);
+        } catch (IllegalArgumentException e) {
+            throw new SidecarException(spec.operatorName() + ": the sidecar's answer cannot be read: " + e.getMessage(), e);
         }
         int count = result.getRowCount();
         for (int i = 0; i < count; i++) {
             outRow.setField(0, values.get(i));
             if (keys != null) {
                 outRow.setField(1, keys.get(i));
+            }
+            if (metadata != null) {
+                writtenMetadata.copy(metadata, i, outRow);
             }
             output.collect(outRecord);
         }

@@ -127,6 +127,14 @@ public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, 
         return consumes != null;
     }
 
+    /**
+     * The row a stage that writes messages emits to its raw twin sink: value bytes, key bytes when
+     * it writes keys, then the Kafka metadata columns the sink writes ({@link WrittenColumns}).
+     */
+    public RowType writtenRow() {
+        return WrittenColumns.row(descriptorJson);
+    }
+
     /** True when the descriptor's output holds message keys besides the values (the sink writes keys). */
     public boolean writesKeys() {
         try {

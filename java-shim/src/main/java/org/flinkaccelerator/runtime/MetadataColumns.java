@@ -23,16 +23,19 @@ import org.flinkaccelerator.runtime.arrow.ArrowTypes;
  * {@code value} name them. Each is copied from the
  * raw source's row (field 1, 2, ... after the value bytes) into an Arrow column of the same name,
  * in the layout the sidecar holds that type in ({@link ArrowTypes}: INT int32, BIGINT int64,
- * STRING utf8, TIMESTAMP_LTZ the (millis, nanos) struct of the instant).
+ * STRING utf8, TIMESTAMP_LTZ the (millis, nanos) struct of the instant, {@code headers} a
+ * map&lt;utf8, binary&gt;). The row's values are those Flink's own Kafka source made: the headers
+ * map is the connector's (one entry per header name, the last of duplicates, in that map's
+ * iteration order, NULL values kept), written entry by entry in that order.
  */
 final class MetadataColumns {
     /** One column: its name, Flink type, Arrow vector and the writer filling it. */
     record Column(String name, LogicalType type, FieldVector vector, ArrowFieldWriter writer) {}
 
-    /** The types the sidecar reads: all readable Kafka metadata but {@code headers}, and key bytes. */
+    /** The types the sidecar reads: all readable Kafka metadata ({@code headers} a MAP), and key bytes. */
     private static final Set<LogicalTypeRoot> CARRIED = EnumSet.of(LogicalTypeRoot.INTEGER, LogicalTypeRoot.BIGINT,
             LogicalTypeRoot.CHAR, LogicalTypeRoot.VARCHAR, LogicalTypeRoot.BINARY, LogicalTypeRoot.VARBINARY,
-            LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE);
+            LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE, LogicalTypeRoot.MAP);
 
     private MetadataColumns() {}
 

@@ -1,5 +1,6 @@
 package org.flinkaccelerator.runtime;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,6 +11,8 @@ import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.MapVector;
+import org.apache.flink.table.data.GenericMapData;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
@@ -55,12 +58,39 @@ class ValueBatchTest {
     }
 
     @Test
-    void aMetadataTypeTheOperatorCannotCarryIsRefusedByName() {
+    void headersGoAsAMapInTheOrderOfFlinksMapWithNullValues() {
         String headers = "{\"input\": {\"fields\": [{\"name\": \"value\", \"type\": \"BYTES\"},"
                 + " {\"name\": \"headers\", \"type\": \"MAP<STRING, BYTES> NOT NULL\"}]}}";
+        // As Flink's Kafka source makes it: one entry per header name, in its map's order.
+        Map<StringData, byte[]> read = new java.util.HashMap<>();
+        for (String name : List.of("zeta", "a", "", "é😀", "b")) {
+            read.put(StringData.fromString(name), name.equals("b") ? null : name.getBytes(StandardCharsets.UTF_8));
+        }
+        GenericMapData map = new GenericMapData(read);
+        try (BufferAllocator allocator = new RootAllocator();
+                ValueBatch batch = new ValueBatch(allocator, MetadataColumns.create(headers, allocator))) {
+            batch.append(GenericRowData.of(new byte[0], map));
+            batch.append(GenericRowData.of(new byte[0], new GenericMapData(Map.of())));
+            MapVector vector = (MapVector) batch.root().getVector("headers");
+            List<?> entries = vector.getObject(0);
+            assertEquals(read.size(), entries.size());
+            for (int i = 0; i < entries.size(); i++) {
+                Map<?, ?> entry = (Map<?, ?>) entries.get(i);
+                assertEquals(map.keyArray().getString(i).toString(), entry.get("key").toString());
+                byte[] expected = map.valueArray().isNullAt(i) ? null : map.valueArray().getBinary(i);
+                assertArrayEquals(expected, (byte[]) entry.get("value"));
+            }
+            assertEquals(0, vector.getObject(1).size());
+        }
+    }
+
+    @Test
+    void aMetadataTypeTheOperatorCannotCarryIsRefusedByName() {
+        String odd = "{\"input\": {\"fields\": [{\"name\": \"value\", \"type\": \"BYTES\"},"
+                + " {\"name\": \"odd\", \"type\": \"ARRAY<INT>\"}]}}";
         try (BufferAllocator allocator = new RootAllocator()) {
-            Exception e = assertThrows(IllegalArgumentException.class, () -> MetadataColumns.create(headers, allocator));
-            assertTrue(e.getMessage().contains("'headers'"), e.getMessage());
+            Exception e = assertThrows(IllegalArgumentException.class, () -> MetadataColumns.create(odd, allocator));
+            assertTrue(e.getMessage().contains("'odd'"), e.getMessage());
         }
     }
 }

@@ -38,7 +38,7 @@ public final class AcceleratedExecNode extends ExecNodeBase<RowData>
 
     private AcceleratedExecNode(int id, ReadableConfig config, AcceleratedSegmentSpec spec) {
         super(id, new ExecNodeContext(CONTEXT).withId(id), config, List.of(InputProperty.DEFAULT),
-                spec.emitsRows() ? spec.rows() : RawValueTables.row(spec.writesKeys()), spec.operatorName());
+                spec.emitsRows() ? spec.rows() : spec.writtenRow(), spec.operatorName());
         this.spec = spec;
     }
 

@@ -12,6 +12,8 @@ import org.apache.flink.table.catalog.ResolvedCatalogTable;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarBinaryType;
+import org.apache.flink.table.types.utils.TypeConversions;
+import org.flinkaccelerator.planner.stage.WrittenMetadata;
 
 /**
  * A Kafka table as the accelerator reads or writes it: the same table (every connector and
@@ -51,11 +53,26 @@ final class RawValueTables {
 
     /** The raw-value twin of a Kafka table whose value format is {@code valueFormat}. */
     static ContextResolvedTable of(ContextResolvedTable table, String valueFormat) {
+        return of(table, valueFormat, WrittenMetadata.NONE);
+    }
+
+    /**
+     * The raw-value twin of a Kafka sink table that also declares the metadata columns the sink
+     * writes, each named by its key, so Flink's own sink writes the record timestamp, headers
+     * (and topic) from the columns the accelerated stage hands through.
+     */
+    static ContextResolvedTable of(ContextResolvedTable table, String valueFormat, WrittenMetadata written) {
         ResolvedCatalogTable original = table.getResolvedTable();
         boolean keyed = hasKey(table);
-        ResolvedSchema schema = ResolvedSchema.of(keyed
-                ? List.of(Column.physical(VALUE, DataTypes.BYTES()), Column.physical(KEY, DataTypes.BYTES()))
-                : List.of(Column.physical(VALUE, DataTypes.BYTES())));
+        List<Column> columns = new java.util.ArrayList<>(List.of(Column.physical(VALUE, DataTypes.BYTES())));
+        if (keyed) {
+            columns.add(Column.physical(KEY, DataTypes.BYTES()));
+        }
+        for (RowType.RowField field : written.fields()) {
+            columns.add(Column.metadata(field.getName(), TypeConversions.fromLogicalToDataType(field.getType()),
+                    field.getName(), false));
+        }
+        ResolvedSchema schema = ResolvedSchema.of(columns);
         CatalogTable raw = CatalogTable.newBuilder()
                 .schema(Schema.newBuilder().fromResolvedSchema(schema).build())
                 .comment(original.getComment())

@@ -7,6 +7,8 @@ import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.config.ExecutionConfigOptions;
 import org.apache.flink.table.catalog.ContextResolvedTable;
 import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.planner.plan.abilities.sink.SinkAbilitySpec;
+import org.apache.flink.table.planner.plan.abilities.sink.WritingMetadataSpec;
 import org.apache.flink.table.planner.plan.abilities.source.ReadingMetadataSpec;
 import org.apache.flink.table.planner.plan.abilities.source.SourceAbilitySpec;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecEdge;
@@ -20,6 +22,7 @@ import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecTableSour
 import org.apache.flink.table.types.logical.RowType;
 import org.flinkaccelerator.AcceleratorOptions;
 import org.flinkaccelerator.planner.segment.KafkaSegment;
+import org.flinkaccelerator.planner.stage.WrittenMetadata;
 import org.flinkaccelerator.runtime.AcceleratedSegmentSpec;
 import org.flinkaccelerator.runtime.RecordCoordinates;
 import org.flinkaccelerator.runtime.watermarks.WatermarkSpec;
@@ -71,9 +74,12 @@ public final class SegmentReplacement {
     private static StreamExecSink rawSink(StreamExecSink original, String sinkFormat, AcceleratedExecNode input,
             ReadableConfig config) {
         ContextResolvedTable sinkTable = original.getTableSinkSpec().getContextResolvedTable();
-        RowType row = RawValueTables.row(RawValueTables.hasKey(sinkTable));
+        WrittenMetadata written = WrittenMetadata.of(original);
+        RowType row = written.after(RawValueTables.row(RawValueTables.hasKey(sinkTable)));
+        List<SinkAbilitySpec> abilities = written.isEmpty() ? List.of()
+                : List.of(new WritingMetadataSpec(written.keys(), row));
         StreamExecSink sink = new StreamExecSink(config,
-                new DynamicTableSinkSpec(RawValueTables.of(sinkTable, sinkFormat), List.of(), null),
+                new DynamicTableSinkSpec(RawValueTables.of(sinkTable, sinkFormat, written), abilities, null),
                 ChangelogMode.insertOnly(), InputProperty.DEFAULT, row, false,
                 config.get(ExecutionConfigOptions.TABLE_EXEC_SINK_UPSERT_MATERIALIZE_STRATEGY), null,
                 "Sink(table=[" + sinkTable.getIdentifier().asSummaryString() + "], fields=" + row.getFieldNames()

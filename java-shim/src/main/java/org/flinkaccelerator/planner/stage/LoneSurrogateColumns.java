@@ -31,9 +31,13 @@ final class LoneSurrogateColumns {
         return kept;
     }
 
-    /** The input columns an expression or a condition of the Calcs reads (directly or through a Calc before). */
-    static BitSet readByCalcs(List<CalcProgram> programs) {
-        BitSet refused = new BitSet(); // of the rows after the last Calc: the encoder reads them all as they are
+    /**
+     * The input columns an expression or a condition of the Calcs reads (directly or through a Calc
+     * before), and those that reach a column of the last Calc's output in {@code notEncoded}: the
+     * written Kafka metadata, which goes back to Java and Flink's sink rather than to the encoder.
+     */
+    static BitSet readByCalcs(List<CalcProgram> programs, BitSet notEncoded) {
+        BitSet refused = (BitSet) notEncoded.clone(); // of the rows after the last Calc
         for (int k = programs.size() - 1; k >= 0; k--) {
             refused = refusedBy(programs.get(k), refused);
         }

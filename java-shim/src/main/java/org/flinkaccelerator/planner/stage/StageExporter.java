@@ -10,6 +10,7 @@ import java.util.stream.Collectors;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.config.ExecutionConfigOptions;
 import org.apache.flink.table.catalog.ContextResolvedTable;
+import org.apache.flink.table.planner.plan.abilities.sink.WritingMetadataSpec;
 import org.apache.flink.table.planner.plan.abilities.source.ProjectPushDownSpec;
 import org.apache.flink.table.planner.plan.abilities.source.ReadingMetadataSpec;
 import org.apache.flink.table.planner.plan.abilities.source.SourceAbilitySpec;
@@ -51,8 +52,6 @@ public final class StageExporter {
      */
     static final List<String> JAVA_STRING_FORMATS = List.of("json", "csv");
 
-    /** The Kafka metadata the operator does not carry to the sidecar (runtime.MetadataColumns). */
-    private static final String HEADERS = "headers";
     private static final Set<LogicalTypeRoot> STRINGS = Set.of(LogicalTypeRoot.CHAR, LogicalTypeRoot.VARCHAR);
 
     private final SegmentPlanBuilder planBuilder;
@@ -79,7 +78,7 @@ public final class StageExporter {
         Plan plan = null;
         if (source.typesOk()) {
             try {
-                plan = planBuilder.build(decoded, programs, sink.row().getFieldNames(),
+                plan = planBuilder.build(decoded, sink.withEnforcer(programs), sink.planNames(),
                         (RowType) segment.sink().getInputEdges().get(0).getOutputType());
             } catch (NotReproducible e) {
                 reasons.add(new FallbackReason("calcs", e.getMessage()));
@@ -89,7 +88,7 @@ public final class StageExporter {
             return new StageExport(name, null, reasons);
         }
         return new StageExport(name, new StageDescriptor(name, source.input(), source.decode(), source.decodeKey(),
-                plan, sink.encode(), sink.encodeKey(), sink.output(), null), List.of());
+                plan, sink.encode(), sink.encodeKey(), sink.output(), null, List.of(), sink.notNull()), List.of());
     }
 
     /**
@@ -133,14 +132,16 @@ public final class StageExporter {
                     programs.add(CalcPrograms.of(chain.get(i), "calc " + (i + 1) + " of " + chain.size()));
                 }
                 try {
-                    plan = planBuilder.build(input, programs, sink.row().getFieldNames(), sinkInput);
+                    plan = planBuilder.build(input, sink.withEnforcer(programs), sink.planNames(), sinkInput);
                 } catch (NotReproducible e) {
                     problems.add(new FallbackReason("calcs", e.getMessage()));
                 }
             }
             nullableMapKeyProblems(input).forEach(p -> problems.add(new FallbackReason("input rows", p)));
             ExecNode<?> stock = (first == chain.size() ? sinkNode : chain.get(first)).getInputEdges().get(0).getSource();
-            BitSet read = LoneSurrogateColumns.readByCalcs(programs);
+            BitSet writtenMetadata = new BitSet();
+            writtenMetadata.set(sink.row().getFieldCount(), sink.planNames().size());
+            BitSet read = LoneSurrogateColumns.readByCalcs(programs, writtenMetadata);
             if (problems.isEmpty() && !StoredStrings.arriveFrom(stock)) {
                 for (int c = read.nextSetBit(0); c >= 0; c = read.nextSetBit(c + 1)) {
                     if (holds(input.getTypeAt(c), STRINGS)) {
@@ -153,7 +154,7 @@ public final class StageExporter {
             }
             if (problems.isEmpty()) {
                 StageDescriptor descriptor = new StageDescriptor(name, RowsOutput.columns(input), null, null, plan,
-                        sink.encode(), sink.encodeKey(), sink.output(), null);
+                        sink.encode(), sink.encodeKey(), sink.output(), null, List.of(), sink.notNull());
                 return new EncodeExport(new StageExport(name, descriptor, List.of()), chain.size() - first, stoppedBy,
                         LoneSurrogateColumns.of(input.getFieldCount(), read, sinkFormats));
             }
@@ -206,9 +207,23 @@ public final class StageExporter {
 
     /**
      * What a stage writes: the sink table's physical row, how it encodes the value (and the key:
-     * {@code encodeKey}, else null) and the output fields (value bytes, then key bytes).
+     * {@code encodeKey}, else null), the output fields (value bytes, then key bytes, then the
+     * written metadata columns, handed through) and the names of the plan's result columns (the
+     * physical columns, then the written metadata keys); Flink's not-null enforcer as a last
+     * filter (DROP, else null) or as the result columns the sidecar checks (ERROR, else empty).
      */
-    private record SinkSide(RowType row, FormatSpec encode, KeySpec encodeKey, List<StageField> output) {}
+    private record SinkSide(RowType row, FormatSpec encode, KeySpec encodeKey, List<StageField> output,
+            List<String> planNames, CalcProgram notNullFilter, List<String> notNull) {
+        /** The stage's programs: {@code calcs}, then the not-null enforcer's filter when it has one. */
+        List<CalcProgram> withEnforcer(List<CalcProgram> calcs) {
+            if (notNullFilter == null) {
+                return calcs;
+            }
+            List<CalcProgram> out = new ArrayList<>(calcs);
+            out.add(notNullFilter);
+            return out;
+        }
+    }
 
     private static SinkSide sinkSide(StreamExecSink sink, ReadableConfig config, List<FallbackReason> reasons) {
         ContextResolvedTable sinkTable = sink.getTableSinkSpec().getContextResolvedTable();
@@ -218,13 +233,23 @@ public final class StageExporter {
         KafkaValueFormat sinkFormat = format(sinkTable, "encoding", sinkWhere, reasons);
         KafkaKeyFormat sinkKey = keyFormat(sinkTable, "encoding", sinkWhere, reasons);
         RowType sinkValueRow = sinkKey == null ? sinkRow : sinkKey.valueRow(sinkRow);
-        if (!sink.getTableSinkSpec().getSinkAbilities().isEmpty()) {
-            reasons.add(new FallbackReason(sinkWhere, "sink abilities " + sink.getTableSinkSpec().getSinkAbilities()
-                    .stream().map(a -> a.getClass().getSimpleName()).collect(Collectors.toList())
-                    + " (e.g. writing metadata) are not accelerated yet"));
+        List<String> otherAbilities = sink.getTableSinkSpec().getSinkAbilities().stream()
+                .filter(a -> !(a instanceof WritingMetadataSpec)).map(a -> a.getClass().getSimpleName())
+                .collect(Collectors.toList());
+        if (!otherAbilities.isEmpty()) {
+            reasons.add(new FallbackReason(sinkWhere, "sink abilities " + otherAbilities + " are not accelerated yet"));
         }
-        if (sinkRow.getChildren().stream().anyMatch(t -> !t.isNullable())) {
-            reasons.add(new FallbackReason(sinkWhere, "NOT NULL sink columns: Flink's not-null enforcer is not reproduced yet"));
+        WrittenMetadata metadata = WrittenMetadata.of(sink);
+        for (String key : metadata.keys()) {
+            if (sinkRow.getFieldNames().contains(key) || key.equals(VALUE) || key.equals(KEY)) {
+                reasons.add(new FallbackReason(sinkWhere, "written metadata '" + key + "' has the name of a column"));
+            }
+        }
+        checkTypes(new RowType(metadata.fields()), sinkWhere, reasons);
+        RowType sinkInput = (RowType) sink.getInputEdges().get(0).getOutputType();
+        String notNull = SinkNotNullColumns.problem(sinkRow, sinkInput, config);
+        if (notNull != null) {
+            reasons.add(new FallbackReason(sinkWhere, notNull));
         }
         if (config.get(ExecutionConfigOptions.TABLE_EXEC_SINK_TYPE_LENGTH_ENFORCER)
                 != ExecutionConfigOptions.TypeLengthEnforcer.IGNORE) {
@@ -239,9 +264,15 @@ public final class StageExporter {
             encode = new FormatSpec(null, sinkFormat.format(), checked.options(), sinkValueRow.asSerializableString());
         }
         KeySpec encodeKey = sinkKey == null ? null : keySpec(sinkKey, null, sinkRow, sinkWhere, reasons);
-        List<StageField> output = encodeKey == null ? List.of(new StageField(VALUE, BYTES))
-                : List.of(new StageField(VALUE, BYTES), new StageField(KEY, BYTES));
-        return new SinkSide(sinkRow, encode, encodeKey, output);
+        List<StageField> output = new ArrayList<>(List.of(new StageField(VALUE, BYTES)));
+        if (encodeKey != null) {
+            output.add(new StageField(KEY, BYTES));
+        }
+        output.addAll(metadata.stageFields());
+        List<String> planNames = new ArrayList<>(sinkRow.getFieldNames());
+        planNames.addAll(metadata.keys());
+        return new SinkSide(sinkRow, encode, encodeKey, output, planNames,
+                SinkNotNullColumns.dropFilter(sinkRow, sinkInput, config), SinkNotNullColumns.checked(sinkRow, config));
     }
 
     /**
@@ -279,7 +310,7 @@ public final class StageExporter {
             plans.add(new StageBranch(branch.plan(), RowsOutput.fields(branch.rows())));
         }
         StageDescriptor descriptor = new StageDescriptor(name, source.input(), source.decode(), source.decodeKey(),
-                plans.get(0).plan(), null, null, plans.get(0).output(), watermark, plans.subList(1, plans.size()));
+                plans.get(0).plan(), null, null, plans.get(0).output(), watermark, plans.subList(1, plans.size()), List.of());
         return new RowsExport(new StageExport(name, descriptor, List.of()), exported,
                 source.watermark() == null ? null : source.watermark().spec());
     }
@@ -383,9 +414,6 @@ public final class StageExporter {
             LogicalType type = scanned.getTypeAt(physical + i);
             if (physicalRow.getFieldNames().contains(key)) {
                 reasons.add(new FallbackReason(sourceWhere, "metadata '" + key + "' has the name of a value field"));
-            }
-            if (key.equals(HEADERS)) {
-                reasons.add(new FallbackReason(sourceWhere, "metadata 'headers' is not carried to the sidecar yet"));
             }
             input.add(new StageField(key, type.asSerializableString()));
             decodedFields.add(new RowType.RowField(key, type));

@@ -40,6 +40,12 @@ public final class SqlPlans {
         return ((PlannerBase) env.getPlanner()).translateToPlan(graph);
     }
 
+    /** Sets a table option, as a SET statement would. */
+    public SqlPlans set(String key, String value) {
+        env.getConfig().set(key, value);
+        return this;
+    }
+
     public org.apache.flink.configuration.ReadableConfig config() {
         return env.getConfig();
     }

@@ -1,0 +1,7 @@
+CREATE TABLE src (id INT, name STRING) WITH (
+  'connector' = 'kafka', 'topic' = '${topic:src}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'json');
+CREATE TABLE dst (id INT NOT NULL, name STRING NOT NULL) WITH (
+  'connector' = 'kafka', 'topic' = '${topic:dst}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'format' = 'json');
+INSERT INTO dst SELECT id, name FROM src WHERE id > 1 OR id IS NULL;
