@@ -68,7 +68,7 @@ class FailOnFallbackTest {
     void aSegmentWithAFormatTheSidecarCannotDecodeStaysStockWithThatReason() throws Exception {
         AccelerationReport report = report("fallback_raw_source", new ExecNodeGraph[1]);
         assertEquals(1, report.stockParts().size(), report.stockParts().toString());
-        assertTrue(report.stockParts().get(0).contains("'raw.charset' = 'ISO-8859-1' is not accelerated"),
+        assertTrue(report.stockParts().get(0).contains("'raw.charset' = 'UTF-16LE' is not accelerated when decoding"),
                 report.stockParts().toString());
     }
 }
