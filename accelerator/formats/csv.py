@@ -18,7 +18,8 @@ __all__ = ["CsvOptions", "DecodeResult", "decode", "encode", "parse_options", "s
 _ENCODED = ("BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "DECIMAL", "CHAR", "VARCHAR",
             "BINARY", "VARBINARY", "DATE", "TIME", "TIMESTAMP", types.TIMESTAMP_LTZ)
 #: Decoded types: every text the decoder meets is read by a model of Flink's parse of it.
-_DECODED = ("BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "DECIMAL", "CHAR", "VARCHAR")
+_DECODED = ("BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "DECIMAL", "CHAR", "VARCHAR",
+            "BINARY", "VARBINARY", "DATE", "TIME", "TIMESTAMP", types.TIMESTAMP_LTZ)
 
 
 def supported(row_type: str | types.DataType, options: dict[str, str], direction: str = "encode") -> str | None:
@@ -44,4 +45,6 @@ def supported(row_type: str | types.DataType, options: dict[str, str], direction
     for f in t.fields:
         if f.type.root not in accepted:
             return f"{f.name}: type {f.type.serializable()} is not accelerated in the csv format ({direction})"
+        if direction == "decode" and f.type.root == "TIME" and f.type.precision > 3:
+            return f"{f.name}: Flink's csv format does not decode {f.type.serializable()} (precision above 3)"
     return None

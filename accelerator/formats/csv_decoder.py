@@ -19,18 +19,20 @@ from collections.abc import Callable
 
 import pyarrow as pa
 
-from accelerator.formats import FormatError, java_parse
+from accelerator.formats import FormatError, jackson_base64, java_parse, java_sql_date, java_time
 from accelerator.formats.csv_options import CsvOptions
 from accelerator.formats.jackson_text import (MAX_STRING_LENGTH, flink_string, java_length, read_as_utf16_or_32,
                                               read_text)
 from accelerator.formats.json_decoder import DecodeResult
-from accelerator.formats.types import DataType, to_arrow_field
+from accelerator.formats.types import TIMESTAMP_LTZ, DataType, to_arrow_field
 from accelerator.formats.value_columns import column as _column
 
 REMEDY = "set 'csv.ignore-parse-errors' = 'true' to skip such records"
 UNREPRODUCIBLE_REMEDY = ("run this job without the accelerator ('accelerator.enabled' = 'false'), "
                          "where stock Flink decodes this record")
 _INTEGER_BITS = {"TINYINT": 8, "SMALLINT": 16, "INT": 32, "BIGINT": 64}
+#: TIME(p) keeps milliseconds of the day cut to p digits (Flink refuses p > 3).
+_TIME_UNIT = {0: 1000, 1: 100, 2: 10, 3: 1}
 
 
 class Unreproducible(Exception):
@@ -120,6 +122,17 @@ def _converter(t: DataType) -> Callable[[str], object]:
     if root == "DECIMAL":
         precision, scale = t.precision, t.scale
         return lambda s: java_parse.fit_decimal(java_parse.parse_big_decimal(s), precision, scale)  # no trim here
+    if root == "DATE":
+        return java_sql_date.parse_date
+    if root == "TIME":
+        unit = _TIME_UNIT[t.precision]
+        return lambda s: java_time.parse_local_time(s) // 1_000_000 // unit * unit
+    if root == "TIMESTAMP":
+        return lambda s: java_time.parse_timestamp(java_parse.trim(s), java_time.SQL_TIMESTAMP, smart=True)
+    if root == TIMESTAMP_LTZ:
+        return lambda s: java_time.parse_timestamp(java_parse.trim(s), java_time.SQL_TIMESTAMP_LTZ, smart=True)
+    if root in ("BINARY", "VARBINARY"):
+        return jackson_base64.decode
     raise ValueError(f"the csv decoder does not handle {t.serializable()}")
 
 
