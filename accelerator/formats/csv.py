@@ -41,10 +41,21 @@ def supported(row_type: str | types.DataType, options: dict[str, str], direction
             return "'csv.escape-character' is not accelerated when decoding"
         if parsed.quote_character is None:
             return "'csv.disable-quote-character' = 'true' is not accelerated when decoding"
-    accepted = _ENCODED if direction == "encode" else _DECODED
     for f in t.fields:
-        if f.type.root not in accepted:
-            return f"{f.name}: type {f.type.serializable()} is not accelerated in the csv format ({direction})"
-        if direction == "decode" and f.type.root == "TIME" and f.type.precision > 3:
-            return f"{f.name}: Flink's csv format does not decode {f.type.serializable()} (precision above 3)"
+        reason = _type_problem(f.type, direction)
+        if reason:
+            return f"{f.name}: {reason}"
+    return None
+
+
+def _type_problem(t: types.DataType, direction: str, element: bool = False) -> str | None:
+    """Why a column (or an array's element) of type `t` is not reproduced, or None."""
+    if t.root == "ARRAY" and not element:
+        # Flink's csv format refuses arrays of arrays or rows ("only simple types") itself.
+        return _type_problem(t.children[0], direction, element=True)
+    accepted = _ENCODED if direction == "encode" else _DECODED
+    if t.root not in accepted:
+        return f"type {t.serializable()} is not accelerated in the csv format ({direction})"
+    if direction == "decode" and t.root == "TIME" and t.precision > 3:
+        return f"Flink's csv format does not decode {t.serializable()} (precision above 3)"
     return None

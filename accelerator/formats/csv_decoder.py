@@ -136,12 +136,39 @@ def _converter(t: DataType) -> Callable[[str], object]:
     raise ValueError(f"the csv decoder does not handle {t.serializable()}")
 
 
+def _array_converter(t: DataType, options: CsvOptions) -> Callable[[str], object]:
+    """Jackson splits an ARRAY column's text at every element delimiter (a text without one that
+    trims to nothing is the empty array); an element equal to the null literal is null, any other
+    is read as the element type, and under ignore-parse-errors one it cannot read is null."""
+    convert = _converter(t.children[0])
+    delimiter, null_literal, ignore = options.array_element_delimiter, options.null_literal, options.ignore_parse_errors
+
+    def element(text: str) -> object:
+        if text == null_literal:
+            return None
+        try:
+            return convert(text)
+        except ValueError:
+            if ignore:
+                return None
+            raise
+
+    def array(text: str) -> list:
+        if delimiter not in text and java_parse.trim(text) == "":
+            return []
+        return [element(e) for e in text.split(delimiter)]
+    return array
+
+
 class RecordDecoder:
     """One message -> its row, None (skipped under ignore-parse-errors), or Malformed/Unreproducible."""
 
     def __init__(self, row_type: DataType, options: CsvOptions):
         self._fields = row_type.fields
-        self._converters = [_converter(f.type) for f in row_type.fields]
+        self._converters = [_array_converter(f.type, options) if f.type.root == "ARRAY" else _converter(f.type)
+                            for f in row_type.fields]
+        #: Jackson reads an ARRAY column equal to the null literal as an array of one null element.
+        self._nullable_text = [f.type.root != "ARRAY" for f in row_type.fields]
         self._options = options
 
     def decode(self, message: bytes) -> tuple | None:
@@ -175,7 +202,7 @@ class RecordDecoder:
                 row.append(None)
                 continue
             value, _quoted_field = fields[i]
-            if null_literal is not None and value == null_literal:
+            if null_literal is not None and value == null_literal and self._nullable_text[i]:
                 row.append(None)
                 continue
             try:

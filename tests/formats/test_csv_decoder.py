@@ -148,7 +148,10 @@ def test_ignore_parse_errors_skips_and_counts_records():
 
 @pytest.mark.parametrize("row_type, options, direction, fragment", [
     ("ROW<`a` TIME(4)>", {}, "decode", "TIME(4)"),
-    ("ROW<`a` ARRAY<INT>>", {}, "encode", "ARRAY"),
+    ("ROW<`a` ARRAY<ARRAY<INT>>>", {}, "encode", "ARRAY"),
+    ("ROW<`a` ARRAY<ROW<`x` INT>>>", {}, "decode", "ROW"),
+    ("ROW<`a` ARRAY<TIME(6)>>", {}, "decode", "TIME(6)"),
+    ("ROW<`a` MAP<INT, INT>>", {}, "encode", "MAP"),
     ("ROW<`a` ROW<`x` INT>>", {}, "encode", "ROW"),
     ("ROW<`a` INT>", {"csv.allow-comments": "true"}, "decode", "allow-comments"),
     ("ROW<`a` INT>", {"csv.escape-character": "\\"}, "decode", "escape-character"),
@@ -259,3 +262,57 @@ def test_a_bad_date_names_the_row_and_the_option_to_set():
                    csv.parse_options({}))
     assert caught.value.row == 2 and "csv.ignore-parse-errors" in caught.value.remedy
     assert "field: d" in caught.value.reason
+
+
+# -- arrays -----------------------------------------------------------------------------------------
+
+ARRAYS = types.parse("ROW<`s` ARRAY<VARCHAR(2147483647)>, `i` ARRAY<INT>, `dec` ARRAY<DECIMAL(5, 2)>, "
+                     "`ts` ARRAY<TIMESTAMP(3)>, `bin` ARRAY<VARBINARY(2147483647)>, `b` ARRAY<BOOLEAN>>")
+ARRAY_OPTIONS = [{}, {"csv.ignore-parse-errors": "true"},
+                 {"csv.ignore-parse-errors": "true", "csv.null-literal": "N", "csv.array-element-delimiter": "|"},
+                 {"csv.null-literal": "", "csv.field-delimiter": "\\t"},
+                 {"csv.ignore-parse-errors": "true", "csv.null-literal": "null"}]
+ARRAY_IDS = ["default", "ignore-errors", "pipe-null-ignore", "tab-empty-null", "null-word"]
+ELEMENTS = ["", " ", "1", " 2 ", "-3", "x", "N", "null", "1.5", "QQ==", "true", "2020-01-01 00:00:00", " N ", "|",
+            ";", "a,b", 'q"', "\t"]
+
+
+@st.composite
+def array_texts(draw):
+    elements = draw(st.lists(st.sampled_from(ELEMENTS), max_size=4))
+    return draw(st.sampled_from([";", "|", ";", ";;"])).join(elements)
+
+
+@st.composite
+def array_messages(draw, delimiter: str):
+    fields = [draw(array_texts()) for _ in ARRAYS.fields]
+    if draw(st.integers(0, 7)) == 0:
+        del fields[-1]
+    return delimiter.join('"' + f.replace('"', '""') + '"' if any(c in f for c in ',"\r\n' + delimiter) else f
+                          for f in fields).encode()
+
+
+@pytest.mark.parametrize("options", ARRAY_OPTIONS, ids=ARRAY_IDS)
+@SETTINGS
+@given(data=st.data())
+def test_arrays_with_empty_elements_and_nulls_decode_like_flink(options, data):
+    delimiter = csv.parse_options(options).field_delimiter
+    batch = data.draw(st.lists(array_messages(delimiter), min_size=5, max_size=30))
+    assert assert_decodes_like_flink(ARRAYS, options, batch) in ("decoded", "failed")
+
+
+@pytest.mark.parametrize("options", ARRAY_OPTIONS, ids=ARRAY_IDS)
+@SETTINGS
+@given(batch=rows(ARRAYS, 5, 20))
+def test_arrays_flink_writes_decode_like_flink(options, batch):
+    writer_options = {k: v for k, v in options.items() if k != "csv.ignore-parse-errors"}
+    messages_ = oracle(CsvSerializer, ARRAYS, writer_options).serialize(batch)
+    assert_decodes_like_flink(ARRAYS, options, messages_)
+
+
+def test_an_array_column_equal_to_the_null_literal_is_an_array_of_one_null():
+    row_type = types.parse("ROW<`a` ARRAY<INT>, `s` VARCHAR(2147483647)>")
+    options = {"csv.null-literal": "N"}
+    assert assert_decodes_like_flink(row_type, options, [b"N,N", b",", b" ,x", b"1;N,y"]) == "decoded"
+    got, _ = ours(row_type, options, [b"N,N", b" ,x"])
+    assert got == [([None], None), ([], "x")]
