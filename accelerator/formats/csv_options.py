@@ -72,6 +72,9 @@ def parse_options(options: dict[str, str]) -> CsvOptions:
     if delimiter != "\t" and delimiter not in _PLAIN:
         raise OptionError(f"'{FIELD_DELIMITER}' = {delimiter!r} is not accelerated (only printable ASCII "
                           f"punctuation or a tab)")
+    if array_delimiter not in _PLAIN:
+        raise OptionError(f"'{ARRAY_ELEMENT_DELIMITER}' = {array_delimiter!r} is not accelerated (only printable "
+                          f"ASCII punctuation)")
     if quote is not None and quote not in _PLAIN:
         raise OptionError(f"'{QUOTE_CHARACTER}' = {quote!r} is not accelerated (only printable ASCII punctuation)")
     if quote == delimiter:
