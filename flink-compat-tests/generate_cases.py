@@ -574,7 +574,8 @@ EXPECT = {name: "accelerated" for name in (
     "fn_and_or_not", "fn_between_symmetric", "fn_in_lists", "fn_int_overflow", "fn_lengths",
     "fn_mod_and_percent", "fn_regexp_extract", "fn_replace_literal", "fn_split_index",
     "fn_string_compare", "fn_substring", "fn_time_of_day_parts", "fn_times", "type_avro_to_avro",
-    "type_avro_to_csv", "type_avro_to_json", "type_json_to_avro", "type_json_to_csv",
+    "type_avro_to_csv", "type_avro_to_json", "type_csv_to_avro", "type_csv_to_csv", "type_csv_to_json",
+    "type_json_to_avro", "type_json_to_csv",
     "type_json_to_json", "type_nested_avro_to_json", "type_nested_json_to_avro",
     "type_nested_json_to_json",
 )}
@@ -612,7 +613,7 @@ EXPECT.update({name: "partial" for name in (
     "fn_to_timestamp_ltz", "fn_trigonometry", "fn_trigonometry_more", "fn_trim", "fn_trim_chars",
     "fn_unary_abs_sign", "fn_unhex", "fn_unix_time", "fn_upper_lower_initcap", "fn_url_codec",
     "partial", "try_cast_to_boolean_bytes", "try_cast_to_numbers", "try_cast_to_temporal",
-    "type_csv_to_csv", "type_csv_to_json", "type_json_to_raw", "type_json_to_raw_little_endian",
+    "type_json_to_raw", "type_json_to_raw_little_endian",
     "type_raw_to_json",
 )})
 
