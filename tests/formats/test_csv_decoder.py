@@ -316,3 +316,10 @@ def test_an_array_column_equal_to_the_null_literal_is_an_array_of_one_null():
     assert assert_decodes_like_flink(row_type, options, [b"N,N", b",", b" ,x", b"1;N,y"]) == "decoded"
     got, _ = ours(row_type, options, [b"N,N", b" ,x"])
     assert got == [([None], None), ([], "x")]
+
+
+def test_dates_times_bytes_and_arrays_are_supported_both_ways():
+    for direction in ("decode", "encode"):
+        assert csv.supported(TEMPORAL, {}, direction) is None
+        assert csv.supported(ARRAYS, {"csv.array-element-delimiter": "|", "csv.null-literal": "N"}, direction) is None
+    assert "array-element-delimiter" in csv.supported(ARRAYS, {"csv.array-element-delimiter": "x"}, "decode")
