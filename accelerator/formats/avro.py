@@ -2,7 +2,8 @@
 the encoder and the decoder.
 
 `supported` is asked before a segment is accelerated; any reason it returns keeps the segment on
-stock Flink (both directions take the same types). `encode` is the Arrow-side equivalent of
+stock Flink (both directions take the same types, but for a TIMESTAMP WITH LOCAL TIME ZONE in a
+nested row, which Flink's decoder refuses). `encode` is the Arrow-side equivalent of
 Flink's AvroRowDataSerializationSchema, `AvroDecoder` of its AvroRowDataDeserializationSchema
 (one per deserializer: it carries state from batch to batch, as Flink's does from message to
 message).
@@ -36,4 +37,26 @@ def supported(row_type: str | types.DataType, options: dict[str, str], direction
         derive(t, parsed.legacy_timestamp_mapping)
     except Unsupported as e:
         return str(e)
+    if direction == "decode":
+        nested = _nested_local_time_zone(t, "", top=True)
+        if nested:
+            return (f"{nested}: Flink's avro format does not decode TIMESTAMP WITH LOCAL TIME ZONE in a nested "
+                    f"row (its decoder fails to start)")
+    return None
+
+
+def _nested_local_time_zone(t: types.DataType, path: str, top: bool) -> str | None:
+    """The path of a TIMESTAMP WITH LOCAL TIME ZONE inside a nested row (Flink's avro decoder
+    converts nested rows with converters that lack that type), or None."""
+    if t.root == types.TIMESTAMP_LTZ and not top:
+        return path
+    if t.root == "ROW":
+        for f in t.fields:
+            found = _nested_local_time_zone(f.type, f"{path}.{f.name}" if path else f.name, top and not path)
+            if found:
+                return found
+    for child in t.children:
+        found = _nested_local_time_zone(child, f"{path}[]", False)
+        if found:
+            return found
     return None

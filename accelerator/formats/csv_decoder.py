@@ -19,18 +19,20 @@ from collections.abc import Callable
 
 import pyarrow as pa
 
-from accelerator.formats import FormatError, java_parse
+from accelerator.formats import FormatError, jackson_base64, java_parse, java_sql_date, java_time
 from accelerator.formats.csv_options import CsvOptions
 from accelerator.formats.jackson_text import (MAX_STRING_LENGTH, flink_string, java_length, read_as_utf16_or_32,
                                               read_text)
 from accelerator.formats.json_decoder import DecodeResult
-from accelerator.formats.types import DataType, to_arrow_field
+from accelerator.formats.types import TIMESTAMP_LTZ, DataType, to_arrow_field
 from accelerator.formats.value_columns import column as _column
 
 REMEDY = "set 'csv.ignore-parse-errors' = 'true' to skip such records"
 UNREPRODUCIBLE_REMEDY = ("run this job without the accelerator ('accelerator.enabled' = 'false'), "
                          "where stock Flink decodes this record")
 _INTEGER_BITS = {"TINYINT": 8, "SMALLINT": 16, "INT": 32, "BIGINT": 64}
+#: TIME(p) keeps milliseconds of the day cut to p digits (Flink refuses p > 3).
+_TIME_UNIT = {0: 1000, 1: 100, 2: 10, 3: 1}
 
 
 class Unreproducible(Exception):
@@ -120,7 +122,42 @@ def _converter(t: DataType) -> Callable[[str], object]:
     if root == "DECIMAL":
         precision, scale = t.precision, t.scale
         return lambda s: java_parse.fit_decimal(java_parse.parse_big_decimal(s), precision, scale)  # no trim here
+    if root == "DATE":
+        return java_sql_date.parse_date
+    if root == "TIME":
+        unit = _TIME_UNIT[t.precision]
+        return lambda s: java_time.parse_local_time(s) // 1_000_000 // unit * unit
+    if root == "TIMESTAMP":
+        return lambda s: java_time.parse_timestamp(java_parse.trim(s), java_time.SQL_TIMESTAMP, smart=True)
+    if root == TIMESTAMP_LTZ:
+        return lambda s: java_time.parse_timestamp(java_parse.trim(s), java_time.SQL_TIMESTAMP_LTZ, smart=True)
+    if root in ("BINARY", "VARBINARY"):
+        return jackson_base64.decode
     raise ValueError(f"the csv decoder does not handle {t.serializable()}")
+
+
+def _array_converter(t: DataType, options: CsvOptions) -> Callable[[str], object]:
+    """Jackson splits an ARRAY column's text at every element delimiter (a text without one that
+    trims to nothing is the empty array); an element equal to the null literal is null, any other
+    is read as the element type, and under ignore-parse-errors one it cannot read is null."""
+    convert = _converter(t.children[0])
+    delimiter, null_literal, ignore = options.array_element_delimiter, options.null_literal, options.ignore_parse_errors
+
+    def element(text: str) -> object:
+        if text == null_literal:
+            return None
+        try:
+            return convert(text)
+        except ValueError:
+            if ignore:
+                return None
+            raise
+
+    def array(text: str) -> list:
+        if delimiter not in text and java_parse.trim(text) == "":
+            return []
+        return [element(e) for e in text.split(delimiter)]
+    return array
 
 
 class RecordDecoder:
@@ -128,7 +165,10 @@ class RecordDecoder:
 
     def __init__(self, row_type: DataType, options: CsvOptions):
         self._fields = row_type.fields
-        self._converters = [_converter(f.type) for f in row_type.fields]
+        self._converters = [_array_converter(f.type, options) if f.type.root == "ARRAY" else _converter(f.type)
+                            for f in row_type.fields]
+        #: Jackson reads an ARRAY column equal to the null literal as an array of one null element.
+        self._nullable_text = [f.type.root != "ARRAY" for f in row_type.fields]
         self._options = options
 
     def decode(self, message: bytes) -> tuple | None:
@@ -162,7 +202,7 @@ class RecordDecoder:
                 row.append(None)
                 continue
             value, _quoted_field = fields[i]
-            if null_literal is not None and value == null_literal:
+            if null_literal is not None and value == null_literal and self._nullable_text[i]:
                 row.append(None)
                 continue
             try:

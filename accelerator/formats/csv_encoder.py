@@ -11,6 +11,7 @@ too. A null is the null literal, unquoted.
 
 from __future__ import annotations
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -79,7 +80,21 @@ def _value_texts(arr: pa.Array, t: DataType, options: CsvOptions) -> tuple[pa.Ar
         return pc.binary_join_element_wise(local, "Z", ""), True
     if root == "TIME":
         return _times(arr), True
+    if root == "ARRAY":
+        return _arrays(arr, t, options), True
     raise ValueError(f"the csv encoder does not handle {t.serializable()}")
+
+
+def _arrays(arr: pa.Array, t: DataType, options: CsvOptions) -> pa.Array:
+    """Jackson's CSV writer joins an array's elements, each as its own text would be written
+    unquoted (a null as the null literal, or empty), with the element delimiter; the joined text
+    is then one text value, quoted by the usual rule. An empty array is an empty text."""
+    elements, _ = _value_texts(pc.list_flatten(arr), t.children[0], options)
+    elements = pc.fill_null(elements, options.null_literal or "")
+    lengths = pc.fill_null(pc.list_value_length(arr), 0).to_numpy(zero_copy_only=False)
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
+    lists = pa.ListArray.from_arrays(pa.array(offsets), elements.cast(pa.string()), mask=arr.is_null())
+    return pc.binary_join(lists, options.array_element_delimiter)
 
 
 #: Jackson quotes every text value longer than this many UTF-16 code units without looking at it.

@@ -35,6 +35,7 @@ class CsvOptions:
     quote_character: str | None = '"'  # None: quoting disabled
     escape_character: str | None = None
     null_literal: str | None = None  # None: no null literal (decoding); written as ""
+    array_element_delimiter: str = ";"
     allow_comments: bool = False
     ignore_parse_errors: bool = False
     #: Only an explicit 'true' switches Flink to scientific notation; left unset it writes plain.
@@ -67,10 +68,13 @@ def parse_options(options: dict[str, str]) -> CsvOptions:
     delimiter = _character(options, FIELD_DELIMITER, ",", unescape=True)
     quote = None if disable_quote else _character(options, QUOTE_CHARACTER, '"')
     escape = _character(options, ESCAPE_CHARACTER, None)
-    _character(options, ARRAY_ELEMENT_DELIMITER, ";")
+    array_delimiter = _character(options, ARRAY_ELEMENT_DELIMITER, ";")
     if delimiter != "\t" and delimiter not in _PLAIN:
         raise OptionError(f"'{FIELD_DELIMITER}' = {delimiter!r} is not accelerated (only printable ASCII "
                           f"punctuation or a tab)")
+    if array_delimiter not in _PLAIN:
+        raise OptionError(f"'{ARRAY_ELEMENT_DELIMITER}' = {array_delimiter!r} is not accelerated (only printable "
+                          f"ASCII punctuation)")
     if quote is not None and quote not in _PLAIN:
         raise OptionError(f"'{QUOTE_CHARACTER}' = {quote!r} is not accelerated (only printable ASCII punctuation)")
     if quote == delimiter:
@@ -78,7 +82,7 @@ def parse_options(options: dict[str, str]) -> CsvOptions:
     if escape is not None and (escape != "\\" or quote is None):
         raise OptionError(f"'{ESCAPE_CHARACTER}' = {escape!r} is accelerated only as a backslash with quoting on")
     return CsvOptions(field_delimiter=delimiter, quote_character=quote, escape_character=escape,
-                      null_literal=options.get(NULL_LITERAL),
+                      null_literal=options.get(NULL_LITERAL), array_element_delimiter=array_delimiter,
                       allow_comments=_boolean(options, ALLOW_COMMENTS, False),
                       ignore_parse_errors=_boolean(options, IGNORE_PARSE_ERRORS, False),
                       scientific_decimals=_boolean(options, SCIENTIFIC_DECIMALS, False))

@@ -26,9 +26,10 @@ SQL_TIMESTAMP = re.compile(_DATE + " " + _SQL_TIME)
 ISO_TIMESTAMP = re.compile(_DATE + "[Tt]" + _ISO_TIME)
 SQL_TIMESTAMP_LTZ = re.compile(_DATE + " " + _SQL_TIME + "Z")
 ISO_TIMESTAMP_LTZ = re.compile(_DATE + "T" + _ISO_TIME + "Z")
+ISO_LOCAL_TIME = re.compile(_ISO_TIME)
 
 
-def _days_from_civil(year: int, month: int, day: int) -> int:
+def days_from_civil(year: int, month: int, day: int) -> int:
     """Days since 1970-01-01 of a proleptic Gregorian date, for any year."""
     year -= month <= 2
     era = year // 400
@@ -38,7 +39,7 @@ def _days_from_civil(year: int, month: int, day: int) -> int:
     return era * 146097 + doe - 719468
 
 
-def _month_length(year: int, month: int) -> int:
+def month_length(year: int, month: int) -> int:
     if month == 2:
         return 29 if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0) else 28
     return 30 if month in (4, 6, 9, 11) else 31
@@ -64,14 +65,14 @@ def _epoch_day(m: re.Match, smart: bool) -> int:
     year, month, day = _year(m), int(m.group("month")), int(m.group("day"))
     if not 1 <= month <= 12:
         raise ValueError(f"invalid month {month}")
-    length = _month_length(year, month)
+    length = month_length(year, month)
     if smart:
         if not 1 <= day <= 31:
             raise ValueError(f"invalid day of month {day}")
         day = min(day, length)
     elif not 1 <= day <= length:
         raise ValueError(f"invalid date: day {day} of month {month} in {year}")
-    return _days_from_civil(year, month, day)
+    return days_from_civil(year, month, day)
 
 
 def _nano_of_day(m: re.Match, smart: bool) -> tuple[int, int]:
@@ -104,6 +105,16 @@ def parse_time(text: str) -> int:
         raise ValueError(f"not a time of day: {text!r}")
     nanos, _ = _nano_of_day(m, smart=True)
     return nanos // 1_000_000_000 * 1000
+
+
+def parse_local_time(text: str) -> int:
+    """Nanoseconds of the day of `LocalTime.parse(text)` (ISO_LOCAL_TIME, strict: seconds
+    optional, hour 24 rejected)."""
+    m = ISO_LOCAL_TIME.fullmatch(text)
+    if not m:
+        raise ValueError(f"not an ISO local time: {text!r}")
+    nanos, _ = _nano_of_day(m, smart=False)
+    return nanos
 
 
 def parse_timestamp(text: str, pattern: re.Pattern, smart: bool) -> int:

@@ -260,3 +260,43 @@ def test_sliced_and_large_binary_batches_decode_like_whole_ones():
     sliced = avro.AvroDecoder(NEXMARK, avro.parse_options({})).decode(pa.array(messages, pa.binary()).slice(7, 20))
     large = avro.AvroDecoder(NEXMARK, avro.parse_options({})).decode(pa.array(messages, pa.large_binary()))
     assert sliced.batch.equals(whole.slice(7, 20)) and large.batch.equals(whole)
+
+
+#: Flink's avro decoder takes TIMESTAMP WITH LOCAL TIME ZONE only at the top level (in a nested
+#: row it fails to start; avro.supported refuses that when decoding).
+LTZ = types.parse("ROW<`l0` TIMESTAMP(0) WITH LOCAL TIME ZONE, `r` ROW<`i` INT, `t` TIMESTAMP(6)>, "
+                  "`l6` TIMESTAMP(6) WITH LOCAL TIME ZONE, `l3` TIMESTAMP(3) WITH LOCAL TIME ZONE NOT NULL>")
+
+
+@SETTINGS
+@given(batch=rows(LTZ, 3, 20))
+def test_local_time_zone_timestamps_decode_like_flink(batch):
+    """Years 0000-9999 with sub-millisecond digits, which Flink's avro drops (it holds millis)."""
+    assert avro.supported(LTZ, MODERN, "decode") is None
+    assert assert_decodes_like_flink(LTZ, MODERN, flink_bytes(LTZ, MODERN, batch)) == "rows"
+
+
+def test_a_local_time_zone_timestamp_in_a_nested_row_is_not_decoded_as_flink_cannot():
+    row_type = types.parse("ROW<`r` ROW<`l` TIMESTAMP(3) WITH LOCAL TIME ZONE>>")
+    with pytest.raises(Exception, match="Unsupported type: TIMESTAMP_LTZ"):
+        AvroDeserializer(row_type.serializable(), MODERN)
+    assert "r.l" in avro.supported(row_type, MODERN, "decode")
+    assert avro.supported(row_type, MODERN, "encode") is None
+
+
+def _zigzag_long(value: int) -> bytes:
+    """One Avro long (zig-zag varint), the whole datum of a one-column NOT NULL row."""
+    n = (value << 1) ^ (value >> 63)
+    out = bytearray()
+    while n > 0x7F:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def test_local_time_zone_timestamps_of_any_long_decode_like_flink():
+    longs = [-(2 ** 63), 2 ** 63 - 1, -1, 0, 1, -62_135_596_800_000, 253_402_300_799_999, 951_782_400_000]
+    row_type = types.parse("ROW<`l` TIMESTAMP(3) WITH LOCAL TIME ZONE NOT NULL>")
+    messages = [_zigzag_long(v) for v in longs]
+    assert assert_decodes_like_flink(row_type, MODERN, messages) == "rows"

@@ -110,3 +110,21 @@ def test_a_null_in_a_not_null_column_names_the_row():
     with pytest.raises(EncodeError) as caught:
         avro.encode(pa.RecordBatch.from_arrays(columns, schema=batch.schema), SCALARS, avro.parse_options({}))
     assert caught.value.result_row == 1 and "NOT NULL" in caught.value.reason
+
+
+#: TIMESTAMP WITH LOCAL TIME ZONE at the top level and in a nested row (only without the legacy
+#: mapping: with it, and inside an ARRAY or MAP, Flink derives no schema for it).
+NESTED_LTZ = types.parse("ROW<`l0` TIMESTAMP(0) WITH LOCAL TIME ZONE, `r` ROW<`l` TIMESTAMP(6) WITH LOCAL TIME ZONE, "
+                         "`i` INT>, `l3` TIMESTAMP(3) WITH LOCAL TIME ZONE NOT NULL>")
+
+
+@SETTINGS
+@given(batch=rows(NESTED_LTZ, 3, 20))
+def test_local_time_zone_timestamps_at_the_top_and_in_rows(batch):
+    assert_same_bytes(NESTED_LTZ, MODERN, batch)
+
+
+def test_local_time_zone_timestamps_of_any_long_are_written_like_flink():
+    nanos = [m * 1_000_000 + k * 999_999 for m in _FAR_MILLIS for k in (0, 1) if m * 1_000_000 + k * 999_999
+             < 2 ** 63 * 1_000_000]
+    assert_same_bytes(NESTED_LTZ, MODERN, [(v, (v, 1), v) for v in nanos] + [(None, None, 0), (0, (None, None), -1)])

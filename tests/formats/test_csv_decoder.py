@@ -147,8 +147,11 @@ def test_ignore_parse_errors_skips_and_counts_records():
 
 
 @pytest.mark.parametrize("row_type, options, direction, fragment", [
-    ("ROW<`a` DATE>", {}, "decode", "DATE"),
-    ("ROW<`a` ARRAY<INT>>", {}, "encode", "ARRAY"),
+    ("ROW<`a` TIME(4)>", {}, "decode", "TIME(4)"),
+    ("ROW<`a` ARRAY<ARRAY<INT>>>", {}, "encode", "ARRAY"),
+    ("ROW<`a` ARRAY<ROW<`x` INT>>>", {}, "decode", "ROW"),
+    ("ROW<`a` ARRAY<TIME(6)>>", {}, "decode", "TIME(6)"),
+    ("ROW<`a` MAP<INT, INT>>", {}, "encode", "MAP"),
     ("ROW<`a` ROW<`x` INT>>", {}, "encode", "ROW"),
     ("ROW<`a` INT>", {"csv.allow-comments": "true"}, "decode", "allow-comments"),
     ("ROW<`a` INT>", {"csv.escape-character": "\\"}, "decode", "escape-character"),
@@ -166,3 +169,157 @@ def test_what_is_not_accelerated_says_why(row_type, options, direction, fragment
 def test_every_listed_type_is_supported():
     assert csv.supported(SCALARS, {}, "decode") is None
     assert csv.supported(SCALARS, {"csv.field-delimiter": "\\t", "csv.null-literal": "\\N"}, "encode") is None
+
+
+# -- dates, times, timestamps and bytes -------------------------------------------------------------
+
+TEMPORAL = types.parse("ROW<`d` DATE, `t` TIME(3), `t0` TIME(0), `t2` TIME(2), `ts` TIMESTAMP(9), "
+                       "`ts3` TIMESTAMP(3), `ltz` TIMESTAMP(6) WITH LOCAL TIME ZONE, `b` VARBINARY(2147483647), "
+                       "`bin` BINARY(2)>")
+#: Years that matter to java.sql.Date (the Julian calendar before 1582, the 1582 cutover, Julian
+#: leap days the Gregorian calendar lacks) and to the formatters (4 digits, signs).
+YEARS = ["0000", "0001", "0004", "0100", "0200", "0400", "1500", "1581", "1582", "1583", "1600", "1700", "1900",
+         "1969", "1970", "2000", "2020", "2024", "9999", "+999", "+020", "-001", "10000", "999", "\u0661\u0669\u0667\u0660"]
+MONTHS = ["01", "02", "03", "09", "10", "12", "1", "2", "+2", "00", "13", "001", ""]
+DAYS = ["01", "04", "05", "14", "15", "28", "29", "30", "31", "32", "1", "9", "+5", "00", "", "1 "]
+TIMES = ["00:00", "23:59", "12:00:00", "23:59:59.999999999", "12:00:00.1", "12:00:00.12", "12:00:00.1234",
+         "00:00:00.000001", "12:00:00.", "24:00", "24:00:00", "23:60", "12:00:60", "1:00", "12:0", "12:00:00.1234567890",
+         "12:00:00Z", " 12:00", "12:00 ", "T12:00", "99:99:99", "-1:00:00"]
+
+
+@st.composite
+def dates(draw):
+    return f"{draw(st.sampled_from(YEARS))}-{draw(st.sampled_from(MONTHS))}-{draw(st.sampled_from(DAYS))}"
+
+
+@st.composite
+def random_dates(draw):
+    return f"{draw(st.integers(0, 9999)):04d}-{draw(st.integers(1, 12)):02d}-{draw(st.integers(1, 31)):02d}"
+
+
+@st.composite
+def timestamps(draw, zone: str):
+    space = draw(st.sampled_from([" ", " ", " ", "T", "  "]))
+    fraction = draw(st.text("0123456789", max_size=10))
+    time = draw(st.one_of(st.sampled_from(TIMES), st.just(f"{draw(st.integers(0, 23)):02d}:{draw(st.integers(0, 59)):02d}"
+                                                         f":{draw(st.integers(0, 59)):02d}.{fraction}")))
+    date = draw(st.one_of(dates(), random_dates()))
+    return draw(st.sampled_from(["", "", " ", "\t"])) + date + space + time + draw(st.sampled_from(["", "", zone, " "]))
+
+
+BASE64 = ["", "QQ==", "QR==", "QUI=", "QUJ=", "QUJD", "QQ", "QUI", " QQ== ", "QQ==QQ==", "QQ== QQ==", "Q Q==", "QQ=",
+          "QQ=x", "=QQ=", "QU=D", "\tQUJD\t", "QUJDRA==", "Q", "YWJj ZGVm", "YW Jj", "\u00e9", "QQ==\x01", "AAA=", "////",
+          "-_-_", "QUJD\r\nQUJD", "QQ==\\", "QUJDRA", "QUJDR==="]
+
+
+@st.composite
+def temporal_messages(draw):
+    fields = [draw(st.one_of(dates(), random_dates())), draw(st.sampled_from(TIMES)), draw(st.sampled_from(TIMES)),
+              draw(st.sampled_from(TIMES)), draw(timestamps("Z")), draw(timestamps("Z")), draw(timestamps("Z")),
+              draw(st.sampled_from(BASE64)),
+              draw(st.sampled_from(BASE64 + ["", "N/A"]))]
+    if draw(st.integers(0, 9)) == 0:
+        fields[draw(st.integers(0, len(fields) - 1))] = draw(st.sampled_from(["", "N/A", "\\N", "x"]))
+    return ",".join('"' + f.replace('"', '""') + '"' if any(c in f for c in ',"\r\n') else f
+                    for f in fields).encode()
+
+
+TEMPORAL_OPTIONS = [{}, {"csv.ignore-parse-errors": "true"}, {"csv.ignore-parse-errors": "true", "csv.null-literal": "N/A"}]
+
+
+@pytest.mark.parametrize("options", TEMPORAL_OPTIONS, ids=["default", "ignore-errors", "ignore-errors-null"])
+@SETTINGS
+@given(batch=st.lists(temporal_messages(), min_size=5, max_size=40))
+def test_dates_times_timestamps_and_bytes_decode_like_flink(options, batch):
+    assert assert_decodes_like_flink(TEMPORAL, options, batch) in ("decoded", "failed")
+
+
+def test_every_day_of_chosen_years_decodes_like_flink():
+    """Leap days, month ends and the 1582 cutover, day by day, as DATE and as TIMESTAMP."""
+    row_type = types.parse("ROW<`d` DATE, `ts` TIMESTAMP(9)>")
+    messages_ = [f"{y}-{m:02d}-{d:02d},{y}-{m:02d}-{d:02d} 23:59:59.000000001".encode()
+                 for y in ("0000", "0001", "0100", "0300", "1500", "1582", "1600", "1900", "2000", "2100", "9999")
+                 for m in range(1, 13) for d in range(1, 32)]
+    assert assert_decodes_like_flink(row_type, {"csv.ignore-parse-errors": "true"}, messages_) == "decoded"
+
+
+def test_what_flink_writes_of_dates_and_times_decodes_like_flink():
+    row_type = types.parse("ROW<`d` DATE, `t` TIME(3), `ts` TIMESTAMP(9), `ltz` TIMESTAMP(9) WITH LOCAL TIME ZONE, "
+                           "`b` VARBINARY(2147483647)>")
+    rows_ = [(-719162, 0, -62135596800000000000, -62135596800000000000, b""),  # 0001-01-01
+             (2932896, 86399999, 253402300799999999999, 253402300799999999999, bytes(range(256))),  # 9999-12-31
+             (11016, 43200001, 951782400000000001, 951825600123456789, b"\x00"),  # leap days of 2000
+             (-1, 1, -1, -1, b"\xff\xfe")]
+    messages_ = oracle(CsvSerializer, row_type, {}).serialize(rows_)
+    assert assert_decodes_like_flink(row_type, {}, messages_) == "decoded"
+    got, _ = ours(row_type, {}, messages_)
+    assert got[0][0] == -719162 and got[1][4] == bytes(range(256))
+
+
+def test_a_bad_date_names_the_row_and_the_option_to_set():
+    with pytest.raises(FormatError) as caught:
+        csv.decode(pa.array([b"2020-02-29", b"2021-02-30", b"1500-02-29"]), types.parse("ROW<`d` DATE>"),
+                   csv.parse_options({}))
+    assert caught.value.row == 2 and "csv.ignore-parse-errors" in caught.value.remedy
+    assert "field: d" in caught.value.reason
+
+
+# -- arrays -----------------------------------------------------------------------------------------
+
+ARRAYS = types.parse("ROW<`s` ARRAY<VARCHAR(2147483647)>, `i` ARRAY<INT>, `dec` ARRAY<DECIMAL(5, 2)>, "
+                     "`ts` ARRAY<TIMESTAMP(3)>, `bin` ARRAY<VARBINARY(2147483647)>, `b` ARRAY<BOOLEAN>>")
+ARRAY_OPTIONS = [{}, {"csv.ignore-parse-errors": "true"},
+                 {"csv.ignore-parse-errors": "true", "csv.null-literal": "N", "csv.array-element-delimiter": "|"},
+                 {"csv.null-literal": "", "csv.field-delimiter": "\\t"},
+                 {"csv.ignore-parse-errors": "true", "csv.null-literal": "null"}]
+ARRAY_IDS = ["default", "ignore-errors", "pipe-null-ignore", "tab-empty-null", "null-word"]
+ELEMENTS = ["", " ", "1", " 2 ", "-3", "x", "N", "null", "1.5", "QQ==", "true", "2020-01-01 00:00:00", " N ", "|",
+            ";", "a,b", 'q"', "\t"]
+
+
+@st.composite
+def array_texts(draw):
+    elements = draw(st.lists(st.sampled_from(ELEMENTS), max_size=4))
+    return draw(st.sampled_from([";", "|", ";", ";;"])).join(elements)
+
+
+@st.composite
+def array_messages(draw, delimiter: str):
+    fields = [draw(array_texts()) for _ in ARRAYS.fields]
+    if draw(st.integers(0, 7)) == 0:
+        del fields[-1]
+    return delimiter.join('"' + f.replace('"', '""') + '"' if any(c in f for c in ',"\r\n' + delimiter) else f
+                          for f in fields).encode()
+
+
+@pytest.mark.parametrize("options", ARRAY_OPTIONS, ids=ARRAY_IDS)
+@SETTINGS
+@given(data=st.data())
+def test_arrays_with_empty_elements_and_nulls_decode_like_flink(options, data):
+    delimiter = csv.parse_options(options).field_delimiter
+    batch = data.draw(st.lists(array_messages(delimiter), min_size=5, max_size=30))
+    assert assert_decodes_like_flink(ARRAYS, options, batch) in ("decoded", "failed")
+
+
+@pytest.mark.parametrize("options", ARRAY_OPTIONS, ids=ARRAY_IDS)
+@SETTINGS
+@given(batch=rows(ARRAYS, 5, 20))
+def test_arrays_flink_writes_decode_like_flink(options, batch):
+    writer_options = {k: v for k, v in options.items() if k != "csv.ignore-parse-errors"}
+    messages_ = oracle(CsvSerializer, ARRAYS, writer_options).serialize(batch)
+    assert_decodes_like_flink(ARRAYS, options, messages_)
+
+
+def test_an_array_column_equal_to_the_null_literal_is_an_array_of_one_null():
+    row_type = types.parse("ROW<`a` ARRAY<INT>, `s` VARCHAR(2147483647)>")
+    options = {"csv.null-literal": "N"}
+    assert assert_decodes_like_flink(row_type, options, [b"N,N", b",", b" ,x", b"1;N,y"]) == "decoded"
+    got, _ = ours(row_type, options, [b"N,N", b" ,x"])
+    assert got == [([None], None), ([], "x")]
+
+
+def test_dates_times_bytes_and_arrays_are_supported_both_ways():
+    for direction in ("decode", "encode"):
+        assert csv.supported(TEMPORAL, {}, direction) is None
+        assert csv.supported(ARRAYS, {"csv.array-element-delimiter": "|", "csv.null-literal": "N"}, direction) is None
+    assert "array-element-delimiter" in csv.supported(ARRAYS, {"csv.array-element-delimiter": "x"}, "decode")

@@ -99,3 +99,37 @@ def test_sliced_batches_encode_like_whole_ones():
     batch = to_batch(SCALARS, EDGE_ROWS)
     options = csv.parse_options({})
     assert csv.encode(batch.slice(2, 3), SCALARS, options).to_pylist() == csv.encode(batch, SCALARS, options).to_pylist()[2:5]
+
+
+ARRAYS = types.parse(
+    "ROW<`s` ARRAY<VARCHAR(2147483647)>, `i` ARRAY<INT>, `d` ARRAY<DOUBLE>, `dec` ARRAY<DECIMAL(5, 2)>, "
+    "`b` ARRAY<BOOLEAN>, `bin` ARRAY<VARBINARY(2147483647)>, `dt` ARRAY<DATE>, `tm` ARRAY<TIME(0)>, "
+    "`ts` ARRAY<TIMESTAMP(9)>, `ltz` ARRAY<TIMESTAMP(3) WITH LOCAL TIME ZONE>, `nn` ARRAY<INT NOT NULL>>")
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=IDS)
+@SETTINGS
+@given(batch=rows(ARRAYS, 5, 30))
+def test_array_rows(options, batch):
+    assert_same_bytes(ARRAYS, options, batch)
+
+
+STRING_ARRAYS = types.parse("ROW<`a` ARRAY<VARCHAR(2147483647)>, `n` INT>")
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=IDS)
+@SETTINGS
+@given(batch=st.lists(st.tuples(st.one_of(st.none(), st.lists(st.one_of(st.none(), TRICKY_TEXT), max_size=5)),
+                                st.integers(0, 9)), min_size=5, max_size=30))
+def test_arrays_of_strings_with_delimiters_nulls_and_empty_elements(options, batch):
+    assert_same_bytes(STRING_ARRAYS, options, batch)
+
+
+def test_empty_arrays_arrays_of_one_null_and_long_arrays():
+    rows_ = [([], 0), ([None], 1), ([""], 2), (["", ""], 3), (None, 4), (["a" * 30], 5), (["x"] * 13, 6),
+             (["x"] * 12, 7), ([None, None], 8)]
+    for options in OPTIONS:
+        assert_same_bytes(STRING_ARRAYS, options, rows_)
+    sliced = csv.encode(to_batch(STRING_ARRAYS, rows_).slice(3, 4), STRING_ARRAYS, csv.parse_options({}))
+    assert sliced.to_pylist() == csv.encode(to_batch(STRING_ARRAYS, rows_), STRING_ARRAYS,
+                                            csv.parse_options({})).to_pylist()[3:7]

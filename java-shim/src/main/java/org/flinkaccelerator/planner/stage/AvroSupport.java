@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.apache.flink.table.types.logical.ArrayType;
+import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.MapType;
 import org.apache.flink.table.types.logical.RowType;
@@ -31,7 +32,7 @@ final class AvroSupport {
     private AvroSupport() {}
 
     /** Why the value row {@code row} with the table's {@code options} is not reproduced (empty: it is). */
-    static List<String> problems(RowType row, Map<String, String> options) {
+    static List<String> problems(RowType row, Map<String, String> options, boolean decoding) {
         List<String> problems = new ArrayList<>();
         boolean legacy = true;
         for (Map.Entry<String, String> option : options.entrySet()) {
@@ -47,12 +48,19 @@ final class AvroSupport {
                 problems.add("avro option '" + option.getKey() + "' is not accelerated");
             }
         }
-        check(row, TOP_RECORD, false, legacy, new HashSet<>(), problems);
+        check(row, TOP_RECORD, false, legacy, new HashSet<>(), problems, new Position(0, decoding));
         return problems;
     }
 
+    /** How deep in rows a type is (0: the value row, 1: its columns) and whether it is decoded. */
+    private record Position(int depth, boolean decoding) {
+        Position deeper() {
+            return new Position(depth + 1, decoding);
+        }
+    }
+
     private static void check(LogicalType type, String recordName, boolean inCollection, boolean legacy,
-            Set<String> recordNames, List<String> problems) {
+            Set<String> recordNames, List<String> problems, Position at) {
         switch (type.getTypeRoot()) {
             case BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, FLOAT, DOUBLE, DECIMAL, CHAR, VARCHAR, BINARY,
                     VARBINARY, DATE -> { }
@@ -68,6 +76,16 @@ final class AvroSupport {
                             + ") here)");
                 }
             }
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> {
+                if (legacy || inCollection) {
+                    problems.add(type.asSummaryString() + ": Flink's avro format has no schema for it with the legacy"
+                            + " timestamp mapping (or inside an ARRAY or MAP)");
+                } else if (((LocalZonedTimestampType) type).getPrecision() > 6) {
+                    problems.add(type.asSummaryString() + " is not accelerated in avro (at most TIMESTAMP_LTZ(6))");
+                } else if (at.decoding() && at.depth() > 1) {
+                    problems.add(type.asSummaryString() + " in a nested row: Flink's avro format does not decode it");
+                }
+            }
             case ROW -> {
                 if (!recordNames.add(recordName)) {
                     problems.add("two nested rows get the Avro record name '" + recordName + "'");
@@ -77,17 +95,18 @@ final class AvroSupport {
                         problems.add("field name '" + field.getName() + "' is not an Avro name");
                     }
                     check(field.getType(), recordName + "_" + field.getName(), inCollection, legacy, recordNames,
-                            problems);
+                            problems, at.deeper());
                 }
             }
-            case ARRAY -> check(((ArrayType) type).getElementType(), recordName, true, legacy, recordNames, problems);
+            case ARRAY -> check(((ArrayType) type).getElementType(), recordName, true, legacy, recordNames, problems,
+                    at.deeper());
             case MAP -> {
                 LogicalType key = ((MapType) type).getKeyType();
                 if (!(key.getTypeRoot() == org.apache.flink.table.types.logical.LogicalTypeRoot.VARCHAR
                         || key.getTypeRoot() == org.apache.flink.table.types.logical.LogicalTypeRoot.CHAR)) {
                     problems.add(type.asSummaryString() + ": Avro maps have string keys");
                 }
-                check(((MapType) type).getValueType(), recordName, true, legacy, recordNames, problems);
+                check(((MapType) type).getValueType(), recordName, true, legacy, recordNames, problems, at.deeper());
             }
             default -> problems.add(type.asSummaryString() + " is not accelerated in avro");
         }

@@ -6,8 +6,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.apache.flink.table.types.logical.ArrayType;
+import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.TimeType;
 
 /**
  * Which tables of Flink's {@code csv} format (flink-csv 2.2.1) the sidecar reproduces exactly, when
@@ -27,15 +30,16 @@ final class CsvSupport {
     private static final String SCIENTIFIC = "csv.write-bigdecimal-in-scientific-notation";
     private static final Set<String> BOOLEANS = Set.of(DISABLE_QUOTE, ALLOW_COMMENTS, IGNORE_PARSE_ERRORS, SCIENTIFIC);
 
-    private static final Set<LogicalTypeRoot> DECODED = EnumSet.of(LogicalTypeRoot.BOOLEAN, LogicalTypeRoot.TINYINT,
-            LogicalTypeRoot.SMALLINT, LogicalTypeRoot.INTEGER, LogicalTypeRoot.BIGINT, LogicalTypeRoot.FLOAT,
-            LogicalTypeRoot.DOUBLE, LogicalTypeRoot.DECIMAL, LogicalTypeRoot.CHAR, LogicalTypeRoot.VARCHAR);
-    private static final Set<LogicalTypeRoot> ENCODED = EnumSet.of(LogicalTypeRoot.BOOLEAN, LogicalTypeRoot.TINYINT,
+    /** Column types (and array element types) reproduced both ways; TIME only up to precision 3 when decoding. */
+    private static final Set<LogicalTypeRoot> SCALARS = EnumSet.of(LogicalTypeRoot.BOOLEAN, LogicalTypeRoot.TINYINT,
             LogicalTypeRoot.SMALLINT, LogicalTypeRoot.INTEGER, LogicalTypeRoot.BIGINT, LogicalTypeRoot.FLOAT,
             LogicalTypeRoot.DOUBLE, LogicalTypeRoot.DECIMAL, LogicalTypeRoot.CHAR, LogicalTypeRoot.VARCHAR,
             LogicalTypeRoot.BINARY, LogicalTypeRoot.VARBINARY, LogicalTypeRoot.DATE,
             LogicalTypeRoot.TIME_WITHOUT_TIME_ZONE, LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE,
             LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE);
+
+    /** The largest TIME precision Flink's csv format decodes (it refuses the rest). */
+    private static final int MAX_DECODED_TIME_PRECISION = 3;
 
     private CsvSupport() {}
 
@@ -67,8 +71,9 @@ final class CsvSupport {
                             : " (only a backslash)"));
                 }
             } else if (key.equals(ARRAY_DELIMITER)) {
-                if (value.length() != 1) {
-                    problems.add("'" + key + "' = '" + value + "' is not a single character");
+                if (!plain(value)) {
+                    problems.add("'" + key + "' = '" + value + "' is not accelerated (a single ASCII punctuation"
+                            + " character)");
                 }
             } else if (!key.equals(NULL_LITERAL)) {
                 problems.add("csv option '" + key + "' is not accelerated");
@@ -85,11 +90,16 @@ final class CsvSupport {
         if (!quoteDisabled && delimiter.equals(options.getOrDefault(QUOTE, "\""))) {
             problems.add("the quote character and the field delimiter are the same");
         }
-        Set<LogicalTypeRoot> accepted = decoding ? DECODED : ENCODED;
         for (RowType.RowField field : row.getFields()) {
-            if (!accepted.contains(field.getType().getTypeRoot())) {
-                problems.add(field.getType().asSummaryString() + " is not accelerated in the csv format when "
+            LogicalType type = field.getType();
+            // Flink's csv format refuses arrays of arrays or rows itself; arrays of scalars are reproduced.
+            LogicalType scalar = type.getTypeRoot() == LogicalTypeRoot.ARRAY ? ((ArrayType) type).getElementType() : type;
+            if (!SCALARS.contains(scalar.getTypeRoot())) {
+                problems.add(type.asSummaryString() + " is not accelerated in the csv format when "
                         + (decoding ? "decoding" : "encoding"));
+            } else if (decoding && scalar instanceof TimeType time && time.getPrecision() > MAX_DECODED_TIME_PRECISION) {
+                problems.add(type.asSummaryString() + ": Flink's csv format does not decode TIME with a precision"
+                        + " above " + MAX_DECODED_TIME_PRECISION);
             }
         }
         return problems;

@@ -48,7 +48,7 @@ record KafkaValueFormat(String format, Map<String, String> options) {
      */
     FormatCheck check(RowType row, boolean decoding) {
         return switch (format) {
-            case AVRO -> new FormatCheck(options, AvroSupport.problems(row, options));
+            case AVRO -> new FormatCheck(options, AvroSupport.problems(row, options, decoding));
             case CSV -> new FormatCheck(options, CsvSupport.problems(row, options, decoding));
             case RAW -> new FormatCheck(options, RawSupport.problems(row, options, decoding));
             case JSON -> new FormatCheck(options, JsonSupport.problems(row, options, decoding));

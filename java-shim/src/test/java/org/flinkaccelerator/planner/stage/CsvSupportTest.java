@@ -31,9 +31,24 @@ class CsvSupportTest {
     }
 
     @Test
+    void datesTimesTimestampsBytesAndArraysOfScalarsAreAcceptedBothWays() {
+        String row = "ROW<d DATE, t TIME(3), t0 TIME(0), ts TIMESTAMP(9), z TIMESTAMP_LTZ(3), y BYTES, x BINARY(3),"
+                + " a ARRAY<STRING>, ai ARRAY<INT>, ats ARRAY<TIMESTAMP(3)>, ad ARRAY<DATE>>";
+        Map<String, String> options = Map.of("csv.array-element-delimiter", "|", "csv.null-literal", "N");
+        assertEquals(List.of(), problems(row, options, true));
+        assertEquals(List.of(), problems(row, options, false));
+    }
+
+    @Test
     void whatTheSidecarDoesNotReproduceIsRefusedWithItsReason() {
-        assertTrue(problems("ROW<d DATE>", Map.of(), true).get(0).contains("when decoding"));
-        assertTrue(problems("ROW<a ARRAY<INT>>", Map.of(), false).get(0).contains("when encoding"));
+        assertTrue(problems("ROW<t TIME(4)>", Map.of(), true).get(0).contains("precision above 3"));
+        assertTrue(problems("ROW<a ARRAY<TIME(6)>>", Map.of(), true).get(0).contains("precision above 3"));
+        assertTrue(problems("ROW<a ARRAY<ARRAY<INT>>>", Map.of(), false).get(0).contains("when encoding"));
+        assertTrue(problems("ROW<a ARRAY<ROW<x INT>>>", Map.of(), true).get(0).contains("when decoding"));
+        assertTrue(problems("ROW<r ROW<x INT>>", Map.of(), true).get(0).contains("when decoding"));
+        assertTrue(problems("ROW<m MAP<INT, INT>>", Map.of(), false).get(0).contains("when encoding"));
+        assertTrue(problems("ROW<a INT>", Map.of("csv.array-element-delimiter", "x"), false).get(0)
+                .contains("array-element-delimiter"));
         assertTrue(problems("ROW<a INT>", Map.of("csv.allow-comments", "true"), true).get(0).contains("allow-comments"));
         assertTrue(problems("ROW<a INT>", Map.of("csv.disable-quote-character", "true"), true).get(0)
                 .contains("when decoding"));
