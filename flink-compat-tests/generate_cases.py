@@ -604,7 +604,8 @@ def write_type_case(source: str, sink: str) -> Path:
 #: shows a change (the runner flags a case whose `expect` is not met).
 EXPECT = {name: "accelerated" for name in (
     "fn_and_or_not", "fn_between_symmetric", "fn_in_lists", "fn_int_overflow", "fn_lengths",
-    "fn_collections_index", "fn_collections_map_lookup", "fn_map_row_access",
+    "fn_collections_index", "fn_collections_map_lookup", "fn_map_row_access", "fn_collections_cardinality",
+    "fn_collections_casts", "fn_collections_constructors",
     "fn_mod_and_percent", "fn_regexp_extract", "fn_replace_literal", "fn_split_index",
     "fn_string_compare", "fn_substring", "fn_time_of_day_parts", "fn_times", "type_avro_to_avro",
     "type_avro_to_csv", "type_avro_to_json", "type_csv_to_avro", "type_csv_to_csv", "type_csv_to_json",
@@ -617,13 +618,13 @@ EXPECT = {name: "accelerated" for name in (
 EXPECT.update({name: "partial" for name in (
     "cast_from_array", "cast_from_bigint", "cast_from_boolean", "cast_from_bytes",
     "cast_from_date", "cast_from_decimal", "cast_from_double", "cast_from_float", "cast_from_int",
-    "cast_from_map", "cast_from_row", "cast_from_smallint", "cast_from_string_to_boolean",
+    "cast_from_row", "cast_from_smallint", "cast_from_string_to_boolean",
     "cast_from_string_to_numbers", "cast_from_string_to_strings", "cast_from_string_to_temporal",
     "cast_from_time", "cast_from_timestamp", "cast_from_timestamp_ltz", "cast_from_tinyint",
     "fn_abs_sign_more", "fn_array_access", "fn_array_aggregates", "fn_array_functions",
     "fn_array_set_ops", "fn_ascii_chr", "fn_base64", "fn_bin_hex", "fn_boolean_casts",
     "fn_boolean_compare", "fn_btrim", "fn_case_nested", "fn_case_when", "fn_ceil_floor",
-    "fn_collections_cardinality", "fn_collections_casts", "fn_collections_constructors", "fn_collections_stock",
+    "fn_collections_stock",
     "fn_concat", "fn_constructors", "fn_convert_tz", "fn_current_time_functions", "fn_date_format",
     "fn_date_format_patterns", "fn_date_parts", "fn_decimal_mod_round", "fn_decimal_overflow",
     "fn_decimal_precision", "fn_degrees_radians_pi", "fn_divide", "fn_elt", "fn_elt_overlay",
