@@ -41,7 +41,8 @@ def descriptor(expressions: list[dict]) -> dict:
             "plan": {"relations": [{"root": {"input": project, "names": names}}]},
             "encode": {"format": "json", "options": {},
                        "row_type": "ROW<" + ", ".join(f"`{name}` {t}" for name, t in zip(
-                           names, ["BIGINT", "VARCHAR(2147483647)", "BIGINT", "BIGINT"][:n])) + ">"}}
+                           names, ["BIGINT", "VARCHAR(2147483647)", "BIGINT", "BIGINT"][:n])) + ">"},
+            "output": {"fields": [{"name": "value", "type": "VARBINARY(2147483647)"}]}}
 
 
 def test_one_and_two_levels_deep_read_the_named_fields_and_null_rows_give_null():
