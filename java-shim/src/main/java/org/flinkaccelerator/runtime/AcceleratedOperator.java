@@ -231,21 +231,16 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         }
         int rows = batch.rows();
         long sequence = ++batches;
+        SidecarStage.RowsAnswer answer = null;
+        VectorSchemaRoot result = null;
         try {
             long started = System.nanoTime();
             if (spec.emitsRows()) {
-                try (SidecarStage.RowsAnswer answer = stage.processRows(batch.root(), 1 + spec.sideRows().size(),
-                        watermarked != null)) {
-                    metrics.batch(batch.root(), answer.branches(), System.nanoTime() - started);
-                    batch.clear();
-                    emitRows(answer, rows);
-                }
+                answer = stage.processRows(batch.root(), 1 + spec.sideRows().size(), watermarked != null);
+                metrics.batch(batch.root(), answer.branches(), System.nanoTime() - started);
             } else {
-                try (VectorSchemaRoot result = stage.process(batch.root())) {
-                    metrics.batch(batch.root(), List.of(result), System.nanoTime() - started);
-                    batch.clear();
-                    emit(result);
-                }
+                result = stage.process(batch.root());
+                metrics.batch(batch.root(), List.of(result), System.nanoTime() - started);
             }
         } catch (StageFailedException e) {
             String where = e.row().isPresent() ? " at message " + e.row().getAsInt() + " of the batch"
@@ -253,13 +248,17 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
             throw new SidecarException(spec.operatorName() + ": batch " + sequence + " of " + rows
                     + " messages failed" + where + ": " + e.getMessage(), e);
         } catch (SidecarException e) {
-            if (e.getMessage() != null && e.getMessage().startsWith(spec.operatorName())) {
-                throw e;
-            }
             throw new SidecarException(spec.operatorName() + ": batch " + sequence + " of " + rows
                     + " messages failed: " + e.getMessage(), e);
         } finally {
             batch.clear();
+        }
+        try (SidecarStage.RowsAnswer rowsAnswer = answer; VectorSchemaRoot messages = result) {
+            if (rowsAnswer != null) {
+                emitRows(rowsAnswer, rows);
+            } else {
+                emit(messages);
+            }
         }
     }
 
