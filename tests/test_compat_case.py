@@ -41,6 +41,8 @@ def test_topics_inputs_outputs_and_formats_come_from_the_folder(tmp_path):
     ("colour: red\n", {}, "keys must be among"),
     ("expect: sometimes\n", {}, "expect must be one of"),
     ("partitions: {nope: 2}\n", {}, "does not use"),
+    ("bad_record: {topic: src, partition: 0, offset: 1}\n", {}, "needs expect_failure"),
+    ("expect_failure: true\nbad_record: {topic: src, offset: 1}\n", {}, "bad_record must be"),
     (None, {"stray": "1\n"}, "never uses"),
     (None, {"src": "1\n", "side": "1\n", "dst": "1\n"}, "nothing to compare"),
 ])

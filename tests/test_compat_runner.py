@@ -104,3 +104,24 @@ def test_a_not_null_failure_must_name_the_column_stock_flink_names(tmp_path):
     other = runner._compare(case, stock, RunOutcome(failure="SinkNotNullError: sink column 'id' is NOT NULL, but"))
     assert (same.status, same.passed) == ("equivalent", True)
     assert (other.status, other.passed) == ("mismatch", False)
+
+
+def test_an_accelerated_failure_must_name_the_cases_bad_record(tmp_path):
+    from accelerator.compat.case import Case
+    from accelerator.compat.runner import CompatRunner, RunOutcome
+
+    case = Case(name="c", path=tmp_path, script="", topics=("src", "dst"), inputs={"src": tmp_path},
+                formats={"src": "json", "dst": "json"}, expect_failure=True, bad_record=("src", 0, 1))
+    runner = CompatRunner(None, None, None)
+    stock = RunOutcome(failure="JsonEOFException: Unexpected end-of-input")
+
+    def accelerated(where: str) -> RunOutcome:
+        return RunOutcome(failure="JsonEOFException: Unexpected end-of-input", acceleration="accelerated",
+                          topics={"src": "c-src-acc", "dst": "c-dst-acc"},
+                          failure_trace=f"SidecarException: batch 1 of 3 messages failed at message 1 of the batch"
+                                        f" ({where}): ...\nCaused by: JsonEOFException: Unexpected end-of-input")
+
+    named = runner._compare(case, stock, accelerated("topic 'c-src-acc', partition 0, offset 1"))
+    wrong = runner._compare(case, stock, accelerated("topic 'c-src-acc', partition 0, offset 2"))
+    assert (named.status, named.passed) == ("identical", True)
+    assert (wrong.status, wrong.passed) == ("mismatch", False) and "offset 1" in wrong.detail

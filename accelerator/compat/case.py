@@ -11,7 +11,8 @@ import yaml
 
 from accelerator.testing import sql
 
-CASE_KEYS = {"partitions", "wrapped", "ordered", "compare", "tolerate", "expect", "expect_failure", "notes", "timestamps"}
+CASE_KEYS = {"partitions", "wrapped", "ordered", "compare", "tolerate", "expect", "expect_failure", "bad_record",
+             "notes", "timestamps"}
 COMPARE_MODES = ("messages", "final")
 ACCELERATION_LEVELS = ("accelerated", "partial", "stock")
 TOPIC_PREFIX = "topic:"
@@ -37,6 +38,9 @@ class Case:
     tolerate: tuple[str, ...] = ()
     expect: str | None = None
     expect_failure: bool = False       # stock Flink's job must fail, and the accelerated one alike
+    #: with expect_failure: the message the job fails on, as (topic, partition, offset); the
+    #: accelerated job's error must name it (stock Flink's does not say which record it was)
+    bad_record: tuple[str, int, int] | None = None
     timestamps: bool = False           # the sink writes record timestamps: compare them too
     notes: str = ""
 
@@ -72,6 +76,7 @@ def load(path: Path) -> Case:
                 compare=str(settings.get("compare", "messages")),
                 tolerate=tuple(settings.get("tolerate") or ()), expect=settings.get("expect"),
                 expect_failure=bool(settings.get("expect_failure", False)),
+                bad_record=_bad_record(settings.get("bad_record"), path),
                 timestamps=bool(settings.get("timestamps", False)),
                 notes=str(settings.get("notes") or ""))
     _check(case)
@@ -85,6 +90,14 @@ def _settings(file: Path) -> dict:
     if not isinstance(settings, dict) or set(settings) - CASE_KEYS:
         raise CaseError(f"{file}: keys must be among {sorted(CASE_KEYS)}, got {settings!r}")
     return settings
+
+
+def _bad_record(setting, path: Path) -> tuple[str, int, int] | None:
+    if setting is None:
+        return None
+    if not isinstance(setting, dict) or set(setting) != {"topic", "partition", "offset"}:
+        raise CaseError(f"{path}/case.yaml: bad_record must be {{topic, partition, offset}}, got {setting!r}")
+    return str(setting["topic"]), int(setting["partition"]), int(setting["offset"])
 
 
 def _formats(script: str) -> dict[str, str]:
@@ -106,6 +119,8 @@ def _check(case: Case) -> None:
         raise CaseError(f"{case.path}/case.yaml: compare must be one of {COMPARE_MODES}")
     if case.expect is not None and case.expect not in ACCELERATION_LEVELS:
         raise CaseError(f"{case.path}/case.yaml: expect must be one of {ACCELERATION_LEVELS}")
+    if case.bad_record is not None and (not case.expect_failure or case.bad_record[0] not in case.inputs):
+        raise CaseError(f"{case.path}/case.yaml: bad_record needs expect_failure and names an input topic")
     if not case.outputs:
         raise CaseError(f"{case.path}: every topic has an input file; nothing to compare")
     for topic in case.inputs:

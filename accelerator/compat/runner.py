@@ -54,6 +54,8 @@ class RunOutcome:
 
     outputs: dict[str, list[Record]] = field(default_factory=dict)
     failure: str | None = None
+    failure_trace: str = ""  # the whole exception Flink recorded, when the job failed
+    topics: dict[str, str] = field(default_factory=dict)  # logical topic -> the run's topic
     duration_ms: int = 0
     acceleration: str = "stock"
     sidecar_records_in: int = 0  # the jobs' accelerator.sidecarRecordsIn.* accumulators, summed
@@ -139,6 +141,9 @@ class CompatRunner:
                               else "stock Flink did not fail, but the case sets expect_failure: true")
         if stock.failure or accelerated.failure:
             if stock.failure and accelerated.failure:
+                named = self._names_bad_record(case, accelerated)
+                if named is not None:
+                    return named
                 if stock.failure == accelerated.failure:
                     return Comparison(IDENTICAL, True, f"both failed: {stock.failure}")
                 if any(ours in accelerated.failure and theirs in stock.failure
@@ -161,6 +166,18 @@ class CompatRunner:
             if not result.passed or result.status != IDENTICAL:
                 return Comparison(result.status, result.passed, f"topic {topic}: {result.detail}")
         return Comparison(IDENTICAL, True)
+
+    @staticmethod
+    def _names_bad_record(case: cases.Case, accelerated: RunOutcome) -> Comparison | None:
+        """None unless the case names its bad record and an accelerated job's error does not."""
+        if case.bad_record is None or accelerated.acceleration == "stock":
+            return None
+        topic, partition, offset = case.bad_record
+        where = f"(topic '{accelerated.topics[topic]}', partition {partition}, offset {offset})"
+        if where in accelerated.failure_trace:
+            return None
+        return Comparison(MISMATCH, False, f"the accelerated job's error does not name the bad record {where}: "
+                                           f"{accelerated.failure}")
 
     def _sidecar_records_in(self, job_id: str) -> int:
         accumulators = self.cluster.rest(f"/jobs/{job_id}/accumulators").get("user-task-accumulators", [])
@@ -195,7 +212,7 @@ class CompatRunner:
         for topic, recs in records.items():
             self.broker.produce(topics[topic], recs)
         params = {"bootstrap": self.broker.bootstrap, **{f"topic:{t}": name for t, name in topics.items()}}
-        outcome = RunOutcome()
+        outcome = RunOutcome(topics=topics)
         settings = {"accelerator.enabled": str(accelerated).lower(), "parallelism.default": str(self.parallelism)}
         with self.gateway.session(settings) as session:
             try:
@@ -208,6 +225,7 @@ class CompatRunner:
                 job = self.cluster.wait_for_job(job_id)
             except JobFailed as failure:
                 outcome.failure = _root_cause(failure.exception)
+                outcome.failure_trace = failure.exception
                 job = self.cluster.rest(f"/jobs/{job_id}")
             outcome.duration_ms += job.get("duration", 0)
             names += [v["name"] for v in job.get("vertices", [])]

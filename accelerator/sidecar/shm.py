@@ -30,9 +30,13 @@ Ownership passes with the control call: the JVM writes the request region, then 
 `process(stage, sequence)`; the sidecar reads it and writes the response region before returning.
 So a reader never races a writer; the header guards against crashed or mismatched calls.
 
-Regions only grow (a shrinking file would fault a reader still mapping the old length). A reader
-re-maps when the header's region size exceeds its mapping. Reads are zero-copy: the returned
-batch's buffers point into the mapping, which stays mapped for as long as the batch is alive.
+A region grows for a batch that does not fit and shrinks back to its initial size as soon as a
+batch fits that size again, so one large message does not keep its memory for the region's life.
+Shrinking truncates the file while the sequence is 0, i.e. while the reader reads nothing (the
+reader is done with the previous body when the writer is called again): a reader whose mapping is
+longer than the file never touches the part past its end, and re-maps when the header's region
+size differs from its mapping. Reads are zero-copy: the returned batch's buffers point into the
+mapping, which stays mapped for as long as the batch is alive.
 """
 
 from __future__ import annotations
@@ -77,6 +81,7 @@ class SharedRegion:
         self._map: mmap.mmap | None = None
         self._mapped_size = 0
         self._map_to(os.fstat(fd).st_size)
+        self._initial_size = self._mapped_size  # the writer shrinks back to it
 
     @classmethod
     def create(cls, role: str, size: int = DEFAULT_SIZE, directory: str = SHM_DIRECTORY) -> "SharedRegion":
@@ -133,6 +138,8 @@ class SharedRegion:
         length = _streams_size(batches)
         if HEADER_SIZE + length > self._mapped_size:
             self._grow(HEADER_SIZE + length)
+        elif HEADER_SIZE + length <= self._initial_size < self._mapped_size:
+            self._shrink()
         body = pa.py_buffer(memoryview(self._map)[HEADER_SIZE:HEADER_SIZE + length])
         _write_streams(pa.FixedSizeBufferWriter(body), batches)
         del body
@@ -145,6 +152,12 @@ class SharedRegion:
         _allocate(self._fd, self._mapped_size, size, self.path)
         self._map_to(size)
         self._store(_REGION_SIZE_AT, size)
+
+    def _shrink(self) -> None:
+        """Gives the memory past the initial size back (tmpfs frees truncated pages)."""
+        self._map_to(self._initial_size)
+        os.ftruncate(self._fd, self._initial_size)
+        self._store(_REGION_SIZE_AT, self._initial_size)
 
     def _write_header(self, size: int) -> None:
         self._map[0:HEADER_SIZE] = bytes(HEADER_SIZE)
@@ -176,7 +189,7 @@ class SharedRegion:
                 else f"batch {committed} is committed"
             raise RegionError(f"{self.path}: asked for batch {sequence} but {state}")
         region_size = self._load(_REGION_SIZE_AT)
-        if region_size > self._mapped_size:
+        if region_size != self._mapped_size:
             self._map_to(region_size)
         if HEADER_SIZE + length > self._mapped_size:
             raise RegionError(f"{self.path}: batch {sequence} claims {length} bytes but the region"

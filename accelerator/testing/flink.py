@@ -17,7 +17,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Sequence
 
 import yaml
 
@@ -56,18 +56,21 @@ class FlinkCluster:
     """JobManager + `taskmanagers` TaskManagers via `bin/start-cluster.sh`.
 
     `config` is overlaid on the distribution's `conf/config.yaml` (flat keys), `extra_jars`
-    are copied into `lib/` (e.g. the accelerator's jar). Use as a context manager or call
-    `start()`/`stop()`.
+    are copied into `lib/` (e.g. the accelerator's jar). `launcher` is a command that runs
+    `start-cluster.sh` (given as its arguments), so the daemons start where it puts them (e.g. a
+    mount namespace with a small /dev/shm). Use as a context manager or call `start()`/`stop()`.
     """
 
     def __init__(self, flink_home: Path | None = None, taskmanagers: int = 1,
                  slots_per_taskmanager: int = 2, config: Mapping[str, object] | None = None,
-                 extra_jars: Iterable[Path] = (), workdir: Path | None = None):
+                 extra_jars: Iterable[Path] = (), workdir: Path | None = None,
+                 launcher: Sequence[str] = ()):
         self.dist = Path(flink_home or locations.flink_home())
         self.taskmanagers = taskmanagers
         self.slots_per_taskmanager = slots_per_taskmanager
         self.overlay = dict(config or {})
         self.extra_jars = [Path(j) for j in extra_jars]
+        self.launcher = list(launcher)
         self.workdir = Path(workdir or tempfile.mkdtemp(prefix="accelerator-flink-"))
         self.home = self.workdir / "flink"
         self.rest_port = 0
@@ -98,7 +101,7 @@ class FlinkCluster:
         self.rest_port = processes.free_port()
         self._write_config()
         self.started = True
-        result = subprocess.run([str(self.home / "bin" / "start-cluster.sh")], cwd=self.home,
+        result = subprocess.run([*self.launcher, str(self.home / "bin" / "start-cluster.sh")], cwd=self.home,
                                 env=self._env(), capture_output=True, text=True)
         if result.returncode != 0:
             self.stop(keep_logs=True)

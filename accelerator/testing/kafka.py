@@ -218,9 +218,10 @@ class KafkaBroker:
                 raise TimeoutError(f"topic {topic}: partitions without a leader after {timeout_s}s")
             time.sleep(0.05)
 
-    def produce(self, topic: str, records: Iterable[Record | bytes | str]) -> int:
-        """Produce in iteration order (per partition order is kept); returns the count sent."""
-        producer = Producer(self._client_config(**{"enable.idempotence": True, "linger.ms": 5}))
+    def produce(self, topic: str, records: Iterable[Record | bytes | str], **config) -> int:
+        """Produce in iteration order (per partition order is kept); returns the count sent.
+        `config` is added to the producer's (librdkafka) settings, e.g. `message.max.bytes`."""
+        producer = Producer(self._client_config(**{"enable.idempotence": True, "linger.ms": 5, **config}))
         errors: list[str] = []
 
         def on_delivery(err, msg):

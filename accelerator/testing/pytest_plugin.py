@@ -42,9 +42,10 @@ def flink_cluster(request: pytest.FixtureRequest) -> FlinkCluster:
 
 @pytest.fixture
 def new_topic(kafka_broker: KafkaBroker):
-    """`new_topic("bids", partitions=2)` creates a topic no other test uses and returns its name."""
-    def create(prefix: str = "topic", partitions: int = 1) -> str:
-        return kafka_broker.create_topic(f"{prefix}-{next(_topic_ids)}", partitions)
+    """`new_topic("bids", partitions=2)` creates a topic no other test uses and returns its name;
+    `config` is the topic's (e.g. `max.message.bytes`)."""
+    def create(prefix: str = "topic", partitions: int = 1, config: dict[str, str] | None = None) -> str:
+        return kafka_broker.create_topic(f"{prefix}-{next(_topic_ids)}", partitions, config)
     return create
 
 

@@ -133,6 +133,24 @@ def test_writer_grows_the_region_and_the_reader_remaps(region):
     assert small.num_rows == 10  # the old mapping stays valid while a batch points into it
 
 
+def test_region_shrinks_back_once_a_batch_fits_its_initial_size(region):
+    """One large message must not keep its memory for the region's life (tmpfs frees truncated
+    pages); the reader follows the shrink and the region grows again when needed."""
+    writer, reader = region
+    initial = writer.size
+    large, small = kafka_records(65_536), kafka_records(10)
+    writer.write_batch(1, large)
+    assert reader.read_batch(1).equals(large)
+    assert writer.size > initial
+    writer.write_batch(2, small)
+    assert writer.size == initial == os.path.getsize(writer.path)
+    assert os.stat(writer.path).st_blocks * 512 <= initial
+    assert reader.read_batch(2).equals(small)
+    assert reader.size == initial
+    writer.write_batch(3, large)
+    assert reader.read_batch(3).equals(large) and reader.size == writer.size > initial
+
+
 def test_region_is_private_unguessable_and_removed_on_close():
     first, second = SharedRegion.create("test"), SharedRegion.create("test")
     try:

@@ -54,6 +54,19 @@ public final class AcceleratorOptions {
                                     + " (request and response), so the default fits a 64 MB /dev/shm (a"
                                     + " container's default) with several segments per TaskManager.");
 
+    public static final ConfigOption<MemorySize> MEMORY_ARROW_LIMIT =
+            key("accelerator.memory.arrow-limit")
+                    .memoryType()
+                    .defaultValue(MemorySize.ofMebiBytes(1024))
+                    .withDescription(
+                            "Most memory the Arrow buffers of one accelerated operator may hold: the"
+                                    + " batch on its way to the sidecar and the answer on its way back,"
+                                    + " about three times 'accelerator.batch.max-bytes' or three times the"
+                                    + " largest message, whichever is larger (metric arrowPeakBytes). A"
+                                    + " batch that needs more fails the task naming this option. The buffers"
+                                    + " are off the JVM heap and outside Flink's managed memory: count them"
+                                    + " in 'taskmanager.memory.task.off-heap.size'.");
+
     public static final ConfigOption<Duration> BATCH_MAX_DELAY =
             key("accelerator.batch.max-delay")
                     .durationType()
@@ -106,7 +119,7 @@ public final class AcceleratorOptions {
 
     /** All options, in the order the documentation lists them. */
     public static List<ConfigOption<?>> all() {
-        return List.of(ENABLED, PYTHON_EXECUTABLE, BATCH_SIZE, BATCH_MAX_BYTES, BATCH_MAX_DELAY, SIDECAR_TIMEOUT,
-                SIDECAR_HEARTBEAT_INTERVAL, ENCODE_STAGES, FAIL_ON_FALLBACK);
+        return List.of(ENABLED, PYTHON_EXECUTABLE, BATCH_SIZE, BATCH_MAX_BYTES, BATCH_MAX_DELAY, MEMORY_ARROW_LIMIT,
+                SIDECAR_TIMEOUT, SIDECAR_HEARTBEAT_INTERVAL, ENCODE_STAGES, FAIL_ON_FALLBACK);
     }
 }

@@ -18,7 +18,8 @@ class AcceleratorOptionsTest {
     void registryListsEveryOptionOnceUnderTheAcceleratorPrefix() {
         List<String> keys = AcceleratorOptions.all().stream().map(ConfigOption::key).collect(Collectors.toList());
         assertEquals(List.of("accelerator.enabled", "accelerator.python.executable", "accelerator.batch.size",
-                "accelerator.batch.max-bytes", "accelerator.batch.max-delay", "accelerator.sidecar.timeout", "accelerator.sidecar.heartbeat-interval",
+                "accelerator.batch.max-bytes", "accelerator.batch.max-delay", "accelerator.memory.arrow-limit",
+                "accelerator.sidecar.timeout", "accelerator.sidecar.heartbeat-interval",
                 "accelerator.encode-stages.enabled", "accelerator.fallback.fail-on-fallback"), keys);
     }
 
@@ -49,6 +50,7 @@ class AcceleratorOptionsTest {
                 "accelerator.batch.size", "65536",
                 "accelerator.batch.max-bytes", "16 mb",
                 "accelerator.batch.max-delay", "250 ms",
+                "accelerator.memory.arrow-limit", "2 gb",
                 "accelerator.sidecar.timeout", "5 s",
                 "accelerator.sidecar.heartbeat-interval", "1 min",
                 "accelerator.fallback.fail-on-fallback", "true"));
@@ -59,6 +61,7 @@ class AcceleratorOptionsTest {
         assertEquals(65536, conf.get(AcceleratorOptions.BATCH_SIZE));
         assertEquals(16L << 20, conf.get(AcceleratorOptions.BATCH_MAX_BYTES).getBytes());
         assertEquals(Duration.ofMillis(250), conf.get(AcceleratorOptions.BATCH_MAX_DELAY));
+        assertEquals(2L << 30, conf.get(AcceleratorOptions.MEMORY_ARROW_LIMIT).getBytes());
         assertTrue(conf.get(AcceleratorOptions.FAIL_ON_FALLBACK));
     }
 }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -85,7 +86,7 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
     @Override
     public void open() throws Exception {
         super.open();
-        allocator = new RootAllocator();
+        allocator = new RootAllocator(spec.arrowLimit());
         batch = spec.consumesRows() ? new RowsBatch(spec.consumes(), spec.keepsLoneSurrogates(), allocator)
                 : new ValueBatch(allocator, MetadataColumns.create(spec.descriptorJson(), allocator));
         coordinates = new RecordCoordinates(spec.coordinates());
@@ -107,6 +108,7 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         getRuntimeContext().addAccumulator(SidecarMetrics.RECORDS_SKIPPED_ACCUMULATOR + spec.segmentName(),
                 recordsSkippedTotal);
         metrics = new SidecarMetrics(getMetricGroup(), recordsInTotal, recordsSkippedTotal);
+        metrics.arrowMemory(allocator);
         SidecarSettings settings = new SidecarSettings(spec.pythonExecutable(), spec.sidecarTimeout(),
                 SidecarSettings.DEFAULT_START_TIMEOUT, SidecarSettings.DEFAULT_INITIAL_REGION_BYTES);
         sidecar = SidecarProcess.start(settings);
@@ -165,6 +167,11 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         timestamps.set(batch.rows(), element);
         try {
             batch.append(element.getValue());
+        } catch (OutOfMemoryException e) {
+            SidecarException failure = arrowLimitReached("holding a batch of " + batch.rows() + " messages for the"
+                    + " sidecar", e);
+            batch.clear();  // the task fails: give the memory back now, send nothing half-appended
+            throw failure;
         } catch (IllegalArgumentException e) {
             throw new SidecarException(spec.operatorName() + ": cannot hand a row of the operator before it to the"
                     + " sidecar: " + e.getMessage() + ". Run this job without the accelerator"
@@ -250,6 +257,8 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         } catch (SidecarException e) {
             throw new SidecarException(spec.operatorName() + ": batch " + sequence + " of " + rows
                     + " messages failed: " + e.getMessage(), e);
+        } catch (OutOfMemoryException e) {
+            throw arrowLimitReached("reading the sidecar's answer to batch " + sequence + " of " + rows + " messages", e);
         } finally {
             batch.clear();
         }
@@ -260,6 +269,13 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
                 emit(messages);
             }
         }
+    }
+
+    private SidecarException arrowLimitReached(String doing, OutOfMemoryException e) {
+        return new SidecarException(spec.operatorName() + ": its Arrow buffers reached accelerator.memory.arrow-limit ("
+                + spec.arrowLimit() + " bytes; " + allocator.getAllocatedMemory() + " held) while " + doing
+                + ". Raise accelerator.memory.arrow-limit (and taskmanager.memory.task.off-heap.size with it) or"
+                + " lower accelerator.batch.max-bytes", e);
     }
 
     /** The row types a rows stage emits: its main output's, then each side output's. */

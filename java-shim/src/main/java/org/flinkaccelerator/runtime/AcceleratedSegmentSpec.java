@@ -11,6 +11,7 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.OutputTag;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
+import org.flinkaccelerator.AcceleratorOptions;
 import org.flinkaccelerator.runtime.watermarks.WatermarkSpec;
 
 /**
@@ -41,12 +42,13 @@ import org.flinkaccelerator.runtime.watermarks.WatermarkSpec;
  * @param sideRows for a rows stage over a source several operators read, the row types of the
  *     descriptor's {@code branches}, each emitted to its side output ({@link #sideOutput}); the
  *     first branch's rows ({@code rows}) go to the main output
+ * @param arrowLimit most bytes the operator's Arrow buffers may hold ({@code accelerator.memory.arrow-limit})
  */
 public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, String pythonExecutable,
         int batchSize, long batchBytes, Duration maxDelay, Duration sidecarTimeout, Duration heartbeatInterval,
         RecordCoordinates.Layout coordinates, RowType rows, RowType consumes, BitSet keepsLoneSurrogates,
-        WatermarkSpec watermarks, List<RowType> sideRows) implements Serializable {
-    private static final long serialVersionUID = 7L;
+        WatermarkSpec watermarks, List<RowType> sideRows, long arrowLimit) implements Serializable {
+    private static final long serialVersionUID = 8L;
 
     /** A stage with one output. */
     public AcceleratedSegmentSpec(String segmentName, String descriptorJson, String pythonExecutable,
@@ -54,7 +56,8 @@ public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, 
             RecordCoordinates.Layout coordinates, RowType rows, RowType consumes, BitSet keepsLoneSurrogates,
             WatermarkSpec watermarks) {
         this(segmentName, descriptorJson, pythonExecutable, batchSize, batchBytes, maxDelay, sidecarTimeout,
-                heartbeatInterval, coordinates, rows, consumes, keepsLoneSurrogates, watermarks, List.of());
+                heartbeatInterval, coordinates, rows, consumes, keepsLoneSurrogates, watermarks, List.of(),
+                AcceleratorOptions.MEMORY_ARROW_LIMIT.defaultValue().getBytes());
     }
 
     /** A segment that emits message bytes for a raw Kafka sink. */
@@ -90,6 +93,9 @@ public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, 
         }
         if (batchBytes < 1) {
             throw new IllegalArgumentException("accelerator.batch.max-bytes must be at least 1 byte, got " + batchBytes);
+        }
+        if (arrowLimit < 1) {
+            throw new IllegalArgumentException("accelerator.memory.arrow-limit must be at least 1 byte, got " + arrowLimit);
         }
         if (maxDelay.isNegative() || maxDelay.isZero()) {
             throw new IllegalArgumentException("accelerator.batch.max-delay must be positive, got " + maxDelay);

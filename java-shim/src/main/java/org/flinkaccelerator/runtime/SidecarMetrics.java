@@ -2,11 +2,13 @@ package org.flinkaccelerator.runtime;
 
 import java.util.List;
 import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
@@ -26,6 +28,8 @@ final class SidecarMetrics {
     static final String BYTES_OUT = "sidecarBytesOut";
     static final String TIME_NANOS = "sidecarTimeNanos";
     static final String BATCH_TIME_MICROS = "sidecarBatchTimeMicros";
+    static final String ARROW_BYTES = "arrowBytes";
+    static final String ARROW_PEAK_BYTES = "arrowPeakBytes";
     /**
      * Prefix of the job accumulator (one per segment: the prefix, then the segment's name) that
      * counts the records sent to the sidecars; unlike metrics it outlives the job in Flink's REST
@@ -52,6 +56,7 @@ final class SidecarMetrics {
     private final Histogram batchTimeMicros;
     private final LongCounter recordsInTotal;
     private final LongCounter recordsSkippedTotal;
+    private final MetricGroup group;
 
     /**
      * @param recordsInTotal the job accumulator {@link #RECORDS_IN_ACCUMULATOR} of this segment
@@ -60,7 +65,7 @@ final class SidecarMetrics {
     SidecarMetrics(MetricGroup operatorGroup, LongCounter recordsInTotal, LongCounter recordsSkippedTotal) {
         this.recordsInTotal = recordsInTotal;
         this.recordsSkippedTotal = recordsSkippedTotal;
-        MetricGroup group = operatorGroup.addGroup(GROUP);
+        group = operatorGroup.addGroup(GROUP);
         recordsIn = group.counter(RECORDS_IN);
         recordsOut = group.counter(RECORDS_OUT);
         recordsSkipped = group.counter(RECORDS_SKIPPED);
@@ -69,6 +74,12 @@ final class SidecarMetrics {
         bytesOut = group.counter(BYTES_OUT);
         timeNanos = group.counter(TIME_NANOS);
         batchTimeMicros = group.histogram(BATCH_TIME_MICROS, new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
+    }
+
+    /** Reports the Arrow memory the operator's buffers hold now and at most so far (off-heap, outside Flink's budget). */
+    void arrowMemory(BufferAllocator allocator) {
+        group.gauge(ARROW_BYTES, (Gauge<Long>) allocator::getAllocatedMemory);
+        group.gauge(ARROW_PEAK_BYTES, (Gauge<Long>) allocator::getPeakMemoryAllocation);
     }
 
     /** Records one batch the sidecar answered: what went in, what came back (every output of a rows stage), how long the call took. */

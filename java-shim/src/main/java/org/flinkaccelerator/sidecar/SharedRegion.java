@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorLoader;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
@@ -41,7 +42,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * docs/architecture.md, "Transport"): a 64-byte little-endian header (magic {@code FLKACSHM},
  * protocol version, header size, region size, committed sequence, committed length) followed by one
  * Arrow IPC stream. The writer zeroes the sequence, grows the file if needed, writes the body, then
- * stores the length and finally the sequence; a reader only reads the sequence it asked for.
+ * stores the length and finally the sequence; a reader only reads the sequence it asked for. A
+ * region that grew for a large batch shrinks back to its initial size (the file is truncated while
+ * the sequence is 0) as soon as a batch fits that size again, and the reader re-maps to the size the
+ * header gives.
  *
  * <p>Methods are synchronized so that {@link #close()} from a cancelling thread can never unmap
  * memory another thread is copying.
@@ -63,6 +67,7 @@ public final class SharedRegion implements AutoCloseable {
     private final Path path;
     private final FileChannel file;
     private final boolean writer;
+    private final long initialSize;
     private MappedByteBuffer map;
     private boolean closed;
 
@@ -71,6 +76,7 @@ public final class SharedRegion implements AutoCloseable {
         this.file = file;
         this.writer = writer;
         mapTo(file.size());
+        this.initialSize = map.capacity();
     }
 
     /**
@@ -135,6 +141,9 @@ public final class SharedRegion implements AutoCloseable {
             throw new IllegalArgumentException("sequence numbers start at 1, got " + sequence);
         }
         map.putLong(SEQUENCE_AT, 0);
+        if (map.capacity() > initialSize && HEADER_SIZE + bodyEstimate(root) <= initialSize) {
+            shrink();
+        }
         BodyWriter body = new BodyWriter();
         try (ArrowStreamWriter stream = new ArrowStreamWriter(root, null, body)) {
             stream.start();
@@ -161,7 +170,7 @@ public final class SharedRegion implements AutoCloseable {
         }
         long length = map.getLong(LENGTH_AT);
         long regionSize = map.getLong(REGION_SIZE_AT);
-        if (regionSize > map.capacity()) {
+        if (regionSize != map.capacity()) {
             mapTo(regionSize);
         }
         if (HEADER_SIZE + length > map.capacity()) {
@@ -242,6 +251,28 @@ public final class SharedRegion implements AutoCloseable {
         reserve(file, map.capacity(), size, path);
         mapTo(size);
         map.putLong(REGION_SIZE_AT, size);
+    }
+
+    /**
+     * Gives the memory past the initial size back (tmpfs frees truncated pages), so one large
+     * message does not keep it for the region's life.
+     */
+    private void shrink() throws IOException {
+        mapTo(initialSize);
+        file.truncate(initialSize);
+        map.putLong(REGION_SIZE_AT, initialSize);
+    }
+
+    /**
+     * The IPC body {@code root} makes, from above: its buffers plus room for the schema and batch
+     * metadata (a region that turns out too small still grows while the body is written).
+     */
+    private static long bodyEstimate(VectorSchemaRoot root) {
+        long bytes = 64L << 10;
+        for (FieldVector vector : root.getFieldVectors()) {
+            bytes += vector.getBufferSize() + 64L * (1 + vector.getChildrenFromFields().size());
+        }
+        return bytes;
     }
 
     private void mapTo(long size) throws IOException {

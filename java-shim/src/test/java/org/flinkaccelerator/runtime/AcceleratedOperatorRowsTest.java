@@ -222,7 +222,7 @@ class AcceleratedOperatorRowsTest {
         RowType sideType = rowsType(descriptor.path("branches").get(0));
         AcceleratedSegmentSpec spec = new AcceleratedSegmentSpec("bid-rows", descriptor.toString(),
                 System.getProperty("accelerator.test.python", "python3"), 2, Long.MAX_VALUE, LONG, LONG, LONG,
-                RecordCoordinates.Layout.NONE, mainType, null, null, null, List.of(sideType));
+                RecordCoordinates.Layout.NONE, mainType, null, null, null, List.of(sideType), Long.MAX_VALUE);
         try (OneInputStreamOperatorTestHarness<RowData, RowData> harness =
                 new OneInputStreamOperatorTestHarness<>(new AcceleratedOperator(spec))) {
             harness.setup(new RowDataSerializer(mainType));

@@ -16,6 +16,7 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.flinkaccelerator.AcceleratorOptions;
 import org.flinkaccelerator.sidecar.Hang;
+import org.flinkaccelerator.sidecar.SidecarException;
 import org.junit.jupiter.api.Test;
 
 /** The accelerated operator in Flink's operator harness, with a real sidecar running the identity stage. */
@@ -110,6 +111,28 @@ class AcceleratedOperatorTest {
             assertEquals(List.of("1234", "5678", "90"), output(harness), "10 bytes: the batch is sent");
             harness.processElement(message("a message longer than the bound"));
             assertEquals(4, output(harness).size(), "a message over the bound is sent alone at once");
+        }
+    }
+
+    @Test
+    void aBatchOverTheArrowLimitFailsTheTaskNamingTheOption() throws Exception {
+        AcceleratedSegmentSpec spec = new AcceleratedSegmentSpec("src-to-out", IDENTITY, python(), 1000, Long.MAX_VALUE,
+                Duration.ofMinutes(10), AcceleratorOptions.SIDECAR_TIMEOUT.defaultValue(), HEARTBEAT,
+                RecordCoordinates.Layout.NONE, null, null, null, null, List.of(), 1 << 20);
+        try (OneInputStreamOperatorTestHarness<RowData, RowData> harness =
+                new OneInputStreamOperatorTestHarness<>(new AcceleratedOperator(spec))) {
+            harness.open();
+            harness.processElement(message("x".repeat(100_000)));
+            harness.endInput();
+            assertEquals(1, output(harness).size(), "a message well under the limit goes through");
+            SidecarException e = assertThrows(SidecarException.class, () -> {
+                for (int i = 0; i < 20; i++) {
+                    harness.processElement(message("y".repeat(100_000)));
+                }
+            });
+            assertTrue(e.getMessage().contains("accelerator.memory.arrow-limit (1048576 bytes")
+                    && e.getMessage().contains("while holding a batch of")
+                    && e.getMessage().contains("taskmanager.memory.task.off-heap.size"), e.getMessage());
         }
     }
 

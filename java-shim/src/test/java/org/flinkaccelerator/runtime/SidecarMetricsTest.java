@@ -1,6 +1,7 @@
 package org.flinkaccelerator.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -12,6 +13,7 @@ import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.metrics.MetricGroup;
@@ -52,6 +54,12 @@ class SidecarMetricsTest {
             metrics.put(prefix + name, histogram);
             return histogram;
         }
+
+        @Override
+        public <T, G extends Gauge<T>> G gauge(String name, G gauge) {
+            metrics.put(prefix + name, gauge);
+            return gauge;
+        }
     }
 
     private static VectorSchemaRoot values(BufferAllocator allocator, String... texts) {
@@ -74,6 +82,21 @@ class SidecarMetricsTest {
 
     private long count(String name) {
         return ((Counter) registered.get("accelerator." + name)).getCount();
+    }
+
+    @Test
+    void reportsTheArrowMemoryHeldNowAndAtMost() {
+        SidecarMetrics metrics = new SidecarMetrics(new Recording(registered, ""), new LongCounter(), new LongCounter());
+        try (BufferAllocator allocator = new RootAllocator()) {
+            metrics.arrowMemory(allocator);
+            Gauge<?> now = (Gauge<?>) registered.get("accelerator.arrowBytes");
+            Gauge<?> peak = (Gauge<?>) registered.get("accelerator.arrowPeakBytes");
+            try (VectorSchemaRoot batch = values(allocator, "x".repeat(100_000))) {
+                assertTrue((Long) now.getValue() >= 100_000, "held: " + now.getValue());
+            }
+            assertEquals(0L, now.getValue());
+            assertTrue((Long) peak.getValue() >= 100_000, "peak: " + peak.getValue());
+        }
     }
 
     @Test

@@ -64,6 +64,35 @@ class SharedRegionTest {
         }
     }
 
+    /**
+     * One large message must not keep its memory for the region's life: the region shrinks back
+     * to its initial size once a batch fits it, the reader follows, and it grows again when needed.
+     */
+    @Test
+    void regionShrinksBackOnceABatchFitsItsInitialSize() throws IOException {
+        try (SharedRegion writer = SharedRegion.create("test", 1 << 20);
+                SharedRegion reader = SharedRegion.attach(writer.path());
+                VectorSchemaRoot small = Batches.kafkaRecords(allocator, 10, 20);
+                VectorSchemaRoot large = Batches.kafkaRecords(allocator, 20_000, 200)) {
+            long initial = writer.size();
+            writer.write(1, large);
+            reader.read(1, allocator).forEach(VectorSchemaRoot::close);
+            assertTrue(writer.size() > initial);
+            writer.write(2, small);
+            assertEquals(initial, writer.size());
+            assertEquals(initial, Files.size(writer.path()));
+            try (VectorSchemaRoot received = reader.read(2, allocator).get(0)) {
+                assertTrue(small.equals(received));
+            }
+            assertEquals(initial, reader.size());
+            writer.write(3, large);
+            try (VectorSchemaRoot received = reader.read(3, allocator).get(0)) {
+                assertTrue(large.equals(received));
+            }
+            assertEquals(writer.size(), reader.size());
+        }
+    }
+
     @Test
     void readerRefusesAnythingButTheCommittedSequence() throws IOException {
         try (SharedRegion writer = SharedRegion.create("test", 0);

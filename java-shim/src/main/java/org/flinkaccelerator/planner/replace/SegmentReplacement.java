@@ -151,7 +151,8 @@ public final class SegmentReplacement {
                 config.get(AcceleratorOptions.BATCH_MAX_BYTES).getBytes(), config.get(AcceleratorOptions.BATCH_MAX_DELAY),
                 config.get(AcceleratorOptions.SIDECAR_TIMEOUT), config.get(AcceleratorOptions.SIDECAR_HEARTBEAT_INTERVAL),
                 coordinates, rows.isEmpty() ? null : rows.get(0), consumes, keepsLoneSurrogates, watermarks,
-                rows.isEmpty() ? List.of() : rows.subList(1, rows.size()));
+                rows.isEmpty() ? List.of() : rows.subList(1, rows.size()),
+                config.get(AcceleratorOptions.MEMORY_ARROW_LIMIT).getBytes());
     }
 
     /** The Kafka metadata keys the source reads, in the order its row carries them. */
