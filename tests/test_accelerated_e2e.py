@@ -208,6 +208,8 @@ def test_operator_metrics_show_every_record_through_the_sidecar(cluster, kafka_b
     assert 1 <= metrics["sidecarBatches"] <= len(sent)
     assert metrics["sidecarTimeNanos"] > 0
     assert any(name.startswith("sidecarBatchTimeMicros") for name in metrics), sorted(metrics)
+    assert metrics["managedMemoryBytes"] > 0, "the Arrow buffers come out of the slot's managed memory"
+    assert 0 < metrics["arrowPeakBytes"] <= metrics["managedMemoryBytes"]
 
 
 def test_fail_on_fallback_refuses_a_job_that_would_run_stock(cluster, kafka_broker, new_topic, bid_topic):

@@ -62,10 +62,16 @@ public final class AcceleratorOptions {
                             "Most memory the Arrow buffers of one accelerated operator may hold: the"
                                     + " batch on its way to the sidecar and the answer on its way back,"
                                     + " about three times 'accelerator.batch.max-bytes' or three times the"
-                                    + " largest message, whichever is larger (metric arrowPeakBytes). A"
-                                    + " batch that needs more fails the task naming this option. The buffers"
-                                    + " are off the JVM heap and outside Flink's managed memory: count them"
-                                    + " in 'taskmanager.memory.task.off-heap.size'.");
+                                    + " largest message, whichever is larger (metric arrowPeakBytes). The"
+                                    + " buffers come out of Flink's managed memory: the slot's share for"
+                                    + " Python processes (the PYTHON weight of"
+                                    + " 'taskmanager.memory.managed.consumer-weights'), reserved once per slot"
+                                    + " and shared by its accelerated operators (metric managedMemoryBytes);"
+                                    + " each of them may hold the smaller of that share and this option. A"
+                                    + " batch that needs more fails the task naming what to change. In a slot"
+                                    + " without managed memory for Python processes this option alone limits"
+                                    + " them, outside Flink's memory budget: count them in"
+                                    + " 'taskmanager.memory.task.off-heap.size'.");
 
     public static final ConfigOption<Duration> BATCH_MAX_DELAY =
             key("accelerator.batch.max-delay")

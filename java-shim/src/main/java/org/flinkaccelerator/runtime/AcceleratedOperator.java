@@ -5,11 +5,12 @@ import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.OutOfMemoryException;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.eventtime.TimestampAssigner;
+import org.apache.flink.core.memory.ManagedMemoryUseCase;
+import org.apache.flink.runtime.execution.Environment;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -20,6 +21,7 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.util.IOUtils;
 import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
 import org.flinkaccelerator.runtime.watermarks.WatermarkedRows;
 import org.flinkaccelerator.sidecar.SidecarException;
@@ -56,6 +58,7 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
 
     private final AcceleratedSegmentSpec spec;
 
+    private transient ArrowMemory arrowMemory;
     private transient BufferAllocator allocator;
     private transient SidecarProcess sidecar;
     private transient SidecarStage stage;
@@ -86,7 +89,10 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
     @Override
     public void open() throws Exception {
         super.open();
-        allocator = new RootAllocator(spec.arrowLimit());
+        arrowMemory = ArrowMemory.open(spec.operatorName() + "#" + getRuntimeContext().getTaskInfo()
+                .getIndexOfThisSubtask(), getContainingTask().getEnvironment().getMemoryManager(),
+                pythonFraction(), spec.arrowLimit());
+        allocator = arrowMemory.allocator();
         batch = spec.consumesRows() ? new RowsBatch(spec.consumes(), spec.keepsLoneSurrogates(), allocator)
                 : new ValueBatch(allocator, MetadataColumns.create(spec.descriptorJson(), allocator));
         coordinates = new RecordCoordinates(spec.coordinates());
@@ -108,7 +114,7 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         getRuntimeContext().addAccumulator(SidecarMetrics.RECORDS_SKIPPED_ACCUMULATOR + spec.segmentName(),
                 recordsSkippedTotal);
         metrics = new SidecarMetrics(getMetricGroup(), recordsInTotal, recordsSkippedTotal);
-        metrics.arrowMemory(allocator);
+        metrics.arrowMemory(allocator, arrowMemory.managedBytes());
         SidecarSettings settings = new SidecarSettings(spec.pythonExecutable(), spec.sidecarTimeout(),
                 SidecarSettings.DEFAULT_START_TIMEOUT, SidecarSettings.DEFAULT_INITIAL_REGION_BYTES);
         sidecar = SidecarProcess.start(settings);
@@ -123,10 +129,28 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
                     getProcessingTimeService(), getExecutionConfig().getAutoWatermarkInterval(),
                     getContainingTask().getEnvironment().getMetricGroup().getIOMetricGroup());
         }
-        LOG.info("{} (subtask {}): sidecar pid {} runs stage {}; batches of up to {} rows, at most {} ms apart",
+        LOG.info("{} (subtask {}): sidecar pid {} runs stage {}; batches of up to {} rows, at most {} ms apart;"
+                + " Arrow buffers up to {} bytes, of {} bytes of the slot's managed memory",
                 spec.operatorName(), getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), sidecar.pid(),
-                stage.id(), spec.batchSize(), spec.maxDelay().toMillis());
+                stage.id(), spec.batchSize(), spec.maxDelay().toMillis(), allocator.getLimit(),
+                arrowMemory.managedBytes());
         scheduleHeartbeat();
+    }
+
+    /**
+     * The fraction of the slot's managed memory Flink gives this operator's PYTHON use case: the
+     * use case's weight among those of the slot (taskmanager.memory.managed.consumer-weights).
+     */
+    private double pythonFraction() {
+        Environment environment = getContainingTask().getEnvironment();
+        return getOperatorConfig().getManagedMemoryFractionOperatorUseCaseOfSlot(ManagedMemoryUseCase.PYTHON,
+                environment.getJobConfiguration(), environment.getTaskManagerInfo().getConfiguration(),
+                getUserCodeClassloader());
+    }
+
+    /** The operator's Arrow allocator (tests). */
+    BufferAllocator allocator() {
+        return allocator;
     }
 
     private void scheduleHeartbeat() {
@@ -272,10 +296,7 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
     }
 
     private SidecarException arrowLimitReached(String doing, OutOfMemoryException e) {
-        return new SidecarException(spec.operatorName() + ": its Arrow buffers reached accelerator.memory.arrow-limit ("
-                + spec.arrowLimit() + " bytes; " + allocator.getAllocatedMemory() + " held) while " + doing
-                + ". Raise accelerator.memory.arrow-limit (and taskmanager.memory.task.off-heap.size with it) or"
-                + " lower accelerator.batch.max-bytes", e);
+        return new SidecarException(spec.operatorName() + ": " + arrowMemory.limitReached(doing), e);
     }
 
     /** The row types a rows stage emits: its main output's, then each side output's. */
@@ -362,6 +383,11 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         }
     }
 
+    /**
+     * Stops the sidecar and frees the Arrow buffers, then the operator's lease on the slot's
+     * managed memory. Flink calls it after a failure too (also of {@link #open}); each step runs
+     * whatever the ones before it threw.
+     */
     @Override
     public void close() throws Exception {
         if (watermarked != null) {
@@ -375,20 +401,13 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         } catch (RuntimeException e) {
             LOG.warn("{}: closing the stage failed; the sidecar is stopped anyway", spec.operatorName(), e);
         } finally {
+            AutoCloseable[] resources = {sidecar, batch, arrowMemory, super::close};
             stage = null;
-            if (sidecar != null) {
-                sidecar.close();
-                sidecar = null;
-            }
-            if (batch != null) {
-                batch.close();
-                batch = null;
-            }
-            if (allocator != null) {
-                allocator.close();
-                allocator = null;
-            }
-            super.close();
+            sidecar = null;
+            batch = null;
+            allocator = null;
+            arrowMemory = null;
+            IOUtils.closeAll(resources);
         }
     }
 }

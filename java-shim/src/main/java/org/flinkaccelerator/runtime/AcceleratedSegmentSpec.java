@@ -42,7 +42,8 @@ import org.flinkaccelerator.runtime.watermarks.WatermarkSpec;
  * @param sideRows for a rows stage over a source several operators read, the row types of the
  *     descriptor's {@code branches}, each emitted to its side output ({@link #sideOutput}); the
  *     first branch's rows ({@code rows}) go to the main output
- * @param arrowLimit most bytes the operator's Arrow buffers may hold ({@code accelerator.memory.arrow-limit})
+ * @param arrowLimit most bytes the operator's Arrow buffers may hold ({@code accelerator.memory.arrow-limit}),
+ *     of the slot's managed memory for Python processes when it has some ({@code ArrowMemory})
  */
 public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, String pythonExecutable,
         int batchSize, long batchBytes, Duration maxDelay, Duration sidecarTimeout, Duration heartbeatInterval,

@@ -30,6 +30,7 @@ final class SidecarMetrics {
     static final String BATCH_TIME_MICROS = "sidecarBatchTimeMicros";
     static final String ARROW_BYTES = "arrowBytes";
     static final String ARROW_PEAK_BYTES = "arrowPeakBytes";
+    static final String MANAGED_MEMORY_BYTES = "managedMemoryBytes";
     /**
      * Prefix of the job accumulator (one per segment: the prefix, then the segment's name) that
      * counts the records sent to the sidecars; unlike metrics it outlives the job in Flink's REST
@@ -76,10 +77,15 @@ final class SidecarMetrics {
         batchTimeMicros = group.histogram(BATCH_TIME_MICROS, new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
     }
 
-    /** Reports the Arrow memory the operator's buffers hold now and at most so far (off-heap, outside Flink's budget). */
-    void arrowMemory(BufferAllocator allocator) {
+    /**
+     * Reports the Arrow memory the operator's buffers hold now and at most so far, and the managed
+     * memory the slot reserved for them ({@code managedBytes}, shared by the slot's accelerated
+     * operators; 0 when the buffers are outside Flink's budget).
+     */
+    void arrowMemory(BufferAllocator allocator, long managedBytes) {
         group.gauge(ARROW_BYTES, (Gauge<Long>) allocator::getAllocatedMemory);
         group.gauge(ARROW_PEAK_BYTES, (Gauge<Long>) allocator::getPeakMemoryAllocation);
+        group.gauge(MANAGED_MEMORY_BYTES, (Gauge<Long>) () -> managedBytes);
     }
 
     /** Records one batch the sidecar answered: what went in, what came back (every output of a rows stage), how long the call took. */

@@ -1,6 +1,7 @@
 package org.flinkaccelerator.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,6 +10,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.core.memory.ManagedMemoryUseCase;
+import org.apache.flink.runtime.memory.MemoryManager;
+import org.apache.flink.runtime.memory.MemoryManagerBuilder;
+import org.apache.flink.runtime.operators.testutils.MockEnvironment;
+import org.apache.flink.runtime.operators.testutils.MockEnvironmentBuilder;
+import org.apache.flink.streaming.api.graph.StreamConfig;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
@@ -114,14 +121,19 @@ class AcceleratedOperatorTest {
         }
     }
 
+    private static AcceleratedOperator withArrowLimit(long arrowLimit) {
+        return new AcceleratedOperator(new AcceleratedSegmentSpec("src-to-out", IDENTITY, python(), 1000,
+                Long.MAX_VALUE, Duration.ofMinutes(10), AcceleratorOptions.SIDECAR_TIMEOUT.defaultValue(), HEARTBEAT,
+                RecordCoordinates.Layout.NONE, null, null, null, null, List.of(), arrowLimit));
+    }
+
     @Test
     void aBatchOverTheArrowLimitFailsTheTaskNamingTheOption() throws Exception {
-        AcceleratedSegmentSpec spec = new AcceleratedSegmentSpec("src-to-out", IDENTITY, python(), 1000, Long.MAX_VALUE,
-                Duration.ofMinutes(10), AcceleratorOptions.SIDECAR_TIMEOUT.defaultValue(), HEARTBEAT,
-                RecordCoordinates.Layout.NONE, null, null, null, null, List.of(), 1 << 20);
+        AcceleratedOperator operator = withArrowLimit(1 << 20);
         try (OneInputStreamOperatorTestHarness<RowData, RowData> harness =
-                new OneInputStreamOperatorTestHarness<>(new AcceleratedOperator(spec))) {
+                new OneInputStreamOperatorTestHarness<>(operator)) {
             harness.open();
+            assertEquals(1 << 20, operator.allocator().getLimit(), "no managed memory in the slot: the option alone");
             harness.processElement(message("x".repeat(100_000)));
             harness.endInput();
             assertEquals(1, output(harness).size(), "a message well under the limit goes through");
@@ -223,5 +235,122 @@ class AcceleratedOperatorTest {
             assertTrue(e.getMessage().contains("Accelerated[src-to-out]"), e.getMessage());
             assertTrue(e.getMessage().contains("unknown stage kind 'nope'"), e.getMessage());
         }
+    }
+
+    // Managed memory: the slot's share for Python processes, as Flink's job graph generator hands
+    // it to an operator that declares the PYTHON use case at slot scope.
+
+    private static final long SLOT_MEMORY = 64L << 20;
+
+    private static MemoryManager slotMemory(long bytes) {
+        return MemoryManagerBuilder.newBuilder().setMemorySize(bytes).build();
+    }
+
+    /**
+     * A harness whose slot has {@code memory}; with {@code windowAggregate}, an OPERATOR consumer
+     * (a window aggregate) shares the slot, so the operator's config lists that use case at 0.
+     */
+    private static OneInputStreamOperatorTestHarness<RowData, RowData> inSlot(AcceleratedOperator operator,
+            MemoryManager memory, boolean windowAggregate) throws Exception {
+        MockEnvironment environment = new MockEnvironmentBuilder().setMemoryManager(memory).build();
+        OneInputStreamOperatorTestHarness<RowData, RowData> harness =
+                new OneInputStreamOperatorTestHarness<>(operator, environment);
+        // The harness configures an operator with OPERATOR memory and a state backend in managed
+        // memory; configure it as Flink configures an accelerated operator in a slot whose state
+        // is on the heap.
+        StreamConfig config = harness.getStreamConfig();
+        config.setStateBackendUsesManagedMemory(false);
+        config.getConfiguration().removeKey("managedMemFraction." + ManagedMemoryUseCase.OPERATOR);
+        config.setManagedMemoryFractionOperatorOfUseCase(ManagedMemoryUseCase.PYTHON, 1.0);
+        if (windowAggregate) {
+            config.setManagedMemoryFractionOperatorOfUseCase(ManagedMemoryUseCase.OPERATOR, 0.0);
+        }
+        return harness;
+    }
+
+    @Test
+    void reservesTheSlotsManagedMemoryForPythonAtOpenAsItsArrowLimitAndReleasesItAtClose() throws Exception {
+        MemoryManager memory = slotMemory(SLOT_MEMORY);
+        AcceleratedOperator operator = withArrowLimit(AcceleratorOptions.MEMORY_ARROW_LIMIT.defaultValue().getBytes());
+        try (OneInputStreamOperatorTestHarness<RowData, RowData> harness = inSlot(operator, memory, false)) {
+            harness.open();
+            assertEquals(0, memory.availableMemory(), "the slot's only consumer kind: all of its managed memory");
+            assertEquals(SLOT_MEMORY, operator.allocator().getLimit());
+            harness.processElement(message("a"));
+            harness.endInput();
+            assertEquals(List.of("a"), output(harness));
+        }
+        assertEquals(SLOT_MEMORY, memory.availableMemory());
+        assertTrue(memory.verifyEmpty());
+    }
+
+    @Test
+    void aWindowAggregateInTheSlotKeepsItsShareByTheConsumerWeights() throws Exception {
+        MemoryManager memory = slotMemory(SLOT_MEMORY);
+        AcceleratedOperator operator = withArrowLimit(AcceleratorOptions.MEMORY_ARROW_LIMIT.defaultValue().getBytes());
+        try (OneInputStreamOperatorTestHarness<RowData, RowData> harness = inSlot(operator, memory, true)) {
+            harness.open();
+            long python = memory.computeMemorySize(30 / (70 + 30.0));  // default weights OPERATOR:70, PYTHON:30
+            assertEquals(python, operator.allocator().getLimit());
+            assertEquals(SLOT_MEMORY - python, memory.availableMemory(), "the rest stays for the window aggregate");
+        }
+        assertTrue(memory.verifyEmpty());
+    }
+
+    @Test
+    void theAcceleratedOperatorsOfASlotShareOneReservationEachCappedByTheArrowLimit() throws Exception {
+        MemoryManager memory = slotMemory(SLOT_MEMORY);
+        AcceleratedOperator first = withArrowLimit(1 << 20);
+        AcceleratedOperator second = withArrowLimit(1 << 20);
+        OneInputStreamOperatorTestHarness<RowData, RowData> one = inSlot(first, memory, false);
+        try (OneInputStreamOperatorTestHarness<RowData, RowData> two = inSlot(second, memory, false)) {
+            try {
+                one.open();
+                two.open();
+                assertEquals(0, memory.availableMemory(), "one reservation of the slot's share, not one per operator");
+                assertEquals(1 << 20, first.allocator().getLimit(), "accelerator.memory.arrow-limit caps the share");
+            } finally {
+                one.close();
+            }
+            assertEquals(0, memory.availableMemory(), "still leased by the second operator");
+        }
+        assertTrue(memory.verifyEmpty(), "the last operator to close releases it");
+    }
+
+    @Test
+    void aBatchOverTheSlotsShareFailsTheTaskNamingTheManagedMemoryOptionsAndReleasesIt() throws Exception {
+        MemoryManager memory = slotMemory(2 << 20);
+        AcceleratedOperator operator = withArrowLimit(AcceleratorOptions.MEMORY_ARROW_LIMIT.defaultValue().getBytes());
+        try (OneInputStreamOperatorTestHarness<RowData, RowData> harness = inSlot(operator, memory, false)) {
+            harness.open();
+            assertEquals(2 << 20, operator.allocator().getLimit());
+            SidecarException e = assertThrows(SidecarException.class, () -> {
+                for (int i = 0; i < 40; i++) {
+                    harness.processElement(message("y".repeat(100_000)));
+                }
+            });
+            for (String option : List.of("taskmanager.memory.managed.size", "taskmanager.memory.managed.fraction",
+                    "PYTHON weight of taskmanager.memory.managed.consumer-weights", "accelerator.batch.max-bytes",
+                    "accelerator.memory.arrow-limit")) {
+                assertTrue(e.getMessage().contains(option), option + " in: " + e.getMessage());
+            }
+            assertTrue(e.getMessage().contains("2097152 bytes, the smaller of"), e.getMessage());
+            assertFalse(e.getMessage().contains("off-heap"), "managed memory is not task off-heap memory");
+        }
+        assertTrue(memory.verifyEmpty());
+    }
+
+    @Test
+    void anOpenThatFailsGivesTheReservationBack() throws Exception {
+        MemoryManager memory = slotMemory(SLOT_MEMORY);
+        AcceleratedOperator refused = new AcceleratedOperator(new AcceleratedSegmentSpec("src-to-out",
+                "{\"protocol\": 1, \"kind\": \"nope\", \"name\": \"src-to-out\"}", python(), 10, Long.MAX_VALUE,
+                Duration.ofMinutes(10), AcceleratorOptions.SIDECAR_TIMEOUT.defaultValue(), HEARTBEAT,
+                RecordCoordinates.Layout.NONE));
+        try (OneInputStreamOperatorTestHarness<RowData, RowData> harness = inSlot(refused, memory, false)) {
+            assertThrows(Exception.class, harness::open);
+            assertEquals(0, memory.availableMemory(), "reserved before the sidecar refused the stage");
+        }
+        assertTrue(memory.verifyEmpty(), "Flink closes an operator whose open failed");
     }
 }

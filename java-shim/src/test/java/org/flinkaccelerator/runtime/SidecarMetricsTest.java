@@ -85,10 +85,11 @@ class SidecarMetricsTest {
     }
 
     @Test
-    void reportsTheArrowMemoryHeldNowAndAtMost() {
+    void reportsTheArrowMemoryHeldNowAndAtMostAndTheSlotsReservation() {
         SidecarMetrics metrics = new SidecarMetrics(new Recording(registered, ""), new LongCounter(), new LongCounter());
         try (BufferAllocator allocator = new RootAllocator()) {
-            metrics.arrowMemory(allocator);
+            metrics.arrowMemory(allocator, 64L << 20);
+            assertEquals(64L << 20, ((Gauge<?>) registered.get("accelerator.managedMemoryBytes")).getValue());
             Gauge<?> now = (Gauge<?>) registered.get("accelerator.arrowBytes");
             Gauge<?> peak = (Gauge<?>) registered.get("accelerator.arrowPeakBytes");
             try (VectorSchemaRoot batch = values(allocator, "x".repeat(100_000))) {

@@ -3,6 +3,7 @@ package org.flinkaccelerator.planner.replace;
 import java.util.List;
 import org.apache.flink.api.dag.Transformation;
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.core.memory.ManagedMemoryUseCase;
 import org.apache.flink.streaming.api.operators.SimpleOperatorFactory;
 import org.apache.flink.streaming.api.transformations.OneInputTransformation;
 import org.apache.flink.table.data.RowData;
@@ -24,7 +25,10 @@ import org.flinkaccelerator.runtime.AcceleratedSegmentSpec;
  * sink, for a rows stage between its raw-value source and the stock operators it feeds, or for
  * an encode stage between the stock operator that feeds it and its raw-value sink. It carries everything it needs (the spec) because Flink translates the graph with a fresh
  * planner; it translates to one {@link OneInputTransformation} running {@link AcceleratedOperator}
- * with its input's parallelism, so it chains with the source and the sink.
+ * with its input's parallelism, so it chains with the source and the sink. The transformation
+ * declares the managed-memory use case of Python processes at slot scope, as PyFlink's operators
+ * do: the operator's Arrow buffers come out of that share of the slot's managed memory
+ * (docs/architecture.md, "Memory").
  */
 public final class AcceleratedExecNode extends ExecNodeBase<RowData>
         implements StreamExecNode<RowData>, SingleTransformationTranslator<RowData> {
@@ -61,6 +65,7 @@ public final class AcceleratedExecNode extends ExecNodeBase<RowData>
                 ? ": Kafka messages decoded by the Python sidecar, as rows for the stock operators after it"
                 : spec.consumesRows() ? ": rows of the stock operators before it, encoded by the Python sidecar"
                         + " as Kafka messages" : ": Kafka message values through the Python sidecar"));
+        transformation.declareManagedMemoryUseCaseAtSlotScope(ManagedMemoryUseCase.PYTHON);
         return transformation;
     }
 }
