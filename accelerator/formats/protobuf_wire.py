@@ -4,8 +4,8 @@ bytes differently, found before parsing.
 Both follow the wire format for every encoding a protobuf writer produces. They part on
 over-long varints: protobuf-java reads a tag or a length as a 32-bit varint, keeping the low 32
 bits of up to ten bytes, while the Python runtime refuses a tag or length above 32 bits; for
-values, a tenth byte above 1 is read by Java (its high bits dropped) but not necessarily by the
-Python runtime. `non_canonical` walks a message, and every nested message of a known field, and
+values, protobuf-java's fast path reads any tenth byte as 1 (bit 63 set, whatever the byte holds), the
+Python runtime reads it as it is. `non_canonical` walks a message, and every nested message of a known field, and
 returns where such a varint sits, or None. A message with one is not decoded by the accelerator
 (its record fails with a message saying so) rather than risk reading it differently from Flink.
 Anything else malformed is left to the parser: both refuse it.
@@ -35,8 +35,8 @@ def _varint(data: bytes, pos: int, limit: int, kind: str) -> tuple[int, int, str
     size = pos - start
     if kind in ("tag", "length") and (size > 5 or result >= 1 << 32 or (kind == "length" and result >= 1 << 31)):
         return result, pos, f"a {kind} varint of {size} bytes at byte {start}"
-    if size == 10 and data[pos - 1] > 1:
-        return result, pos, f"a ten-byte varint whose last byte is above 1 at byte {start}"
+    if size == 10 and data[pos - 1] != 1:
+        return result, pos, f"a ten-byte varint whose last byte is not 1 at byte {start}"
     return result, pos, None
 
 

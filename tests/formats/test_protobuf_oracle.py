@@ -358,6 +358,7 @@ def test_null_messages_as_flink_treats_them(compiled, ignore):
 @pytest.mark.parametrize("message", [
     b"\xc5\x96\xac\xec\x10B\x01\xb7\xb0",  # a 5-byte tag above 32 bits: Java keeps its low 32 bits
     b"\x18\xff\xff\xff\xff\xff\xff\xff\xff\xff\x7f",  # a ten-byte value whose last byte is above 1
+    b"\x40\xff\xff\xff\xff\xff\xff\xff\xfd\xff\x00",  # a ten-byte sint64 ending in 0: Java sets bit 63
     b"\x8a\x01\x82\x80\x80\x80\x80\x00\x08\x01",  # a six-byte length of a nested message
 ])
 def test_over_long_varints_are_refused_not_guessed(compiled, message):

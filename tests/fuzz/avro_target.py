@@ -9,12 +9,13 @@ has no ignore-parse-errors option.
 
 from __future__ import annotations
 
+import numpy as np
 import pyarrow as pa
 
-from accelerator.formats import avro, types
+from accelerator.formats import FormatError, avro, avro_fast_path, types
 from accelerator.formats.avro_decoder import UNREPRODUCIBLE_REMEDY
 import avro_datums
-from fuzz_target import FAILED, FuzzTarget, flink_outcomes, our_outcome
+from fuzz_target import FAILED, FuzzTarget, flink_outcomes, our_outcome, rows_of
 
 S = "VARCHAR(2147483647)"
 #: The row type most of the corpus is written for (see make_avro_corpus.py); no MAP, so the
@@ -64,3 +65,26 @@ class AvroTarget(FuzzTarget):
             out.append(FAILED if FAILED in both else
                        {"rows": both[0]["rows"] + both[1]["rows"], "nulls": both[0]["nulls"] + both[1]["nulls"]})
         return out
+
+    def flink_batch(self, option_set, messages):
+        """A fresh deserializer over the whole batch: bytes one datum leaves unread start the next."""
+        from accelerator.testing.flink_oracle import AvroDeserializer
+        return flink_outcomes(AvroDeserializer(self.row_type_of(option_set), self.option_sets[option_set])
+                              .deserialize(messages))
+
+    def carries_over(self, option_set, message):
+        decoder = avro.AvroDecoder(self._types[option_set], avro.parse_options(self.option_sets[option_set]))
+        try:
+            decoder.decode(pa.array([message], pa.binary()))
+        except FormatError:
+            return False
+        return bool(decoder.leftover)
+
+    def native_rows(self, option_set, values):
+        t = self._types[option_set]
+        decoder = avro.AvroDecoder(t, avro.parse_options(self.option_sets[option_set]))
+        if decoder._exact_only:  # a MAP: production never runs the kernel on this row type
+            return None
+        columns, regular = avro_fast_path.decode(values, decoder.schema)
+        batch = pa.RecordBatch.from_arrays(columns, schema=decoder.arrow_schema)
+        return np.nonzero(regular)[0].tolist(), rows_of(t, batch)

@@ -45,6 +45,11 @@ def rows_outcome(rows: list) -> dict:
     return {"rows": canonical([r for r in rows if r is not None]), "nulls": sum(r is None for r in rows)}
 
 
+def rows_of(row_type: types.DataType, batch) -> list:
+    """An Arrow batch of our decoder as canonical rows, one per batch row."""
+    return canonical(from_batch(row_type, batch))
+
+
 def flink_outcomes(decoded: list) -> list[dict]:
     """`flink_oracle.Decoded` results as outcomes."""
     return [FAILED if d.error is not None else rows_outcome(d.rows) for d in decoded]
@@ -102,3 +107,24 @@ class FuzzTarget:
     def flinks(self, option_set: str, messages: list[bytes | None]) -> list[dict]:
         """Stock Flink's format on each message: `rows_outcome(...)` or FAILED."""
         raise NotImplementedError
+
+    # -- whole batches (test_batch_fuzz) --
+
+    def our_options(self, option_set: str) -> dict[str, str]:
+        """The options the shim hands the sidecar for this setting (the Flink options, for most formats)."""
+        return self.option_sets[option_set]
+
+    def flink_batch(self, option_set: str, messages: list[bytes | None]) -> list[dict]:
+        """Stock Flink's format on a batch, one deserializer over the messages in order as a
+        Kafka source uses it (`flinks`, for formats whose deserializer keeps no state)."""
+        return self.flinks(option_set, messages)
+
+    def carries_over(self, option_set: str, message: bytes | None) -> bool:
+        """Whether our decoder, reading this message alone, keeps state the next message reads
+        (bytes a datum left unread), which batches leave out where we know we differ from Flink."""
+        return False
+
+    def native_rows(self, option_set: str, values) -> tuple[list[int], list] | None:
+        """The native kernel alone on a batch (pa.Array of message values): the messages it vouches
+        for and their rows (canonical, one each), or None when this format or setting has none."""
+        return None

@@ -115,6 +115,7 @@ def varints():
         "tag-cut": b"\x80", "tag-cut-2": valid() + b"\xf8\xff", "value-cut": b"\x18", "value-cut-2": b"\x18\x80\x80",
         "length-cut": b"\x72", "length-cut-2": b"\x72\x80", "ten-byte-value": b"\x18" + b"\xff" * 9 + b"\x01",
         "ten-byte-value-zero-end": b"\x18" + b"\x80" * 9 + b"\x00",
+        "ten-byte-sint64-zero-end": b"\x40" + b"\xff" * 7 + b"\xfd\xff\x00",
         "eleven-byte-value": b"\x18" + b"\xff" * 10 + b"\x01",
         "tag-zero": b"\x00\x01", "tag-zero-after-fields": valid() + b"\x00", "field-number-zero": b"\x02\x00",
         "five-byte-tag": b"\x98\x80\x80\x80\x00\x05", "max-field-number": tag(2**29 - 1, VARINT) + b"\x01",

@@ -12,6 +12,7 @@ avro, csv, raw, protobuf).
    where Flink's result is one the accelerator cannot hold (the job then fails, naming the
    remedy), never a different row.
 2. Hypothesis mutates corpus messages (bytes flipped, cut, spliced, repeated) and checks the same.
+Whole shuffled batches of corpus and mutated messages are fuzzed in test_batch_fuzz.py.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(Path(__file__).parent))
 from corpus_files import load  # noqa: E402
 from fuzz_targets import FAILED, TARGETS  # noqa: E402
+from mutations import mutate  # noqa: E402
 
 HERE = Path(__file__).parent
 #: Messages on which our decoder is known to differ from Flink's: why, and under which option sets.
@@ -121,22 +123,8 @@ _SMALL = {f: [m.value for m in load(f) if m.value is not None and len(m.value) <
 
 @st.composite
 def mutated(draw, format_name: str) -> bytes:
-    data = bytearray(draw(st.sampled_from(_SMALL[format_name])))
-    for _ in range(draw(st.integers(1, 4))):
-        op = draw(st.integers(0, 4))
-        at = draw(st.integers(0, len(data)))
-        if op == 0 and data:
-            data[min(at, len(data) - 1)] ^= 1 << draw(st.integers(0, 7))
-        elif op == 1:
-            del data[at:at + draw(st.integers(1, 16))]
-        elif op == 2:
-            data[at:at] = draw(st.sampled_from(TARGETS[format_name].splices))
-        elif op == 3:
-            data = data[:at]
-        else:
-            end = draw(st.integers(at, len(data)))
-            data[at:at] = bytes(data[at:end]) * draw(st.integers(1, 3))
-    return bytes(data)
+    return mutate(draw(st.sampled_from(_SMALL[format_name])), lambda a, b: draw(st.integers(a, b)),
+                  lambda s: draw(st.sampled_from(s)), TARGETS[format_name].splices)
 
 
 @pytest.mark.parametrize("format_name, option_set", [(f, o) for f in sorted(TARGETS)
