@@ -62,7 +62,7 @@ DEFAULT_SIZE = 4 << 20
 _HEADER = struct.Struct("<8sII")  # magic, version, header size (offset 0)
 _U64 = struct.Struct("<Q")
 _REGION_SIZE_AT = 16
-_SEQUENCE_AT = 24
+SEQUENCE_AT = 24
 _LENGTH_AT = 32
 _PAGE = mmap.PAGESIZE
 
@@ -134,7 +134,7 @@ class SharedRegion:
             raise RegionError(f"sequence numbers start at 1, got {sequence}")
         if not batches:
             raise RegionError("a body holds at least one batch")
-        self._store(_SEQUENCE_AT, 0)
+        self._store(SEQUENCE_AT, 0)
         length = _streams_size(batches)
         if HEADER_SIZE + length > self._mapped_size:
             self._grow(HEADER_SIZE + length)
@@ -144,7 +144,7 @@ class SharedRegion:
         _write_streams(pa.FixedSizeBufferWriter(body), batches)
         del body
         self._store(_LENGTH_AT, length)
-        self._store(_SEQUENCE_AT, sequence)
+        self._store(SEQUENCE_AT, sequence)
         return length
 
     def _grow(self, needed: int) -> None:
@@ -171,7 +171,7 @@ class SharedRegion:
 
     def committed(self) -> tuple[int, int]:
         """(sequence, body length) as the header says now."""
-        return self._load(_SEQUENCE_AT), self._load(_LENGTH_AT)
+        return self._load(SEQUENCE_AT), self._load(_LENGTH_AT)
 
     def read_batch(self, sequence: int) -> pa.RecordBatch:
         """The batch committed as `sequence` (a body of one stream), zero-copy over the mapping."""

@@ -264,6 +264,16 @@ class KafkaBroker:
                     raise
                 time.sleep(0.1)
 
+    def end_offsets(self, topic: str) -> int:
+        """Messages written to `topic` so far, committed or not: the sum of its partitions' end
+        offsets (each partition read from offset 0)."""
+        consumer = Consumer(self._client_config(**{"group.id": f"offsets-{uuid.uuid4()}"}))
+        try:
+            partitions = consumer.list_topics(topic, timeout=10).topics[topic].partitions
+            return sum(self._watermarks(consumer, TopicPartition(topic, p))[1] for p in partitions)
+        finally:
+            consumer.close()
+
     def consume(self, topic: str, timeout_s: float = 60.0,
                 isolation_level: str = "read_committed") -> list[Record]:
         """Every message now in `topic`, ordered by partition, then offset.

@@ -1,8 +1,14 @@
 """Faults on the real stock Flink 2.2.1 distribution with the shim jar and the flag on: the sidecar
-is killed (SIGKILL) or hangs (SIGSTOP) at random moments while a checkpointed job writes through
-Flink's Kafka sink. Flink restarts from the last checkpoint; the committed output must equal the
-stock run's exactly (exactly-once: same messages, same order, nothing lost or duplicated;
-at-least-once: nothing lost, duplicates only as replays from a checkpoint, as Flink itself makes).
+is killed (SIGKILL) or hangs (SIGSTOP) while a checkpointed job writes through Flink's Kafka sink.
+Flink restarts from the last checkpoint; the committed output must equal the stock run's exactly
+(exactly-once: same messages, same order, nothing lost or duplicated; at-least-once: nothing lost,
+duplicates only as replays from a checkpoint, as Flink itself makes).
+
+Each fault hits where it can do harm: inside a process() call (the JVM has handed the sidecar a
+batch and waits for its answer), after the sink has written messages since the last checkpoint.
+The test triggers the accelerated run's checkpoints itself (REST), so it knows there are such
+messages; every fault must then show as an aborted transaction (exactly-once: read_uncommitted sees
+messages twice that read_committed sees once) or as a replay (at-least-once).
 
 The source topic is bounded at a fixed end offset, and the test writes it slowly, interleaved with
 the faults, so the job is certainly running (and calling its sidecar) when each fault hits; it
@@ -24,13 +30,16 @@ import random
 import signal
 import sys
 import time
+import urllib.error
+import urllib.request
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from pathlib import Path
 
 import pytest
 
-from accelerator.sidecar.shm import alive
+from accelerator.sidecar.shm import REGION_PREFIX, SEQUENCE_AT, alive
 from accelerator.testing import locations
 from accelerator.testing.flink import FlinkCluster
 from accelerator.testing.sidecars import orphaned_regions, regions_of, sidecar_pids
@@ -75,6 +84,7 @@ ACCELERATED = f"""
 SET 'accelerator.enabled' = 'true';
 SET 'accelerator.batch.size' = '16';
 SET 'accelerator.sidecar.timeout' = '{TIMEOUT_S} s';
+SET 'execution.checkpointing.interval' = '1 h';
 """
 
 
@@ -177,25 +187,93 @@ class Feed:
         self.written = len(self.messages)
 
 
-def inject_faults(cluster, feed: Feed, count: int, rng: random.Random) -> list[str]:
-    """SIGKILL or SIGSTOP the running sidecar `count` times at random moments while the feed flows;
-    after each, wait until Flink has restarted the task with a new sidecar. A job with several
-    accelerated operators has a sidecar for each, all replaced by the restart: only one started
-    after the fault counts as new."""
+def inject_faults(cluster, kafka_broker, job_id: str, sink: str, feed: Feed, count: int,
+                  rng: random.Random) -> list[str]:
+    """SIGKILL or SIGSTOP the running sidecar `count` times, each time inside a process() call and
+    with output written since the last checkpoint: the job checkpoints (the test triggers every
+    checkpoint of the accelerated run), the sink writes more into its open transaction, then the
+    fault hits while the JVM waits for the sidecar's answer. After each, wait until Flink has
+    restarted the task with a new sidecar. A job with several accelerated operators has a sidecar
+    for each, all replaced by the restart: only one started after the fault counts as new."""
     taskmanagers = cluster.daemon_pids()
     seen: set[int] = set()
     done = []
     current = _await_new_sidecar(taskmanagers, seen, feed)
     for i in range(count):
         feed.more(rng.randrange(1, 4))
-        time.sleep(rng.uniform(0.05, 1.5))
+        checkpoint(cluster, job_id)
+        after = written(kafka_broker, sink)
+        _wait(lambda: written(kafka_broker, sink) > after, "output written after the checkpoint", feed)
         fault = signal.SIGSTOP if i % 3 == 1 else signal.SIGKILL
         seen.update(sidecar_pids(taskmanagers))
-        os.kill(current, fault)
+        _freeze_inside_a_call(current, feed)
+        if fault == signal.SIGKILL:
+            os.kill(current, fault)
         done.append(fault.name)
         hit, current = current, _await_new_sidecar(taskmanagers, seen, feed)
         assert not alive(hit), f"sidecar {hit} outlived its {fault.name} and the restart"
     return done
+
+
+def checkpoint(cluster, job_id: str, timeout_s: float = 120) -> int:
+    """Trigger a checkpoint through Flink's REST API and wait until it completes; its id."""
+    request = urllib.request.Request(f"{cluster.rest_url}/jobs/{job_id}/checkpoints", data=b"{}", method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        trigger = json.loads(response.read())["request-id"]
+    deadline = time.monotonic() + timeout_s
+    while True:
+        result = cluster.rest(f"/jobs/{job_id}/checkpoints/{trigger}")
+        if result["status"]["id"] == "COMPLETED":
+            operation = result.get("operation", {})
+            assert "checkpointId" in operation, f"checkpoint {trigger} failed: {result}"
+            return operation["checkpointId"]
+        assert time.monotonic() < deadline, f"checkpoint {trigger} not done after {timeout_s} s"
+        time.sleep(0.1)
+
+
+def written(kafka_broker, topic: str) -> int:
+    """Messages in `topic`, in open and aborted transactions too."""
+    return len(kafka_broker.consume(topic, isolation_level="read_uncommitted"))
+
+
+def _freeze_inside_a_call(sidecar: int, feed: Feed, timeout_s: float = 120) -> None:
+    """Stop `sidecar` (SIGSTOP) while it holds a batch: the JVM has committed a request the sidecar
+    has not answered (the regions' headers hold the sequence numbers, see accelerator/sidecar/shm.py).
+    Checked again once stopped, so the call is certainly unanswered when the fault hits."""
+    request, response = _regions_mapped_by(sidecar)
+    deadline = time.monotonic() + timeout_s
+    fed = time.monotonic()
+    while True:
+        asked, answered = _sequence(request), _sequence(response)
+        if asked > 0 and answered != asked:
+            os.kill(sidecar, signal.SIGSTOP)
+            if _sequence(request) > 0 and _sequence(response) != _sequence(request):
+                return
+            os.kill(sidecar, signal.SIGCONT)
+        assert time.monotonic() < deadline, f"sidecar {sidecar} was never caught inside a call"
+        if time.monotonic() - fed > 1.0:
+            feed.more()
+            fed = time.monotonic()
+        time.sleep(0.0002)
+
+
+def _regions_mapped_by(sidecar: int) -> tuple[str, str]:
+    """The request region (the JVM's) and the response region (its own) `sidecar` has mapped."""
+    mapped = {line.split(maxsplit=5)[-1] for line in Path(f"/proc/{sidecar}/maps").read_text().splitlines()
+              if REGION_PREFIX in line}
+    (request,) = [m for m in mapped if os.path.basename(m).startswith(REGION_PREFIX + "request-")]
+    (response,) = [m for m in mapped if os.path.basename(m).startswith(REGION_PREFIX + "response-")]
+    return request, response
+
+
+def _sequence(region: str) -> int:
+    """The sequence number of the batch committed in `region`; 0 while one is written or none is."""
+    try:
+        with open(region, "rb") as f:
+            return int.from_bytes(os.pread(f.fileno(), 8, SEQUENCE_AT), "little")
+    except FileNotFoundError:
+        return -1
 
 
 def _await_new_sidecar(taskmanagers: list[int], seen: set[int], feed: Feed, timeout_s: float = 180) -> int:
@@ -228,24 +306,48 @@ def run_with_faults(cluster, kafka_broker, new_topic, guarantee: str, faults: in
                                    {**params, "sink": accelerated_sink, "group": f"g-{uuid.uuid4().hex}"})
     vertices = [v["name"] for v in cluster.rest(f"/jobs/{job_id}")["vertices"]]
     assert any(job.vertex in v for v in vertices), vertices
-    injected = inject_faults(cluster, feed, faults, rng)
+    injected = inject_faults(cluster, kafka_broker, job_id, accelerated_sink, feed, faults, rng)
     if job.watermark:
         # Windows fire while the restarted job runs, not only at the end of input: the watermarks of
         # the splits it restored advance again (uncommitted output counts: it shows the firing).
-        def written() -> int:
-            return len(kafka_broker.consume(accelerated_sink, isolation_level="read_uncommitted"))
-        before = written()
-        _wait(lambda: written() > before, "a window fired after the last restart", feed)
+        before = written(kafka_broker, accelerated_sink)
+        _wait(lambda: written(kafka_broker, accelerated_sink) > before, "a window fired after the last restart", feed)
     feed.rest()
-    cluster.wait_for_job(job_id, timeout_s=600)
+    _finish(cluster, job_id)
 
     stock_sink = new_topic(f"faults-{job.name}-stock")
     cluster.run_sql(SOURCE + job.sink, {**params, "sink": stock_sink, "group": f"g-{uuid.uuid4().hex}"})
     stock = [r.value for r in kafka_broker.consume(stock_sink)]
     accelerated = [r.value for r in kafka_broker.consume(accelerated_sink)]
+    uncommitted = [r.value for r in kafka_broker.consume(accelerated_sink, isolation_level="read_uncommitted")]
     assert stock == job.expected(messages), "the stock run is no oracle: it did not write what the query asks"
     failures = _failures(cluster, job_id)
-    return stock, accelerated, injected, failures
+    return Run(stock, accelerated, uncommitted, injected, failures)
+
+
+@dataclass(frozen=True)
+class Run:
+    """What a faulted run wrote: `accelerated` as read_committed reads it, `uncommitted` with the
+    aborted transactions' messages too."""
+    stock: list[bytes]
+    accelerated: list[bytes]
+    uncommitted: list[bytes]
+    injected: list[str]
+    failures: list[str]
+
+
+def _finish(cluster, job_id: str, timeout_s: float = 600) -> None:
+    """Checkpoint until the job finishes: its sources have ended and its last transaction commits
+    with the first checkpoint after that (the job has no periodic checkpoints of its own)."""
+    deadline = time.monotonic() + timeout_s
+    while cluster.rest(f"/jobs/{job_id}")["state"] != "FINISHED":
+        assert time.monotonic() < deadline, f"job {job_id} not finished after {timeout_s} s"
+        try:
+            checkpoint(cluster, job_id, timeout_s=60)
+        except (AssertionError, urllib.error.HTTPError):
+            pass  # the job finished meanwhile, or a checkpoint declined as its tasks were finishing
+        time.sleep(0.5)
+    cluster.wait_for_job(job_id)
 
 
 def _failures(cluster, job_id: str) -> list[str]:
@@ -263,15 +365,19 @@ def _nothing_left(cluster, regions_before: set[str]) -> None:
 @pytest.mark.parametrize("job", [STATELESS, WINDOWED], ids=lambda job: job.name)
 def test_exactly_once_output_equals_stock_despite_killed_and_hung_sidecars(cluster, kafka_broker, new_topic,
                                                                            regions_before, job):
-    stock, accelerated, injected, failures = run_with_faults(
-        cluster, kafka_broker, new_topic, "exactly-once", FAULTS, seed=11, job=job)
-    assert accelerated == stock, (f"{len(accelerated)} committed messages vs stock {len(stock)}: "
-                                  f"{len(set(stock) - set(accelerated))} lost, "
-                                  f"{len(accelerated) - len(set(accelerated))} duplicated")
-    assert len(failures) >= len(injected), (injected, failures)
-    text = "\n".join(failures)
+    run = run_with_faults(cluster, kafka_broker, new_topic, "exactly-once", FAULTS, seed=11, job=job)
+    assert run.accelerated == run.stock, (f"{len(run.accelerated)} committed messages vs stock {len(run.stock)}: "
+                                          f"{len(set(run.stock) - set(run.accelerated))} lost, "
+                                          f"{len(run.accelerated) - len(set(run.accelerated))} duplicated")
+    # Each fault aborted a transaction with messages in it, which the restarted job wrote again:
+    # read_uncommitted sees them twice, read_committed once.
+    replays = len(run.uncommitted) - len(set(run.uncommitted))
+    assert replays >= len(run.injected), (replays, run.injected)
+    assert set(run.uncommitted) == set(run.stock)
+    assert len(run.failures) >= len(run.injected), (run.injected, run.failures)
+    text = "\n".join(run.failures)
     assert "died before answering" in text
-    if "SIGSTOP" in injected:
+    if "SIGSTOP" in run.injected:
         assert f"within {TIMEOUT_S * 1000} ms and was killed" in text
     _nothing_left(cluster, regions_before)
 
@@ -279,8 +385,8 @@ def test_exactly_once_output_equals_stock_despite_killed_and_hung_sidecars(clust
 def test_at_least_once_loses_nothing_and_duplicates_only_by_replay(cluster, kafka_broker, new_topic,
                                                                    regions_before):
     faults = max(2, FAULTS // 2)
-    stock, accelerated, injected, failures = run_with_faults(
-        cluster, kafka_broker, new_topic, "at-least-once", faults, seed=12)
+    run = run_with_faults(cluster, kafka_broker, new_topic, "at-least-once", faults, seed=12)
+    stock, accelerated = run.stock, run.accelerated
     position = {m: i for i, m in enumerate(stock)}
     assert len(position) == len(stock), "stock messages must be distinct for this check"
     assert set(accelerated) == set(stock), f"{len(set(stock) - set(accelerated))} messages lost"
@@ -294,5 +400,6 @@ def test_at_least_once_loses_nothing_and_duplicates_only_by_replay(cluster, kafk
             replays += 1
         else:
             assert index == previous + 1, f"jumped from stock message {previous} to {index}"
-    assert replays <= len(failures), (replays, failures)
+    # Every fault hit with messages written since the last checkpoint: each shows as one replay.
+    assert len(run.injected) <= replays <= len(run.failures), (replays, run.injected, run.failures)
     _nothing_left(cluster, regions_before)

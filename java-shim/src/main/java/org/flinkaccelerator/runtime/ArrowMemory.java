@@ -16,8 +16,9 @@ import org.slf4j.LoggerFactory;
  * as one root allocator (a shared resource of the slot's MemoryManager), and each accelerated
  * operator of the slot draws from it through a child allocator capped at
  * {@code accelerator.memory.arrow-limit}. The last operator to close releases the reservation.
- * A slot without managed memory for them gets an allocator of its own limited by that option, off
- * Flink's budget, as before, with a warning.
+ * A slot without managed memory for them, or whose share another Python operator holds (PyFlink
+ * reserves the whole PYTHON share for its worker), gets an allocator of its own limited by that
+ * option, off Flink's budget, as before, with a warning: the job runs wherever stock Flink runs it.
  */
 final class ArrowMemory implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ArrowMemory.class);
@@ -53,16 +54,20 @@ final class ArrowMemory implements AutoCloseable {
                     + " the PYTHON weight of taskmanager.memory.managed.consumer-weights), so its Arrow buffers"
                     + " (up to accelerator.memory.arrow-limit, {} bytes) are outside Flink's memory budget: count"
                     + " them in taskmanager.memory.task.off-heap.size", operator, limit);
-            return new ArrowMemory(null, new RootAllocator(limit));
+            return outsideTheBudget(limit);
         }
         OpaqueMemoryResource<BufferAllocator> slot;
         try {
             slot = memoryManager.getSharedMemoryResourceForManagedMemory(SLOT_RESOURCE, RootAllocator::new,
                     pythonFraction);
         } catch (Exception e) {
-            throw new IllegalStateException(operator + ": cannot reserve the slot's managed memory for Python"
-                    + " processes (" + share + " bytes) for its Arrow buffers; another Python operator of the slot"
-                    + " (a PyFlink function) may hold it. " + MANAGED_OPTIONS + ": " + e.getMessage(), e);
+            // Stock Flink runs this job, so the accelerator must too: without the reservation, as before.
+            LOG.warn("{}: cannot reserve the slot's managed memory for Python processes ({} bytes) for its Arrow"
+                    + " buffers ({}); another Python operator of the slot (a PyFlink function) may hold it. The"
+                    + " buffers (up to accelerator.memory.arrow-limit, {} bytes) are outside Flink's memory budget:"
+                    + " count them in taskmanager.memory.task.off-heap.size, or {}", operator, share, e.getMessage(),
+                    limit, MANAGED_OPTIONS);
+            return outsideTheBudget(limit);
         }
         try {
             return new ArrowMemory(slot, slot.getResourceHandle().newChildAllocator(operator, 0,
@@ -71,6 +76,10 @@ final class ArrowMemory implements AutoCloseable {
             slot.close();
             throw e;
         }
+    }
+
+    private static ArrowMemory outsideTheBudget(long limit) {
+        return new ArrowMemory(null, new RootAllocator(limit));
     }
 
     BufferAllocator allocator() {

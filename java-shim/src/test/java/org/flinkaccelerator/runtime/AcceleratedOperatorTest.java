@@ -285,6 +285,23 @@ class AcceleratedOperatorTest {
     }
 
     @Test
+    void whenAnotherPythonOperatorHoldsTheSlotsShareTheOperatorStillRunsOutsideTheBudget() throws Exception {
+        MemoryManager memory = slotMemory(SLOT_MEMORY);
+        // What PyFlink's operators do for their worker: the whole PYTHON share, under a resource of their own.
+        var pyflink = memory.getSharedMemoryResourceForManagedMemory("python-worker", size -> (AutoCloseable) () -> { }, 1.0);
+        AcceleratedOperator operator = withArrowLimit(AcceleratorOptions.MEMORY_ARROW_LIMIT.defaultValue().getBytes());
+        try (OneInputStreamOperatorTestHarness<RowData, RowData> harness = inSlot(operator, memory, false)) {
+            harness.open();
+            assertEquals(AcceleratorOptions.MEMORY_ARROW_LIMIT.defaultValue().getBytes(), operator.allocator().getLimit());
+            harness.processElement(message("a"));
+            harness.endInput();
+            assertEquals(List.of("a"), output(harness));
+        }
+        pyflink.close();
+        assertTrue(memory.verifyEmpty());
+    }
+
+    @Test
     void aWindowAggregateInTheSlotKeepsItsShareByTheConsumerWeights() throws Exception {
         MemoryManager memory = slotMemory(SLOT_MEMORY);
         AcceleratedOperator operator = withArrowLimit(AcceleratorOptions.MEMORY_ARROW_LIMIT.defaultValue().getBytes());
