@@ -1,5 +1,5 @@
-"""The sidecar fork server: started once per TaskManager JVM and interpreter, it imports the
-sidecar's modules once and then forks every sidecar from itself. A sidecar so starts in a few
+"""The sidecar fork server: a TaskManager JVM runs one at a time, for one interpreter; it imports
+the sidecar's modules once and then forks every sidecar from itself. A sidecar so starts in a few
 milliseconds instead of paying the interpreter's and the libraries' start-up (about half a
 CPU-second: pyarrow, DataFusion, numpy, py4j) for every task that runs a stage.
 
@@ -14,7 +14,8 @@ Protocol, one JSON object per line; the JVM writes requests to stdin, the server
                                                    Process.exitValue (128 + signal when killed)
 
 The server stays single-threaded (forking a process with Python threads is unsafe) and never
-runs a stage itself. When its stdin ends (the JVM exited or let it go) or it gets SIGTERM, it
+runs a stage itself. When its stdin ends (the JVM exited, or retired it: a job named another
+interpreter and this server's last sidecar exited; SidecarForkServer.java) or it gets SIGTERM, it
 sends SIGTERM to its sidecars and exits; each sidecar also has the kernel's parent-death signal
 for the server and watches the JVM's pid, as a directly started one does.
 """

@@ -1,9 +1,10 @@
 """Finding the sidecars a TaskManager started and the shared-memory files they use, from /proc and
 /dev/shm only, so fault tests can kill them and check that nothing outlives a job or a JVM.
 
-A TaskManager starts one fork server per interpreter (`python -m accelerator.sidecar.fork_server`,
-for the JVM's lifetime) and the fork server forks the sidecars: a sidecar is a child of a fork
-server, with the same command line."""
+A TaskManager runs one fork server at a time (`python -m accelerator.sidecar.fork_server`) and the
+fork server forks the sidecars: a sidecar is a child of a fork server, with the same command line.
+While a server is retired (a job named another interpreter) the TaskManager starts sidecars itself:
+such a sidecar is a child of the JVM, running `python -m accelerator.sidecar`."""
 
 from __future__ import annotations
 
@@ -13,11 +14,13 @@ from pathlib import Path
 from accelerator.sidecar.shm import REGION_PREFIX, SHM_DIRECTORY, creator
 
 FORK_SERVER_ARGS = "-m\0accelerator.sidecar.fork_server"
+SIDECAR_ARGS = "-m\0accelerator.sidecar\0"
 SHM = Path(SHM_DIRECTORY)
 
 
-def _processes() -> dict[int, tuple[int, str, bool]]:
-    """pid -> (parent pid, state letter, whether its command line is the fork server's)."""
+def _processes() -> dict[int, tuple[int, str, bool, bool]]:
+    """pid -> (parent pid, state letter, whether its command line is the fork server's, whether it
+    is a directly started sidecar's)."""
     found = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -27,7 +30,7 @@ def _processes() -> dict[int, tuple[int, str, bool]]:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except (OSError, ValueError, IndexError):
             continue
-        found[int(entry.name)] = (int(fields[1]), fields[0], FORK_SERVER_ARGS in cmdline)
+        found[int(entry.name)] = (int(fields[1]), fields[0], FORK_SERVER_ARGS in cmdline, SIDECAR_ARGS in cmdline)
     return found
 
 
@@ -37,17 +40,17 @@ def fork_server_pids(parents: list[int] | None = None) -> list[int]:
 
 
 def sidecar_pids(parents: list[int] | None = None) -> list[int]:
-    """Sidecar processes (not zombies) forked for one of `parents` (TaskManager JVMs); every
-    sidecar when None."""
+    """Sidecar processes (not zombies) of one of `parents` (TaskManager JVMs), forked or started
+    directly; every sidecar when None."""
     processes = _processes()
     servers = _fork_servers(processes, parents)
-    return sorted(pid for pid, (ppid, state, forks) in processes.items()
-                  if forks and state != "Z" and ppid in servers)
+    return sorted(pid for pid, (ppid, state, forks, direct) in processes.items()
+                  if state != "Z" and (forks and ppid in servers or direct and (parents is None or ppid in parents)))
 
 
-def _fork_servers(processes: dict[int, tuple[int, str, bool]], parents: list[int] | None) -> set[int]:
-    return {pid for pid, (ppid, state, forks) in processes.items()
-            if forks and state != "Z" and not processes.get(ppid, (0, "", False))[2]
+def _fork_servers(processes: dict[int, tuple[int, str, bool, bool]], parents: list[int] | None) -> set[int]:
+    return {pid for pid, (ppid, state, forks, _) in processes.items()
+            if forks and state != "Z" and not processes.get(ppid, (0, "", False, False))[2]
             and (parents is None or ppid in parents)}
 
 

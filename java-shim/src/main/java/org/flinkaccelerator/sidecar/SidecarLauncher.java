@@ -23,10 +23,10 @@ import py4j.GatewayServer;
  *
  * <p>Sequence: create the request region; start a py4j GatewayServer on loopback with a random
  * token (the callback client uses the same token and the call timeout as its read timeout); have
- * the interpreter's {@link SidecarForkServer} fork a sidecar, handing it the token over the
- * server's stdin (never argv or the environment, which other users can read); wait until it attaches (callback port, response
- * region, its control object); point py4j's callback client at that port; check protocol and
- * package version over the callback direction.
+ * the {@link SidecarForkServer} fork a sidecar (or start it directly while a server is retired),
+ * handing it the token over a stdin (never argv or the environment, which other users can read);
+ * wait until it attaches (callback port, response region, its control object); point py4j's
+ * callback client at that port; check protocol and package version over the callback direction.
  */
 final class SidecarLauncher {
     private static final Logger LOG = LoggerFactory.getLogger(SidecarLauncher.class);
@@ -60,7 +60,7 @@ final class SidecarLauncher {
         String python = settings.pythonExecutable();
         SharedRegion requests = null;
         GatewayServer gateway = null;
-        ForkedSidecar process = null;
+        Process process = null;
         SidecarRendezvous.Attachment attachment = null;
         try {
             requests = SharedRegion.create("request", settings.initialRegionBytes());
@@ -74,8 +74,9 @@ final class SidecarLauncher {
                             SocketFactory.getDefault(), false, (int) settings.callTimeout().toMillis()))
                     .build();
             gateway.start(true);
-            process = startProcess(settings, gateway.getListeningPort(), token);
-            SidecarOutput output = process.output();
+            SidecarForkServer.Started started = startProcess(settings, gateway.getListeningPort(), token);
+            process = started.process();
+            SidecarOutput output = started.output();
             attachment = awaitAttachment(rendezvous, process, output, settings);
             gateway.resetCallbackClient(LOOPBACK, attachment.callbackPort());
             SharedRegion responses = SharedRegion.attach(attachment.responseRegion());
@@ -94,9 +95,9 @@ final class SidecarLauncher {
         }
     }
 
-    private static ForkedSidecar startProcess(SidecarSettings settings, int gatewayPort, String token)
+    private static SidecarForkServer.Started startProcess(SidecarSettings settings, int gatewayPort, String token)
             throws InterruptedException {
-        return SidecarForkServer.fork(settings.pythonExecutable(), List.of(
+        return SidecarForkServer.start(settings.pythonExecutable(), List.of(
                 "--port", String.valueOf(gatewayPort),
                 "--token-file", "-",
                 "--jvm-pid", String.valueOf(ProcessHandle.current().pid())), token, settings.startTimeout());

@@ -26,9 +26,10 @@ import py4j.Py4JException;
  * <p>Calls are serialized (one request and one response region). {@link #close()} may come from
  * another thread (task cancellation) and never waits for a call in flight.
  *
- * <p>The sidecar is forked by the interpreter's {@link SidecarForkServer}, which reaps it and
- * relays its exit code and output; it exits when the JVM is gone (it watches the JVM's pid, and
- * the fork server, its parent, exits with the JVM).
+ * <p>The sidecar is forked by the JVM's {@link SidecarForkServer}, which reaps it and relays its
+ * exit code and output (or, while a server is being retired, started by the JVM directly); it
+ * exits when the JVM is gone (it watches the JVM's pid, and its parent, the fork server or the
+ * JVM, exits with the JVM).
  */
 public final class SidecarProcess implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SidecarProcess.class);

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.apache.flink.core.memory.ManagedMemoryUseCase;
 import org.apache.flink.runtime.memory.MemoryManager;
 import org.apache.flink.runtime.memory.MemoryManagerBuilder;
@@ -54,13 +55,16 @@ class AcceleratedOperatorTest {
         return new OneInputStreamOperatorTestHarness<>(new AcceleratedOperator(spec));
     }
 
-    /** The sidecars this JVM started: the children of its sidecar fork server. */
+    /** The sidecars this JVM started: the children of its sidecar fork server, and those it started directly. */
     private static List<ProcessHandle> sidecars() {
         return ProcessHandle.current().children()
-                .filter(p -> p.info().arguments().map(a -> List.of(a).contains("accelerator.sidecar.fork_server"))
-                        .orElse(false))
-                .flatMap(ProcessHandle::children)
+                .flatMap(p -> hasArgument(p, "accelerator.sidecar.fork_server") ? p.children()
+                        : hasArgument(p, "accelerator.sidecar") ? Stream.of(p) : Stream.empty())
                 .toList();
+    }
+
+    private static boolean hasArgument(ProcessHandle process, String argument) {
+        return process.info().arguments().map(a -> List.of(a).contains(argument)).orElse(false);
     }
 
     private static StreamRecord<RowData> message(String text) {

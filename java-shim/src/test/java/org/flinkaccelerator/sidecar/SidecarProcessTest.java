@@ -137,7 +137,7 @@ class SidecarProcessTest {
     }
 
     @Test
-    void sidecarsAreForkedByOneServerPerInterpreterThatOutlivesThem() throws Exception {
+    void sidecarsAreForkedByOneServerThatOutlivesThem() throws Exception {
         long server;
         try (SidecarProcess first = SidecarProcess.start(TestPython.settings());
                 SidecarProcess second = SidecarProcess.start(TestPython.settings())) {
