@@ -10,8 +10,10 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -84,13 +86,26 @@ public final class SharedRegion implements AutoCloseable {
      * tell leftover files apart; the random part makes the name unguessable.
      */
     public static SharedRegion create(String role, long size) throws IOException {
+        return create(SHM_DIRECTORY, role, size);
+    }
+
+    static SharedRegion create(Path directory, String role, long size) throws IOException {
         byte[] random = new byte[16];
         RANDOM.nextBytes(random);
-        Path path = SHM_DIRECTORY.resolve(NAME_PREFIX + role + "-" + ProcessHandle.current().pid()
+        Path path = directory.resolve(NAME_PREFIX + role + "-" + ProcessHandle.current().pid()
                 + "-" + HexFormat.of().formatHex(random));
-        FileChannel file = FileChannel.open(path,
-                Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE),
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        FileChannel file;
+        try {
+            file = FileChannel.open(path,
+                    Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE),
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        } catch (NoSuchFileException | AccessDeniedException e) {
+            throw new IOException("Cannot create a shared-memory file in " + directory + " (" + e + "): the"
+                    + " accelerator hands batches to its sidecar through files there, and on this TaskManager it"
+                    + " does not exist or its user cannot write to it. Give the TaskManager a writable " + directory
+                    + " (a tmpfs: containers have one by default; on Kubernetes, an emptyDir volume with medium"
+                    + " Memory mounted there), or run the job without the accelerator (accelerator.enabled: false)", e);
+        }
         try {
             long rounded = roundUp(Math.max(size, HEADER_SIZE + PAGE));
             reserve(file, 0, rounded, path);

@@ -9,12 +9,14 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class SharedRegionTest {
     private final BufferAllocator allocator = new RootAllocator();
@@ -34,6 +36,14 @@ class SharedRegionTest {
                 assertTrue(sent.equals(received), "the batch changed on its way through the region");
             }
         }
+    }
+
+    @Test
+    void aMissingSharedMemoryDirectoryIsAnErrorThatSaysWhatToDo(@TempDir Path tmp) {
+        Path missing = tmp.resolve("no-shm-here");
+        IOException error = assertThrows(IOException.class, () -> SharedRegion.create(missing, "test", 0));
+        assertTrue(error.getMessage().startsWith("Cannot create a shared-memory file in " + missing), error.getMessage());
+        assertTrue(error.getMessage().contains("accelerator.enabled: false"), error.getMessage());
     }
 
     @Test
