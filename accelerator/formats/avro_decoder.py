@@ -8,8 +8,11 @@ ignore-parse-errors option: a datum Flink cannot read fails the job, so here it 
 FormatError naming the message. A tombstone (null value) gives no row and leaves the decoder
 as it was.
 
-One `AvroDecoder` is one Flink deserializer: it keeps the bytes a datum left unread, which
-Flink's buffered decoder reads as the start of the next message, across batches.
+One `AvroDecoder` is one Flink deserializer: it keeps, across batches, the bytes Flink's
+buffered decoder still holds after a datum (`leftover`), which the next message's datum starts
+with; the exact reader models when that decoder pulls a message in (`avro_values.DatumReader`),
+so a message it never reads gives its follower's row, as in Flink. While nothing is held, a
+message is read alone from its first byte, natively when the kernel vouches for it.
 """
 
 from __future__ import annotations
@@ -116,7 +119,7 @@ class AvroDecoder:
         return DecodeResult(batch, None if plain else kept_array)
 
     def _exact(self, index: int, message: bytes) -> tuple:
-        reader = DatumReader(self.leftover + message)
+        reader = DatumReader(message, self.leftover)
         try:
             row = reader.read(self.schema)
         except Malformed as e:
@@ -125,7 +128,7 @@ class AvroDecoder:
         except Unreproducible as e:
             raise FormatError(index, f"Flink's avro format decodes this record in a way the accelerator"
                                      f" does not reproduce: {e}", UNREPRODUCIBLE_REMEDY) from None
-        self.leftover = reader.data[reader.pos:]
+        self.leftover = reader.leftover()
         return row
 
     def _check_not_null(self, batch: pa.RecordBatch, kept: pa.Array | None) -> None:

@@ -192,6 +192,17 @@ def test_bytes_left_unread_start_the_next_message_even_across_batches():
     assert assert_decodes_like_flink(NEXMARK, {}, messages, cuts=(1,)) == "rows"
 
 
+def test_string_and_bytes_lengths_are_longs_held_to_javas_array_limit():
+    """BinaryDecoder reads a length as a long (up to 10 bytes, no bits dropped at 32), then
+    SystemLimitException refuses one beyond 2147483639."""
+    row_type = types.parse("ROW<`s` VARCHAR(2147483647) NOT NULL, `b` VARBINARY(2147483647) NOT NULL>")
+    six_byte_three = b"\x86\x80\x80\x80\x80\x00"  # 3, written at length
+    beyond_32_bits = b"\x86\x80\x80\x80\x20"       # 2**32 + 3 as a long, 3 as an int
+    assert assert_decodes_like_flink(row_type, {}, [six_byte_three + b"abc" + six_byte_three + b"xyz"]) == "rows"
+    assert assert_decodes_like_flink(row_type, {}, [beyond_32_bits + b"abc\x00"]) == "failed"
+    assert assert_decodes_like_flink(row_type, {}, [b"\x00" + beyond_32_bits + b"abc"]) == "failed"
+
+
 def test_booleans_other_than_one_are_false_and_small_ints_wrap():
     row_type = types.parse("ROW<`b` BOOLEAN NOT NULL, `t` TINYINT NOT NULL, `s` SMALLINT NOT NULL>")
     messages = [b"\x02\xd8\x04\x80\x80\x04", b"\x01\x80\x02\xfe\xff\x03", b"\xff\x00\x00"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from accelerator.formats import FormatError, avro, avro_fast_path, types
+from accelerator.formats import avro, avro_fast_path, types
 from accelerator.formats.avro_decoder import UNREPRODUCIBLE_REMEDY
 import avro_datums
 from fuzz_target import FAILED, FuzzTarget, flink_outcomes, our_outcome, rows_of
@@ -71,14 +71,6 @@ class AvroTarget(FuzzTarget):
         from accelerator.testing.flink_oracle import AvroDeserializer
         return flink_outcomes(AvroDeserializer(self.row_type_of(option_set), self.option_sets[option_set])
                               .deserialize(messages))
-
-    def carries_over(self, option_set, message):
-        decoder = avro.AvroDecoder(self._types[option_set], avro.parse_options(self.option_sets[option_set]))
-        try:
-            decoder.decode(pa.array([message], pa.binary()))
-        except FormatError:
-            return False
-        return bool(decoder.leftover)
 
     def native_rows(self, option_set, values):
         t = self._types[option_set]

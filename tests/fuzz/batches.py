@@ -8,8 +8,6 @@ fail on the first), or any number of those ("any"). Which messages are readable 
 each alone, which the corpus test holds equal to Flink's; it only shapes the mix, what a batch
 must decode to is always Flink's. Messages our decoder refuses on their own (it cannot reproduce
 Flink's result) are left out: one would end every batch it is in, and on some Flink never returns.
-So are avro messages that leave bytes for the next one, while test_batch_fuzz.KNOWN_DIVERGENCE
-stands.
 """
 
 from __future__ import annotations
@@ -27,13 +25,12 @@ MAX_MESSAGE = 4096
 
 
 def _sort(format_name: str, option_set: str, messages) -> tuple[list, list]:
-    """(readable, bad) of the messages by our decoder's outcome on each alone; refused ones, and
-    those that leave bytes for the next message (test_batch_fuzz.KNOWN_DIVERGENCE), dropped."""
+    """(readable, bad) of the messages by our decoder's outcome on each alone, refused ones dropped."""
     target = TARGETS[format_name]
     readable, bad = [], []
     for message in messages:
         outcome = target.ours(option_set, message)
-        if "refused" not in outcome and not target.carries_over(option_set, message):
+        if "refused" not in outcome:
             (bad if outcome == FAILED else readable).append(message)
     return readable, bad
 

@@ -119,11 +119,6 @@ class FuzzTarget:
         Kafka source uses it (`flinks`, for formats whose deserializer keeps no state)."""
         return self.flinks(option_set, messages)
 
-    def carries_over(self, option_set: str, message: bytes | None) -> bool:
-        """Whether our decoder, reading this message alone, keeps state the next message reads
-        (bytes a datum left unread), which batches leave out where we know we differ from Flink."""
-        return False
-
     def native_rows(self, option_set: str, values) -> tuple[list[int], list] | None:
         """The native kernel alone on a batch (pa.Array of message values): the messages it vouches
         for and their rows (canonical, one each), or None when this format or setting has none."""

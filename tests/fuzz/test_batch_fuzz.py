@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import os
+import random
 import sys
 from pathlib import Path
 
@@ -33,6 +34,7 @@ from accelerator.formats.json_decoder import UNREPRODUCIBLE_REMEDY
 from accelerator.sidecar import segment_stage
 
 sys.path.insert(0, str(Path(__file__).parent))
+import avro_datums  # noqa: E402
 import batches  # noqa: E402
 from fuzz_target import rows_of  # noqa: E402
 from fuzz_targets import FAILED, TARGETS  # noqa: E402
@@ -43,14 +45,6 @@ SOAK_EXAMPLES = int(os.environ.get("ACCELERATOR_FUZZ_BATCHES", "0"))
 EXAMPLES = settings(max_examples=math.ceil(SOAK_EXAMPLES / len(CASES)) if SOAK_EXAMPLES else CI_EXAMPLES,
                     derandomize=not SOAK_EXAMPLES, deadline=None, phases=[Phase.generate], database=None,
                     suppress_health_check=[HealthCheck.too_slow])
-
-
-#: Where our decoders differ from Flink's on batches; `batches` leaves such messages out, and the
-#: reproducer below fails (strict xfail) once it is fixed, so this goes too.
-KNOWN_DIVERGENCE = ("avro: Flink's BinaryDecoder pulls a message's bytes into its buffer only when a read looks"
-                    " past what it holds; when the bytes a datum left unread hold the next datum and a few"
-                    " bytes more, the next message is never pulled in and is lost, while AvroDecoder"
-                    " appends every message to what was left")
 
 
 def decode(format_name: str, option_set: str, values: pa.Array):
@@ -117,12 +111,52 @@ def test_shuffled_batches_decode_as_stock_flink_decodes_them(format_name, option
     assert nulled <= ours.skipped <= nulled + sum(not f["rows"] and not f["nulls"] for f in flink), where
 
 
-@pytest.mark.xfail(strict=True, reason=KNOWN_DIVERGENCE)
+def _compare(where: str, messages: list[bytes], option_set: str = "default") -> list[dict]:
+    """Our decoder against Flink's deserializer over `messages`: Flink's outcomes, once ours match."""
+    target = TARGETS["avro"]
+    flink = target.flink_batch(option_set, messages)
+    first_bad = _first(flink, failed=True)
+    try:
+        ours = decode("avro", option_set, pa.array(messages, pa.binary()))
+    except FormatError as e:
+        assert e.remedy != UNREPRODUCIBLE_REMEDY and e.row == first_bad, f"{where}: we fail on {e.row}: {e}"
+        return flink
+    assert first_bad is None, f"{where}: Flink fails on message {first_bad}, we read the batch"
+    kept = range(len(messages)) if ours.kept is None else ours.kept.to_pylist()
+    got = list(zip(kept, rows_of(types.parse(target.row_type_of(option_set)), ours.batch)))
+    assert got == _rows_by_message(flink), where
+    return flink
+
+
 def test_avro_message_after_datums_left_unread_decodes_as_stock_flink_decodes_it():
-    import avro_datums
+    """Flink's decoder reads a datum from the bytes it still holds and pulls the next message in
+    only when a read looks past them: with datums 2 and 3 held, message [D4] is never read."""
     datum = [avro_datums.main(id=avro_datums.long_(n)) for n in range(1, 7)]
     messages = [datum[0] + datum[1] + datum[2], datum[3], datum[4], datum[5]]
-    flink = TARGETS["avro"].flink_batch("default", messages)
+    flink = _compare("D1+D2+D3, D4, D5, D6", messages)
     assert [f["rows"][0][0] for f in flink] == [1, 2, 3, 5]  # datum 4 is lost
-    ours = decode("avro", "default", pa.array(messages, pa.binary()))
-    assert ours.batch.column(0).to_pylist() == [1, 2, 3, 5]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_avro_datums_cut_into_messages_anywhere_decode_as_stock_flink_decodes_them(seed):
+    """Valid datums (some with strings longer than Flink's 8 KB buffer) joined and cut at random
+    places into messages: which bytes a datum reads from what the decoder holds, and which from
+    the message it pulls in (wholly, in part, or never), is Flink's."""
+    rng = random.Random(seed)
+    datums = [avro_datums.main(id=avro_datums.long_(n), s=avro_datums.some(avro_datums.string(
+        b"x" * rng.choice((0, 1, 9, 100, 5000, 9000, 20000))))) for n in range(rng.randint(2, 12))]
+    stream = b"".join(datums)
+    cuts = sorted(rng.sample(range(1, len(stream)), min(len(stream) - 1, rng.randint(1, 10))))
+    messages = [stream[i:j] for i, j in zip([0] + cuts, cuts + [len(stream)])]
+    messages += datums[:rng.randint(0, 3)]  # whole datums after, as a producer sends them
+    _compare(f"seed {seed}: {len(datums)} datums cut at {cuts}", messages)
+
+
+@pytest.mark.parametrize("tail", [1, 3, 9, 8191, 8192, 20000])
+def test_avro_message_longer_than_flinks_buffer_with_bytes_left_unread_decodes_as_stock_flink(tail):
+    """Flink's decoder holds at most 8 KB: of a long message's unread bytes only those it pulled
+    in start the next datum, the rest are lost."""
+    datum = [avro_datums.main(id=avro_datums.long_(n)) for n in range(1, 5)]
+    long_tail = (datum[1] + datum[2]) * (tail // (len(datum[1]) * 2) + 1)
+    messages = [datum[0] + long_tail[:tail], datum[3], datum[1], datum[2], datum[3]]
+    _compare(f"a {tail}-byte tail", messages)

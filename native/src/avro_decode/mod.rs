@@ -166,11 +166,12 @@ impl<'a> Datum<'a> {
         Ok(out)
     }
 
-    /// A length-prefixed string or bytes value.
+    /// A length-prefixed string or bytes value: BinaryDecoder reads the length as a long
+    /// (readString, readBytes), which SystemLimitException holds to 0..=2147483639.
     #[inline(always)]
     fn sized(&mut self) -> R<&'a [u8]> {
-        let n = self.int()?;
-        if n < 0 {
+        let n = self.long()?;
+        if !(0..=2_147_483_639).contains(&n) {
             return Err(Flagged);
         }
         self.raw(n as usize)
