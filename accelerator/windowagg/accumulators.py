@@ -1,0 +1,166 @@
+"""Accumulator columns of the five aggregates, folded with the arithmetic of Flink's generated code.
+
+One `AccumulatorColumn` holds one aggregate's accumulator for every slot of the state. `fold`
+applies a sequence of (slot, operand) pairs in their order, so the order-sensitive cases come out
+as Java computes them one row at a time (docs/design/stateful-window-aggregate.md §5):
+
+- COUNT: a BIGINT that starts at 0 and adds (a partial count when merging), wrapping as Java
+  `long` does.
+- SUM: starts NULL, ignores NULL operands, the first operand becomes the sum. INT and BIGINT
+  wrap (two's complement `+`); DOUBLE is `acc + x` in order (numpy's `add.at` is an unbuffered,
+  sequential loop, and a NULL sum is held as -0.0, the one double with `-0.0 + x == x` for
+  every x); DECIMAL adds at precision 38 and becomes NULL when the sum has more than 38 digits
+  (`DecimalData.fromBigDecimal`), after which the next operand starts it again.
+- MIN/MAX: start NULL, ignore NULL operands, replace when `x < acc` (`x > acc`), the primitive
+  comparison: a NaN never replaces and, once held, stays; of 0.0 and -0.0 the first stays.
+
+Merging partial accumulators (phase global) is the same fold, the operand being the partial's
+value: Flink's merge expressions of these functions are their accumulate expressions over the
+other accumulator.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from accelerator.windowagg import decimals
+from accelerator.windowagg.spec import Aggregate
+
+_NUMPY = {"INT": np.int32, "BIGINT": np.int64, "DOUBLE": np.float64}
+
+
+class AccumulatorColumn:
+    """One aggregate's accumulators, one per state slot: `values` (numpy; Python ints for
+    DECIMAL) and `valid` (False where the accumulator is NULL)."""
+
+    def __init__(self, aggregate: Aggregate, capacity: int = 0):
+        self.function = aggregate.function
+        self.arrow_type = aggregate.acc_arrow
+        self.root = aggregate.acc.root
+        self.values = np.empty(0, dtype=object if self.root == "DECIMAL" else _NUMPY[self.root])
+        self.valid = np.empty(0, dtype=bool)
+        self.grow(capacity)
+
+    @property
+    def is_count(self) -> bool:
+        return self.function in ("count1", "count")
+
+    def grow(self, capacity: int) -> None:
+        extra = capacity - len(self.valid)
+        if extra > 0:
+            self.values = np.concatenate([self.values, np.zeros(extra, dtype=self.values.dtype)])
+            self.valid = np.concatenate([self.valid, np.zeros(extra, dtype=bool)])
+
+    def reset(self, slots: np.ndarray) -> None:
+        """Fresh accumulators (Flink's `createAccumulators`): COUNT 0, the others NULL."""
+        self.values[slots] = self._null_value()
+        self.valid[slots] = self.is_count
+
+    def _null_value(self):
+        if self.root == "DECIMAL":
+            return 0
+        if self.root == "DOUBLE":
+            return -0.0  # see the module docstring: -0.0 + x == x for every double x
+        if self.function == "min":
+            return np.iinfo(self.values.dtype).max
+        if self.function == "max":
+            return np.iinfo(self.values.dtype).min
+        return 0
+
+    # -- folding -----------------------------------------------------------------------------
+
+    def fold(self, slots: np.ndarray, operands: pa.Array) -> None:
+        """Accumulates `operands[i]` into slot `slots[i]`, for i in order; NULL operands are
+        ignored (COUNT's operands are the counts to add, never NULL)."""
+        if len(slots) == 0:
+            return
+        if operands.null_count:
+            kept = operands.is_valid().to_numpy(zero_copy_only=False)
+            slots, operands = slots[kept], operands.filter(pa.array(kept))
+        if self.root == "DECIMAL":
+            self._fold_decimal(slots, decimals.unscaled(operands))
+            return
+        x = operands.to_numpy(zero_copy_only=False).astype(self.values.dtype, copy=False)
+        if self.is_count or self.function == "sum":
+            np.add.at(self.values, slots, x)  # int32/int64 wrap as Java's + does
+        elif self.root == "DOUBLE":
+            self._fold_double_extreme(slots, x)
+        elif self.function == "min":
+            np.minimum.at(self.values, slots, x)
+        else:
+            np.maximum.at(self.values, slots, x)
+        self.valid[slots] = True
+
+    def _fold_double_extreme(self, slots: np.ndarray, x: np.ndarray) -> None:
+        """MIN/MAX of doubles with Java's `<` / `>`, vectorized over the batch's slots. MAX is MIN
+        of the negations (negation maps `x > acc` to `-x < -acc` exactly, signs of zero and NaN
+        included)."""
+        flip = np.negative if self.function == "max" else np.positive
+        unique, first, local = np.unique(slots, return_index=True, return_inverse=True)
+        xs, held = flip(x), flip(self.values[unique])
+        # A NULL accumulator takes the slot's first operand, whatever it is (NaN included).
+        starts = ~self.valid[unique]
+        held[starts] = xs[first[starts]]
+        # From a non-NaN accumulator the sequence ends at the first occurrence of the smallest
+        # non-NaN operand, if that is smaller; a NaN accumulator never changes.
+        usable = ~np.isnan(xs)
+        smallest = np.full(len(unique), np.inf)
+        np.minimum.at(smallest, local[usable], xs[usable])
+        at_smallest = usable & (xs == smallest[local])
+        first_smallest = np.full(len(unique), len(xs))
+        np.minimum.at(first_smallest, local[at_smallest], np.flatnonzero(at_smallest))
+        replace = (smallest < held) & ~np.isnan(held)
+        held[replace] = xs[first_smallest[replace]]
+        self.values[unique] = flip(held)
+        self.valid[unique] = True
+
+    def _fold_decimal(self, slots: np.ndarray, unscaled: list[int]) -> None:
+        values, valid = self.values, self.valid
+        for slot, x in zip(slots.tolist(), unscaled):
+            if not valid[slot]:
+                values[slot], valid[slot] = x, True
+            elif self.function == "sum":
+                total = values[slot] + x
+                if decimals.fits(total):
+                    values[slot] = total
+                else:
+                    values[slot], valid[slot] = 0, False
+            elif (x < values[slot]) if self.function == "min" else (x > values[slot]):
+                values[slot] = x
+
+    def merge_from(self, other: "AccumulatorColumn", slots: np.ndarray) -> None:
+        """Merges `other`'s accumulators of `slots` into this column's (one each, in order)."""
+        self.fold(slots, other.to_arrow(slots))
+
+    # -- Arrow -------------------------------------------------------------------------------
+
+    def to_arrow(self, slots: np.ndarray) -> pa.Array:
+        valid = self.valid[slots]
+        if self.root == "DECIMAL":
+            return decimals.from_unscaled(self.values[slots].tolist(), valid, self.arrow_type)
+        mask = None if valid.all() else ~valid
+        values = self.values[slots]
+        if mask is not None:
+            values = np.where(valid, values, np.zeros(1, dtype=values.dtype))
+        return pa.array(values, type=self.arrow_type, mask=mask)
+
+    def put(self, slots: np.ndarray, column: pa.Array) -> None:
+        """Sets the accumulators of `slots` to a column's values (restore)."""
+        valid = column.is_valid().to_numpy(zero_copy_only=False)
+        if self.is_count and not valid.all():
+            raise ValueError("a COUNT accumulator is NULL in the restored state")
+        self.reset(slots)
+        if self.root == "DECIMAL":
+            held = np.empty(len(slots), dtype=object)
+            held[:] = decimals.unscaled(pc.fill_null(column, 0)) if len(slots) else []
+            self.values[slots[valid]] = held[valid]
+        else:
+            filled = pc.fill_null(column, 0).to_numpy(zero_copy_only=False)
+            self.values[slots[valid]] = filled[valid]
+        self.valid[slots] = valid
+
+    def nbytes(self) -> int:
+        per_value = 16 if self.root == "DECIMAL" else self.values.itemsize
+        return len(self.valid) * (per_value + 1)

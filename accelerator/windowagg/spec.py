@@ -1,0 +1,174 @@
+"""A `window_agg` descriptor, read and checked once when the stage opens.
+
+The planner exports what stock Flink's exec node derived (docs/design/stateful-window-aggregate.md
+§2); this module refuses anything this sidecar would not compute exactly as Flink does, so a
+mismatch between the jar and the sidecar shows at open, not as different output.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pyarrow as pa
+
+from accelerator.formats import types
+from accelerator.sidecar.stages import DescriptorError
+
+KEY = "$key"
+KEY_GROUP = "$key_group"
+TIME = "$time"
+WINDOW_END = "window_end"
+
+PHASES = ("single", "global")
+FUNCTIONS = ("count1", "count", "sum", "min", "max")
+#: Argument types SUM/MIN/MAX run on (DECIMAL at any precision and scale).
+NUMERIC_ROOTS = ("INT", "BIGINT", "DOUBLE", "DECIMAL")
+WINDOW_PROPERTIES = ("window_start", "window_end", "window_time")
+#: Flink's largest DECIMAL precision: a DECIMAL sum's accumulator (`LogicalTypeMerging.findSumAggType`).
+MAX_DECIMAL_PRECISION = 38
+
+
+@dataclass(frozen=True)
+class Window:
+    """A TUMBLE window in Flink's shifted ("UTC wall clock") millisecond space."""
+
+    size_ms: int
+    offset_ms: int
+    zone_offset_ms: int
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    """One aggregate call: its function, the input column it reads (None for COUNT(*) in phase
+    single), its accumulator type and whether its value is part of the output row."""
+
+    function: str
+    arg: str | None
+    acc: types.DataType
+    emit: bool
+
+    @property
+    def acc_arrow(self) -> pa.DataType:
+        return types.to_arrow(self.acc)
+
+
+@dataclass(frozen=True)
+class WindowAggSpec:
+    name: str | None
+    phase: str
+    window: Window
+    input_schema: pa.Schema
+    aggregates: tuple[Aggregate, ...]
+    window_properties: tuple[str, ...]
+    #: The emitted values then the window properties, as the fire answer carries them after
+    #: `$key` and `window_end`.
+    output_fields: tuple[pa.Field, ...]
+    #: The Flink type of each window property (window_time is TIMESTAMP_LTZ(3) for an LTZ rowtime).
+    property_types: tuple[types.DataType, ...]
+    state_format: int
+    fingerprint: str | None
+
+    @property
+    def count_star(self) -> int | None:
+        """Index of the COUNT(*) aggregate whose zero marks an empty window (stock's
+        `WindowIsEmptySupplier`), or None."""
+        return next((i for i, a in enumerate(self.aggregates) if a.function == "count1"), None)
+
+
+def parse(descriptor: dict) -> WindowAggSpec:
+    name = descriptor.get("name")
+    try:
+        return _parse(descriptor, name)
+    except DescriptorError:
+        raise
+    except (KeyError, TypeError, ValueError) as exc:
+        raise DescriptorError(f"stage {name!r}: malformed window_agg descriptor ({type(exc).__name__}: {exc})") from exc
+
+
+def _parse(descriptor: dict, name: str | None) -> WindowAggSpec:
+    def refuse(reason: str) -> DescriptorError:
+        return DescriptorError(f"stage {name!r}: {reason}")
+
+    phase = descriptor["phase"]
+    if phase not in PHASES:
+        raise refuse(f"phase {phase!r}; this sidecar runs {list(PHASES)}")
+    w = descriptor["window"]
+    if w.get("type") != "tumble":
+        raise refuse(f"window type {w.get('type')!r}; this sidecar runs only 'tumble'")
+    window = Window(int(w["size_ms"]), int(w.get("offset_ms", 0)), int(w.get("zone_offset_ms", 0)))
+    if window.size_ms <= 0:
+        raise refuse(f"window size {window.size_ms} ms is not positive")
+    if (window.offset_ms - window.zone_offset_ms) % window.size_ms != 0:
+        raise refuse("window ends are not epoch-aligned to the size ((offset - zone offset) mod size != 0);"
+                     " stock Flink fires such windows late, so the planner keeps them stock")
+
+    fields = [(f["name"], types.parse(f["type"])) for f in descriptor["input"]["fields"]]
+    input_schema = pa.schema([types.to_arrow_field(n, t) for n, t in fields])
+    input_types = dict(fields)
+    expected_head = [KEY, KEY_GROUP, TIME]
+    if [n for n, _ in fields[:3]] != expected_head:
+        raise refuse(f"input fields start {[n for n, _ in fields[:3]]}, not {expected_head}")
+
+    aggregates = tuple(_aggregate(a, phase, input_types, refuse) for a in descriptor["aggregates"])
+    properties = tuple(descriptor.get("window_properties") or ())
+    for p in properties:
+        if p not in WINDOW_PROPERTIES:
+            raise refuse(f"window property {p!r}; this sidecar emits {list(WINDOW_PROPERTIES)}")
+
+    output = [(f["name"], types.parse(f["type"])) for f in descriptor["output"]["fields"]]
+    emitted = [a for a in aggregates if a.emit]
+    if len(output) != len(emitted) + len(properties):
+        raise refuse(f"{len(output)} output fields for {len(emitted)} emitted aggregates and"
+                     f" {len(properties)} window properties")
+    for (field_name, field_type), agg in zip(output, emitted):
+        if types.to_arrow(field_type) != agg.acc_arrow:
+            raise refuse(f"output field {field_name!r} is {field_type.serializable()} but {agg.function}'s"
+                         f" accumulator is {agg.acc.serializable()}")
+    for (field_name, field_type), prop in zip(output[len(emitted):], properties):
+        if field_type.root not in ("TIMESTAMP", types.TIMESTAMP_LTZ) or field_type.params != (3,):
+            raise refuse(f"window property {prop!r} as {field_type.serializable()}; Flink emits TIMESTAMP(3)"
+                         f" (window_time of an LTZ rowtime: TIMESTAMP_LTZ(3))")
+    output_fields = tuple(types.to_arrow_field(n, t) for n, t in output)
+
+    state = descriptor.get("state") or {}
+    return WindowAggSpec(name, phase, window, input_schema, aggregates, properties, output_fields,
+                         tuple(t for _, t in output[len(emitted):]), int(state.get("format", 1)), state.get("fingerprint"))
+
+
+def _aggregate(a: dict, phase: str, input_types: dict[str, types.DataType], refuse) -> Aggregate:
+    function, arg = a["function"], a.get("arg")
+    if function not in FUNCTIONS:
+        raise refuse(f"aggregate function {function!r}; this sidecar runs {list(FUNCTIONS)}")
+    acc = types.parse(a["acc"])
+    if arg is not None and arg not in input_types:
+        raise refuse(f"{function} reads {arg!r}, which is no input field")
+    if phase == "global" and arg is None:
+        raise refuse(f"{function} in phase global names no partial accumulator column (its 'arg')")
+    if function == "count1" and phase == "single" and arg is not None:
+        raise refuse("count1 takes no argument")
+    if function in ("count", "sum", "min", "max") and arg is None:
+        raise refuse(f"{function} needs an argument")
+    expected = _acc_type(function, input_types[arg] if arg is not None else None, phase)
+    if expected is not None and types.to_arrow(acc) != types.to_arrow(expected):
+        raise refuse(f"{function}({arg}) accumulates as {acc.serializable()}, but Flink's accumulator for it"
+                     f" is {expected.serializable()}")
+    if phase == "global" and types.to_arrow(input_types[arg]) != types.to_arrow(acc):
+        raise refuse(f"partial accumulator {arg!r} is {input_types[arg].serializable()}, not the"
+                     f" {function} accumulator {acc.serializable()}")
+    if function in ("sum", "min", "max") and acc.root not in NUMERIC_ROOTS:
+        raise refuse(f"{function} over {acc.serializable()}; this sidecar runs {list(NUMERIC_ROOTS)}")
+    if function in ("count1", "count") and (acc.root != "BIGINT" or acc.nullable):
+        raise refuse(f"{function} accumulates as {acc.serializable()}, not BIGINT NOT NULL")
+    return Aggregate(function, arg, acc, bool(a.get("emit", True)))
+
+
+def _acc_type(function: str, arg: types.DataType | None, phase: str) -> types.DataType | None:
+    """Flink's accumulator type for a single-phase argument type (None: only the declared one
+    can be checked, as in phase global where the argument is the accumulator)."""
+    if function in ("count1", "count"):
+        return types.DataType("BIGINT", nullable=False)
+    if phase == "global" or arg is None:
+        return None
+    if function == "sum" and arg.root == "DECIMAL":
+        return types.DataType("DECIMAL", params=(MAX_DECIMAL_PRECISION, arg.scale))
+    return types.DataType(arg.root, params=arg.params)

@@ -1,0 +1,211 @@
+"""The `window_agg` stage: the sidecar half of an event-time TUMBLE window aggregate.
+
+The JVM operator keeps Flink's control flow (watermarks, timers, checkpoints) and calls this stage
+at the points stock Flink's `WindowAggOperator` would touch its buffer and state; the stage keeps
+the state and computes the values (docs/design/stateful-window-aggregate.md §3-§4). One request
+batch is one call, named in its schema metadata (`protocol`):
+
+- `update`: rows in arrival order; each is dropped if its window is fired at `progress`, else
+  accumulated (phase single) or buffered as a partial (phase global).
+- `flush`: stock's buffer flush point. Phase global merges the buffered partials into state;
+  both answer the (key, window) pairs new since the last flush, in first-occurrence order, for
+  the JVM to register their timers in stock's order.
+- `fire`: answers and removes every window fired at `watermark`, with its values.
+- `snapshot` / `restore`: the state as Arrow rows, grouped by key group, for Flink's raw keyed
+  state; restore takes only key groups of the subtask's range, so rescaling needs nothing else.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+from accelerator.formats import timestamps, types
+from accelerator.sidecar.stages import register
+from accelerator.windowagg import protocol, spec as specs, windows
+from accelerator.windowagg.protocol import CallError
+from accelerator.windowagg.state import WindowAggState
+
+KIND = "window_agg"
+#: Transport columns of the answers and of the state payload.
+WINDOW_END = "$window_end"
+ACC_PREFIX = "$acc"
+
+EMPTY = pa.RecordBatch.from_arrays([], schema=pa.schema([]))
+PAIRS_SCHEMA = pa.schema([pa.field(specs.KEY, pa.binary(), nullable=False),
+                          pa.field(WINDOW_END, pa.int64(), nullable=False)])
+
+
+class WindowAggStateError(ValueError):
+    """State that cannot be restored into this stage, or a call order that would make its state
+    diverge from stock Flink's."""
+
+
+class WindowAggStage:
+    def __init__(self, descriptor: dict):
+        self.spec = specs.parse(descriptor)
+        self.name = self.spec.name
+        self.state = WindowAggState(self.spec)
+        self.state_schema = pa.schema(
+            [pa.field(specs.KEY_GROUP, pa.int32(), nullable=False)] + list(PAIRS_SCHEMA)
+            + [pa.field(f"{ACC_PREFIX}{i}", a.acc_arrow, nullable=a.acc.nullable)
+               for i, a in enumerate(self.spec.aggregates)])
+        self.fire_schema = pa.schema(list(PAIRS_SCHEMA) + list(self.spec.output_fields))
+        self._calls = {"update": self.update, "flush": self.flush, "fire": self.fire,
+                       "snapshot": self.snapshot, "restore": self.restore}
+
+    def process(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+        answer = self._calls[protocol.call_of(batch)](batch)
+        metadata = {**(answer.schema.metadata or {}),
+                    protocol.STATE_ENTRIES: str(self.state.entries).encode(),
+                    protocol.STATE_BYTES: str(self.state.nbytes()).encode()}
+        return answer.replace_schema_metadata(metadata)
+
+    # -- update ------------------------------------------------------------------------------
+
+    def update(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+        self._check_columns(batch, self.spec.input_schema, "update")
+        progress = protocol.long(batch, protocol.PROGRESS)
+        time = batch.column(specs.TIME)
+        if time.null_count:
+            raise CallError(f"stage {self.name!r}: a row's {specs.TIME} is NULL (stock Flink fails the job:"
+                            f" RowTime field should not be null)")
+        time = time.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
+        window = self.spec.window
+        ends = windows.window_ends(time, window) if self.spec.phase == "single" else time
+        accepted = ~windows.fired(ends, window, progress)
+        dropped = len(accepted) - int(accepted.sum())
+        rows = batch.filter(pa.array(accepted)) if dropped else batch
+        key_groups = rows.column(specs.KEY_GROUP).to_numpy(zero_copy_only=False)
+        slots = self.state.slots(rows.column(specs.KEY), key_groups, ends[accepted])
+        if self.spec.phase == "single":
+            for column, aggregate in zip(self.state.accumulators, self.spec.aggregates):
+                column.fold(slots, _operand(aggregate, rows))
+        else:
+            self.state.open_buffers(slots)
+            for column, aggregate in zip(self.state.buffers, self.spec.aggregates):
+                column.fold(slots, rows.column(aggregate.arg))
+        return protocol.answer(EMPTY, dropped=dropped)
+
+    # -- flush and fire ----------------------------------------------------------------------
+
+    def flush(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+        timer_watermark = protocol.long(batch, protocol.TIMER_WATERMARK)
+        pending = np.array(self.state.pending, dtype=np.int64)
+        ends = self.state.window_end[pending]
+        late = windows.fired(ends, self.spec.window, timer_watermark)
+        if late.any():
+            raise WindowAggStateError(
+                f"stage {self.name!r}: window ending {int(ends[late][0])} is already fired at the timer watermark"
+                f" {timer_watermark}; stock Flink would register no timer for it and never emit it, which this"
+                f" operator does not reproduce")
+        if self.spec.phase == "global":
+            self.state.merge_buffers()
+        self.state.pending.clear()
+        return pa.RecordBatch.from_arrays([self.state.keys(pending), pa.array(ends, pa.int64())],
+                                          schema=PAIRS_SCHEMA)
+
+    def fire(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+        watermark = protocol.long(batch, protocol.WATERMARK)
+        state = self.state
+        live = state.live_slots()
+        slots = live[windows.fired(state.window_end[live], self.spec.window, watermark)]
+        self._require_flushed(slots, "fire")
+        star = self.spec.count_star
+        emitted = slots if star is None else slots[state.accumulators[star].values[slots] != 0]
+        ends = state.window_end[emitted]
+        columns = [state.keys(emitted), pa.array(ends, pa.int64())]
+        columns += [column.to_arrow(emitted) for column, aggregate in zip(state.accumulators, self.spec.aggregates)
+                    if aggregate.emit]
+        columns += [self._window_property(p, t, ends) for p, t in
+                    zip(self.spec.window_properties, self.spec.property_types)]
+        state.release(slots)
+        return pa.RecordBatch.from_arrays(columns, schema=self.fire_schema)
+
+    def _window_property(self, name: str, flink_type: types.DataType, ends: np.ndarray) -> pa.Array:
+        """window_start/window_end: the shifted wall clock; window_time: end - 1 ms, as the instant
+        (end - 1 - zone offset) when it is a TIMESTAMP_LTZ."""
+        size = self.spec.window.size_ms
+        millis = {"window_start": ends - size, "window_end": ends, "window_time": ends - 1}[name]
+        if name == "window_time" and flink_type.root == types.TIMESTAMP_LTZ:
+            millis = millis - self.spec.window.zone_offset_ms
+        return timestamps.from_parts(millis, np.zeros(len(millis), dtype=np.int32))
+
+    def _require_flushed(self, slots: np.ndarray, call: str) -> None:
+        waiting = np.isin(slots, np.array(self.state.pending, dtype=np.int64)) | self.state.in_buffer[slots]
+        if waiting.any():
+            raise WindowAggStateError(
+                f"stage {self.name!r}: {call} reached window ending {int(self.state.window_end[slots[waiting][0]])}"
+                f" before a flush handed it over; the operator flushes at every advancing watermark and checkpoint"
+                f" barrier first, as stock Flink does")
+
+    # -- snapshot and restore ----------------------------------------------------------------
+
+    def snapshot(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+        state = self.state
+        slots = state.live_slots()
+        self._require_flushed(slots, "snapshot")
+        slots = slots[np.argsort(state.key_group[slots], kind="stable")]
+        columns = [pa.array(state.key_group[slots], pa.int32()), state.keys(slots),
+                   pa.array(state.window_end[slots], pa.int64())]
+        columns += [column.to_arrow(slots) for column in state.accumulators]
+        metadata = {protocol.STATE_FORMAT: str(protocol.STATE_FORMAT_VERSION).encode()}
+        if self.spec.fingerprint is not None:
+            metadata[protocol.STATE_FINGERPRINT] = self.spec.fingerprint.encode()
+        return pa.RecordBatch.from_arrays(columns, schema=self.state_schema.with_metadata(metadata))
+
+    def restore(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+        self._check_state_format(batch)
+        self._check_columns(batch, self.state_schema, "restore")
+        first, last = protocol.long(batch, protocol.KEY_GROUP_START), protocol.long(batch, protocol.KEY_GROUP_END)
+        key_groups = batch.column(specs.KEY_GROUP).to_numpy(zero_copy_only=False)
+        outside = (key_groups < first) | (key_groups > last)
+        if outside.any():
+            raise WindowAggStateError(
+                f"stage {self.name!r}: restored state holds key group {int(key_groups[outside][0])}, outside this"
+                f" subtask's key groups {first}-{last}; Flink hands each subtask only its own key groups, so the"
+                f" state was not written for this job's max parallelism")
+        before = self.state.entries
+        slots = self.state.slots(batch.column(specs.KEY), key_groups,
+                                 batch.column(WINDOW_END).to_numpy(zero_copy_only=False), pending=False)
+        if self.state.entries != before + batch.num_rows:
+            raise WindowAggStateError(f"stage {self.name!r}: restored state holds a (key, window) twice")
+        for i, column in enumerate(self.state.accumulators):
+            column.put(slots, batch.column(f"{ACC_PREFIX}{i}"))
+        return EMPTY
+
+    def _check_state_format(self, batch: pa.RecordBatch) -> None:
+        version = protocol.long(batch, protocol.STATE_FORMAT)
+        if version != protocol.STATE_FORMAT_VERSION:
+            newer = " by a newer flink-accelerator" if version > protocol.STATE_FORMAT_VERSION else ""
+            raise WindowAggStateError(f"stage {self.name!r}: state written{newer} in state format {version};"
+                                      f" this sidecar reads format {protocol.STATE_FORMAT_VERSION}")
+        if self.spec.fingerprint is not None:
+            fingerprint = protocol.text(batch, protocol.STATE_FINGERPRINT)
+            if fingerprint != self.spec.fingerprint:
+                raise WindowAggStateError(f"stage {self.name!r}: the query's window aggregate changed (keys,"
+                                          f" aggregates or window); this state cannot be restored into it")
+
+    def _check_columns(self, batch: pa.RecordBatch, schema: pa.Schema, call: str) -> None:
+        got = [(f.name, f.type) for f in batch.schema]
+        want = [(f.name, f.type) for f in schema]
+        if got != want:
+            raise CallError(f"stage {self.name!r}: {call} columns {_describe(got)} are not {_describe(want)}")
+
+
+def _operand(aggregate: specs.Aggregate, rows: pa.RecordBatch) -> pa.Array:
+    """What phase single accumulates: a 1 per row (COUNT(*)), a 1 per non-NULL argument (COUNT),
+    the argument (SUM, MIN, MAX)."""
+    if aggregate.function == "count1":
+        return pa.array(np.ones(rows.num_rows, dtype=np.int64))
+    argument = rows.column(aggregate.arg)
+    if aggregate.function == "count":
+        return pa.array(np.ones(rows.num_rows, dtype=np.int64), mask=argument.is_null().to_numpy(zero_copy_only=False))
+    return argument
+
+
+def _describe(fields) -> str:
+    return "[" + ", ".join(f"{n} {t}" for n, t in fields) + "]"
+
+
+register(KIND, WindowAggStage)

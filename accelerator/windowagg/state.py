@@ -1,0 +1,143 @@
+"""The window aggregate's keyed state: one slot per open (key, window end), held in memory.
+
+Per slot: the key's `BinaryRowData` bytes (grouping by them is Flink's key equality), its key
+group, the window end, when it was first seen, the state accumulators and, in phase global, the
+buffer accumulators of the partials received since the last flush point (stock's
+`RecordsWindowBuffer` + `GlobalAggCombiner`). Slots not yet handed to a flush are `pending`, in
+first-occurrence order: the order in which the JVM registers their timers, which is stock's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from accelerator.windowagg.accumulators import AccumulatorColumn
+from accelerator.windowagg.spec import WindowAggSpec
+
+_INITIAL_CAPACITY = 1024
+
+
+class WindowAggState:
+    def __init__(self, spec: WindowAggSpec):
+        self.spec = spec
+        self._slot_of: dict[tuple[bytes, int], int] = {}
+        self._keys: list[bytes | None] = []
+        self._key_bytes = 0
+        self._free: list[int] = []
+        self._next_seen = 0
+        self.key_group = np.zeros(0, dtype=np.int32)
+        self.window_end = np.zeros(0, dtype=np.int64)
+        self.first_seen = np.zeros(0, dtype=np.int64)
+        self.live = np.zeros(0, dtype=bool)
+        self.in_buffer = np.zeros(0, dtype=bool)
+        self.pending: list[int] = []
+        self.accumulators = [AccumulatorColumn(a) for a in spec.aggregates]
+        self.buffers = [AccumulatorColumn(a) for a in spec.aggregates] if spec.phase == "global" else []
+        self._grow(_INITIAL_CAPACITY)
+
+    @property
+    def entries(self) -> int:
+        return len(self._slot_of)
+
+    def nbytes(self) -> int:
+        """The state's memory, approximately: its arrays and the key bytes."""
+        arrays = sum(a.nbytes for a in (self.key_group, self.window_end, self.first_seen, self.live, self.in_buffer))
+        return arrays + self._key_bytes + sum(c.nbytes() for c in self.accumulators + self.buffers)
+
+    # -- slots -------------------------------------------------------------------------------
+
+    def slots(self, keys: pa.Array, key_groups: np.ndarray, ends: np.ndarray, pending: bool = True) -> np.ndarray:
+        """The slot of each (key, window end), created where absent in first-occurrence order,
+        fresh and (unless restoring) pending."""
+        n = len(keys)
+        if n == 0:
+            return np.zeros(0, dtype=np.int64)
+        if keys.null_count:
+            raise ValueError("a $key is NULL; every row carries its key's bytes")
+        encoded = pc.dictionary_encode(keys)
+        key_ids = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        end_values, end_ids = np.unique(ends, return_inverse=True)
+        pair_ids = key_ids * len(end_values) + end_ids
+        _, first, inverse = np.unique(pair_ids, return_index=True, return_inverse=True)
+        by_first = np.argsort(first, kind="stable")
+        key_list = encoded.dictionary.to_pylist()
+        pair_slots = np.empty(len(first), dtype=np.int64)
+        created = []
+        for pair in by_first.tolist():
+            row = int(first[pair])
+            key, end = key_list[key_ids[row]], int(ends[row])
+            slot = self._slot_of.get((key, end))
+            if slot is None:
+                slot = self._create(key, int(key_groups[row]), end)
+                created.append(slot)
+            pair_slots[pair] = slot
+        if created:
+            fresh = np.array(created, dtype=np.int64)
+            for column in self.accumulators:
+                column.reset(fresh)
+            if pending:
+                self.pending.extend(created)
+        return pair_slots[inverse]
+
+    def _create(self, key: bytes, key_group: int, end: int) -> int:
+        if not self._free:
+            self._grow(2 * len(self.live))
+        slot = self._free.pop()
+        self._slot_of[(key, end)] = slot
+        self._keys[slot] = key
+        self._key_bytes += len(key)
+        self.key_group[slot], self.window_end[slot] = key_group, end
+        self.first_seen[slot], self._next_seen = self._next_seen, self._next_seen + 1
+        self.live[slot] = True
+        return slot
+
+    def _grow(self, capacity: int) -> None:
+        old = len(self.live)
+        extra = capacity - old
+        self._keys.extend([None] * extra)
+        self.key_group = np.concatenate([self.key_group, np.zeros(extra, dtype=np.int32)])
+        self.window_end = np.concatenate([self.window_end, np.zeros(extra, dtype=np.int64)])
+        self.first_seen = np.concatenate([self.first_seen, np.zeros(extra, dtype=np.int64)])
+        self.live = np.concatenate([self.live, np.zeros(extra, dtype=bool)])
+        self.in_buffer = np.concatenate([self.in_buffer, np.zeros(extra, dtype=bool)])
+        for column in self.accumulators + self.buffers:
+            column.grow(capacity)
+        # Popped from the end: lowest slots first.
+        self._free.extend(range(capacity - 1, old - 1, -1))
+
+    def release(self, slots: np.ndarray) -> None:
+        for slot in slots.tolist():
+            key = self._keys[slot]
+            del self._slot_of[(key, int(self.window_end[slot]))]
+            self._key_bytes -= len(key)
+            self._keys[slot] = None
+        self.live[slots] = False
+        self._free.extend(slots.tolist())
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def keys(self, slots: np.ndarray) -> pa.Array:
+        return pa.array([self._keys[s] for s in slots.tolist()], pa.binary())
+
+    def live_slots(self) -> np.ndarray:
+        """Every live slot, in first-occurrence order."""
+        slots = np.flatnonzero(self.live)
+        return slots[np.argsort(self.first_seen[slots], kind="stable")]
+
+    # -- the global phase's buffer -----------------------------------------------------------
+
+    def open_buffers(self, slots: np.ndarray) -> None:
+        """Fresh buffer accumulators for the slots without partials since the last flush point."""
+        opening = np.unique(slots[~self.in_buffer[slots]])
+        for column in self.buffers:
+            column.reset(opening)
+        self.in_buffer[opening] = True
+
+    def merge_buffers(self) -> None:
+        """Merges each buffered accumulator into its state accumulator and empties the buffer."""
+        slots = np.flatnonzero(self.in_buffer)
+        for state, buffer in zip(self.accumulators, self.buffers):
+            state.merge_from(buffer, slots)
+        self.in_buffer[slots] = False
