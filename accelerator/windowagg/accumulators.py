@@ -83,6 +83,11 @@ class AccumulatorColumn:
             self._fold_decimal(slots, decimals.unscaled(operands))
             return
         x = operands.to_numpy(zero_copy_only=False).astype(self.values.dtype, copy=False)
+        with np.errstate(all="ignore"):  # inf - inf is NaN, as in Java, without a warning
+            self._fold_numbers(slots, x)
+        self.valid[slots] = True
+
+    def _fold_numbers(self, slots: np.ndarray, x: np.ndarray) -> None:
         if self.is_count or self.function == "sum":
             np.add.at(self.values, slots, x)  # int32/int64 wrap as Java's + does
         elif self.root == "DOUBLE":
@@ -91,7 +96,6 @@ class AccumulatorColumn:
             np.minimum.at(self.values, slots, x)
         else:
             np.maximum.at(self.values, slots, x)
-        self.valid[slots] = True
 
     def _fold_double_extreme(self, slots: np.ndarray, x: np.ndarray) -> None:
         """MIN/MAX of doubles with Java's `<` / `>`, vectorized over the batch's slots. MAX is MIN

@@ -165,11 +165,11 @@ class WindowAggStage:
                 f"stage {self.name!r}: restored state holds key group {int(key_groups[outside][0])}, outside this"
                 f" subtask's key groups {first}-{last}; Flink hands each subtask only its own key groups, so the"
                 f" state was not written for this job's max parallelism")
-        before = self.state.entries
-        slots = self.state.slots(batch.column(specs.KEY), key_groups,
-                                 batch.column(WINDOW_END).to_numpy(zero_copy_only=False), pending=False)
-        if self.state.entries != before + batch.num_rows:
+        ends = batch.column(WINDOW_END).to_numpy(zero_copy_only=False)
+        pairs = list(zip(batch.column(specs.KEY).to_pylist(), ends.tolist()))
+        if len(set(pairs)) != len(pairs) or any(self.state.holds(*pair) for pair in pairs):
             raise WindowAggStateError(f"stage {self.name!r}: restored state holds a (key, window) twice")
+        slots = self.state.slots(batch.column(specs.KEY), key_groups, ends, pending=False)
         for i, column in enumerate(self.state.accumulators):
             column.put(slots, batch.column(f"{ACC_PREFIX}{i}"))
         return EMPTY

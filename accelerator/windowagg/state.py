@@ -118,6 +118,9 @@ class WindowAggState:
 
     # -- reading -----------------------------------------------------------------------------
 
+    def holds(self, key: bytes, end: int) -> bool:
+        return (key, end) in self._slot_of
+
     def keys(self, slots: np.ndarray) -> pa.Array:
         return pa.array([self._keys[s] for s in slots.tolist()], pa.binary())
 

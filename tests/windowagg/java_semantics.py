@@ -1,0 +1,70 @@
+"""What Flink's aggregate functions compute over a sequence of operands, independently of the
+sidecar: the arithmetic runs in the JVM the format oracles use (Java's `Integer.sum`, `Long.sum`,
+`Double.sum` are the language's `+`; `DecimalDataUtils.add` is the call Flink's generated code
+makes for `aggDecimalPlus`, NULL when the sum needs more than 38 digits), and the control flow is
+transcribed from the functions' expressions (SumAggFunction, MinAggFunction, MaxAggFunction:
+`sum = x IS NULL ? sum : (sum IS NULL ? x : sum + x)`, `min = ... (x < min ? x : min)`)."""
+
+from __future__ import annotations
+
+import functools
+from decimal import Decimal
+
+from accelerator.testing import flink_oracle
+
+
+@functools.cache
+def _java():
+    j = flink_oracle.java()
+    jc = j.jpype.JClass
+    return {"INT": jc("java.lang.Integer").sum, "BIGINT": jc("java.lang.Long").sum,
+            "DOUBLE": jc("java.lang.Double").sum, "DecimalDataUtils": jc("org.apache.flink.table.data.DecimalDataUtils"),
+            "DecimalData": j.DecimalData, "BigDecimal": j.BigDecimal}
+
+
+def plus(type_root: str, a, b, scale: int = 0):
+    """Java's `a + b` for INT/BIGINT/DOUBLE; for DECIMAL, Flink's add at precision 38 (None on
+    overflow). DECIMALs are decimal.Decimal."""
+    j = _java()
+    if type_root == "DECIMAL":
+        left, right = (j["DecimalData"].fromBigDecimal(j["BigDecimal"](str(v)), 38, scale) for v in (a, b))
+        total = j["DecimalDataUtils"].add(left, right, 38, scale)
+        return None if total is None else Decimal(str(total.toBigDecimal().toPlainString()))
+    return (int if type_root in ("INT", "BIGINT") else float)(j[type_root](a, b))
+
+
+def sum_of(type_root: str, operands, scale: int = 0, start=None):
+    """SUM's accumulator after `operands` in order, from `start` (None: a fresh accumulator)."""
+    total = start
+    for x in operands:
+        if x is None:
+            continue
+        total = x if total is None else plus(type_root, total, x, scale)
+    return total
+
+
+def count_of(operands, start: int = 0) -> int:
+    """COUNT's accumulator: `count + 1` per non-NULL operand, as Java's long."""
+    total = start
+    for x in operands:
+        if x is not None:
+            total = plus("BIGINT", total, 1)
+    return total
+
+
+def min_of(operands, start=None):
+    """MIN's accumulator: replaced when `x < min` (primitive comparison; Python's float `<` is the
+    same IEEE comparison as Java's)."""
+    held = start
+    for x in operands:
+        if x is not None and (held is None or x < held):
+            held = x
+    return held
+
+
+def max_of(operands, start=None):
+    held = start
+    for x in operands:
+        if x is not None and (held is None or x > held):
+            held = x
+    return held
