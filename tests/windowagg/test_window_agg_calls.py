@@ -73,18 +73,18 @@ def test_flush_answers_pairs_new_since_the_last_flush_in_first_occurrence_order(
 
 def test_fire_answers_exactly_the_windows_whose_trigger_is_reached_once(sidecar):
     stage = sidecar.open(descriptor([COUNT_STAR, SUM_V, {"function": "max", "arg": "v", "acc": "BIGINT"}],
-                                    arguments=V, properties=("window_end", "window_start")))
+                                    arguments=V, properties=("window_end", "window_start", "window_time")))
     stage.update([row("a", 1, 5), row("b", 10_000, 7), row("a", 9_999, -2), row("c", 29_999, 1), row("b", 19_999, 3)])
     stage.flush()
     assert stage.fire(9_998) == []
     assert stage.fire(9_999) == [{"$key": "a", "$window_end": 10_000, "count10": 2, "sum1": 3, "max2": 5,
-                                  "window_end": 10_000, "window_start": 0}]
+                                  "window_end": 10_000, "window_start": 0, "window_time": 9_999}]
     assert stage.fire(9_999) == []  # removed from state
     assert stage.fire(29_998) == [{"$key": "b", "$window_end": 20_000, "count10": 2, "sum1": 10, "max2": 7,
-                                   "window_end": 20_000, "window_start": 10_000}]
+                                   "window_end": 20_000, "window_start": 10_000, "window_time": 19_999}]
     assert [r["$key"] for r in stage.fire(2 ** 62)] == ["c"]
     names = stage.fire_batch(2 ** 62).schema.names
-    assert names == ["$key", "$window_end", "count10", "sum1", "max2", "window_end", "window_start"]
+    assert names == ["$key", "$window_end", "count10", "sum1", "max2", "window_end", "window_start", "window_time"]
 
 
 def test_a_window_whose_count_star_is_zero_is_removed_without_being_emitted(sidecar):
