@@ -114,6 +114,18 @@ public final class AcceleratorOptions {
                                     + " Rows with TIMESTAMP or TIMESTAMP_LTZ columns stay stock. Set false to"
                                     + " keep every sink fed by a stock operator stock.");
 
+    public static final ConfigOption<Boolean> WINDOW_AGGREGATE =
+            key("accelerator.window-aggregate.enabled")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Incomplete, report only: the accelerated event-time TUMBLE window aggregate"
+                                    + " (COUNT, SUM, MIN, MAX) has its planner side but no operator yet. When"
+                                    + " true, the planner exports a descriptor for each window aggregate and"
+                                    + " 'accelerator explain' lists which would run accelerated and why the"
+                                    + " others stay stock; every window aggregate still runs on stock Flink and"
+                                    + " the plan is unchanged. Has no effect unless 'accelerator.enabled' is true.");
+
     public static final ConfigOption<Boolean> FAIL_ON_FALLBACK =
             key("accelerator.fallback.fail-on-fallback")
                     .booleanType()
@@ -126,6 +138,6 @@ public final class AcceleratorOptions {
     /** All options, in the order the documentation lists them. */
     public static List<ConfigOption<?>> all() {
         return List.of(ENABLED, PYTHON_EXECUTABLE, BATCH_SIZE, BATCH_MAX_BYTES, BATCH_MAX_DELAY, MEMORY_ARROW_LIMIT,
-                SIDECAR_TIMEOUT, SIDECAR_HEARTBEAT_INTERVAL, ENCODE_STAGES, FAIL_ON_FALLBACK);
+                SIDECAR_TIMEOUT, SIDECAR_HEARTBEAT_INTERVAL, ENCODE_STAGES, WINDOW_AGGREGATE, FAIL_ON_FALLBACK);
     }
 }

@@ -20,7 +20,8 @@ class AcceleratorOptionsTest {
         assertEquals(List.of("accelerator.enabled", "accelerator.python.executable", "accelerator.batch.size",
                 "accelerator.batch.max-bytes", "accelerator.batch.max-delay", "accelerator.memory.arrow-limit",
                 "accelerator.sidecar.timeout", "accelerator.sidecar.heartbeat-interval",
-                "accelerator.encode-stages.enabled", "accelerator.fallback.fail-on-fallback"), keys);
+                "accelerator.encode-stages.enabled", "accelerator.window-aggregate.enabled",
+                "accelerator.fallback.fail-on-fallback"), keys);
     }
 
     @Test
@@ -36,6 +37,7 @@ class AcceleratorOptionsTest {
         Configuration empty = new Configuration();
         assertFalse(empty.get(AcceleratorOptions.ENABLED));
         assertFalse(empty.get(AcceleratorOptions.FAIL_ON_FALLBACK));
+        assertFalse(empty.get(AcceleratorOptions.WINDOW_AGGREGATE), "report only until the operator exists");
         assertEquals("python3", empty.get(AcceleratorOptions.PYTHON_EXECUTABLE));
         assertTrue(empty.get(AcceleratorOptions.BATCH_SIZE) > 0);
         assertTrue(empty.get(AcceleratorOptions.BATCH_MAX_BYTES).getBytes() > 0);

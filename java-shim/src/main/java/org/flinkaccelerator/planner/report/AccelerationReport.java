@@ -13,8 +13,9 @@ import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 
 /**
  * What the rewrite did with one plan: which Kafka segments run accelerated (and as which
- * operator), which stay stock Flink and why, and which sinks end no segment. Filled by the rewrite
- * rules; read by {@code accelerator.fallback.fail-on-fallback} and by {@code accelerator explain}.
+ * operator), which stay stock Flink and why, which sinks end no segment, and (report only) which
+ * window aggregates would run accelerated. Filled by the rewrite rules; read by
+ * {@code accelerator.fallback.fail-on-fallback} and by {@code accelerator explain}.
  */
 public final class AccelerationReport {
     /** How a segment meets stock Flink operators. */
@@ -49,10 +50,26 @@ public final class AccelerationReport {
         }
     }
 
+    /**
+     * One window aggregate seen with {@code accelerator.window-aggregate.enabled} (report only): the
+     * descriptor it would run with, or why it stays stock. Either way it runs on stock Flink until the
+     * accelerated operator exists, so it is not a stock part for {@link FailOnFallback}.
+     */
+    public record WindowAggregate(String name, ExecNode<?> node, String descriptor, List<String> reasons) {
+        public WindowAggregate {
+            reasons = List.copyOf(reasons);
+        }
+
+        public boolean wouldAccelerate() {
+            return descriptor != null;
+        }
+    }
+
     static final String OUTSIDE_SEGMENTS = "not part of a Kafka source -> Calc -> Kafka sink segment";
 
     private final List<Segment> segments = new ArrayList<>();
     private final Set<String> notSegments = new LinkedHashSet<>();
+    private final List<WindowAggregate> windowAggregates = new ArrayList<>();
 
     public void accelerated(String name, List<ExecNode<?>> nodes, String operator) {
         segments.add(new Segment(name, nodes, operator, List.of(), Shape.WHOLE));
@@ -82,6 +99,15 @@ public final class AccelerationReport {
         notSegments.add(line);
     }
 
+    /** A window aggregate that would run accelerated with {@code descriptor}, or stays stock for {@code reasons}. */
+    public void windowAggregate(String name, ExecNode<?> node, String descriptor, List<String> reasons) {
+        windowAggregates.add(new WindowAggregate(name, node, descriptor, reasons));
+    }
+
+    public List<WindowAggregate> windowAggregates() {
+        return Collections.unmodifiableList(windowAggregates);
+    }
+
     public List<Segment> segments() {
         return Collections.unmodifiableList(segments);
     }
@@ -105,16 +131,19 @@ public final class AccelerationReport {
      * {@code [accelerated: <operator>]} or {@code [stock: <reason>]}, then the stock parts' reasons.
      */
     public String render(ExecNodeGraph graph) {
-        Map<ExecNode<?>, Segment> owner = new IdentityHashMap<>();
+        Map<ExecNode<?>, String> markers = new IdentityHashMap<>();
         for (Segment segment : segments) {
             for (ExecNode<?> node : segment.nodes()) {
-                owner.put(node, segment);
+                markers.put(node, marker(segment));
             }
+        }
+        for (WindowAggregate aggregate : windowAggregates) {
+            markers.put(aggregate.node(), marker(aggregate));
         }
         StringBuilder out = new StringBuilder();
         Map<ExecNode<?>, Integer> shown = new IdentityHashMap<>();
         for (ExecNode<?> root : graph.getRootNodes()) {
-            node(out, root, 0, owner, shown);
+            node(out, root, 0, markers, shown);
         }
         List<String> stock = stockParts();
         out.append(stock.isEmpty() ? "\nEvery part of this plan runs accelerated.\n"
@@ -122,10 +151,30 @@ public final class AccelerationReport {
         for (String line : stock) {
             out.append("  ").append(line).append('\n');
         }
+        renderWindowAggregates(out);
         return out.toString();
     }
 
-    private static void node(StringBuilder out, ExecNode<?> node, int depth, Map<ExecNode<?>, Segment> owner,
+    static final String WINDOW_AGGREGATES_HEADER = "Window aggregates (accelerator.window-aggregate.enabled is report"
+            + " only: each still runs on stock Flink):";
+
+    private void renderWindowAggregates(StringBuilder out) {
+        if (windowAggregates.isEmpty()) {
+            return;
+        }
+        out.append('\n').append(WINDOW_AGGREGATES_HEADER).append('\n');
+        for (WindowAggregate aggregate : windowAggregates) {
+            if (aggregate.wouldAccelerate()) {
+                out.append("  ").append(aggregate.name()).append(": would run accelerated, descriptor:\n    ")
+                        .append(aggregate.descriptor().strip().replace("\n", "\n    ")).append('\n');
+            } else {
+                out.append("  ").append(aggregate.name()).append(": stays stock: ")
+                        .append(String.join("; ", aggregate.reasons())).append('\n');
+            }
+        }
+    }
+
+    private static void node(StringBuilder out, ExecNode<?> node, int depth, Map<ExecNode<?>, String> markers,
             Map<ExecNode<?>, Integer> shown) {
         out.append(depth == 0 ? "" : "   ".repeat(depth - 1) + "+- ").append(node.getDescription());
         Integer seen = shown.get(node);
@@ -135,16 +184,20 @@ public final class AccelerationReport {
         }
         int number = shown.size() + 1;
         shown.put(node, number);
-        out.append("  #").append(number).append("  ").append(marker(owner.get(node))).append('\n');
+        out.append("  #").append(number).append("  ")
+                .append(markers.getOrDefault(node, "[stock: " + OUTSIDE_SEGMENTS + "]")).append('\n');
         for (ExecEdge edge : node.getInputEdges()) {
-            node(out, edge.getSource(), depth + 1, owner, shown);
+            node(out, edge.getSource(), depth + 1, markers, shown);
         }
     }
 
+    private static String marker(WindowAggregate aggregate) {
+        return aggregate.wouldAccelerate()
+                ? "[stock (report only): window aggregate " + aggregate.name() + " would run accelerated]"
+                : "[stock: window aggregate " + aggregate.name() + ": " + String.join("; ", aggregate.reasons()) + "]";
+    }
+
     private static String marker(Segment segment) {
-        if (segment == null) {
-            return "[stock: " + OUTSIDE_SEGMENTS + "]";
-        }
         if (segment.shape() == Shape.ROWS) {
             return "[accelerated (partial): " + segment.operator() + ", rows to stock operators"
                     + (segment.reasons().isEmpty() ? "" : "; the next calc stays stock: "

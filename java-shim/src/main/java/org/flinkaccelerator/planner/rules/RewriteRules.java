@@ -3,14 +3,16 @@ package org.flinkaccelerator.planner.rules;
 import java.util.List;
 
 /**
- * The rules the planner applies when the accelerator is enabled, in order: whole Kafka segments
- * first, then the Kafka sources left over, partly (rows stages feeding stock operators), then the
- * Kafka sinks left over, partly (encode stages fed by stock operators).
+ * The rules the planner applies when the accelerator is enabled, in order: window aggregates first
+ * (report only for now; they do not depend on Kafka), then whole Kafka segments, then the Kafka
+ * sources left over, partly (rows stages feeding stock operators), then the Kafka sinks left over,
+ * partly (encode stages fed by stock operators).
  */
 public final class RewriteRules {
     private RewriteRules() {}
 
     public static List<RewriteRule> all() {
-        return List.of(new ExportKafkaSegments(), new AccelerateKafkaSources(), new AccelerateKafkaSinks());
+        return List.of(new AccelerateWindowAggregates(), new ExportKafkaSegments(), new AccelerateKafkaSources(),
+                new AccelerateKafkaSinks());
     }
 }

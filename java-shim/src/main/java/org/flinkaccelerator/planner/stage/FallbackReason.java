@@ -5,7 +5,7 @@ import java.util.Map;
 
 /** Why (part of) a segment stays on stock Flink: where in the segment, and what is not reproduced. */
 public record FallbackReason(String where, String why) {
-    Map<String, Object> tree() {
+    public Map<String, Object> tree() {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("where", where);
         out.put("why", why);

@@ -46,6 +46,11 @@ public final class SqlPlans {
         return this;
     }
 
+    /** The table environment the statements run in, for tests that build tables through the Table API. */
+    public TableEnvironment env() {
+        return env;
+    }
+
     public org.apache.flink.configuration.ReadableConfig config() {
         return env.getConfig();
     }

@@ -1,0 +1,93 @@
+package org.flinkaccelerator.planner.windowagg;
+
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.flink.table.functions.UserDefinedFunction;
+import org.apache.flink.table.planner.functions.aggfunctions.Count1AggFunction;
+import org.apache.flink.table.planner.functions.aggfunctions.CountAggFunction;
+import org.apache.flink.table.planner.functions.aggfunctions.MaxAggFunction;
+import org.apache.flink.table.planner.functions.aggfunctions.MinAggFunction;
+import org.apache.flink.table.planner.functions.aggfunctions.SumAggFunction;
+import org.apache.flink.table.planner.plan.utils.AggregateInfo;
+import org.apache.flink.table.types.DataType;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * Maps stock aggregate functions, by their exact class, to what the sidecar implements. The class
+ * (not the SQL name) decides, because it is what fixes the accumulator and result types and the
+ * overflow rules the sidecar reproduces (docs/design/stateful-window-aggregate.md, §5).
+ */
+final class AggregateFunctions {
+    private AggregateFunctions() {}
+
+    static final String SUPPORTED = "only COUNT(*), COUNT(x), SUM, MIN and MAX are";
+    static final String SUPPORTED_TYPES = "SUM, MIN and MAX are over INT, BIGINT, DOUBLE and DECIMAL";
+
+    private static final Map<Class<?>, String> FUNCTIONS = Map.ofEntries(
+            Map.entry(Count1AggFunction.class, "count1"),
+            Map.entry(CountAggFunction.class, "count"),
+            Map.entry(SumAggFunction.IntSumAggFunction.class, "sum"),
+            Map.entry(SumAggFunction.LongSumAggFunction.class, "sum"),
+            Map.entry(SumAggFunction.DoubleSumAggFunction.class, "sum"),
+            Map.entry(SumAggFunction.DecimalSumAggFunction.class, "sum"),
+            Map.entry(MinAggFunction.IntMinAggFunction.class, "min"),
+            Map.entry(MinAggFunction.LongMinAggFunction.class, "min"),
+            Map.entry(MinAggFunction.DoubleMinAggFunction.class, "min"),
+            Map.entry(MinAggFunction.DecimalMinAggFunction.class, "min"),
+            Map.entry(MaxAggFunction.IntMaxAggFunction.class, "max"),
+            Map.entry(MaxAggFunction.LongMaxAggFunction.class, "max"),
+            Map.entry(MaxAggFunction.DoubleMaxAggFunction.class, "max"),
+            Map.entry(MaxAggFunction.DecimalMaxAggFunction.class, "max"));
+
+    /**
+     * The reason the node's {@code call} stays stock for its DISTINCT or FILTER, or null. Read from
+     * the node's calls, not the derived infos: the derivation moves DISTINCT into distinct views.
+     */
+    static String callProblem(AggregateCall call, RowType input) {
+        if (call.isDistinct()) {
+            return shown(call, input) + " is not accelerated: DISTINCT aggregates stay stock";
+        }
+        if (call.filterArg >= 0) {
+            return shown(call, input) + " is not accelerated: aggregates with FILTER stay stock";
+        }
+        return null;
+    }
+
+    /** The reason the function of {@code info} stays stock, or null when the sidecar runs it ({@link #spec}). */
+    static String functionProblem(AggregateInfo info, RowType input) {
+        String shown = shown(info.agg(), input);
+        UserDefinedFunction function = info.function();
+        if (FUNCTIONS.containsKey(function.getClass())) {
+            return function instanceof CountAggFunction && info.argIndexes().length != 1
+                    ? shown + " is not accelerated: COUNT of several arguments stays stock" : null;
+        }
+        if (function instanceof SumAggFunction || function instanceof MinAggFunction
+                || function instanceof MaxAggFunction) {
+            return shown + " over " + input.getTypeAt(info.argIndexes()[0]).copy(true).asSummaryString()
+                    + " is not accelerated; " + SUPPORTED_TYPES;
+        }
+        return shown + " is not accelerated; " + SUPPORTED;
+    }
+
+    /** {@code info} as the sidecar runs it; only for infos without a {@link #problem}. */
+    static AggregateSpec spec(AggregateInfo info, RowType input, boolean emit) {
+        String function = FUNCTIONS.get(info.function().getClass());
+        String arg = info.argIndexes().length == 0 ? null : input.getFieldNames().get(info.argIndexes()[0]);
+        DataType[] acc = info.externalAccTypes();
+        if (acc.length != 1) {
+            throw new IllegalStateException(function + " has " + acc.length + " accumulator fields, expected 1");
+        }
+        return new AggregateSpec(function, arg, acc[0].getLogicalType().asSerializableString(), emit);
+    }
+
+    /** The call as SQL shows it, with field names: {@code SUM(price)}, {@code COUNT(DISTINCT bidder)}. */
+    static String shown(AggregateCall call, RowType input) {
+        String args = call.getArgList().stream().map(i -> input.getFieldNames().get(i))
+                .collect(Collectors.joining(", "));
+        String name = call.getAggregation().getName();
+        String text = name + "(" + (call.isDistinct() ? "DISTINCT " : "")
+                + (args.isEmpty() && name.equals("COUNT") ? "*" : args) + ")";
+        return call.filterArg < 0 ? text : text + " FILTER (WHERE " + input.getFieldNames().get(call.filterArg) + ")";
+    }
+}

@@ -1,0 +1,20 @@
+package org.flinkaccelerator.planner.windowagg;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One aggregate as the sidecar runs it: {@code function} is count1, count, sum, min or max;
+ * {@code arg} the input field it reads (null for count1); {@code acc} its accumulator's type;
+ * {@code emit} false for a COUNT(*) the planner inserted only to tell empty windows.
+ */
+public record AggregateSpec(String function, String arg, String acc, boolean emit) {
+    Map<String, Object> tree() {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("function", function);
+        out.put("arg", arg);
+        out.put("acc", acc);
+        out.put("emit", emit);
+        return out;
+    }
+}

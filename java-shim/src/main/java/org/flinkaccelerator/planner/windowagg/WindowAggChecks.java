@@ -1,0 +1,104 @@
+package org.flinkaccelerator.planner.windowagg;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.api.config.ExecutionConfigOptions;
+import org.apache.flink.table.planner.plan.logical.CumulativeWindowSpec;
+import org.apache.flink.table.planner.plan.logical.HoppingWindowSpec;
+import org.apache.flink.table.planner.plan.logical.SessionWindowSpec;
+import org.apache.flink.table.planner.plan.logical.SliceAttachedWindowingStrategy;
+import org.apache.flink.table.planner.plan.logical.TimeAttributeWindowingStrategy;
+import org.apache.flink.table.planner.plan.logical.TumblingWindowSpec;
+import org.apache.flink.table.planner.plan.logical.WindowAttachedWindowingStrategy;
+import org.apache.flink.table.planner.plan.logical.WindowSpec;
+import org.apache.flink.table.planner.plan.logical.WindowingStrategy;
+import org.apache.flink.table.planner.plan.utils.AggregateInfoList;
+import org.apache.flink.table.planner.plan.utils.AggregateUtil;
+import org.flinkaccelerator.planner.stage.FallbackReason;
+
+/**
+ * The reasons a window aggregate stays stock that lie outside its aggregate functions: the window
+ * and how it is assigned, the time zone, and the state setup stock would use. Each is one line in
+ * the acceleration report (docs/design/stateful-window-aggregate.md, §2).
+ */
+final class WindowAggChecks {
+    private WindowAggChecks() {}
+
+    static final String WINDOW = "window";
+    static final String AGGREGATES = "aggregates";
+    static final String STATE = "state";
+
+    static final ConfigOption<String> STATE_BACKEND =
+            ConfigOptions.key("state.backend.type").stringType().noDefaultValue();
+    static final ConfigOption<String> ROCKSDB_TIMERS =
+            ConfigOptions.key("state.backend.rocksdb.timer-service.factory").stringType().noDefaultValue();
+
+    private static final Map<Class<?>, String> OTHER_WINDOWS = Map.of(
+            HoppingWindowSpec.class, "HOP", CumulativeWindowSpec.class, "CUMULATE", SessionWindowSpec.class, "SESSION");
+
+    /** Whether the windowing is one the sidecar assigns: a rowtime TUMBLE read straight from its table function. */
+    static List<FallbackReason> windowing(WindowAggNode node) {
+        List<FallbackReason> out = new ArrayList<>();
+        WindowingStrategy windowing = node.windowing();
+        if (windowing instanceof WindowAttachedWindowingStrategy) {
+            out.add(new FallbackReason(WINDOW, "the aggregate groups by window_start/window_end computed before it"
+                    + " (WindowAttachedWindowingStrategy, e.g. over another window aggregate's windows); only an"
+                    + " aggregate over a TUMBLE table function is accelerated"));
+        } else if (!(windowing instanceof TimeAttributeWindowingStrategy
+                || windowing instanceof SliceAttachedWindowingStrategy)) {
+            out.add(new FallbackReason(WINDOW, "windowing " + windowing.getClass().getSimpleName()
+                    + " is not accelerated"));
+        }
+        WindowSpec spec = windowing.getWindow();
+        if (!(spec instanceof TumblingWindowSpec)) {
+            out.add(new FallbackReason(WINDOW, OTHER_WINDOWS.getOrDefault(spec.getClass(), spec.getClass().getSimpleName())
+                    + " windows are not accelerated; only TUMBLE is"));
+        }
+        if (!windowing.isRowtime()) {
+            out.add(new FallbackReason(WINDOW, "processing-time windows are not accelerated; only event time"
+                    + " (a rowtime attribute with a WATERMARK) is"));
+        }
+        return out;
+    }
+
+    /** Whether stock's window ends and triggers are ones the sidecar reproduces in this zone. */
+    static List<FallbackReason> zone(TumbleWindow window) {
+        if (!window.fixedOffset()) {
+            return List.of(new FallbackReason(WINDOW, "time zone " + window.zone().getId() + " has no fixed UTC offset"
+                    + " (daylight saving or historical changes); only fixed-offset zones are accelerated"));
+        }
+        if (!window.epochAligned()) {
+            return List.of(new FallbackReason(WINDOW, "the window ends are not aligned to the epoch (offset "
+                    + window.offsetMs() + " ms minus zone offset " + window.zoneOffsetMs()
+                    + " ms is no multiple of the size " + window.sizeMs() + " ms): stock Flink fires such windows"
+                    + " late or loses them, which is not reproduced"));
+        }
+        return List.of();
+    }
+
+    /** Whether stock would keep this aggregate's state in a way the accelerated operator cannot mirror. */
+    static List<FallbackReason> state(WindowAggNode node, AggregateInfoList infos, ReadableConfig config) {
+        List<FallbackReason> out = new ArrayList<>();
+        // Only the single phase builds AsyncStateWindowAggOperator in 2.2.1 (WindowUtil.isAsyncStateEnabled);
+        // the global phase's builder never enables async state.
+        if (node.phase() == WindowAggPhase.SINGLE && config.get(ExecutionConfigOptions.TABLE_EXEC_ASYNC_STATE_ENABLED)
+                && node.windowing().getWindow() instanceof TumblingWindowSpec
+                && AggregateUtil.isAsyncStateEnabled(config, infos)) {
+            out.add(new FallbackReason(STATE, "'" + ExecutionConfigOptions.TABLE_EXEC_ASYNC_STATE_ENABLED.key()
+                    + "' is true, so stock Flink runs this aggregate with asynchronous state, which is not accelerated"));
+        }
+        String backend = config.getOptional(STATE_BACKEND).orElse("").toLowerCase(Locale.ROOT);
+        String timers = config.getOptional(ROCKSDB_TIMERS).orElse("").toUpperCase(Locale.ROOT);
+        if (backend.contains("rocksdb") && timers.equals("HEAP")) {
+            out.add(new FallbackReason(STATE, "'" + ROCKSDB_TIMERS.key() + "' is HEAP with the RocksDB state backend:"
+                    + " Flink would then write timers into raw keyed state, where the accelerated aggregate keeps its"
+                    + " windows"));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,163 @@
+package org.flinkaccelerator.planner.windowagg;
+
+import static org.flinkaccelerator.planner.windowagg.WindowAggPlans.query;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.List;
+import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecWindowAggregate;
+import org.flinkaccelerator.planner.stage.FallbackReason;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every reason a window aggregate stays stock (docs/design/stateful-window-aggregate.md, §2), on
+ * real plans, with the exact line the acceleration report shows.
+ */
+class WindowAggFallbackTest {
+    private static final String TUMBLE_10S = WindowAggExportTest.TUMBLE_10S;
+    private static final String BY_AUCTION = WindowAggExportTest.BY_AUCTION;
+    private static final String COLUMNS = "auction, window_start, window_end, COUNT(*)";
+
+    private static List<String> reasons(WindowAggExport export) {
+        assertFalse(export.accelerated(), () -> "expected stock, got " + export.toJson());
+        assertNull(export.fingerprint());
+        return export.fallback().stream().map(FallbackReason::toString).toList();
+    }
+
+    private static List<String> reasons(WindowAggPlans plans, String columns, String window, String groupBy) {
+        return reasons(plans.export(query(columns, window, groupBy)));
+    }
+
+    private static List<String> reasons(String columns, String window, String groupBy) {
+        return reasons(new WindowAggPlans(), columns, window, groupBy);
+    }
+
+    @Test
+    void hop() {
+        assertEquals(List.of("window: HOP windows are not accelerated; only TUMBLE is"), reasons(COLUMNS,
+                "HOP(TABLE bids, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '10' SECOND)", BY_AUCTION));
+    }
+
+    @Test
+    void cumulate() {
+        assertEquals(List.of("window: CUMULATE windows are not accelerated; only TUMBLE is"), reasons(COLUMNS,
+                "CUMULATE(TABLE bids, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '10' SECOND)", BY_AUCTION));
+    }
+
+    @Test
+    void session() {
+        assertEquals(List.of("window: SESSION windows are not accelerated; only TUMBLE is"), reasons(COLUMNS,
+                "SESSION(TABLE bids PARTITION BY auction, DESCRIPTOR(ts), INTERVAL '10' SECOND)", BY_AUCTION));
+    }
+
+    @Test
+    void processingTime() {
+        assertEquals(List.of("window: processing-time windows are not accelerated; only event time (a rowtime"
+                + " attribute with a WATERMARK) is"), reasons(COLUMNS,
+                "TUMBLE(TABLE bids, DESCRIPTOR(pt), INTERVAL '10' SECOND)", BY_AUCTION));
+    }
+
+    @Test
+    void avg() {
+        assertEquals(List.of("aggregates: AVG(price) is not accelerated; only COUNT(*), COUNT(x), SUM, MIN and MAX are"),
+                reasons("auction, window_start, window_end, AVG(price)", TUMBLE_10S, BY_AUCTION));
+    }
+
+    @Test
+    void distinct() {
+        assertEquals(List.of("aggregates: COUNT(DISTINCT bidder) is not accelerated: DISTINCT aggregates stay stock"),
+                reasons("auction, window_start, window_end, COUNT(DISTINCT bidder)", TUMBLE_10S, BY_AUCTION));
+    }
+
+    @Test
+    void filter() {
+        List<String> reasons = reasons("auction, window_start, window_end, SUM(price) FILTER (WHERE price > 10)",
+                TUMBLE_10S, BY_AUCTION);
+        assertEquals(1, reasons.size(), reasons.toString());
+        // The FILTER's condition is a column Flink computes before the aggregate, named $f<n>.
+        String reason = reasons.get(0);
+        assertEquals(true, reason.matches("aggregates: SUM\\(price\\) FILTER \\(WHERE \\$f\\d+\\) is not accelerated:"
+                + " aggregates with FILTER stay stock"), reason);
+    }
+
+    @Test
+    void sumOverAnotherType() {
+        assertEquals(List.of("aggregates: SUM(qty) over SMALLINT is not accelerated; SUM, MIN and MAX are over INT,"
+                + " BIGINT, DOUBLE and DECIMAL", "aggregates: MIN(note) over STRING is not accelerated; SUM, MIN and"
+                + " MAX are over INT, BIGINT, DOUBLE and DECIMAL"),
+                reasons("auction, window_start, window_end, SUM(qty), MIN(note)", TUMBLE_10S, BY_AUCTION));
+    }
+
+    @Test
+    void daylightSavingZone() {
+        WindowAggPlans plans = new WindowAggPlans().set("table.local-time-zone", "Australia/Adelaide");
+        assertEquals(List.of("window: time zone Australia/Adelaide has no fixed UTC offset (daylight saving or"
+                + " historical changes); only fixed-offset zones are accelerated"), reasons(plans, COLUMNS,
+                "TUMBLE(TABLE bids_ltz, DESCRIPTOR(ts), INTERVAL '1' HOUR)", BY_AUCTION));
+    }
+
+    @Test
+    void aTimestampRowtimeIgnoresTheSessionZone() {
+        WindowAggPlans plans = new WindowAggPlans().set("table.local-time-zone", "Australia/Adelaide");
+        assertEquals("UTC", plans.export(query(COLUMNS, TUMBLE_10S, BY_AUCTION)).descriptor().get("window") instanceof
+                java.util.Map<?, ?> w ? w.get("zone") : null);
+    }
+
+    @Test
+    void offsetNotAlignedToTheEpoch() {
+        assertEquals(List.of("window: the window ends are not aligned to the epoch (offset 300000 ms minus zone offset"
+                + " 0 ms is no multiple of the size 3600000 ms): stock Flink fires such windows late or loses them,"
+                + " which is not reproduced"), reasons(COLUMNS,
+                "TUMBLE(TABLE bids, DESCRIPTOR(ts), INTERVAL '1' HOUR, INTERVAL '5' MINUTE)", BY_AUCTION));
+    }
+
+    @Test
+    void zoneOffsetNotAlignedToTheEpoch() {
+        WindowAggPlans plans = new WindowAggPlans().set("table.local-time-zone", "GMT+05:30");
+        assertEquals(List.of("window: the window ends are not aligned to the epoch (offset 0 ms minus zone offset"
+                + " 19800000 ms is no multiple of the size 3600000 ms): stock Flink fires such windows late or loses"
+                + " them, which is not reproduced"), reasons(plans, COLUMNS,
+                "TUMBLE(TABLE bids_ltz, DESCRIPTOR(ts), INTERVAL '1' HOUR)", BY_AUCTION));
+    }
+
+    @Test
+    void windowAttachedStrategy() {
+        // The outer aggregate groups by the inner one's window_start/window_end: no TUMBLE table function of its own.
+        WindowAggPlans plans = new WindowAggPlans();
+        List<WindowAggExport> exports = plans.exports(plans.plan("SELECT window_start, window_end, MAX(c) FROM ("
+                + query("auction, window_start, window_end, COUNT(*) AS c", TUMBLE_10S, BY_AUCTION)
+                + ") GROUP BY window_start, window_end"));
+        assertEquals(2, exports.size());
+        assertEquals(List.of("window: the aggregate groups by window_start/window_end computed before it"
+                + " (WindowAttachedWindowingStrategy, e.g. over another window aggregate's windows); only an aggregate"
+                + " over a TUMBLE table function is accelerated"), reasons(exports.get(0)));
+        assertEquals(true, exports.get(1).accelerated(), "the inner aggregate reads its TUMBLE");
+    }
+
+    @Test
+    void asyncStateInTheSinglePhase() {
+        WindowAggPlans plans = new WindowAggPlans().set("table.optimizer.agg-phase-strategy", "ONE_PHASE")
+                .set("table.exec.async-state.enabled", "true");
+        assertEquals(List.of("state: 'table.exec.async-state.enabled' is true, so stock Flink runs this aggregate with"
+                + " asynchronous state, which is not accelerated"), reasons(plans, COLUMNS, TUMBLE_10S, BY_AUCTION));
+    }
+
+    @Test
+    void rocksDbWithHeapTimers() {
+        WindowAggPlans plans = new WindowAggPlans().set("state.backend.type", "rocksdb")
+                .set("state.backend.rocksdb.timer-service.factory", "HEAP");
+        assertEquals(List.of("state: 'state.backend.rocksdb.timer-service.factory' is HEAP with the RocksDB state"
+                + " backend: Flink would then write timers into raw keyed state, where the accelerated aggregate keeps"
+                + " its windows"), reasons(plans, COLUMNS, TUMBLE_10S, BY_AUCTION));
+    }
+
+    @Test
+    void aFieldMissingFromTheExecNodeIsNamed() {
+        StockFields.Missing missing = assertThrows(StockFields.Missing.class,
+                () -> StockFields.read(new Object(), StreamExecWindowAggregate.class, "windowSpec"));
+        assertEquals("Flink's StreamExecWindowAggregate has no readable field 'windowSpec' in this version, so the"
+                + " accelerator cannot read this window aggregate", missing.getMessage());
+    }
+}
