@@ -48,7 +48,7 @@ public final class AccelerateWindowAggregates implements RewriteRule {
         Set<String> names = new HashSet<>();
         List<String> summary = new ArrayList<>();
         for (WindowAggFinder.Found aggregate : found) {
-            String name = StageNames.unique(tableRead(aggregate.node()) + SUFFIX, names);
+            String name = StageNames.unique(baseName(aggregate.node()), names);
             WindowAggExport export = export(name, aggregate, config);
             if (export.accelerated()) {
                 summary.add(name + " (" + export.phase().text() + ") would run accelerated");
@@ -81,8 +81,15 @@ public final class AccelerateWindowAggregates implements RewriteRule {
         }
     }
 
-    /** The table whose source scan feeds {@code node} through first inputs, or "window" when there is none. */
-    static String tableRead(ExecNode<?> node) {
+    /**
+     * The name a window aggregate's descriptor gets, made unique per plan: the table whose source
+     * scan feeds it through first inputs (or "window" when there is none), then {@value #SUFFIX}.
+     */
+    public static String baseName(ExecNode<?> node) {
+        return tableRead(node) + SUFFIX;
+    }
+
+    private static String tableRead(ExecNode<?> node) {
         for (ExecNode<?> n = node; ; n = n.getInputEdges().get(0).getSource()) {
             if (n instanceof StreamExecTableSourceScan scan) {
                 return scan.getTableSourceSpec().getContextResolvedTable().getIdentifier().getObjectName();

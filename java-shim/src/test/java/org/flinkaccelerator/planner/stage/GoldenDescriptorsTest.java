@@ -9,15 +9,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.flinkaccelerator.planner.replace.AcceleratedExecNode;
+import org.flinkaccelerator.planner.rules.AccelerateWindowAggregates;
 import org.flinkaccelerator.planner.segment.SinkChain;
 import org.flinkaccelerator.planner.segment.SinkChainFinder;
 import org.flinkaccelerator.planner.segment.SourceChain;
 import org.flinkaccelerator.planner.segment.SourceChainFinder;
 import org.flinkaccelerator.planner.substrait.FunctionRegistry;
+import org.flinkaccelerator.planner.windowagg.WindowAggExport;
+import org.flinkaccelerator.planner.windowagg.WindowAggFinder;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -26,11 +31,14 @@ import org.junit.jupiter.api.TestFactory;
  * substrait-plans/NAME.json (a stage descriptor, or the fallback reasons): its one Kafka segment,
  * or, for {@value #ROWS}NAME, the rows stage of its one Kafka source, or, for {@value #ENCODE}NAME,
  * the encode stage of its one Kafka sink. The same files are what the Python tests execute, so the
- * two sides cannot drift apart.
+ * two sides cannot drift apart. Every substrait-plans/{@value #WINDOW_AGG}/NAME.sql exports its one
+ * window aggregate as NAME.json ({@link WindowAggExport}).
  */
 class GoldenDescriptorsTest {
     static final String ROWS = "rows_";
     static final String ENCODE = "encode_";
+    static final String WINDOW_AGG = "window_agg";
+    private static final Pattern SET = Pattern.compile("(?is)SET\\s+'([^']+)'\\s*=\\s*'([^']*)'\\s*;\\s*");
     static final Path GOLDEN = Paths.get(System.getProperty("basedir", "."), "..", "substrait-plans").normalize();
     static final String REGENERATE = "mvn -f java-shim/pom.xml test -Dtest=GoldenDescriptorsTest -Dregenerate.golden=true";
 
@@ -42,6 +50,35 @@ class GoldenDescriptorsTest {
         }
         assertTrue(queries.size() >= 12, "expected at least 12 golden queries in " + GOLDEN);
         return queries.stream().map(sql -> DynamicTest.dynamicTest(sql.getFileName().toString(), () -> check(sql)));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> eachWindowAggregateQueryExportsItsGoldenDescriptor() throws IOException {
+        List<Path> queries;
+        try (Stream<Path> files = Files.list(GOLDEN.resolve(WINDOW_AGG))) {
+            queries = files.filter(p -> p.toString().endsWith(".sql")).sorted().collect(Collectors.toList());
+        }
+        assertTrue(queries.size() >= 4, "expected at least 4 golden window aggregate queries");
+        return queries.stream().map(sql -> DynamicTest.dynamicTest(WINDOW_AGG + "/" + sql.getFileName(),
+                () -> checkWindowAgg(sql)));
+    }
+
+    /** The query's one window aggregate, exported as the rule names it, against NAME.json. */
+    private static void checkWindowAgg(Path sql) throws IOException {
+        SqlPlans plans = new SqlPlans();
+        StringBuilder statements = new StringBuilder();
+        for (String line : Files.readString(sql, StandardCharsets.UTF_8).split("\n", -1)) {
+            Matcher set = SET.matcher(line);
+            if (set.matches()) {
+                plans.set(set.group(1), set.group(2));
+            } else {
+                statements.append(line).append('\n');
+            }
+        }
+        List<WindowAggFinder.Found> found = WindowAggFinder.find(plans.plan(statements.toString()));
+        assertEquals(1, found.size(), "one window aggregate expected");
+        String name = AccelerateWindowAggregates.baseName(found.get(0).node());
+        compare(sql, WindowAggExport.of(name, found.get(0).fields(), plans.config()).toJson());
     }
 
     private static void check(Path sql) throws IOException {
@@ -72,6 +109,10 @@ class GoldenDescriptorsTest {
             assertEquals(1, exports.exports().size(), "one Kafka segment expected: " + exports.summary());
             emitted = exports.exports().get(0).toJson();
         }
+        compare(sql, emitted);
+    }
+
+    private static void compare(Path sql, String emitted) throws IOException {
         Path golden = Paths.get(sql.toString().replaceAll("\\.sql$", ".json"));
         if (Boolean.getBoolean("regenerate.golden")) {
             Files.writeString(golden, emitted, StandardCharsets.UTF_8);
