@@ -92,3 +92,36 @@ def test_a_statement_set_is_explained_as_one_job(tmp_path):
     sinks = [line for line in result.stdout.splitlines() if line.startswith("Sink(")]
     assert len(sinks) == 2, result.stdout
     assert "source default_catalog.default_database.bid feeds 2 operators" in result.stdout, result.stdout
+
+
+WINDOWED = """
+CREATE TABLE bid_t (auction BIGINT, price BIGINT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH (
+  'connector' = 'kafka', 'topic' = 'bids', 'properties.bootstrap.servers' = 'localhost:1',
+  'scan.startup.mode' = 'earliest-offset', 'format' = 'json');
+CREATE TABLE out_win (auction BIGINT, window_start TIMESTAMP(3), total BIGINT, other BIGINT) WITH (
+  'connector' = 'kafka', 'topic' = 'out', 'properties.bootstrap.servers' = 'localhost:1', 'format' = 'json');
+INSERT INTO out_win SELECT auction, window_start, SUM(price), MAX(price)
+FROM TABLE(TUMBLE(TABLE bid_t, DESCRIPTOR(ts), INTERVAL '10' SECOND)) GROUP BY auction, window_start, window_end;
+INSERT INTO out_win SELECT auction, window_start, SUM(price), AVG(price)
+FROM TABLE(HOP(TABLE bid_t, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '10' SECOND))
+GROUP BY auction, window_start, window_end;
+"""
+
+
+def test_window_aggregates_are_reported_only_with_their_option(tmp_path):
+    """accelerator.window-aggregate.enabled is report only: the descriptor or the reasons, the operator stock."""
+    off = explain(tmp_path, WINDOWED)
+    assert off.returncode == 0, off.stderr
+    assert "Window aggregates (" not in off.stdout and "window aggregate bid_t" not in off.stdout, off.stdout
+
+    on = explain(tmp_path, "SET 'accelerator.window-aggregate.enabled' = 'true';\n" + WINDOWED)
+    assert on.returncode == 0, on.stderr
+    tumble, hop = on.stdout.split("\n== ")[0], on.stdout.split("\n== ")[1]
+    aggregate = next(line for line in tumble.splitlines() if "GlobalWindowAggregate(" in line)
+    assert aggregate.endswith("[stock (report only): window aggregate bid_t-window-agg would run accelerated]")
+    assert "  bid_t-window-agg: would run accelerated, descriptor:\n    {\n      \"protocol\": 1,\n" \
+           "      \"kind\": \"window_agg\",\n" in tumble, tumble
+    aggregate = next(line for line in hop.splitlines() if "GlobalWindowAggregate(" in line)
+    assert aggregate.endswith("[stock: window aggregate bid_t-window-agg: window: HOP windows are not accelerated;"
+                              " only TUMBLE is; aggregates: AVG(price) is not accelerated; only COUNT(*), COUNT(x),"
+                              " SUM, MIN and MAX are]"), aggregate
