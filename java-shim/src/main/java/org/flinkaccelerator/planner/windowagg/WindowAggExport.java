@@ -102,9 +102,8 @@ public record WindowAggExport(String name, WindowAggPhase phase, Map<String, Obj
             }
         }
         TumbleWindow window = null;
-        if (reasons.isEmpty()) {
-            window = TumbleWindow.of((TumblingWindowSpec) node.windowing().getWindow(),
-                    node.windowing().getTimeAttributeType(), config);
+        if (node.windowing().getWindow() instanceof TumblingWindowSpec tumble) {
+            window = TumbleWindow.of(tumble, node.windowing().getTimeAttributeType(), config);
             reasons.addAll(WindowAggChecks.zone(window));
         }
         reasons.addAll(WindowAggChecks.state(node, infos, config));

@@ -160,4 +160,23 @@ class WindowAggFallbackTest {
         assertEquals("Flink's StreamExecWindowAggregate has no readable field 'windowSpec' in this version, so the"
                 + " accelerator cannot read this window aggregate", missing.getMessage());
     }
+
+    @Test
+    void everyReasonIsListedNotOnlyTheFirst() {
+        WindowAggPlans plans = new WindowAggPlans().set("table.local-time-zone", "Australia/Adelaide");
+        assertEquals(List.of("aggregates: AVG(price) is not accelerated; only COUNT(*), COUNT(x), SUM, MIN and MAX are",
+                "window: time zone Australia/Adelaide has no fixed UTC offset (daylight saving or historical changes);"
+                + " only fixed-offset zones are accelerated"), reasons(plans, "auction, window_start, window_end,"
+                + " AVG(price)", "TUMBLE(TABLE bids_ltz, DESCRIPTOR(ts), INTERVAL '1' HOUR)", BY_AUCTION));
+    }
+
+    @Test
+    void anUpdatingInput() {
+        WindowAggPlans plans = new WindowAggPlans();
+        plans.plans().env().executeSql("CREATE TABLE changes (auction BIGINT, price INT, ts TIMESTAMP(3),"
+                + " WATERMARK FOR ts AS ts) WITH ('connector' = 'kafka', 'topic' = 'changes',"
+                + " 'properties.bootstrap.servers' = 'localhost:9092', 'format' = 'debezium-json')");
+        assertEquals(List.of("aggregates: the input is not insert-only (the aggregate needs retraction)"),
+                reasons(plans, COLUMNS, "TUMBLE(TABLE changes, DESCRIPTOR(ts), INTERVAL '10' SECOND)", BY_AUCTION));
+    }
 }
