@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecWindowAggregate;
 import org.flinkaccelerator.planner.stage.FallbackReason;
 import org.junit.jupiter.api.Test;
@@ -78,7 +80,7 @@ class WindowAggFallbackTest {
         assertEquals(1, reasons.size(), reasons.toString());
         // The FILTER's condition is a column Flink computes before the aggregate, named $f<n>.
         String reason = reasons.get(0);
-        assertEquals(true, reason.matches("aggregates: SUM\\(price\\) FILTER \\(WHERE \\$f\\d+\\) is not accelerated:"
+        assertTrue(reason.matches("aggregates: SUM\\(price\\) FILTER \\(WHERE \\$f\\d+\\) is not accelerated:"
                 + " aggregates with FILTER stay stock"), reason);
     }
 
@@ -101,8 +103,8 @@ class WindowAggFallbackTest {
     @Test
     void aTimestampRowtimeIgnoresTheSessionZone() {
         WindowAggPlans plans = new WindowAggPlans().set("table.local-time-zone", "Australia/Adelaide");
-        assertEquals("UTC", plans.export(query(COLUMNS, TUMBLE_10S, BY_AUCTION)).descriptor().get("window") instanceof
-                java.util.Map<?, ?> w ? w.get("zone") : null);
+        Map<?, ?> window = (Map<?, ?>) plans.export(query(COLUMNS, TUMBLE_10S, BY_AUCTION)).descriptor().get("window");
+        assertEquals("UTC", window.get("zone"));
     }
 
     @Test
@@ -133,7 +135,7 @@ class WindowAggFallbackTest {
         assertEquals(List.of("window: the aggregate groups by window_start/window_end computed before it"
                 + " (WindowAttachedWindowingStrategy, e.g. over another window aggregate's windows); only an aggregate"
                 + " over a TUMBLE table function is accelerated"), reasons(exports.get(0)));
-        assertEquals(true, exports.get(1).accelerated(), "the inner aggregate reads its TUMBLE");
+        assertTrue(exports.get(1).accelerated(), "the inner aggregate reads its TUMBLE");
     }
 
     @Test
