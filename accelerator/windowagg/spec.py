@@ -60,8 +60,8 @@ class WindowAggSpec:
     input_schema: pa.Schema
     aggregates: tuple[Aggregate, ...]
     window_properties: tuple[str, ...]
-    #: The emitted values then the window properties, as the fire answer carries them after
-    #: `$key` and `window_end`.
+    #: The emitted values then the window properties (the output row without its keys), as the
+    #: fire answer carries them after `$key` and `$window_end`.
     output_fields: tuple[pa.Field, ...]
     #: The Flink type of each window property (window_time is TIMESTAMP_LTZ(3) for an LTZ rowtime).
     property_types: tuple[types.DataType, ...]
@@ -115,7 +115,13 @@ def _parse(descriptor: dict, name: str | None) -> WindowAggSpec:
         if p not in WINDOW_PROPERTIES:
             raise refuse(f"window property {p!r}; this sidecar emits {list(WINDOW_PROPERTIES)}")
 
+    # The exec node's output row: the keys, the emitted values, the window properties. The JVM
+    # emits Flink's own key object before the values, so the fire answer carries the rest.
+    keys = [k["name"] for k in descriptor.get("keys", [])]
     output = [(f["name"], types.parse(f["type"])) for f in descriptor["output"]["fields"]]
+    if [n for n, _ in output[:len(keys)]] != keys:
+        raise refuse(f"output fields start {[n for n, _ in output[:len(keys)]]}, not the keys {keys}")
+    output = output[len(keys):]
     emitted = [a for a in aggregates if a.emit]
     if len(output) != len(emitted) + len(properties):
         raise refuse(f"{len(output)} output fields for {len(emitted)} emitted aggregates and"
@@ -157,8 +163,10 @@ def _aggregate(a: dict, phase: str, input_types: dict[str, types.DataType], refu
                      f" {function} accumulator {acc.serializable()}")
     if function in ("sum", "min", "max") and acc.root not in NUMERIC_ROOTS:
         raise refuse(f"{function} over {acc.serializable()}; this sidecar runs {list(NUMERIC_ROOTS)}")
-    if function in ("count1", "count") and (acc.root != "BIGINT" or acc.nullable):
-        raise refuse(f"{function} accumulates as {acc.serializable()}, not BIGINT NOT NULL")
+    # Flink declares COUNT's accumulator as a nullable BIGINT (its state serializer's type) and
+    # starts it at 0, so it is never null; both spellings are the same accumulator.
+    if function in ("count1", "count") and acc.root != "BIGINT":
+        raise refuse(f"{function} accumulates as {acc.serializable()}, not BIGINT")
     return Aggregate(function, arg, acc, bool(a.get("emit", True)))
 
 

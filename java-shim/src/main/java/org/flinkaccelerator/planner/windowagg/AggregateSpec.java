@@ -5,7 +5,8 @@ import java.util.Map;
 
 /**
  * One aggregate as the sidecar runs it: {@code function} is count1, count, sum, min or max;
- * {@code arg} the input field it reads (null for count1); {@code acc} its accumulator's type;
+ * {@code arg} the input field it reads: its argument column in phase single (null for count1), its
+ * partial accumulator column in phase global; {@code acc} its accumulator's type;
  * {@code emit} false for a COUNT(*) the planner inserted only to tell empty windows.
  */
 public record AggregateSpec(String function, String arg, String acc, boolean emit) {

@@ -126,9 +126,18 @@ public record WindowAggExport(String name, WindowAggPhase phase, Map<String, Obj
         List<AggregateSpec> aggregates = new ArrayList<>();
         AggregateInfo[] all = infos.aggInfos();
         int countStar = infos.getIndexOfCountStar();
+        List<Map<String, Object>> input = inputFields(node, infos);
+        List<AggregateSpec> exported = new ArrayList<>();
         for (int i = 0; i < all.length; i++) {
             boolean hidden = infos.countStarInserted() && i == countStar;
-            aggregates.add(AggregateFunctions.spec(all[i], node.aggInputType(), !hidden));
+            AggregateSpec spec = AggregateFunctions.spec(all[i], node.aggInputType(), !hidden);
+            aggregates.add(spec);
+            // The global phase reads each aggregate's partial accumulator (one column each for the
+            // functions exported), in aggregate order after the key, key group and time. The
+            // fingerprint keeps the argument columns, so SUM(a) state never restores into SUM(b).
+            exported.add(node.phase() == WindowAggPhase.GLOBAL
+                    ? new AggregateSpec(spec.function(), (String) input.get(3 + i).get("name"), spec.acc(), spec.emit())
+                    : spec);
         }
         List<Map<String, Object>> keys = new ArrayList<>();
         for (int k : node.grouping()) {
@@ -142,8 +151,8 @@ public record WindowAggExport(String name, WindowAggPhase phase, Map<String, Obj
         out.put("phase", node.phase().text());
         out.put("window", windowTree);
         out.put("keys", keys);
-        out.put("input", Map.of("fields", inputFields(node, infos)));
-        out.put("aggregates", aggregates.stream().map(AggregateSpec::tree).toList());
+        out.put("input", Map.of("fields", input));
+        out.put("aggregates", exported.stream().map(AggregateSpec::tree).toList());
         out.put("window_properties", Arrays.stream(node.windowProperties()).map(WindowAggExport::propertyName).toList());
         out.put("output", Map.of("fields", fields(node.outputType())));
         Map<String, Object> state = new LinkedHashMap<>();
