@@ -89,8 +89,12 @@ def no_sidecar_or_region_left(taskmanager: int) -> None:
 
 @pytest.fixture
 def small_shm_cluster(request):
+    # Managed memory (where the accelerated operators' Arrow buffers come from) large enough for
+    # the negative control's 180 MB batch, so it reaches /dev/shm rather than the Arrow limit.
     cluster = FlinkCluster(extra_jars=[locations.shim_jar()], launcher=SMALL_SHM,
-                           config={"accelerator.python.executable": sys.executable}).start()
+                           config={"accelerator.python.executable": sys.executable,
+                                   "taskmanager.memory.process.size": "3g",
+                                   "taskmanager.memory.managed.size": "1536m"}).start()
     yield cluster
     cluster.stop(keep_logs=request.session.testsfailed > 0)
 
