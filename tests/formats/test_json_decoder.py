@@ -675,7 +675,7 @@ def keep_read(array: pa.Array, t: types.DataType, read: dict | None) -> pa.Array
 
 
 @pytest.mark.parametrize("options", list(NATIVE_OPTIONS))
-@settings(SETTINGS, max_examples=150)
+@settings(SETTINGS)
 @given(batch=st.lists(native_messages(NATIVE), min_size=10, max_size=40), read=read_selections(NATIVE))
 def test_unread_fields_are_checked_as_strictly_but_decoded_as_nulls(options, batch, read):
     """Reading only some fields vouches for exactly the messages a whole decode vouches for (a
