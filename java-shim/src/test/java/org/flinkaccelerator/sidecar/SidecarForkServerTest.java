@@ -126,8 +126,24 @@ class SidecarForkServerTest {
     private static void awaitGone(long pid, String what) throws InterruptedException {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (running(pid)) {
-            assertFalse(System.nanoTime() > deadline, what + " is still running after " + WAIT.toSeconds() + " s");
+            if (System.nanoTime() > deadline) {
+                assertFalse(running(pid), what + " is still running after " + WAIT.toSeconds() + " s: " + describe(pid));
+            }
             Thread.sleep(50);
+        }
+    }
+
+    /** What /proc says of {@code pid}: its command line, state, parent and where it waits. */
+    private static String describe(long pid) {
+        Path proc = Path.of("/proc", String.valueOf(pid));
+        try {
+            String status = Files.readAllLines(proc.resolve("status")).stream()
+                    .filter(l -> l.startsWith("State:") || l.startsWith("PPid:") || l.startsWith("Threads:"))
+                    .map(String::strip).reduce((a, b) -> a + ", " + b).orElse("");
+            return new String(Files.readAllBytes(proc.resolve("cmdline")), StandardCharsets.UTF_8).replace('\0', ' ')
+                    + "(" + status + ", wchan " + Files.readString(proc.resolve("wchan")) + ")";
+        } catch (IOException e) {
+            return "gone (" + e + ")";
         }
     }
 
