@@ -54,8 +54,7 @@ def run(args: argparse.Namespace, token: str | None = None) -> int:
                         format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("py4j").setLevel(logging.WARNING)
     stop = threading.Event()
-    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        signal.signal(signum, lambda s, _frame: _stop_on_signal(stop, s))
+    received = install_stop_handlers()
     signal_on_parent_death(signal.SIGTERM)
     watch = ParentWatch(args.jvm_pid)
 
@@ -83,7 +82,7 @@ def run(args: argparse.Namespace, token: str | None = None) -> int:
         jvm.attach(callback_server.get_listening_port(), responses.path, accelerator.__version__, control)
         log.info("sidecar ready: accelerator %s, protocol %s, python %s", accelerator.__version__,
                  PROTOCOL_VERSION, sys.version.split()[0])
-        return _watch(stop, watch)
+        return _watch(stop, watch, received)
     except Exception:
         log.exception("sidecar failed")
         return EXIT_FAILED
@@ -104,19 +103,41 @@ def _connect(port: int, token: str) -> JavaGateway:
         eager_load=True))
 
 
-def _watch(stop: threading.Event, watch: ParentWatch) -> int:
+class ReceivedSignal:
+    """The stop signal a handler saw. A handler only stores it: Python runs a handler between two
+    bytecodes of the main thread, so one that took a lock (setting an Event does) deadlocks the
+    sidecar when a second signal arrives while the first handler holds it (a TaskManager's death
+    sends SIGTERM from the kernel and from the fork server), and the sidecar outlives its JVM."""
+
+    def __init__(self):
+        self.signum: int | None = None
+
+    def __call__(self, signum: int, _frame) -> None:
+        self.signum = signum
+
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
+def install_stop_handlers() -> ReceivedSignal:
+    """Handlers for the signals that stop the sidecar; the main thread's watch loop acts on them."""
+    received = ReceivedSignal()
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, received)
+    return received
+
+
+def _watch(stop: threading.Event, watch: ParentWatch, received: ReceivedSignal) -> int:
     while not stop.wait(WATCH_INTERVAL_SECONDS):
+        if received.signum is not None:
+            log.info("exiting: received %s", signal.Signals(received.signum).name)
+            return EXIT_OK
         reason = watch.gone()
         if reason:
             log.warning("exiting: %s", reason)
             return EXIT_FAILED
     log.info("exiting")
     return EXIT_OK
-
-
-def _stop_on_signal(stop: threading.Event, signum: int) -> None:
-    log.info("received %s", signal.Signals(signum).name)
-    stop.set()
 
 
 def _clean_up(gateway: JavaGateway | None, requests: shm.SharedRegion | None,
