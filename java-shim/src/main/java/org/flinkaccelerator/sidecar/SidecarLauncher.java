@@ -2,8 +2,10 @@ package org.flinkaccelerator.sidecar;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.URISyntaxException;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
@@ -139,9 +141,37 @@ final class SidecarLauncher {
                     + ", this jar " + SidecarControl.PROTOCOL_VERSION, "", null);
         }
         if (!BuildInfo.version().equals(sidecar.acceleratorVersion())) {
-            throw setupFailure(python, "it has accelerator " + sidecar.acceleratorVersion() + " but this jar is "
-                    + BuildInfo.version() + " (the two must match exactly for identical results)", "", null);
+            throw versionMismatch(python, sidecar.acceleratorVersion());
         }
+    }
+
+    /**
+     * The package and the jar are different releases: names both versions and both fixes, the
+     * package of the jar's release or the jar of the package's release (its install-jar command).
+     */
+    static SidecarSetupException versionMismatch(String python, String packageVersion) {
+        SidecarSetupException e = setupFailure(python, "it has accelerator " + packageVersion
+                + " but this jar is flink-accelerator " + BuildInfo.version()
+                + " (the two must match exactly for identical results)", "", null);
+        return new SidecarSetupException(e.getMessage() + " Or keep accelerator " + packageVersion
+                + " and put its own jar into every TaskManager's lib/ (then restart them): " + python
+                + " -m accelerator install-jar --flink-home " + flinkHome() + ".", null);
+    }
+
+    /** The Flink distribution this jar was loaded from (the folder above its lib/), as well as it can be told. */
+    static String flinkHome() {
+        try {
+            Path jar = Path.of(
+                    SidecarLauncher.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path lib = jar.getParent();
+            if (Files.isRegularFile(jar) && lib != null && lib.getFileName().toString().equals("lib")
+                    && lib.getParent() != null) {
+                return lib.getParent().toString();
+            }
+        } catch (RuntimeException | URISyntaxException e) {
+            // no code source (or not a file): say it in words below
+        }
+        return "<the Flink distribution>";
     }
 
     /** The one setup error: names the option, the problem and the command that fixes it. */

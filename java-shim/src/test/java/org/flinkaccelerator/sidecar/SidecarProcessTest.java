@@ -19,6 +19,7 @@ import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.flinkaccelerator.BuildInfo;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -239,6 +240,24 @@ class SidecarProcessTest {
                 + ": it has no usable 'accelerator' package"), e.getMessage());
         assertTrue(e.getMessage().contains(python + " -m pip install flink-accelerator=="), e.getMessage());
         assertTrue(e.getMessage().contains("No module named"), e.getMessage());
+    }
+
+    @Test
+    void packageOfAnotherReleaseIsOneClearErrorNamingBothVersionsAndBothFixes(@TempDir Path dir) throws IOException {
+        // The venv's interpreter, its accelerator package claiming another release (sitecustomize
+        // runs before the sidecar imports the package, so the sidecar reports that version).
+        Path site = Files.createDirectories(dir.resolve("site"));
+        Files.writeString(site.resolve("sitecustomize.py"), "import accelerator\naccelerator.__version__ = '0.0.1'\n");
+        Path python = TestPython.wrapper(dir.resolve("python-of-another-release"), "PYTHONPATH=" + site, "");
+        SidecarSettings settings = new SidecarSettings(python.toString(), SidecarSettings.DEFAULT_CALL_TIMEOUT,
+                SidecarSettings.DEFAULT_START_TIMEOUT, SidecarSettings.DEFAULT_INITIAL_REGION_BYTES);
+        SidecarSetupException e = assertThrows(SidecarSetupException.class, () -> SidecarProcess.start(settings));
+        String version = BuildInfo.version();
+        assertTrue(e.getMessage().contains("accelerator.python.executable=" + python + ": it has accelerator 0.0.1"
+                + " but this jar is flink-accelerator " + version), e.getMessage());
+        assertTrue(e.getMessage().contains(python + " -m pip install flink-accelerator==" + version), e.getMessage());
+        assertTrue(e.getMessage().contains("Or keep accelerator 0.0.1 and put its own jar into every TaskManager's"
+                + " lib/ (then restart them): " + python + " -m accelerator install-jar --flink-home "), e.getMessage());
     }
 
     private static long parentOf(long pid) {
