@@ -19,11 +19,12 @@ PYTEST_ARGS  ?=
 # The native format kernels (Rust) are compiled by the package's own install (setuptools-rust).
 NATIVE_SRC   := native/Cargo.toml native/Cargo.lock $(shell find native/src -type f 2>/dev/null)
 
-.PHONY: help setup venv shim test test-java test-python compat compat-docs demo bench bench-p2 bench-stateful bench-quick bench-formats soak clean-cache
+.PHONY: help setup venv shim dist test test-java test-python compat compat-docs demo bench bench-p2 bench-stateful bench-quick bench-formats soak clean-cache
 help:
 	@echo "make demo   - run the main job on a local Kafka broker and stock Flink $(FLINK_VERSION)"
 	@echo "make test   - everything CI runs: Java unit tests, then the Python and end-to-end tests"
 	@echo "make setup  - only provision (venv, shim jar, runtime jars, Flink distribution)"
+	@echo "make dist   - the installable wheel (native kernels and the jar inside) and the jar, in dist/ (docs/deploy.md)"
 	@echo "make compat - the compatibility suite alone (stock vs accelerated Flink on every case)"
 	@echo "make bench  - Nexmark on Kafka, stock vs accelerated; writes benchmarks/results/ and docs/performance.md"
 	@echo "make bench-p2 - the stateless Nexmark queries at parallelism 2; its own section of docs/performance.md"
@@ -44,6 +45,12 @@ $(VENV)/.installed: pyproject.toml $(NATIVE_SRC)
 $(SHIM_JAR): $(SHIM_SRC)
 	$(MVN) -f java-shim/pom.xml package -DskipTests
 	@touch $@
+
+# The wheel (manylinux, the jar inside as package data) and the jar beside it; built once per
+# source digest under .cache/dist/ (accelerator/testing/package.py), copied to $(DIST_DIR).
+DIST_DIR ?= dist
+dist: $(VENV)/.installed $(SHIM_JAR)
+	$(PY) -m accelerator.testing.package --out $(DIST_DIR)
 
 $(RUNTIME_JARS): java-shim/test-runtime/pom.xml
 	rm -rf $(CACHE)/runtime-jars

@@ -92,6 +92,12 @@ def _bench_formats(args: argparse.Namespace) -> int:
                        command, warm_up=args.warm_up)
 
 
+def _install_jar(args: argparse.Namespace) -> int:
+    from accelerator import install
+
+    return install.main(args.flink_home)
+
+
 def _sidecar(args: argparse.Namespace) -> int:
     from accelerator.sidecar import server
 
@@ -170,6 +176,12 @@ def build_parser() -> argparse.ArgumentParser:
                          help="also write the formats section of this page (docs/performance.md)")
     formats.add_argument("--command-line", help=argparse.SUPPRESS)  # what the report says produced it
     formats.set_defaults(run=_bench_formats)
+
+    install_jar = commands.add_parser("install-jar", help=f"copy this package's jar into a Flink {FLINK_VERSION}"
+                                      " distribution's lib/ and print the accelerator.python.executable to set")
+    install_jar.add_argument("--flink-home", required=True, metavar="DIR",
+                             help="the Flink distribution (the folder holding bin/, conf/ and lib/)")
+    install_jar.set_defaults(run=_install_jar)
 
     from accelerator.sidecar.arguments import add_arguments
 

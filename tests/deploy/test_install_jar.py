@@ -1,0 +1,79 @@
+"""`accelerator install-jar --flink-home DIR` on folders laid out like Flink distributions (and unlike them)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from accelerator import FLINK_VERSION, __version__, cli, install
+
+JAR = f"flink-accelerator-{__version__}.jar"
+
+
+def distribution(root: Path, version: str = FLINK_VERSION) -> Path:
+    """The parts of a Flink distribution install-jar looks at: bin/config.sh and lib/flink-dist-<version>.jar."""
+    (root / "bin").mkdir(parents=True)
+    (root / "bin" / "config.sh").write_text("#!/usr/bin/env bash\n")
+    (root / "lib").mkdir()
+    (root / "lib" / f"flink-dist-{version}.jar").write_bytes(b"PK")
+    (root / "lib" / "flink-json-2.2.1.jar").write_bytes(b"PK")
+    return root
+
+
+def install_jar(flink_home: Path, capsys) -> tuple[int, str, str]:
+    code = cli.main(["install-jar", "--flink-home", str(flink_home)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_places_the_packaged_jar_and_prints_the_interpreter_to_set(tmp_path, capsys):
+    home = distribution(tmp_path / "flink")
+    code, out, err = install_jar(home, capsys)
+    assert (code, err) == (0, "")
+    assert (home / "lib" / JAR).read_bytes() == install.packaged_jar().read_bytes()
+    assert f"installed {home / 'lib' / JAR}" in out
+    assert f"  accelerator.python.executable: {sys.executable}\n" in out
+    assert "  accelerator.enabled: true\n" in out
+
+
+def test_replaces_an_older_release_and_keeps_other_jars(tmp_path, capsys):
+    home = distribution(tmp_path / "flink")
+    lib = home / "lib"
+    (lib / "flink-accelerator-0.0.9.jar").write_bytes(b"old")
+    (lib / "flink-accelerator-compat-messages.jar").write_bytes(b"a user's jar")
+    (lib / JAR).write_bytes(b"a stale copy of this release")
+    code, out, _ = install_jar(home, capsys)
+    assert code == 0
+    assert sorted(p.name for p in lib.iterdir()) == sorted(
+        [f"flink-dist-{FLINK_VERSION}.jar", "flink-json-2.2.1.jar", "flink-accelerator-compat-messages.jar", JAR])
+    assert (lib / JAR).read_bytes() == install.packaged_jar().read_bytes()
+    assert f"removed {lib / 'flink-accelerator-0.0.9.jar'}" in out
+
+
+def test_refuses_another_flink_version_and_changes_nothing(tmp_path, capsys):
+    home = distribution(tmp_path / "flink", version="2.3.0")
+    (home / "lib" / "flink-accelerator-0.0.9.jar").write_bytes(b"old")
+    code, out, err = install_jar(home, capsys)
+    assert code == 2 and out == ""
+    assert f"{home} is Flink 2.3.0; flink-accelerator {__version__} supports Flink {FLINK_VERSION} only" in err
+    assert sorted(p.name for p in (home / "lib").iterdir()) == [
+        "flink-accelerator-0.0.9.jar", "flink-dist-2.3.0.jar", "flink-json-2.2.1.jar"]
+
+
+@pytest.mark.parametrize("layout", ["empty", "no_dist_jar", "lib_only"])
+def test_refuses_a_folder_that_is_no_flink_distribution(tmp_path, capsys, layout):
+    home = tmp_path / "flink"
+    if layout == "no_dist_jar":
+        distribution(home)
+        (home / "lib" / f"flink-dist-{FLINK_VERSION}.jar").unlink()
+    elif layout == "lib_only":
+        (home / "lib").mkdir(parents=True)
+        (home / "lib" / f"flink-dist-{FLINK_VERSION}.jar").write_bytes(b"PK")
+    else:
+        home.mkdir()
+    code, out, err = install_jar(home, capsys)
+    assert code == 2 and out == ""
+    assert f"accelerator install-jar: {home} is not a Flink distribution" in err, err
+    assert not list(home.rglob("flink-accelerator-*.jar"))
