@@ -35,16 +35,22 @@ from accelerator.testing.kafka import Record
 
 pytestmark = pytest.mark.services
 
-SOURCE = """
+BIDS = """
 CREATE TABLE bid (auction BIGINT, bidder BIGINT, price BIGINT, channel STRING, url STRING,
   `dateTime` TIMESTAMP(3), extra STRING) WITH (
   'connector' = 'kafka', 'topic' = '${source}', 'properties.bootstrap.servers' = '${bootstrap}',
   'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'json');
-CREATE TABLE out_bid (auction BIGINT, bidder BIGINT, price BIGINT, channel STRING, url STRING) WITH (
+"""
+JOB = """
+CREATE TABLE out_${name} (auction BIGINT, bidder BIGINT, price BIGINT, channel STRING, url STRING) WITH (
   'connector' = 'kafka', 'topic' = '${sink}', 'properties.bootstrap.servers' = '${bootstrap}',
   'format' = 'json');
-INSERT INTO out_bid SELECT auction, bidder, price * 100, UPPER(channel), url FROM bid WHERE MOD(bidder, 3) <> 0;
+INSERT INTO out_${name} SELECT auction, bidder, price * 100, UPPER(channel), url FROM bid WHERE MOD(bidder, 3) <> 0;
 """
+#: One sql-client.sh run, two jobs: the same INSERT with the flag switched off for it (stock), then
+#: with the flag as config.yaml sets it. The second job waits for the first one's slots.
+SCRIPT = ("SET 'accelerator.enabled' = 'false';\n" + BIDS + JOB.replace("${name}", "stock").replace("${sink}", "${stock}")
+          + "RESET 'accelerator.enabled';\n" + JOB.replace("${name}", "accelerated").replace("${sink}", "${accelerated}"))
 ACCELERATED = "Accelerated["
 MESSAGES = 4000
 SIDECAR_READY = re.compile(r"Python sidecar pid (\d+) ready in \d+ ms: accelerator (\S+), protocol \d+, "
@@ -100,7 +106,7 @@ def deployment(tmp_path_factory):
     venv = root / "venv"
     base_python = Path(sys._base_executable)  # the interpreter this test's venv was made from, not the venv
     run([base_python, "-m", "venv", venv], cwd=root)
-    run([venv / "bin" / "python", "-m", "pip", "install", "-q", wheel], cwd=root, timeout=600)
+    run([venv / "bin" / "python", "-m", "pip", "install", "-q", "--no-compile", wheel], cwd=root, timeout=600)
     probe = json.loads(run([venv / "bin" / "python", "-c",
                             "import json, accelerator, accelerator._native as n;"
                             "print(json.dumps([accelerator.__file__, accelerator.__version__, n.__file__]))"],
@@ -191,12 +197,11 @@ def test_wheel_and_install_jar_on_a_standalone_cluster_with_two_taskmanagers(dep
         taskmanagers = taskmanager_pids(cluster)
         assert len(taskmanagers) == 2, cluster.daemon_pids()
 
-        outputs, jobs = {}, {}
-        for name, settings in (("stock", "SET 'accelerator.enabled' = 'false';\n"), ("accelerated", "")):
-            sink = new_topic(f"deploy-out-{name}", partitions=2)
-            (jobs[name],) = cluster.run_sql(settings + SOURCE, {"bootstrap": kafka_broker.bootstrap,
-                                                                "source": source, "sink": sink})
-            outputs[name] = sorted(r.value for r in kafka_broker.consume(sink))
+        sinks = {name: new_topic(f"deploy-out-{name}", partitions=2) for name in ("stock", "accelerated")}
+        stock_job, accelerated_job = cluster.run_sql(SCRIPT, {"bootstrap": kafka_broker.bootstrap, "source": source,
+                                                               **sinks})
+        jobs = {"stock": stock_job, "accelerated": accelerated_job}
+        outputs = {name: sorted(r.value for r in kafka_broker.consume(sink)) for name, sink in sinks.items()}
 
         names = {k: [v["name"] for v in cluster.rest(f"/jobs/{j}")["vertices"]] for k, j in jobs.items()}
         assert not any(ACCELERATED in n for n in names["stock"]), names["stock"]
