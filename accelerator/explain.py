@@ -87,8 +87,9 @@ def java_executable() -> str:
 
 def _run_java(arguments: list[str], flink_home: Path | None, jar: Path | None,
               timeout_s: float) -> subprocess.CompletedProcess:
-    home = Path(flink_home or default_flink_home())
-    jar = Path(jar or default_jar(home))
+    # Absolute: Java runs in a temporary folder, where a relative --flink-home or --jar means nothing.
+    home = Path(flink_home or default_flink_home()).resolve()
+    jar = Path(jar or default_jar(home)).resolve()
     for path, what in ((home / "lib", "Flink's lib/ folder"), (jar, "the flink-accelerator jar")):
         if not path.exists():
             raise FileNotFoundError(f"{what} not found at {path}")

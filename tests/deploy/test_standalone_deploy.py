@@ -29,7 +29,7 @@ import pytest
 import yaml
 
 from accelerator import __version__
-from accelerator.testing import locations, package, processes, sidecars
+from accelerator.testing import locations, package, processes, sidecars, sql
 from accelerator.testing.flink import FlinkCluster, flatten
 from accelerator.testing.kafka import Record
 
@@ -123,6 +123,13 @@ def deployment(tmp_path_factory):
     assert Path(python) == venv / "bin" / "python", printed
     placed = home / "lib" / f"flink-accelerator-{__version__}.jar"
     assert placed.read_bytes() == jar.read_bytes(), "install-jar must place the jar the wheel was built with"
+
+    # The installed `accelerator explain` plans against that distribution (a relative --flink-home).
+    job = root / "job.sql"
+    script = "SET 'accelerator.enabled' = 'true';\n" + BIDS + JOB.replace("${name}", "x")
+    job.write_text(sql.render(script, {"bootstrap": "localhost:9", "source": "s", "sink": "t"}))
+    explained = run([venv / "bin" / "accelerator", "explain", job.name, "--flink-home", home.name], cwd=root)
+    assert "Every part of this plan runs accelerated." in explained, explained
     yield venv, home, python
     shutil.rmtree(root, ignore_errors=True)
 
