@@ -98,7 +98,7 @@ def processes_of(venv: Path) -> list[int]:
 
 
 @pytest.fixture(scope="module")
-def deployment(tmp_path_factory):
+def deployment(request, tmp_path_factory):
     """(venv, Flink home, the python install-jar printed): wheel installed, jar placed, nothing started."""
     wheel, jar = package.cached_build()
     root = tmp_path_factory.mktemp("deploy")
@@ -131,7 +131,8 @@ def deployment(tmp_path_factory):
     explained = run([venv / "bin" / "accelerator", "explain", job.name, "--flink-home", home.name], cwd=root)
     assert "Every part of this plan runs accelerated." in explained, explained
     yield venv, home, python
-    shutil.rmtree(root, ignore_errors=True)
+    if request.session.testsfailed == 0:  # else its logs stay (flink/log/), in pytest's kept temporary folders
+        shutil.rmtree(root, ignore_errors=True)
 
 
 def configure(home: Path, python: str, pid_dir: Path) -> int:
