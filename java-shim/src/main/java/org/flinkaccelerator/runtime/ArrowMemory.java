@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * reserves the whole PYTHON share for its worker), gets an allocator of its own limited by that
  * option, off Flink's budget, as before, with a warning: the job runs wherever stock Flink runs it.
  */
-final class ArrowMemory implements AutoCloseable {
+public final class ArrowMemory implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ArrowMemory.class);
 
     /** The shared resource's type in the slot's MemoryManager (also the reservation's owner there). */
@@ -46,7 +46,7 @@ final class ArrowMemory implements AutoCloseable {
      *     PYTHON use case (0 when the slot has none for it)
      * @param limit {@code accelerator.memory.arrow-limit}: the most one operator may hold
      */
-    static ArrowMemory open(String operator, MemoryManager memoryManager, double pythonFraction, long limit)
+    public static ArrowMemory open(String operator, MemoryManager memoryManager, double pythonFraction, long limit)
             throws Exception {
         long share = pythonFraction > 0 ? memoryManager.computeMemorySize(pythonFraction) : 0;
         if (share == 0) {
@@ -82,17 +82,17 @@ final class ArrowMemory implements AutoCloseable {
         return new ArrowMemory(null, new RootAllocator(limit));
     }
 
-    BufferAllocator allocator() {
+    public BufferAllocator allocator() {
         return allocator;
     }
 
     /** Bytes of managed memory the slot reserved for its accelerated operators' buffers; 0 when outside Flink's budget. */
-    long managedBytes() {
+    public long managedBytes() {
         return slot == null ? 0 : slot.getSize();
     }
 
     /** Why the operator's buffers could not grow while {@code doing}, and what to change. */
-    String limitReached(String doing) {
+    public String limitReached(String doing) {
         long limit = allocator.getLimit();
         String held = allocator.getAllocatedMemory() + " bytes held";
         if (slot == null) {

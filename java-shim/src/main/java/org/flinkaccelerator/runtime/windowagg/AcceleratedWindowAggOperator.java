@@ -1,0 +1,497 @@
+package org.flinkaccelerator.runtime.windowagg;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VarBinaryVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeutils.base.LongSerializer;
+import org.apache.flink.api.common.typeutils.base.StringSerializer;
+import org.apache.flink.core.memory.ManagedMemoryUseCase;
+import org.apache.flink.core.memory.MemorySegmentFactory;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Meter;
+import org.apache.flink.metrics.MeterView;
+import org.apache.flink.runtime.execution.Environment;
+import org.apache.flink.runtime.state.KeyGroupRange;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
+import org.apache.flink.runtime.state.KeyGroupStatePartitionStreamProvider;
+import org.apache.flink.runtime.state.KeyedStateCheckpointOutputStream;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.operators.InternalTimer;
+import org.apache.flink.streaming.api.operators.InternalTimerService;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.operators.TimestampedCollector;
+import org.apache.flink.streaming.api.operators.Triggerable;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.binary.BinarySegmentUtils;
+import org.apache.flink.table.data.utils.JoinedRowData;
+import org.apache.flink.table.runtime.operators.TableStreamOperator;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
+import org.apache.flink.util.IOUtils;
+import org.flinkaccelerator.runtime.ArrowMemory;
+import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
+import org.flinkaccelerator.runtime.arrow.RowDataArrowWriter;
+import org.flinkaccelerator.sidecar.SidecarException;
+import org.flinkaccelerator.sidecar.SidecarProcess;
+import org.flinkaccelerator.sidecar.SidecarSettings;
+import org.flinkaccelerator.sidecar.SidecarStage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An event-time TUMBLE window aggregate whose state and values live in the Python sidecar's
+ * {@code window_agg} stage, while Flink keeps the control flow stock Flink's
+ * {@code WindowAggOperator} has (docs/design/stateful-window-aggregate.md §3): the same late
+ * rule and buffer flush points ({@link StockFlushModel}), one event-time timer per (key, window)
+ * on Flink's own timer service, registered in the order stock registers them, and results
+ * emitted from those timers, so records and watermarks leave in stock's order.
+ *
+ * <p>Rows go to the sidecar in {@code update} batches, sent before every watermark and barrier.
+ * At a watermark where stock flushes its buffer, {@code flush} answers the (key, window) pairs new
+ * since the last flush in first-occurrence order and their timers are registered; {@code fire}
+ * then answers every window the watermark fires, and the timer service, advancing, emits each
+ * in its timer's turn as {@code JoinedRowData(key, values)} without a timestamp. A checkpoint
+ * flushes the same way before the barrier and writes the sidecar's state per key group into
+ * raw keyed state ({@link WindowAggStateFormat}); the timers are Flink's keyed state.
+ */
+public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowData>
+        implements OneInputStreamOperator<RowData, RowData>, Triggerable<RowData, Long> {
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(AcceleratedWindowAggOperator.class);
+
+    static final String TIMERS = "accelerator-window-timers";
+    static final String LATE_ELEMENTS_DROPPED = "numLateRecordsDropped";
+    static final String LATE_ELEMENTS_DROPPED_RATE = "lateRecordsDroppedRate";
+    static final String WATERMARK_LATENCY = "watermarkLatency";
+
+    private final WindowAggSpec spec;
+
+    private transient String name;
+    private transient boolean global;
+    private transient int keyArity;
+    private transient int timePrecision;
+    private transient RowData.FieldGetter[] arguments;
+    private transient int[] argumentIndexes;
+    private transient String fingerprint;
+    private transient RowType valuesType;
+    private transient RowDataSerializer keySerializer;
+
+    private transient ArrowMemory arrowMemory;
+    private transient BufferAllocator allocator;
+    private transient SidecarProcess sidecar;
+    private transient SidecarStage stage;
+    private transient WindowAggCalls calls;
+    private transient StockFlushModel model;
+
+    private transient VectorSchemaRoot batchRoot;
+    private transient RowDataArrowWriter batchWriter;
+    private transient GenericRowData batchRow;
+    private transient long batchDropped;
+    private transient long batchBytes;
+
+    private transient InternalTimerService<Long> timerService;
+    private transient TimestampedCollector<RowData> collector;
+    private transient JoinedRowData outRow;
+    private transient RowDataSerializer outCopier;
+
+    /** The answer of the last {@code fire}: looked up by (key bytes, window end) as the timers fire. */
+    private transient VectorSchemaRoot fired;
+    private transient ArrowRowBatch firedValues;
+    private transient Map<FiredKey, Integer> firedRows;
+    private transient int firedEmitted;
+
+    private transient ListState<Long> watermarkState;
+    private transient ListState<String> formatState;
+
+    private transient Counter numLateRecordsDropped;
+    private transient Meter lateRecordsDroppedRate;
+
+    public AcceleratedWindowAggOperator(WindowAggSpec spec) {
+        this.spec = spec;
+    }
+
+    public WindowAggSpec spec() {
+        return spec;
+    }
+
+    /** Raw keyed state holds the sidecar's state; Flink must keep the timers in managed keyed state. */
+    @Override
+    protected boolean isUsingCustomRawKeyedState() {
+        return true;
+    }
+
+    /**
+     * Timers fire without letting mails (a checkpoint barrier) in between: a snapshot taken while a
+     * firing is half done would hold timers whose windows the sidecar already removed.
+     */
+    @Override
+    public boolean useInterruptibleTimers() {
+        return false;
+    }
+
+    @Override
+    public void initializeState(StateInitializationContext context) throws Exception {
+        super.initializeState(context);
+        readSpec();
+        watermarkState = context.getOperatorStateStore().getUnionListState(
+                new ListStateDescriptor<>("watermark", LongSerializer.INSTANCE));
+        formatState = context.getOperatorStateStore().getUnionListState(
+                new ListStateDescriptor<>(WindowAggStateFormat.MARKER_STATE, StringSerializer.INSTANCE));
+        if (context.isRestored()) {
+            // As stock: the smallest watermark any subtask had (the union list holds all of them).
+            long min = Long.MAX_VALUE;
+            for (Long watermark : watermarkState.get()) {
+                min = Math.min(min, watermark);
+            }
+            if (min != Long.MAX_VALUE) {
+                currentWatermark = min;
+            }
+            WindowAggStateFormat.checkMarkers(formatState.get(), fingerprint);
+        }
+        startSidecar();
+        if (context.isRestored()) {
+            restore(context.getRawKeyedStateInputs());
+        }
+    }
+
+    private void readSpec() {
+        name = spec.operatorName();
+        global = WindowAggSpec.GLOBAL.equals(spec.phase());
+        keyArity = spec.keyArity();
+        fingerprint = spec.fingerprint();
+        valuesType = spec.valuesType();
+        keySerializer = new RowDataSerializer(spec.keyType());
+        LogicalType timeType = spec.inputType().getTypeAt(spec.timeIndex());
+        timePrecision = global ? 0 : LogicalTypeChecks.getPrecision(timeType);
+        argumentIndexes = spec.argumentIndexes();
+        arguments = new RowData.FieldGetter[argumentIndexes.length];
+        for (int i = 0; i < arguments.length; i++) {
+            arguments[i] = RowData.createFieldGetter(spec.inputType().getTypeAt(argumentIndexes[i]), argumentIndexes[i]);
+        }
+        model = new StockFlushModel(spec.sizeMillis(), spec.offsetMillis(), spec.zone());
+    }
+
+    private void startSidecar() throws Exception {
+        Environment environment = getContainingTask().getEnvironment();
+        double pythonFraction = getOperatorConfig().getManagedMemoryFractionOperatorUseCaseOfSlot(
+                ManagedMemoryUseCase.PYTHON, environment.getJobConfiguration(),
+                environment.getTaskManagerInfo().getConfiguration(), getUserCodeClassloader());
+        arrowMemory = ArrowMemory.open(name + "#" + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+                environment.getMemoryManager(), pythonFraction, spec.arrowLimit());
+        allocator = arrowMemory.allocator();
+        RowType batchType = spec.batchType();
+        batchRoot = RowDataArrowWriter.createRoot(batchType, allocator);
+        batchWriter = new RowDataArrowWriter(batchType, batchRoot);
+        batchRow = new GenericRowData(batchType.getFieldCount());
+        SidecarSettings settings = new SidecarSettings(spec.pythonExecutable(), spec.sidecarTimeout(),
+                SidecarSettings.DEFAULT_START_TIMEOUT, SidecarSettings.DEFAULT_INITIAL_REGION_BYTES);
+        sidecar = SidecarProcess.start(settings);
+        try {
+            stage = SidecarStage.open(sidecar, spec.descriptorJson(), allocator);
+        } catch (SidecarException e) {
+            throw new SidecarException(name + ": the Python sidecar refused the window aggregate: " + e.getMessage(), e);
+        }
+        calls = new WindowAggCalls(stage);
+        LOG.info("{} (subtask {}): sidecar pid {} runs window_agg stage {}", name,
+                getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), sidecar.pid(), stage.id());
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        collector = new TimestampedCollector<>(output);
+        collector.eraseTimestamp();
+        outRow = new JoinedRowData();
+        outCopier = getExecutionConfig().isObjectReuseEnabled() ? new RowDataSerializer(spec.outputType()) : null;
+        timerService = getInternalTimerService(TIMERS, LongSerializer.INSTANCE, this);
+        model.initialize(currentWatermark);
+        numLateRecordsDropped = metrics.counter(LATE_ELEMENTS_DROPPED);
+        lateRecordsDroppedRate = metrics.meter(LATE_ELEMENTS_DROPPED_RATE, new MeterView(numLateRecordsDropped));
+        metrics.gauge(WATERMARK_LATENCY, () -> {
+            long watermark = timerService.currentWatermark();
+            return watermark < 0 ? 0L : timerService.currentProcessingTime() - watermark;
+        });
+        metrics.gauge("stateEntries", () -> calls == null ? 0L : calls.stateEntries());
+        metrics.gauge("stateBytes", () -> calls == null ? 0L : calls.stateBytes());
+    }
+
+    // -- rows ------------------------------------------------------------------------------------
+
+    @Override
+    public void processElement(StreamRecord<RowData> element) throws Exception {
+        RowData row = element.getValue();
+        if (row.isNullAt(spec.timeIndex())) {
+            throw new NullPointerException("RowTime field should not be null, please convert it to a non-null long"
+                    + " value.");
+        }
+        long time = global ? row.getLong(spec.timeIndex())
+                : row.getTimestamp(spec.timeIndex(), timePrecision).getMillisecond();
+        long windowEnd = global ? time : model.windowEnd(time);
+        if (!model.accept(windowEnd)) {
+            // Late: dropped by the sidecar too, which counts it (checked when the batch is sent).
+            lateRecordsDroppedRate.markEvent();
+            batchDropped++;
+        }
+        BinaryRowData key = (BinaryRowData) getCurrentKey();
+        byte[] keyBytes = BinarySegmentUtils.copyToBytes(key.getSegments(), key.getOffset(), key.getSizeInBytes());
+        batchRow.setField(0, keyBytes);
+        batchRow.setField(1, KeyGroupRangeAssignment.assignToKeyGroup(key,
+                getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks()));
+        batchRow.setField(2, time);
+        for (int i = 0; i < arguments.length; i++) {
+            batchRow.setField(3 + i, arguments[i].getFieldOrNull(row));
+        }
+        batchWriter.write(batchRow);
+        batchBytes += keyBytes.length + 16L * (3 + arguments.length);
+        if (batchWriter.rowCount() >= spec.batchSize() || batchBytes >= spec.batchBytes()) {
+            sendBatch();
+        }
+    }
+
+    /** Sends the rows since the last batch to the sidecar ({@code update}) at the current progress. */
+    private void sendBatch() {
+        if (batchWriter.rowCount() == 0) {
+            return;
+        }
+        int rows = batchWriter.rowCount();
+        long dropped;
+        try {
+            dropped = calls.update(batchWriter.finish(), model.currentProgress());
+        } catch (SidecarException e) {
+            throw new SidecarException(name + ": update of " + rows + " rows failed: " + e.getMessage(), e);
+        } finally {
+            batchWriter.reset();
+            batchBytes = 0;
+        }
+        if (dropped != batchDropped) {
+            throw new SidecarException(name + ": the sidecar dropped " + dropped + " of " + rows + " rows as late where"
+                    + " stock Flink drops " + batchDropped + "; its window rules disagree with Flink's");
+        }
+        batchDropped = 0;
+    }
+
+    // -- watermarks and timers -------------------------------------------------------------------
+
+    @Override
+    public void processWatermark(Watermark mark) throws Exception {
+        sendBatch();
+        long watermark = mark.getTimestamp();
+        if (watermark <= currentWatermark) {
+            // As stock: a watermark that does not advance is forwarded as the current one.
+            super.processWatermark(new Watermark(currentWatermark));
+            return;
+        }
+        if (model.advance(watermark)) {
+            registerNewWindows(timerService.currentWatermark());
+        }
+        if (calls.stateEntries() > 0) {
+            fire(watermark);
+        }
+        try {
+            super.processWatermark(mark);
+        } finally {
+            releaseFired();
+        }
+    }
+
+    /**
+     * Stock's buffer flush: the sidecar hands over the (key, window) pairs new since the last
+     * flush in first-occurrence order, and each gets its timer, in that order, as stock's
+     * combiner registers them.
+     */
+    private void registerNewWindows(long timerWatermark) throws Exception {
+        try (VectorSchemaRoot pairs = calls.flush(timerWatermark)) {
+            VarBinaryVector keys = (VarBinaryVector) column(pairs, WindowAggCalls.KEY);
+            BigIntVector ends = (BigIntVector) column(pairs, WindowAggCalls.WINDOW_END);
+            for (int i = 0; i < pairs.getRowCount(); i++) {
+                long end = ends.get(i);
+                if (model.fired(end, timerWatermark)) {
+                    throw new SidecarException(name + ": window ending " + end + " is already fired at the timer"
+                            + " service's watermark " + timerWatermark + "; stock Flink would never emit it, which"
+                            + " this operator does not reproduce");
+                }
+                byte[] bytes = keys.get(i);
+                BinaryRowData key = new BinaryRowData(keyArity);
+                key.pointTo(MemorySegmentFactory.wrap(bytes), 0, bytes.length);
+                setCurrentKey(key);
+                timerService.registerEventTimeTimer(end, model.triggerTime(end));
+            }
+        }
+        model.flushed();
+    }
+
+    private void fire(long watermark) {
+        fired = calls.fire(watermark);
+        firedRows = new HashMap<>();
+        firedEmitted = 0;
+        VarBinaryVector keys = (VarBinaryVector) column(fired, WindowAggCalls.KEY);
+        BigIntVector ends = (BigIntVector) column(fired, WindowAggCalls.WINDOW_END);
+        for (int i = 0; i < fired.getRowCount(); i++) {
+            firedRows.put(new FiredKey(ByteBuffer.wrap(keys.get(i)), ends.get(i)), i);
+        }
+        List<FieldVector> vectors = fired.getFieldVectors();
+        List<FieldVector> values = vectors.subList(2, vectors.size());
+        List<Field> fields = new ArrayList<>();
+        values.forEach(v -> fields.add(v.getField()));
+        VectorSchemaRoot valuesRoot = new VectorSchemaRoot(fields, new ArrayList<>(values), fired.getRowCount());
+        firedValues = new ArrowRowBatch(valuesType, valuesRoot);
+    }
+
+    private void releaseFired() {
+        if (fired == null) {
+            return;
+        }
+        int rows = fired.getRowCount();
+        fired.close();
+        fired = null;
+        firedValues = null;
+        firedRows = null;
+        if (firedEmitted != rows) {
+            throw new SidecarException(name + ": the sidecar fired " + rows + " windows but only " + firedEmitted
+                    + " had a timer; its state and Flink's timers disagree");
+        }
+    }
+
+    @Override
+    public void onEventTime(InternalTimer<RowData, Long> timer) throws Exception {
+        RowData key = timer.getKey();
+        BinaryRowData binary = key instanceof BinaryRowData b ? b : keySerializer.toBinaryRow(key);
+        byte[] bytes = BinarySegmentUtils.copyToBytes(binary.getSegments(), binary.getOffset(), binary.getSizeInBytes());
+        Integer row = firedRows == null ? null : firedRows.get(new FiredKey(ByteBuffer.wrap(bytes), timer.getNamespace()));
+        if (row == null) {
+            throw new SidecarException(name + ": window state missing for a timer: window ending "
+                    + timer.getNamespace() + " of a key fired at " + timer.getTimestamp() + " but the sidecar has no"
+                    + " value for it");
+        }
+        firedEmitted++;
+        RowData out = outRow.replace(key, firedValues.reusedRow(row));
+        collector.collect(outCopier == null ? out : outCopier.copy(out));
+    }
+
+    @Override
+    public void onProcessingTime(InternalTimer<RowData, Long> timer) {
+        throw new IllegalStateException(name + " registers no processing-time timers");
+    }
+
+    // -- checkpoints -----------------------------------------------------------------------------
+
+    @Override
+    public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+        sendBatch();
+        // Stock flushes its buffer before every barrier.
+        if (model.pending()) {
+            registerNewWindows(timerService.currentWatermark());
+        }
+        super.prepareSnapshotPreBarrier(checkpointId);
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext context) throws Exception {
+        super.snapshotState(context);
+        watermarkState.update(Collections.singletonList(currentWatermark));
+        formatState.update(Collections.singletonList(WindowAggStateFormat.marker(fingerprint)));
+        KeyedStateCheckpointOutputStream out = context.getRawKeyedOperatorStateOutput();
+        try (VectorSchemaRoot entries = calls.snapshot()) {
+            IntVector groups = (IntVector) column(entries, WindowAggCalls.KEY_GROUP);
+            int row = 0;
+            int count = entries.getRowCount();
+            for (int keyGroup : keyGroupRange()) {
+                int first = row;
+                while (row < count && groups.get(row) == keyGroup) {
+                    row++;
+                }
+                if (row < count && groups.get(row) < keyGroup) {
+                    throw new SidecarException(name + ": the sidecar's snapshot holds key group " + groups.get(row)
+                            + " out of order or outside this subtask's key groups " + keyGroupRange());
+                }
+                out.startNewKeyGroup(keyGroup);
+                if (row == first) {
+                    WindowAggStateFormat.write(out, fingerprint, null);
+                } else {
+                    try (VectorSchemaRoot slice = entries.slice(first, row - first)) {
+                        WindowAggStateFormat.write(out, fingerprint, slice);
+                    }
+                }
+            }
+            if (row != count) {
+                throw new SidecarException(name + ": the sidecar's snapshot holds key group " + groups.get(row)
+                        + ", outside this subtask's key groups " + keyGroupRange());
+            }
+        }
+    }
+
+    private void restore(Iterable<KeyGroupStatePartitionStreamProvider> inputs) throws Exception {
+        KeyGroupRange range = keyGroupRange();
+        for (KeyGroupStatePartitionStreamProvider input : inputs) {
+            int keyGroup = input.getKeyGroupId();
+            try (VectorSchemaRoot rows = WindowAggStateFormat.read(input.getStream(), keyGroup, fingerprint,
+                    allocator)) {
+                if (rows != null) {
+                    calls.restore(rows, range.getStartKeyGroup(), range.getEndKeyGroup(), WindowAggStateFormat.VERSION,
+                            fingerprint);
+                }
+            }
+        }
+    }
+
+    private KeyGroupRange keyGroupRange() {
+        var task = getRuntimeContext().getTaskInfo();
+        return KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(task.getMaxNumberOfParallelSubtasks(),
+                task.getNumberOfParallelSubtasks(), task.getIndexOfThisSubtask());
+    }
+
+    private FieldVector column(VectorSchemaRoot root, String column) {
+        FieldVector vector = root.getVector(column);
+        if (vector == null) {
+            throw new SidecarException(name + ": the window_agg stage's answer has no '" + column + "' column: "
+                    + root.getSchema());
+        }
+        return vector;
+    }
+
+    /** Stops the sidecar and frees the Arrow buffers; each step runs whatever the ones before it threw. */
+    @Override
+    public void close() throws Exception {
+        try {
+            if (fired != null) {
+                fired.close();
+                fired = null;
+            }
+            if (stage != null) {
+                stage.close();
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("{}: closing the stage failed; the sidecar is stopped anyway", name, e);
+        } finally {
+            AutoCloseable[] resources = {sidecar, batchRoot, arrowMemory, super::close};
+            stage = null;
+            sidecar = null;
+            batchRoot = null;
+            allocator = null;
+            arrowMemory = null;
+            IOUtils.closeAll(resources);
+        }
+    }
+
+    /** A fired window: the key's bytes and the window end. */
+    private record FiredKey(ByteBuffer key, long end) {}
+}

@@ -1,0 +1,108 @@
+package org.flinkaccelerator.runtime.windowagg;
+
+import java.time.ZoneId;
+import java.util.TimeZone;
+import org.apache.flink.table.runtime.operators.window.TimeWindow;
+import org.apache.flink.table.runtime.util.TimeWindowUtil;
+
+/**
+ * When stock Flink's event-time TUMBLE window aggregate moves its buffer into state (and only then
+ * registers the windows' timers), and which rows it drops as late: the progress state of its
+ * slice processor and records buffer (docs/design/stateful-window-aggregate.md §1 rules 2-3),
+ * decided with Flink's own {@link TimeWindowUtil} so the zone rules are Flink's.
+ *
+ * <p>The operator feeds it every row's time ({@link #accept}); at an advancing watermark
+ * {@link #advance} says whether stock flushes its buffer there. A checkpoint barrier always
+ * flushes ({@link #flushed}).
+ */
+public final class StockFlushModel {
+    private final long size;
+    private final long offset;
+    private final ZoneId zone;
+    private final boolean daylightSaving;
+
+    /** The last watermark that advanced the operator (stock's processor {@code currentProgress}). */
+    private long currentProgress = Long.MIN_VALUE;
+    /** The progress at which the next window can fire; restarts at its minimum with every open. */
+    private long nextTriggerProgress = Long.MIN_VALUE;
+    /** The smallest window end accepted since the last flush (stock's buffer {@code minSliceEnd}). */
+    private long smallestPendingEnd = Long.MAX_VALUE;
+    /** Rows accepted since the last flush (stock's buffer is empty when there are none). */
+    private long pendingRows;
+
+    public StockFlushModel(long size, long offset, ZoneId zone) {
+        this.size = size;
+        this.offset = offset;
+        this.zone = zone;
+        this.daylightSaving = TimeZone.getTimeZone(zone).useDaylightTime();
+    }
+
+    /** Sets the progress restored from a checkpoint (the union list state's minimum). */
+    public void initialize(long progress) {
+        currentProgress = progress;
+    }
+
+    public long currentProgress() {
+        return currentProgress;
+    }
+
+    /** The end of the window a row at {@code time} (epoch ms, or the slice end when {@code isEnd}) belongs to. */
+    public long windowEnd(long time) {
+        long shifted = TimeWindowUtil.toUtcTimestampMills(time, zone);
+        return TimeWindow.getWindowStartWithOffset(shifted, offset, size) + size;
+    }
+
+    /**
+     * Takes one row whose window ends at {@code windowEnd}: false when stock drops it as late (its
+     * window fired at the current progress), else true, and the row waits in the buffer.
+     */
+    public boolean accept(long windowEnd) {
+        if (TimeWindowUtil.isWindowFired(windowEnd, currentProgress, zone)) {
+            return false;
+        }
+        smallestPendingEnd = Math.min(smallestPendingEnd, windowEnd);
+        pendingRows++;
+        return true;
+    }
+
+    /**
+     * A watermark reached the operator: true when stock flushes its buffer at it (the watermark
+     * advances the progress, reaches the next trigger and the buffer's smallest window is fired at it).
+     */
+    public boolean advance(long watermark) {
+        if (watermark <= currentProgress) {
+            return false;
+        }
+        currentProgress = watermark;
+        if (currentProgress < nextTriggerProgress) {
+            return false;
+        }
+        boolean flush = pendingRows > 0 && TimeWindowUtil.isWindowFired(smallestPendingEnd, currentProgress, zone);
+        nextTriggerProgress = TimeWindowUtil.getNextTriggerWatermark(currentProgress, size, zone, daylightSaving);
+        if (flush) {
+            flushed();
+        }
+        return flush;
+    }
+
+    /** The buffer was flushed (at a watermark or a checkpoint barrier): it is empty. */
+    public void flushed() {
+        smallestPendingEnd = Long.MAX_VALUE;
+        pendingRows = 0;
+    }
+
+    /** True when rows wait in the buffer. */
+    public boolean pending() {
+        return pendingRows > 0;
+    }
+
+    /** The epoch millisecond at which the window ending at {@code windowEnd} fires (its event-time timer). */
+    public long triggerTime(long windowEnd) {
+        return TimeWindowUtil.toEpochMillsForTimer(windowEnd - 1, zone);
+    }
+
+    /** True when the window ending at {@code windowEnd} is fired at {@code watermark}. */
+    public boolean fired(long windowEnd, long watermark) {
+        return TimeWindowUtil.isWindowFired(windowEnd, watermark, zone);
+    }
+}

@@ -1,0 +1,117 @@
+package org.flinkaccelerator.runtime.windowagg;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.flinkaccelerator.sidecar.SidecarException;
+import org.flinkaccelerator.sidecar.SidecarStage;
+
+/**
+ * The five calls of a window_agg stage (docs/design/stateful-window-aggregate.md §3.1) over the
+ * unchanged transport: each is one {@link SidecarStage#process} whose request schema's metadata
+ * names the call ({@code accelerator.call}) and carries its arguments as decimal strings; the
+ * answer's schema metadata carries what the answer says besides its rows.
+ */
+public final class WindowAggCalls {
+    static final String CALL = "accelerator.call";
+    static final String PROGRESS = "accelerator.progress";
+    static final String TIMER_WATERMARK = "accelerator.timer_watermark";
+    static final String WATERMARK = "accelerator.watermark";
+    static final String KEY_GROUP_START = "accelerator.key_group_start";
+    static final String KEY_GROUP_END = "accelerator.key_group_end";
+    static final String STATE_FORMAT = "accelerator.state_format";
+    static final String STATE_FINGERPRINT = "accelerator.state_fingerprint";
+    static final String DROPPED = "accelerator.dropped";
+    static final String STATE_ENTRIES = "accelerator.state_entries";
+    static final String STATE_BYTES = "accelerator.state_bytes";
+
+    /** Answer columns: the key's bytes and the window end. */
+    public static final String KEY = "$key";
+    public static final String WINDOW_END = "$window_end";
+    public static final String KEY_GROUP = "$key_group";
+
+    private final SidecarStage stage;
+    private long stateEntries;
+    private long stateBytes;
+
+    public WindowAggCalls(SidecarStage stage) {
+        this.stage = stage;
+    }
+
+    /** Accumulates {@code batch} (rows of the descriptor's input) at {@code progress}; returns the rows dropped as late. */
+    public long update(VectorSchemaRoot batch, long progress) {
+        try (VectorSchemaRoot answer = call(batch, "update", Map.of(PROGRESS, Long.toString(progress)))) {
+            return number(answer, DROPPED);
+        }
+    }
+
+    /** The (key, window) pairs new since the last flush, in first-occurrence order ({@link #KEY}, {@link #WINDOW_END}); the caller closes it. */
+    public VectorSchemaRoot flush(long timerWatermark) {
+        return call(null, "flush", Map.of(TIMER_WATERMARK, Long.toString(timerWatermark)));
+    }
+
+    /** Every window fired at {@code watermark}, removed from the sidecar's state, with its values; the caller closes it. */
+    public VectorSchemaRoot fire(long watermark) {
+        return call(null, "fire", Map.of(WATERMARK, Long.toString(watermark)));
+    }
+
+    /** The whole state, grouped by key group; the caller closes it. */
+    public VectorSchemaRoot snapshot() {
+        return call(null, "snapshot", Map.of());
+    }
+
+    /** Restores entries of the snapshot schema, written in {@code format} for {@code fingerprint}, into a subtask owning key groups {@code first}..{@code last}. */
+    public void restore(VectorSchemaRoot entries, int first, int last, int format, String fingerprint) {
+        Map<String, String> metadata = new HashMap<>();
+        metadata.put(KEY_GROUP_START, Integer.toString(first));
+        metadata.put(KEY_GROUP_END, Integer.toString(last));
+        metadata.put(STATE_FORMAT, Integer.toString(format));
+        metadata.put(STATE_FINGERPRINT, fingerprint);
+        call(entries, "restore", metadata).close();
+    }
+
+    /** Entries in the sidecar's state after the last call (a gauge). */
+    public long stateEntries() {
+        return stateEntries;
+    }
+
+    /** Approximate bytes of the sidecar's state after the last call (a gauge). */
+    public long stateBytes() {
+        return stateBytes;
+    }
+
+    private VectorSchemaRoot call(VectorSchemaRoot batch, String call, Map<String, String> arguments) {
+        Map<String, String> metadata = new HashMap<>(arguments);
+        metadata.put(CALL, call);
+        List<FieldVector> vectors = batch == null ? List.of() : batch.getFieldVectors();
+        Schema schema = new Schema(batch == null ? List.of() : batch.getSchema().getFields(), metadata);
+        // A view of the batch's vectors under the schema with the call: not closed, the batch owns them.
+        VectorSchemaRoot request = new VectorSchemaRoot(schema, vectors, batch == null ? 0 : batch.getRowCount());
+        VectorSchemaRoot answer = stage.process(request);
+        try {
+            stateEntries = number(answer, STATE_ENTRIES);
+            stateBytes = number(answer, STATE_BYTES);
+        } catch (RuntimeException e) {
+            answer.close();
+            throw e;
+        }
+        return answer;
+    }
+
+    private static long number(VectorSchemaRoot answer, String key) {
+        Map<String, String> metadata = answer.getSchema().getCustomMetadata();
+        String value = metadata == null ? null : metadata.get(key);
+        if (value == null) {
+            throw new SidecarException("the window_agg stage's answer has no '" + key + "' in its schema metadata "
+                    + metadata + ": the sidecar runs another version of the window_agg protocol");
+        }
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new SidecarException("the window_agg stage answered '" + key + "' = '" + value + "', not a long", e);
+        }
+    }
+}

@@ -1,0 +1,182 @@
+package org.flinkaccelerator.runtime.windowagg;
+
+import java.io.IOException;
+import java.io.Serializable;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
+import org.flinkaccelerator.AcceleratorOptions;
+
+/**
+ * Everything an {@link AcceleratedWindowAggOperator} needs at run time, fixed at planning time:
+ * the window_agg descriptor (docs/design/stateful-window-aggregate.md §2) and what the operator
+ * reads from it, where the time and the argument columns are in its input rows, and the sidecar
+ * settings the other accelerated operators use.
+ *
+ * @param descriptorJson the window_agg stage descriptor, as {@code WindowAggExport} writes it
+ * @param inputType the operator's input rows (the exec node's input)
+ * @param timeIndex the input field of {@code $time}: the rowtime (single phase) or the slice end
+ *     (global phase)
+ * @param pythonExecutable {@code accelerator.python.executable}
+ * @param batchSize rows per {@code update} call at most ({@code accelerator.batch.size})
+ * @param batchBytes input bytes that make a batch full ({@code accelerator.batch.max-bytes})
+ * @param sidecarTimeout longest one sidecar call may take ({@code accelerator.sidecar.timeout})
+ * @param arrowLimit most bytes the operator's Arrow buffers may hold ({@code accelerator.memory.arrow-limit})
+ */
+public record WindowAggSpec(String descriptorJson, RowType inputType, int timeIndex, String pythonExecutable,
+        int batchSize, long batchBytes, Duration sidecarTimeout, long arrowLimit) implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    public static final String SINGLE = "single";
+    public static final String GLOBAL = "global";
+
+    /** With the defaults of the accelerator's options for the batch and memory limits. */
+    public WindowAggSpec(String descriptorJson, RowType inputType, int timeIndex, String pythonExecutable) {
+        this(descriptorJson, inputType, timeIndex, pythonExecutable, AcceleratorOptions.BATCH_SIZE.defaultValue(),
+                AcceleratorOptions.BATCH_MAX_BYTES.defaultValue().getBytes(),
+                AcceleratorOptions.SIDECAR_TIMEOUT.defaultValue(),
+                AcceleratorOptions.MEMORY_ARROW_LIMIT.defaultValue().getBytes());
+    }
+
+    public WindowAggSpec {
+        Objects.requireNonNull(descriptorJson, "descriptorJson");
+        Objects.requireNonNull(inputType, "inputType");
+        Objects.requireNonNull(pythonExecutable, "pythonExecutable");
+        if (timeIndex < 0 || timeIndex >= inputType.getFieldCount()) {
+            throw new IllegalArgumentException("time field " + timeIndex + " is not a field of " + inputType);
+        }
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("accelerator.batch.size must be at least 1, got " + batchSize);
+        }
+        if (batchBytes < 1) {
+            throw new IllegalArgumentException("accelerator.batch.max-bytes must be at least 1 byte, got " + batchBytes);
+        }
+        if (arrowLimit < 1) {
+            throw new IllegalArgumentException("accelerator.memory.arrow-limit must be at least 1 byte, got " + arrowLimit);
+        }
+        if (sidecarTimeout.isNegative() || sidecarTimeout.isZero() || sidecarTimeout.toMillis() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("accelerator.sidecar.timeout must be between 1 ms and 24 days, got "
+                    + sidecarTimeout);
+        }
+        JsonNode descriptor = parse(descriptorJson);
+        if (!"window_agg".equals(descriptor.path("kind").asText())) {
+            throw new IllegalArgumentException("not a window_agg descriptor: kind " + descriptor.path("kind"));
+        }
+        String phase = descriptor.path("phase").asText();
+        if (!SINGLE.equals(phase) && !GLOBAL.equals(phase)) {
+            throw new IllegalArgumentException("window_agg phase is '" + phase + "', not single or global");
+        }
+        if (!"tumble".equals(descriptor.path("window").path("type").asText())) {
+            throw new IllegalArgumentException("only TUMBLE windows run accelerated, not " + descriptor.path("window"));
+        }
+        if (descriptor.path("state").path("fingerprint").asText().length() != 64) {
+            throw new IllegalArgumentException("the descriptor has no 64-digit state.fingerprint");
+        }
+        for (String name : argumentNames(descriptor)) {
+            if (!inputType.getFieldNames().contains(name)) {
+                throw new IllegalArgumentException("the descriptor's input column '" + name + "' is not a field of "
+                        + inputType);
+            }
+        }
+    }
+
+    private static JsonNode parse(String json) {
+        try {
+            return new ObjectMapper().readTree(json);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("the window_agg descriptor is not JSON: " + e.getMessage(), e);
+        }
+    }
+
+    private JsonNode descriptor() {
+        return parse(descriptorJson);
+    }
+
+    /** The input columns after {@code $key}, {@code $key_group} and {@code $time}. */
+    private static List<String> argumentNames(JsonNode descriptor) {
+        List<String> names = new ArrayList<>();
+        JsonNode fields = descriptor.path("input").path("fields");
+        for (int i = 3; i < fields.size(); i++) {
+            names.add(fields.get(i).path("name").asText());
+        }
+        return names;
+    }
+
+    /** The descriptor's name (the operator's, in the job graph). */
+    public String name() {
+        return descriptor().path("name").asText();
+    }
+
+    public String phase() {
+        return descriptor().path("phase").asText();
+    }
+
+    /** The descriptor's state fingerprint (64 hex digits): what the state format marker guards. */
+    public String fingerprint() {
+        return descriptor().path("state").path("fingerprint").asText();
+    }
+
+    public long sizeMillis() {
+        return descriptor().path("window").path("size_ms").asLong();
+    }
+
+    public long offsetMillis() {
+        return descriptor().path("window").path("offset_ms").asLong();
+    }
+
+    /** The shift time zone (UTC for a TIMESTAMP rowtime, table.local-time-zone for TIMESTAMP_LTZ). */
+    public ZoneId zone() {
+        return ZoneId.of(descriptor().path("window").path("zone").asText());
+    }
+
+    public int keyArity() {
+        return descriptor().path("keys").size();
+    }
+
+    /** The input fields (indexes into {@link #inputType}) sent after the three transport columns, in order. */
+    public int[] argumentIndexes() {
+        return argumentNames(descriptor()).stream().mapToInt(n -> inputType.getFieldNames().indexOf(n)).toArray();
+    }
+
+    /** The row of one {@code update} batch: {@code $key}, {@code $key_group}, {@code $time}, then the arguments. */
+    public RowType batchType() {
+        return fieldsType(descriptor().path("input").path("fields"), 0);
+    }
+
+    /** What follows the key in an output row: the emitted aggregate values, then the window properties. */
+    public RowType valuesType() {
+        return fieldsType(descriptor().path("output").path("fields"), keyArity());
+    }
+
+    /** The key row (the grouping fields), as the descriptor's {@code keys} list them. */
+    public RowType keyType() {
+        return fieldsType(descriptor().path("keys"), 0);
+    }
+
+    /** The operator's output row: the key fields, then {@link #valuesType()}. */
+    public RowType outputType() {
+        return fieldsType(descriptor().path("output").path("fields"), 0);
+    }
+
+    private static RowType fieldsType(JsonNode fields, int from) {
+        List<RowType.RowField> out = new ArrayList<>();
+        for (int i = from; i < fields.size(); i++) {
+            LogicalType type = LogicalTypeParser.parse(fields.get(i).path("type").asText(),
+                    WindowAggSpec.class.getClassLoader());
+            out.add(new RowType.RowField(fields.get(i).path("name").asText(), type));
+        }
+        return new RowType(false, out);
+    }
+
+    /** The operator's name in the job graph and the web UI. */
+    public String operatorName() {
+        return "Accelerated[" + name() + "]";
+    }
+}
