@@ -133,6 +133,11 @@ public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowD
         return spec;
     }
 
+    /** The rows dropped as late so far (metric numLateRecordsDropped). */
+    public Counter getNumLateRecordsDropped() {
+        return numLateRecordsDropped;
+    }
+
     /** Raw keyed state holds the sidecar's state; Flink must keep the timers in managed keyed state. */
     @Override
     protected boolean isUsingCustomRawKeyedState() {

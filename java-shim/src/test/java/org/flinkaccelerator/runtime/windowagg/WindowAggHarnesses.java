@@ -1,0 +1,285 @@
+package org.flinkaccelerator.runtime.windowagg;
+
+import java.math.BigDecimal;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Random;
+import org.apache.flink.api.dag.Transformation;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.operators.SimpleOperatorFactory;
+import org.apache.flink.streaming.api.operators.StreamOperatorFactory;
+import org.apache.flink.streaming.api.transformations.OneInputTransformation;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.planner.plan.logical.TimeAttributeWindowingStrategy;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
+import org.apache.flink.table.runtime.operators.window.tvf.common.WindowAggOperator;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.apache.flink.table.types.logical.DecimalType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.util.InstantiationUtil;
+import org.flinkaccelerator.planner.stage.SqlPlans;
+import org.flinkaccelerator.planner.windowagg.WindowAggExport;
+import org.flinkaccelerator.planner.windowagg.WindowAggFinder;
+import org.flinkaccelerator.sidecar.TestPython;
+
+/**
+ * Stock Flink's window aggregate operator and ours for the same SQL, both in Flink's keyed
+ * operator harness: the stock operator as Flink's planner builds it (translated transformation,
+ * its key selector and key type), ours from the descriptor the planner export writes for the
+ * same exec node. Random input streams and a canonical form of the output to compare.
+ */
+final class WindowAggHarnesses {
+    static final String TABLE = """
+            CREATE TABLE bids (k1 STRING, k2 INT, a BIGINT, b INT, c DOUBLE, d DECIMAL(10, 2), ts TIMESTAMP(3),
+              WATERMARK FOR ts AS ts) WITH (
+              'connector' = 'kafka', 'topic' = 'bids', 'properties.bootstrap.servers' = 'localhost:9092',
+              'scan.startup.mode' = 'earliest-offset', 'format' = 'json');
+            """;
+
+    /** What a planned window aggregate gives both operators. */
+    record Planned(WindowAggOperator<?, ?> stock, KeySelector<RowData, RowData> keySelector,
+            TypeInformation<RowData> keyType, RowType inputType, RowType outputType, WindowAggSpec spec) {
+
+        /** A fresh copy of the stock operator (each harness needs its own). */
+        WindowAggOperator<?, ?> newStock() throws Exception {
+            return InstantiationUtil.clone(stock, WindowAggHarnesses.class.getClassLoader());
+        }
+
+        AcceleratedWindowAggOperator newAccelerated() {
+            return new AcceleratedWindowAggOperator(spec);
+        }
+
+        AcceleratedWindowAggOperator newAccelerated(int batchSize) {
+            return new AcceleratedWindowAggOperator(new WindowAggSpec(spec.descriptorJson(), spec.inputType(),
+                    spec.timeIndex(), spec.pythonExecutable(), batchSize, spec.batchBytes(), spec.sidecarTimeout(),
+                    spec.arrowLimit()));
+        }
+
+        KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness(
+                OneInputStreamOperator<RowData, RowData> operator, int maxParallelism, int parallelism, int subtask)
+                throws Exception {
+            KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
+                    new KeyedOneInputStreamOperatorTestHarness<>(operator, keySelector, keyType, maxParallelism,
+                            parallelism, subtask);
+            harness.setup(new RowDataSerializer(outputType));
+            return harness;
+        }
+    }
+
+    private WindowAggHarnesses() {}
+
+    /**
+     * Plans {@code INSERT INTO results <select>} over {@link #TABLE} with {@code options} (SET
+     * statements' key/value pairs) and returns its one window aggregate.
+     */
+    @SuppressWarnings("unchecked")
+    static Planned plan(String select, String... options) throws Exception {
+        SqlPlans plans = new SqlPlans();
+        for (int i = 0; i < options.length; i += 2) {
+            plans.set(options[i], options[i + 1]);
+        }
+        plans.env().executeSql(TABLE.strip().replaceAll(";$", ""));
+        org.apache.flink.table.api.Schema schema = org.apache.flink.table.api.Schema.newBuilder()
+                .fromResolvedSchema(plans.env().sqlQuery(select).getResolvedSchema()).build();
+        plans.env().createTemporaryTable("results", org.apache.flink.table.api.TableDescriptor.forConnector("kafka")
+                .schema(schema).option("topic", "results").option("properties.bootstrap.servers", "localhost:9092")
+                .format("json").build());
+        ExecNodeGraph graph = plans.plan("INSERT INTO results " + select + ";\n");
+        List<WindowAggFinder.Found> found = WindowAggFinder.find(graph);
+        if (found.size() != 1) {
+            throw new IllegalStateException("expected one window aggregate, found " + found.size());
+        }
+        WindowAggExport export = WindowAggExport.of("bids-window-agg", found.get(0).fields(), plans.config());
+        if (!export.accelerated()) {
+            throw new IllegalStateException("the window aggregate stays stock: " + export.fallback());
+        }
+        int timeIndex = ((TimeAttributeWindowingStrategy) found.get(0).fields().windowing()).getTimeAttributeIndex();
+        RowType inputType = found.get(0).fields().inputType();
+        WindowAggSpec spec = new WindowAggSpec(export.toJson(), inputType, timeIndex, TestPython.path());
+
+        OneInputTransformation<RowData, RowData> windowAgg = null;
+        Deque<Transformation<?>> pending = new ArrayDeque<>(plans.translate(graph));
+        while (!pending.isEmpty()) {
+            Transformation<?> t = pending.pop();
+            if (t instanceof OneInputTransformation<?, ?> one) {
+                StreamOperatorFactory<?> factory = one.getOperatorFactory();
+                if (factory instanceof SimpleOperatorFactory<?> simple
+                        && simple.getOperator() instanceof WindowAggOperator<?, ?>) {
+                    windowAgg = (OneInputTransformation<RowData, RowData>) one;
+                }
+            }
+            pending.addAll(t.getInputs());
+        }
+        if (windowAgg == null) {
+            throw new IllegalStateException("the translated plan has no WindowAggOperator");
+        }
+        WindowAggOperator<?, ?> stock = (WindowAggOperator<?, ?>)
+                ((SimpleOperatorFactory<?>) windowAgg.getOperatorFactory()).getOperator();
+        RowType stockInput = ((InternalTypeInfo<RowData>) windowAgg.getInputType()).toRowType();
+        if (!stockInput.equals(inputType)) {
+            throw new IllegalStateException("the stock operator reads " + stockInput + ", the export " + inputType);
+        }
+        return new Planned(stock, (KeySelector<RowData, RowData>) windowAgg.getStateKeySelector(),
+                (TypeInformation<RowData>) windowAgg.getStateKeyType(), inputType,
+                ((InternalTypeInfo<RowData>) windowAgg.getOutputType()).toRowType(), spec);
+    }
+
+    /** One input event: a row or a watermark. */
+    sealed interface Event permits Row, Mark {}
+
+    record Row(RowData row) implements Event {}
+
+    record Mark(long watermark) implements Event {}
+
+    /**
+     * A random stream over {@code inputType}: keys from a few values (NULL included), values
+     * with NULLs and extremes, rows mostly in time order with some late ones, and watermarks
+     * now and then, sometimes several at once, some not advancing, some jumping windows.
+     */
+    static List<Event> stream(RowType inputType, int timeIndex, long seed, int rows, long windowSize) {
+        Random random = new Random(seed);
+        List<Event> out = new ArrayList<>();
+        long base = 1_700_000_000_000L - 1_700_000_000_000L % windowSize + random.nextInt(1000);
+        long watermark = Long.MIN_VALUE;
+        long maxTime = base;
+        for (int i = 0; i < rows; i++) {
+            long time;
+            int shape = random.nextInt(20);
+            if (shape == 0 && watermark != Long.MIN_VALUE) {
+                time = watermark - random.nextInt((int) (2 * windowSize));  // late, or nearly
+            } else {
+                time = maxTime - random.nextInt((int) (windowSize / 2)) + random.nextInt((int) (windowSize / 3));
+            }
+            maxTime = Math.max(maxTime, time);
+            GenericRowData row = new GenericRowData(inputType.getFieldCount());
+            for (int f = 0; f < inputType.getFieldCount(); f++) {
+                row.setField(f, f == timeIndex ? TimestampData.fromEpochMillis(time)
+                        : value(inputType.getTypeAt(f), inputType.getFieldNames().get(f), random));
+            }
+            out.add(new Row(row));
+            if (random.nextInt(15) == 0) {
+                int marks = random.nextInt(4) == 0 ? 1 + random.nextInt(4) : 1;
+                for (int m = 0; m < marks; m++) {
+                    long next = random.nextInt(6) == 0 ? watermark - random.nextInt(5000)
+                            : maxTime - random.nextInt((int) windowSize) + (random.nextInt(8) == 0 ? 3 * windowSize : 0);
+                    watermark = Math.max(watermark, next);
+                    out.add(new Mark(next));
+                }
+            }
+        }
+        out.add(new Mark(Long.MAX_VALUE));
+        return out;
+    }
+
+    private static final String[] STRINGS = {"a", "b", "\u00fcn\u00efcode", "", "a long key string with spaces"};
+
+    private static Object value(LogicalType type, String name, Random random) {
+        boolean key = name.startsWith("k");
+        if (random.nextInt(key ? 12 : 7) == 0 && type.isNullable()) {
+            return null;
+        }
+        switch (type.getTypeRoot()) {
+            case VARCHAR:
+            case CHAR:
+                return StringData.fromString(STRINGS[random.nextInt(STRINGS.length)]);
+            case INTEGER:
+                if (key) {
+                    return random.nextInt(3);
+                }
+                return random.nextInt(10) == 0 ? (random.nextBoolean() ? Integer.MAX_VALUE - random.nextInt(3)
+                        : Integer.MIN_VALUE + random.nextInt(3)) : random.nextInt(2001) - 1000;
+            case BIGINT:
+                return random.nextInt(10) == 0 ? (random.nextBoolean() ? Long.MAX_VALUE - random.nextInt(3)
+                        : Long.MIN_VALUE + random.nextInt(3)) : (long) random.nextInt(2_000_001) - 1_000_000;
+            case DOUBLE: {
+                int shape = random.nextInt(20);
+                if (shape == 0) {
+                    return Double.NaN;
+                }
+                if (shape == 1) {
+                    return -0.0;
+                }
+                if (shape == 2) {
+                    return 0.0;
+                }
+                if (shape == 3) {
+                    return random.nextBoolean() ? 1e16 : -1e16;
+                }
+                return random.nextGaussian() * 1000;
+            }
+            case DECIMAL: {
+                DecimalType decimal = (DecimalType) type;
+                BigDecimal value = BigDecimal.valueOf(random.nextLong() % 10_000_000_00L, decimal.getScale());
+                return DecimalData.fromBigDecimal(value, decimal.getPrecision(), decimal.getScale());
+            }
+            default:
+                throw new IllegalArgumentException("no random values of " + type);
+        }
+    }
+
+    /** The operator's numLateRecordsDropped metric (stock's or ours). */
+    static long dropped(OneInputStreamOperator<RowData, RowData> operator) {
+        return operator instanceof WindowAggOperator<?, ?> stock ? stock.getNumLateRecordsDropped().getCount()
+                : ((AcceleratedWindowAggOperator) operator).getNumLateRecordsDropped().getCount();
+    }
+
+    /** Feeds {@code events} from {@code from} (inclusive) to {@code to} (exclusive) to the harness. */
+    static void feed(KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness, List<Event> events,
+            int from, int to) throws Exception {
+        for (Event event : events.subList(from, to)) {
+            if (event instanceof Row row) {
+                harness.processElement(new StreamRecord<>(row.row()));
+            } else {
+                harness.processWatermark(new Watermark(((Mark) event).watermark()));
+            }
+        }
+    }
+
+    /**
+     * The harness's output, one line per element: a record as its kind, whether it has a
+     * timestamp, its fields and the hex of Flink's binary form of the row (what byte-identical
+     * means), a watermark as its timestamp.
+     */
+    static List<String> output(KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness,
+            RowType outputType) {
+        RowDataSerializer serializer = new RowDataSerializer(outputType);
+        RowData.FieldGetter[] getters = new RowData.FieldGetter[outputType.getFieldCount()];
+        for (int i = 0; i < getters.length; i++) {
+            getters[i] = RowData.createFieldGetter(outputType.getTypeAt(i), i);
+        }
+        List<String> out = new ArrayList<>();
+        for (Object element : harness.getOutput()) {
+            if (element instanceof Watermark mark) {
+                out.add("watermark " + mark.getTimestamp());
+            } else if (element instanceof StreamRecord<?> record) {
+                RowData row = (RowData) record.getValue();
+                StringBuilder line = new StringBuilder(row.getRowKind().shortString())
+                        .append(record.hasTimestamp() ? " @" + record.getTimestamp() : "").append(" (");
+                for (int i = 0; i < getters.length; i++) {
+                    line.append(i == 0 ? "" : ", ").append(getters[i].getFieldOrNull(row));
+                }
+                org.apache.flink.table.data.binary.BinaryRowData binary = serializer.toBinaryRow(row);
+                byte[] bytes = org.apache.flink.table.data.binary.BinarySegmentUtils.copyToBytes(binary.getSegments(),
+                        binary.getOffset(), binary.getSizeInBytes());
+                out.add(line.append(") ").append(HexFormat.of().formatHex(bytes)).toString());
+            } else {
+                out.add(String.valueOf(element));
+            }
+        }
+        return out;
+    }
+}
