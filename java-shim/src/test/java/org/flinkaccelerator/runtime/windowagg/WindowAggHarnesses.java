@@ -174,7 +174,7 @@ final class WindowAggHarnesses {
             if (random.nextInt(15) == 0) {
                 int marks = random.nextInt(4) == 0 ? 1 + random.nextInt(4) : 1;
                 for (int m = 0; m < marks; m++) {
-                    long next = random.nextInt(6) == 0 ? watermark - random.nextInt(5000)
+                    long next = random.nextInt(6) == 0 && watermark != Long.MIN_VALUE ? watermark - random.nextInt(5000)
                             : maxTime - random.nextInt((int) windowSize) + (random.nextInt(8) == 0 ? 3 * windowSize : 0);
                     watermark = Math.max(watermark, next);
                     out.add(new Mark(next));

@@ -1,0 +1,279 @@
+package org.flinkaccelerator.runtime.windowagg;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.function.Supplier;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.util.ExceptionUtils;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The accelerated window aggregate's state in Flink's checkpoints, against stock Flink doing the
+ * same: barriers at random points (each one a stock buffer flush point), a snapshot mid-stream
+ * restored into fresh operators, and rescaling from 2 subtasks to 1 and to 3 (max parallelism
+ * 128) with Flink's own repartitioning of operator and keyed state. Outputs must be equal per
+ * subtask, in order. And each mismatch the state format guards fails with its message.
+ */
+class AcceleratedWindowAggCheckpointTest {
+    private static final int MAX_PARALLELISM = AcceleratedWindowAggOperatorTest.MAX_PARALLELISM;
+
+    private static WindowAggHarnesses.Planned planned() throws Exception {
+        return WindowAggHarnesses.plan(AcceleratedWindowAggOperatorTest.ALL_FUNCTIONS,
+                AcceleratedWindowAggOperatorTest.ONE_PHASE);
+    }
+
+    private static List<WindowAggHarnesses.Event> events(WindowAggHarnesses.Planned planned, long seed, int rows) {
+        return WindowAggHarnesses.stream(planned.inputType(), planned.spec().timeIndex(), seed, rows,
+                AcceleratedWindowAggOperatorTest.SIZE);
+    }
+
+    /** Runs the events through one harness, taking a checkpoint (barrier and snapshot) before each event at {@code barriers}. */
+    private static List<String> runWithBarriers(WindowAggHarnesses.Planned planned,
+            OneInputStreamOperator<RowData, RowData> operator, List<WindowAggHarnesses.Event> events,
+            List<Integer> barriers) throws Exception {
+        try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
+                planned.harness(operator, MAX_PARALLELISM, 1, 0)) {
+            harness.open();
+            int at = 0;
+            long checkpoint = 0;
+            for (int barrier : barriers) {
+                WindowAggHarnesses.feed(harness, events, at, barrier);
+                harness.prepareSnapshotPreBarrier(++checkpoint);
+                harness.snapshot(checkpoint, checkpoint);
+                at = barrier;
+            }
+            WindowAggHarnesses.feed(harness, events, at, events.size());
+            return WindowAggHarnesses.output(harness, planned.outputType());
+        }
+    }
+
+    @Test
+    void barriersAtRandomPointsGiveStockOutput() throws Exception {
+        WindowAggHarnesses.Planned planned = planned();
+        for (long seed = 5; seed <= 7; seed++) {
+            List<WindowAggHarnesses.Event> events = events(planned, seed, 1500);
+            Random random = new Random(seed);
+            List<Integer> barriers = new ArrayList<>();
+            for (int i = 0; i < events.size(); i += 1 + random.nextInt(120)) {
+                barriers.add(i);
+            }
+            List<String> stock = runWithBarriers(planned, planned.newStock(), events, barriers);
+            assertEquals(stock, runWithBarriers(planned, planned.newAccelerated(), events, barriers), "seed " + seed);
+            // The barriers move stock's flush points, so they do change its tie order somewhere.
+            assertTrue(stock.size() > 20);
+        }
+    }
+
+    /**
+     * Runs the events on {@code before} subtasks up to {@code cut}, snapshots every subtask, and
+     * continues from the repartitioned snapshot on {@code after} subtasks; rows go to the subtask
+     * owning their key's key group, watermarks to all. Returns each subtask's output, before the
+     * cut then after it.
+     */
+    private static List<String> rescaled(WindowAggHarnesses.Planned planned,
+            Supplier<OneInputStreamOperator<RowData, RowData>> operators, List<WindowAggHarnesses.Event> events,
+            int cut, int before, int after) throws Exception {
+        List<String> out = new ArrayList<>();
+        List<KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData>> first = new ArrayList<>();
+        OperatorSubtaskState[] states = new OperatorSubtaskState[before];
+        try {
+            for (int i = 0; i < before; i++) {
+                first.add(planned.harness(operators.get(), MAX_PARALLELISM, before, i));
+                first.get(i).open();
+            }
+            route(planned, first, events.subList(0, cut));
+            for (int i = 0; i < before; i++) {
+                first.get(i).prepareSnapshotPreBarrier(1);
+                states[i] = first.get(i).snapshot(1, 1);
+                out.add("subtask " + i + " of " + before);
+                out.addAll(WindowAggHarnesses.output(first.get(i), planned.outputType()));
+            }
+        } finally {
+            for (var harness : first) {
+                harness.close();
+            }
+        }
+        OperatorSubtaskState merged = AbstractStreamOperatorTestHarness.repackageState(states);
+        List<KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData>> second = new ArrayList<>();
+        try {
+            for (int i = 0; i < after; i++) {
+                second.add(planned.harness(operators.get(), MAX_PARALLELISM, after, i));
+                second.get(i).initializeState(AbstractStreamOperatorTestHarness.repartitionOperatorState(merged,
+                        MAX_PARALLELISM, before, after, i));
+                second.get(i).open();
+            }
+            route(planned, second, events.subList(cut, events.size()));
+            for (int i = 0; i < after; i++) {
+                out.add("subtask " + i + " of " + after);
+                out.addAll(WindowAggHarnesses.output(second.get(i), planned.outputType()));
+            }
+        } finally {
+            for (var harness : second) {
+                harness.close();
+            }
+        }
+        return out;
+    }
+
+    private static void route(WindowAggHarnesses.Planned planned,
+            List<KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData>> harnesses,
+            List<WindowAggHarnesses.Event> events) throws Exception {
+        for (WindowAggHarnesses.Event event : events) {
+            if (event instanceof WindowAggHarnesses.Row row) {
+                RowData key = planned.keySelector().getKey(row.row());
+                int subtask = KeyGroupRangeAssignment.assignKeyToParallelOperator(key, MAX_PARALLELISM,
+                        harnesses.size());
+                harnesses.get(subtask).processElement(new StreamRecord<>(row.row()));
+            } else {
+                for (var harness : harnesses) {
+                    harness.processWatermark(new Watermark(((WindowAggHarnesses.Mark) event).watermark()));
+                }
+            }
+        }
+    }
+
+    @Test
+    void restoreAndRescaleFromTwoToOneAndThreeGiveStockOutput() throws Exception {
+        WindowAggHarnesses.Planned planned = planned();
+        for (int[] scale : new int[][] {{1, 1}, {2, 1}, {2, 3}}) {
+            long seed = 11 + scale[0] * 10L + scale[1];
+            List<WindowAggHarnesses.Event> events = events(planned, seed, 1500);
+            int cut = events.size() / 2;
+            List<String> stock = rescaled(planned, () -> {
+                try {
+                    return planned.newStock();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }, events, cut, scale[0], scale[1]);
+            List<String> ours = rescaled(planned, planned::newAccelerated, events, cut, scale[0], scale[1]);
+            assertEquals(stock, ours, scale[0] + " -> " + scale[1] + " subtasks");
+            assertTrue(stock.stream().filter(l -> l.startsWith("+I")).count() > 20, "windows fired: " + stock);
+        }
+    }
+
+    private static OperatorSubtaskState snapshotAfterHalf(WindowAggHarnesses.Planned planned,
+            OneInputStreamOperator<RowData, RowData> operator, List<WindowAggHarnesses.Event> events) throws Exception {
+        try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
+                planned.harness(operator, MAX_PARALLELISM, 1, 0)) {
+            harness.open();
+            WindowAggHarnesses.feed(harness, events, 0, events.size() / 2);
+            harness.prepareSnapshotPreBarrier(1);
+            return harness.snapshot(1, 1);
+        }
+    }
+
+    private static String restoreFailure(WindowAggHarnesses.Planned planned, OneInputStreamOperator<RowData, RowData> operator,
+            OperatorSubtaskState state) throws Exception {
+        try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
+                planned.harness(operator, MAX_PARALLELISM, 1, 0)) {
+            Exception e = assertThrows(Exception.class, () -> {
+                harness.initializeState(state);
+                harness.open();
+            });
+            return ExceptionUtils.findThrowable(e, WindowAggStateException.class)
+                    .orElseThrow(() -> new AssertionError("not a WindowAggStateException", e)).getMessage();
+        }
+    }
+
+    @Test
+    void stockStateIsRefusedNamingWhatToDo() throws Exception {
+        WindowAggHarnesses.Planned planned = planned();
+        OperatorSubtaskState stock = snapshotAfterHalf(planned, planned.newStock(), events(planned, 3, 400));
+        String message = restoreFailure(planned, planned.newAccelerated(), stock);
+        assertTrue(message.contains("written by stock Flink's window aggregate")
+                && message.contains("accelerator.enabled: false"), message);
+    }
+
+    @Test
+    void stateOfAnotherQueryIsRefused() throws Exception {
+        WindowAggHarnesses.Planned planned = planned();
+        WindowAggHarnesses.Planned other = WindowAggHarnesses.plan(AcceleratedWindowAggOperatorTest.ALL_FUNCTIONS
+                .replace("SUM(a)", "SUM(b)"), AcceleratedWindowAggOperatorTest.ONE_PHASE);
+        OperatorSubtaskState ours = snapshotAfterHalf(planned, planned.newAccelerated(), events(planned, 3, 400));
+        String message = restoreFailure(other, other.newAccelerated(), ours);
+        assertTrue(message.contains("the query's window aggregate changed"), message);
+    }
+
+    private static final String FINGERPRINT = "ab".repeat(32);
+
+    @Test
+    void markersOfANewerFormatOrAnotherQueryOrNoneAreRefused() {
+        WindowAggStateFormat.checkMarkers(List.of("1:" + FINGERPRINT, "1:" + FINGERPRINT), FINGERPRINT);
+        assertTrue(assertThrows(WindowAggStateException.class, () -> WindowAggStateFormat.checkMarkers(
+                List.of("2:" + FINGERPRINT), FINGERPRINT)).getMessage().contains(
+                        "written by a newer flink-accelerator (state format 2); this jar reads format 1"));
+        assertTrue(assertThrows(WindowAggStateException.class, () -> WindowAggStateFormat.checkMarkers(
+                List.of("1:" + "cd".repeat(32)), FINGERPRINT)).getMessage().contains(
+                        "the query's window aggregate changed"));
+        assertTrue(assertThrows(WindowAggStateException.class, () -> WindowAggStateFormat.checkMarkers(
+                List.of(), FINGERPRINT)).getMessage().contains("written by stock Flink's window aggregate"));
+    }
+
+    @Test
+    void framesRoundTripAndCorruptNewerOrForeignFramesAreRefused() throws Exception {
+        try (BufferAllocator allocator = new RootAllocator();
+                BigIntVector ends = new BigIntVector("$window_end", allocator)) {
+            ends.allocateNew(2);
+            ends.set(0, 10_000);
+            ends.set(1, 20_000);
+            ends.setValueCount(2);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            try (VectorSchemaRoot rows = VectorSchemaRoot.of(ends)) {
+                WindowAggStateFormat.write(out, FINGERPRINT, rows);
+            }
+            WindowAggStateFormat.write(out, FINGERPRINT, null);
+            byte[] frames = out.toByteArray();
+            ByteArrayInputStream in = new ByteArrayInputStream(frames);
+            try (VectorSchemaRoot read = WindowAggStateFormat.read(in, 7, FINGERPRINT, allocator)) {
+                assertEquals(2, read.getRowCount());
+                assertEquals(20_000, ((BigIntVector) read.getVector("$window_end")).get(1));
+            }
+            assertEquals(null, WindowAggStateFormat.read(in, 8, FINGERPRINT, allocator));
+
+            byte[] badMagic = frames.clone();
+            badMagic[0] = 'X';
+            assertMessage("corrupt accelerated window state in key group 7", badMagic, allocator);
+            byte[] newer = frames.clone();
+            newer[4] = 2;
+            assertMessage("written by a newer flink-accelerator (state format 2)", newer, allocator);
+            byte[] foreign = frames.clone();
+            foreign[8] ^= 1;
+            assertMessage("the query's window aggregate changed", foreign, allocator);
+            byte[] truncated = java.util.Arrays.copyOf(frames, 60);
+            assertMessage("corrupt accelerated window state in key group 7", truncated, allocator);
+            byte[] badPayload = frames.clone();
+            badPayload[WindowAggStateFormat.HEADER_BYTES + 5] ^= 0x7f;
+            badPayload[WindowAggStateFormat.HEADER_BYTES + 9] ^= 0x7f;
+            assertMessage("corrupt accelerated window state in key group 7", badPayload, allocator);
+        }
+    }
+
+    private static void assertMessage(String expected, byte[] frames, BufferAllocator allocator) {
+        WindowAggStateException e = assertThrows(WindowAggStateException.class, () -> {
+            try (VectorSchemaRoot root = WindowAggStateFormat.read(new ByteArrayInputStream(frames), 7, FINGERPRINT,
+                    allocator)) {
+                // read must fail
+            }
+        });
+        assertTrue(e.getMessage().contains(expected), e.getMessage());
+    }
+}
