@@ -366,13 +366,23 @@ public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowD
             return;
         }
         int rows = fired.getRowCount();
+        List<Long> missed = new ArrayList<>();
+        if (firedEmitted != rows) {
+            BigIntVector ends = (BigIntVector) column(fired, WindowAggCalls.WINDOW_END);
+            firedRows.forEach((k, row) -> {
+                if (row >= 0) {
+                    missed.add(ends.get(row));
+                }
+            });
+        }
         fired.close();
         fired = null;
         firedValues = null;
         firedRows = null;
         if (firedEmitted != rows) {
             throw new SidecarException(name + ": the sidecar fired " + rows + " windows but only " + firedEmitted
-                    + " had a timer; its state and Flink's timers disagree");
+                    + " had a timer (windows ending " + missed + " had none at watermark " + currentWatermark
+                    + "); its state and Flink's timers disagree");
         }
     }
 
@@ -382,12 +392,13 @@ public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowD
         BinaryRowData binary = key instanceof BinaryRowData b ? b : keySerializer.toBinaryRow(key);
         byte[] bytes = BinarySegmentUtils.copyToBytes(binary.getSegments(), binary.getOffset(), binary.getSizeInBytes());
         Integer row = firedRows == null ? null : firedRows.get(new FiredKey(ByteBuffer.wrap(bytes), timer.getNamespace()));
-        if (row == null) {
+        if (row == null || row < 0) {
             throw new SidecarException(name + ": window state missing for a timer: window ending "
                     + timer.getNamespace() + " of a key fired at " + timer.getTimestamp() + " but the sidecar has no"
                     + " value for it");
         }
         firedEmitted++;
+        firedRows.put(new FiredKey(ByteBuffer.wrap(bytes), timer.getNamespace()), -1);
         RowData out = outRow.replace(key, firedValues.reusedRow(row));
         collector.collect(outCopier == null ? out : outCopier.copy(out));
     }

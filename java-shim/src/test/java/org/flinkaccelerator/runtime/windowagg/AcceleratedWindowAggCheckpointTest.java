@@ -152,7 +152,21 @@ class AcceleratedWindowAggCheckpointTest {
 
     @Test
     void restoreAndRescaleFromTwoToOneAndThreeGiveStockOutput() throws Exception {
-        WindowAggHarnesses.Planned planned = planned();
+        restoreAndRescale(planned());
+    }
+
+    @Test
+    @org.junit.jupiter.api.Disabled("known divergence, open: on some streams (here the 1 -> 1 leg, seed 22) the"
+            + " accelerated global phase leaves event-time timers at or below the watermark unfired in Flink's heap"
+            + " timer queue while the sidecar fires their windows; stock does not. See"
+            + " docs/design/stateful-window-aggregate.md §3, as built")
+    void globalPhaseRestoresAndRescalesAsStock() throws Exception {
+        WindowAggHarnesses.Planned planned = WindowAggHarnesses.plan(AcceleratedWindowAggOperatorTest.ALL_FUNCTIONS);
+        assertEquals(WindowAggSpec.GLOBAL, planned.spec().phase());
+        restoreAndRescale(planned);
+    }
+
+    private static void restoreAndRescale(WindowAggHarnesses.Planned planned) throws Exception {
         for (int[] scale : new int[][] {{1, 1}, {2, 1}, {2, 3}}) {
             long seed = 11 + scale[0] * 10L + scale[1];
             List<WindowAggHarnesses.Event> events = events(planned, seed, 1500);

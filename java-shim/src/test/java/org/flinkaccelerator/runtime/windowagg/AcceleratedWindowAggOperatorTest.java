@@ -47,7 +47,7 @@ class AcceleratedWindowAggOperatorTest {
     void singlePhaseEqualsStockOnRandomStreams() throws Exception {
         WindowAggHarnesses.Planned planned = WindowAggHarnesses.plan(ALL_FUNCTIONS, ONE_PHASE);
         assertEquals(WindowAggSpec.SINGLE, planned.spec().phase());
-        for (long seed = 1; seed <= 4; seed++) {
+        for (long seed = 1; seed <= 12; seed++) {
             List<WindowAggHarnesses.Event> events = WindowAggHarnesses.stream(planned.inputType(), timeIndex(planned),
                     seed, 1500, SIZE);
             List<String> stock = run(planned, planned.newStock(), events);
@@ -56,6 +56,38 @@ class AcceleratedWindowAggOperatorTest {
                     "the stream fires windows: " + stock.size());
             assertTrue(!stock.get(stock.size() - 1).equals("numLateRecordsDropped 0"), "the stream has late rows");
             assertEquals(stock, ours, "seed " + seed);
+        }
+    }
+
+    @Test
+    void doubleAndDecimalKeysGroupAsFlinkDoes() throws Exception {
+        // -0.0 and 0.0, and NaN, are keys of their own or not exactly as Flink's BinaryRowData says.
+        WindowAggHarnesses.Planned planned = WindowAggHarnesses.plan("SELECT c, d, window_start, window_end,"
+                + " COUNT(*), SUM(a), MAX(c) FROM TABLE(TUMBLE(TABLE bids, DESCRIPTOR(ts), INTERVAL '10' SECOND))"
+                + " GROUP BY c, d, window_start, window_end", ONE_PHASE);
+        List<WindowAggHarnesses.Event> events = WindowAggHarnesses.stream(planned.inputType(), timeIndex(planned),
+                9, 1500, SIZE);
+        List<String> stock = run(planned, planned.newStock(), events);
+        assertTrue(stock.stream().anyMatch(l -> l.startsWith("+I (-0.0,")), "a -0.0 key fires");
+        assertTrue(stock.stream().anyMatch(l -> l.startsWith("+I (NaN,")), "a NaN key fires");
+        assertEquals(stock, run(planned, planned.newAccelerated(), events));
+    }
+
+    @Test
+    @org.junit.jupiter.api.Disabled("known divergence, open: seeds 22 and 28 leave event-time timers at or below the"
+            + " watermark unfired in Flink's heap timer queue of the accelerated global phase while the sidecar fires"
+            + " their windows (the operator then fails the task); docs/design/stateful-window-aggregate.md §3, as built")
+    void globalPhaseEqualsStockOnRandomPartials() throws Exception {
+        // The default two-phase plan: the global operator reads the local phase's partial
+        // accumulators and their slice end; random partials stand for any local phase's output.
+        WindowAggHarnesses.Planned planned = WindowAggHarnesses.plan(ALL_FUNCTIONS);
+        assertEquals(WindowAggSpec.GLOBAL, planned.spec().phase());
+        for (long seed : new long[] {1, 2, 3, 22, 28}) {
+            List<WindowAggHarnesses.Event> events = WindowAggHarnesses.stream(planned.inputType(), timeIndex(planned),
+                    seed, 1500, SIZE);
+            List<String> stock = run(planned, planned.newStock(), events);
+            assertTrue(stock.stream().filter(l -> l.startsWith("+I")).count() > 20, "windows fire: " + stock.size());
+            assertEquals(stock, run(planned, planned.newAccelerated((int) (1 + seed * 53)), events), "seed " + seed);
         }
     }
 

@@ -29,6 +29,7 @@ import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.InstantiationUtil;
 import org.flinkaccelerator.planner.stage.SqlPlans;
@@ -107,7 +108,9 @@ final class WindowAggHarnesses {
         if (!export.accelerated()) {
             throw new IllegalStateException("the window aggregate stays stock: " + export.fallback());
         }
-        int timeIndex = ((TimeAttributeWindowingStrategy) found.get(0).fields().windowing()).getTimeAttributeIndex();
+        var windowing = found.get(0).fields().windowing();
+        int timeIndex = windowing instanceof TimeAttributeWindowingStrategy time ? time.getTimeAttributeIndex()
+                : ((org.apache.flink.table.planner.plan.logical.SliceAttachedWindowingStrategy) windowing).getSliceEnd();
         RowType inputType = found.get(0).fields().inputType();
         WindowAggSpec spec = new WindowAggSpec(export.toJson(), inputType, timeIndex, TestPython.path());
 
@@ -153,6 +156,7 @@ final class WindowAggHarnesses {
     static List<Event> stream(RowType inputType, int timeIndex, long seed, int rows, long windowSize) {
         Random random = new Random(seed);
         List<Event> out = new ArrayList<>();
+        RowDataSerializer binary = new RowDataSerializer(inputType);
         long base = 1_700_000_000_000L - 1_700_000_000_000L % windowSize + random.nextInt(1000);
         long watermark = Long.MIN_VALUE;
         long maxTime = base;
@@ -167,10 +171,15 @@ final class WindowAggHarnesses {
             maxTime = Math.max(maxTime, time);
             GenericRowData row = new GenericRowData(inputType.getFieldCount());
             for (int f = 0; f < inputType.getFieldCount(); f++) {
-                row.setField(f, f == timeIndex ? TimestampData.fromEpochMillis(time)
+                Object timeValue = inputType.getTypeAt(f).getTypeRoot() == LogicalTypeRoot.BIGINT
+                        ? Math.floorDiv(time, windowSize) * windowSize + windowSize  // a global phase's slice end
+                        : TimestampData.fromEpochMillis(time);
+                row.setField(f, f == timeIndex ? timeValue
                         : value(inputType.getTypeAt(f), inputType.getFieldNames().get(f), random));
             }
-            out.add(new Row(row));
+            // Binary rows, as Flink's network stack hands them over (a global phase's slice end,
+            // BIGINT in the type, is read by stock as a compact TIMESTAMP(3) of the same long).
+            out.add(new Row(binary.toBinaryRow(row).copy()));
             if (random.nextInt(15) == 0) {
                 int marks = random.nextInt(4) == 0 ? 1 + random.nextInt(4) : 1;
                 for (int m = 0; m < marks; m++) {
@@ -189,7 +198,8 @@ final class WindowAggHarnesses {
 
     private static Object value(LogicalType type, String name, Random random) {
         boolean key = name.startsWith("k");
-        if (random.nextInt(key ? 12 : 7) == 0 && type.isNullable()) {
+        // A global phase's COUNT partials (count1$0, count$1, ...) are never NULL: the local phase starts them at 0.
+        if (random.nextInt(key ? 12 : 7) == 0 && type.isNullable() && !name.startsWith("count")) {
             return null;
         }
         switch (type.getTypeRoot()) {
