@@ -27,6 +27,8 @@ STATE_FINGERPRINT = b"accelerator.state_fingerprint"
 
 #: update answer: rows dropped as late (`numLateRecordsDropped`).
 DROPPED = b"accelerator.dropped"
+#: fire answer: windows removed without a row (their COUNT(*) is 0: stock's timer emits nothing).
+EMPTY = b"accelerator.empty"
 #: every answer: the state's entries and approximate bytes after the call (gauges).
 STATE_ENTRIES = b"accelerator.state_entries"
 STATE_BYTES = b"accelerator.state_bytes"

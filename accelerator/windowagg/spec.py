@@ -71,8 +71,10 @@ class WindowAggSpec:
     @property
     def count_star(self) -> int | None:
         """Index of the COUNT(*) aggregate whose zero marks an empty window (stock's
-        `WindowIsEmptySupplier`), or None."""
-        return next((i for i, a in enumerate(self.aggregates) if a.function == "count1"), None)
+        `WindowIsEmptySupplier`), or None. Stock checks one only where the planner inserted it
+        (`AggregateInfoList.getIndexOfCountStar()` is -1 for a TUMBLE window aggregate, which
+        derives no input count): a query's own COUNT(*) at 0 (merged partials) is emitted."""
+        return next((i for i, a in enumerate(self.aggregates) if a.function == "count1" and not a.emit), None)
 
 
 def parse(descriptor: dict) -> WindowAggSpec:

@@ -120,7 +120,9 @@ class WindowAggStage:
         columns += [self._window_property(p, t, ends) for p, t in
                     zip(self.spec.window_properties, self.spec.property_types)]
         state.release(slots)
-        return pa.RecordBatch.from_arrays(columns, schema=self.fire_schema)
+        # Windows removed without a row (COUNT(*) at 0): their timers fire and emit nothing, as stock's.
+        return protocol.answer(pa.RecordBatch.from_arrays(columns, schema=self.fire_schema),
+                               empty=len(slots) - len(emitted))
 
     def _window_property(self, name: str, flink_type: types.DataType, ends: np.ndarray) -> pa.Array:
         """window_start/window_end: the shifted wall clock; window_time: end - 1 ms, as the instant

@@ -95,7 +95,10 @@ def test_a_window_whose_count_star_is_zero_is_removed_without_being_emitted(side
     stage.update([{"$key": "empty", "$key_group": 0, "$time": 10_000, "c": 0, "s": None},
                   {"$key": "full", "$key_group": 0, "$time": 10_000, "c": 2, "s": 5}])
     stage.flush()
-    assert stage.fire(9_999) == [{"$key": "full", "$window_end": 10_000, "sum1": 5, "window_start": 0, "window_end": 10_000}]
+    answer = stage.fire_batch(9_999)
+    assert answer.num_rows == 1 and answer.to_pylist()[0]["$key"] == b"full" and answer.to_pylist()[0]["sum1"] == 5
+    # The JVM lets exactly that many of the watermark's timers find no row.
+    assert answer.schema.metadata[b"accelerator.empty"] == b"1"
     assert stage.snapshot().num_rows == 0
 
 

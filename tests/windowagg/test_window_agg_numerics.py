@@ -227,6 +227,9 @@ def test_random_partials_give_the_values_of_stocks_buffer_then_state_merge(sidec
     stage.flush()
     merge_buffer()
     fired = {(w["$key"], w["$window_end"]): w for w in stage.fire(30_000)}
-    assert set(fired) == {w for w, values in state.items() if values[0] != 0}
+    # The query's own COUNT(*) (emitted) is no emptiness marker: stock's TUMBLE aggregate derives no
+    # input count (AggregateInfoList.getIndexOfCountStar() is -1), so a window whose COUNT(*) partials
+    # wrap to 0 is emitted too (AcceleratedWindowAggOperatorTest compares with stock's operator).
+    assert set(fired) == set(state)
     for window, w in fired.items():
         assert _comparable([w["count10"], w["sum1"], w["min2"], w["sum3"]]) == _comparable(state[window]), window

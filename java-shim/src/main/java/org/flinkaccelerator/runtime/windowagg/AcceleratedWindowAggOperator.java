@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
@@ -118,6 +119,8 @@ public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowD
     private transient ArrowRowBatch firedValues;
     private transient Map<FiredKey, Integer> firedRows;
     private transient int firedEmitted;
+    /** Timers of the current firing that may find no row: windows the sidecar removed as empty (COUNT(*) 0). */
+    private transient long firedEmpty;
 
     private transient ListState<Long> watermarkState;
     private transient ListState<String> formatState;
@@ -313,9 +316,15 @@ public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowD
         }
         try {
             super.processWatermark(mark);
-        } finally {
-            releaseFired();
+        } catch (Throwable t) {
+            // The firing's own failure is the one to report; the fired answer is freed all the same.
+            if (fired != null) {
+                fired.close();
+                fired = null;
+            }
+            throw t;
         }
+        releaseFired();
     }
 
     /**
@@ -348,6 +357,7 @@ public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowD
         fired = calls.fire(watermark);
         firedRows = new HashMap<>();
         firedEmitted = 0;
+        firedEmpty = WindowAggCalls.emptyWindows(fired);
         VarBinaryVector keys = (VarBinaryVector) column(fired, WindowAggCalls.KEY);
         BigIntVector ends = (BigIntVector) column(fired, WindowAggCalls.WINDOW_END);
         for (int i = 0; i < fired.getRowCount(); i++) {
@@ -367,7 +377,7 @@ public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowD
         }
         int rows = fired.getRowCount();
         List<Long> missed = new ArrayList<>();
-        if (firedEmitted != rows) {
+        if (firedEmitted != rows || firedEmpty != 0) {
             BigIntVector ends = (BigIntVector) column(fired, WindowAggCalls.WINDOW_END);
             firedRows.forEach((k, row) -> {
                 if (row >= 0) {
@@ -379,10 +389,10 @@ public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowD
         fired = null;
         firedValues = null;
         firedRows = null;
-        if (firedEmitted != rows) {
-            throw new SidecarException(name + ": the sidecar fired " + rows + " windows but only " + firedEmitted
-                    + " had a timer (windows ending " + missed + " had none at watermark " + currentWatermark
-                    + "); its state and Flink's timers disagree");
+        if (firedEmitted != rows || firedEmpty != 0) {
+            throw new SidecarException(name + ": the sidecar fired " + rows + " windows (and " + firedEmpty
+                    + " empty ones not met) but only " + firedEmitted + " had a timer (windows ending " + missed
+                    + " had none at watermark " + currentWatermark + "); its state and Flink's timers disagree");
         }
     }
 
@@ -392,10 +402,16 @@ public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowD
         BinaryRowData binary = key instanceof BinaryRowData b ? b : keySerializer.toBinaryRow(key);
         byte[] bytes = BinarySegmentUtils.copyToBytes(binary.getSegments(), binary.getOffset(), binary.getSizeInBytes());
         Integer row = firedRows == null ? null : firedRows.get(new FiredKey(ByteBuffer.wrap(bytes), timer.getNamespace()));
+        if (row == null && firedEmpty > 0) {
+            // Stock reads the window's COUNT(*) as 0 and emits nothing for it.
+            firedEmpty--;
+            return;
+        }
         if (row == null || row < 0) {
             throw new SidecarException(name + ": window state missing for a timer: window ending "
-                    + timer.getNamespace() + " of a key fired at " + timer.getTimestamp() + " but the sidecar has no"
-                    + " value for it");
+                    + timer.getNamespace() + " of key " + key + " (" + HexFormat.of().formatHex(bytes) + ") fired at "
+                    + timer.getTimestamp() + " but the sidecar has " + (row == null ? "no value for it" : "emitted it"
+                    + " already") + (firedRows == null ? "" : "; it fired " + firedRows.size() + " windows"));
         }
         firedEmitted++;
         firedRows.put(new FiredKey(ByteBuffer.wrap(bytes), timer.getNamespace()), -1);

@@ -25,6 +25,7 @@ public final class WindowAggCalls {
     static final String STATE_FORMAT = "accelerator.state_format";
     static final String STATE_FINGERPRINT = "accelerator.state_fingerprint";
     static final String DROPPED = "accelerator.dropped";
+    static final String EMPTY = "accelerator.empty";
     static final String STATE_ENTRIES = "accelerator.state_entries";
     static final String STATE_BYTES = "accelerator.state_bytes";
 
@@ -99,6 +100,11 @@ public final class WindowAggCalls {
             throw e;
         }
         return answer;
+    }
+
+    /** A fire answer's count of windows removed without a row (their COUNT(*) is 0). */
+    public static long emptyWindows(VectorSchemaRoot fireAnswer) {
+        return number(fireAnswer, EMPTY);
     }
 
     private static long number(VectorSchemaRoot answer, String key) {
