@@ -46,7 +46,7 @@ public final class StockFlushModel {
         return currentProgress;
     }
 
-    /** The end of the window a row at {@code time} (epoch ms, or the slice end when {@code isEnd}) belongs to. */
+    /** The end of the window a row whose rowtime is {@code time} (epoch ms) belongs to (single phase). */
     public long windowEnd(long time) {
         long shifted = TimeWindowUtil.toUtcTimestampMills(time, zone);
         return TimeWindow.getWindowStartWithOffset(shifted, offset, size) + size;
