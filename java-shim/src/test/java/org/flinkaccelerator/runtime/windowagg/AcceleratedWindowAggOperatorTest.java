@@ -91,6 +91,24 @@ class AcceleratedWindowAggOperatorTest {
     }
 
     @Test
+    void ltzRowtimeInAFixedOffsetZoneEqualsStock() throws Exception {
+        // Hourly windows of a TIMESTAMP_LTZ rowtime in GMT+08:00: ends in the shifted wall clock,
+        // timers and the late rule at the instant, window_time a TIMESTAMP_LTZ.
+        WindowAggHarnesses.Planned planned = WindowAggHarnesses.plan("SELECT k1, window_start, window_end, window_time,"
+                + " COUNT(*), SUM(b), MAX(c) FROM TABLE(TUMBLE(TABLE bids_ltz, DESCRIPTOR(ts), INTERVAL '1' HOUR))"
+                + " GROUP BY k1, window_start, window_end, window_time",
+                "table.optimizer.agg-phase-strategy", "ONE_PHASE", "table.local-time-zone", "GMT+08:00");
+        assertEquals(java.time.ZoneId.of("GMT+08:00"), planned.spec().zone());
+        for (long seed = 1; seed <= 3; seed++) {
+            List<WindowAggHarnesses.Event> events = WindowAggHarnesses.stream(planned.inputType(), timeIndex(planned),
+                    seed, 1500, 3_600_000);
+            List<String> stock = run(planned, planned.newStock(), events);
+            assertTrue(stock.stream().filter(l -> l.startsWith("+I")).count() > 10, "windows fire: " + stock.size());
+            assertEquals(stock, run(planned, planned.newAccelerated(), events), "seed " + seed);
+        }
+    }
+
+    @Test
     void countStarOnlyManyKeysOneWatermarkKeepsStockTieOrder() throws Exception {
         WindowAggHarnesses.Planned planned = WindowAggHarnesses.plan("SELECT k1, k2, a, window_end, COUNT(*)"
                 + " FROM TABLE(TUMBLE(TABLE bids, DESCRIPTOR(ts), INTERVAL '10' SECOND))"

@@ -49,6 +49,9 @@ final class WindowAggHarnesses {
               WATERMARK FOR ts AS ts) WITH (
               'connector' = 'kafka', 'topic' = 'bids', 'properties.bootstrap.servers' = 'localhost:9092',
               'scan.startup.mode' = 'earliest-offset', 'format' = 'json');
+            CREATE TABLE bids_ltz (k1 STRING, b INT, c DOUBLE, ts TIMESTAMP_LTZ(3), WATERMARK FOR ts AS ts) WITH (
+              'connector' = 'kafka', 'topic' = 'bids_ltz', 'properties.bootstrap.servers' = 'localhost:9092',
+              'scan.startup.mode' = 'earliest-offset', 'format' = 'json');
             """;
 
     /** What a planned window aggregate gives both operators. */
@@ -93,7 +96,11 @@ final class WindowAggHarnesses {
         for (int i = 0; i < options.length; i += 2) {
             plans.set(options[i], options[i + 1]);
         }
-        plans.env().executeSql(TABLE.strip().replaceAll(";$", ""));
+        for (String ddl : TABLE.split(";\n")) {
+            if (!ddl.isBlank()) {
+                plans.env().executeSql(ddl.strip().replaceAll(";$", ""));
+            }
+        }
         org.apache.flink.table.api.Schema schema = org.apache.flink.table.api.Schema.newBuilder()
                 .fromResolvedSchema(plans.env().sqlQuery(select).getResolvedSchema()).build();
         plans.env().createTemporaryTable("results", org.apache.flink.table.api.TableDescriptor.forConnector("kafka")
