@@ -7,6 +7,8 @@ the object and after its closing brace."""
 
 from __future__ import annotations
 
+import functools
+
 from hypothesis import strategies as st
 
 from accelerator.formats import types
@@ -65,6 +67,10 @@ _BEFORE = [b"", b"", b" ", b"\n\t ", b"\xef\xbb\xbf", b"\x00"]
 _AFTER = [b"", b"", b" ", b"\n", b"garbage", b"}", b"{", b"]", b"\x00", b",{}", b"\xff", b'{"i":1}']
 
 
+# The strategies are built once and reused by every draw: a strategy built anew inside a draw is
+# validated anew each time, which cost most of a test's time (the values drawn are the same).
+
+@functools.cache
 def _timestamps(ltz: bool):
     """Timestamp text in both standards' layouts, the right one for the option or not."""
     return st.builds(lambda date, separator, time, fraction, zone: f'"{date}{separator}{time}{fraction}{zone}"',
@@ -73,7 +79,8 @@ def _timestamps(ltz: bool):
                      st.sampled_from(_FRACTIONS), st.sampled_from(["Z", "Z", "", "z"] if ltz else ["", "", "Z"]))
 
 
-def _of_type(t: types.DataType, names: list[str], depth: int):
+@functools.cache
+def _of_type(t: types.DataType, depth: int):
     """Value texts for a field of type `t` (its own forms, mostly)."""
     root = t.root
     if root == "ROW":
@@ -101,32 +108,40 @@ def _of_type(t: types.DataType, names: list[str], depth: int):
     return own
 
 
+_OTHER_TYPE = st.one_of(st.sampled_from(_NON_SCALARS), st.sampled_from(_STRINGS), st.sampled_from(_FLOATS))
+_SPACE = st.sampled_from(_SPACES)
+_UNKNOWN = st.sampled_from(_UNKNOWN_VALUES)
+
+
+@functools.cache
 def _object(row_type: types.DataType, depth: int = 0):
     """An object for `row_type`: its fields (some twice, some under escaped names), unknown ones."""
     names = [f.name for f in row_type.fields]
-    by_name = {f.name: f.type for f in row_type.fields}
+    by_name = {f.name: _of_type(f.type, depth) for f in row_type.fields}
+    every = st.permutations(names)
+    extra = st.lists(st.sampled_from(names + ["unknown"]), max_size=2)
+    some = st.lists(st.sampled_from(names + ["unknown", "x"]), max_size=len(names) + 3)
 
     @st.composite
     def build(draw):
         if draw(st.integers(0, 3)) == 0:  # every field, for json.fail-on-missing-field
-            chosen = draw(st.permutations(names)) + draw(st.lists(st.sampled_from(names + ["unknown"]), max_size=2))
+            chosen = draw(every) + draw(extra)
         else:
-            chosen = draw(st.lists(st.sampled_from(names + ["unknown", "x"]), max_size=len(names) + 3))
+            chosen = draw(some)
         members = []
         for name in chosen:
             if name in by_name:
                 if draw(st.integers(0, 9)) == 0:  # another type's value, or a non-scalar one
-                    value = draw(st.one_of(st.sampled_from(_NON_SCALARS), st.sampled_from(_STRINGS),
-                                           st.sampled_from(_FLOATS)))
+                    value = draw(_OTHER_TYPE)
                 else:
-                    value = draw(_of_type(by_name[name], names, depth))
+                    value = draw(by_name[name])
                 if draw(st.integers(0, 9)) == 0:
                     name = "".join(f"\\u{ord(c):04x}" if draw(st.booleans()) else c for c in name)
             else:
-                value = draw(st.sampled_from(_UNKNOWN_VALUES))
-            space = [draw(st.sampled_from(_SPACES)) for _ in range(4)]
+                value = draw(_UNKNOWN)
+            space = [draw(_SPACE) for _ in range(4)]
             members.append(f'{space[0]}"{name}"{space[1]}:{space[2]}{value}{space[3]}')
-        return "{" + ",".join(members) + draw(st.sampled_from(_SPACES)) + "}"
+        return "{" + ",".join(members) + draw(_SPACE) + "}"
     return build()
 
 
