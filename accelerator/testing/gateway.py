@@ -65,6 +65,23 @@ class SqlGateway:
         handle = self._request("POST", "/v1/sessions", {"properties": dict(properties or {})})
         return GatewaySession(self, handle["sessionHandle"])
 
+    def submit_sql(self, script: str, params: Mapping[str, object] | None = None) -> list[str]:
+        """`FlinkCluster.submit_sql` through the gateway: `script` in a session of its own (its `SET`s
+        end with it); returns the ids of the jobs it submitted."""
+        with self.session() as session:
+            return session.execute_script(script, params)
+
+    def run_sql(self, script: str, params: Mapping[str, object] | None = None,
+                timeout_s: float = 300.0) -> list[str]:
+        """`FlinkCluster.run_sql` through the gateway: submit `script`, wait for each of its jobs to
+        finish (bounded jobs only)."""
+        job_ids = self.submit_sql(script, params)
+        if not job_ids:
+            raise SqlSubmissionFailed("the script submitted no job (no INSERT INTO?)")
+        for job_id in job_ids:
+            self.cluster.wait_for_job(job_id, timeout_s)
+        return job_ids
+
     def _request(self, method: str, path: str, body: dict | None = None) -> dict:
         data = json.dumps(body).encode() if body is not None else None
         request = urllib.request.Request(self.url + path, data=data, method=method,

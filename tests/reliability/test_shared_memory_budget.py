@@ -4,6 +4,9 @@ A container gets a 64 MB /dev/shm by default (Docker, Kubernetes). At the defaul
 is bounded in bytes (`accelerator.batch.max-bytes`), so an accelerated job over 30 KB messages fits
 there; the negative control lifts the bound and must fail with an error naming the option. A
 message larger than a batch's bound travels alone in a grown region, which shrinks back after it.
+
+Both tests run on one cluster whose TaskManager sees a 64 MB /dev/shm, and submit their jobs
+through one SQL gateway (no client JVM started per job).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import pytest
 
 from accelerator.testing import locations, sidecars
 from accelerator.testing.flink import FlinkCluster, JobFailed
+from accelerator.testing.gateway import SqlGateway
 
 pytestmark = pytest.mark.services
 
@@ -64,12 +68,12 @@ def messages(count: int, payload_chars: int, seed: int, first_id: int = 0) -> li
     return out
 
 
-def run(cluster, kafka_broker, new_topic, source: str, job: str, settings: str = "") -> list[tuple]:
+def run(gateway, kafka_broker, new_topic, source: str, job: str, settings: str = "") -> list[tuple]:
     sink = new_topic(f"shm-budget-{job}", config={"max.message.bytes": str(32 << 20)})
-    (job_id,) = cluster.run_sql(settings + SOURCE + JOBS[job],
+    (job_id,) = gateway.run_sql(settings + SOURCE + JOBS[job],
                                 {"bootstrap": kafka_broker.bootstrap, "source": source, "sink": sink},
                                 timeout_s=600)
-    names = [v["name"] for v in cluster.rest(f"/jobs/{job_id}")["vertices"]]
+    names = [v["name"] for v in gateway.cluster.rest(f"/jobs/{job_id}")["vertices"]]
     assert any("Accelerated[" in n for n in names) == bool(settings), names
     return [(r.key, r.value) for r in kafka_broker.consume(sink, timeout_s=300)]
 
@@ -87,7 +91,7 @@ def no_sidecar_or_region_left(taskmanager: int) -> None:
         time.sleep(0.2)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def small_shm_cluster(request):
     # Managed memory (where the accelerated operators' Arrow buffers come from) large enough for
     # the negative control's 180 MB batch, so it reaches /dev/shm rather than the Arrow limit.
@@ -99,32 +103,39 @@ def small_shm_cluster(request):
     cluster.stop(keep_logs=request.session.testsfailed > 0)
 
 
-def test_30kb_messages_run_on_a_64mb_dev_shm_at_the_defaults(small_shm_cluster, kafka_broker, new_topic):
-    cluster = small_shm_cluster
-    (taskmanager,) = taskmanagers(cluster)
+@pytest.fixture(scope="module")
+def gateway(small_shm_cluster):
+    gateway = SqlGateway(small_shm_cluster).start()
+    yield gateway
+    gateway.stop()
+
+
+def test_30kb_messages_run_on_a_64mb_dev_shm_at_the_defaults(small_shm_cluster, gateway, kafka_broker, new_topic):
+    (taskmanager,) = taskmanagers(small_shm_cluster)
     shm = os.statvfs(f"/proc/{taskmanager}/root/dev/shm")
     assert shm.f_blocks * shm.f_frsize == SHM_MB << 20, "the TaskManager does not see the small /dev/shm"
 
     source = new_topic("shm-budget-30kb")
     kafka_broker.produce(source, messages(6000, 30_000, seed=20261205))
     for job in JOBS:
-        stock = run(cluster, kafka_broker, new_topic, source, job)
+        stock = run(gateway, kafka_broker, new_topic, source, job)
         assert len(stock) > 100, "the stock run wrote (almost) nothing; the comparison would prove nothing"
-        assert run(cluster, kafka_broker, new_topic, source, job, ENABLED) == stock, job
+        assert run(gateway, kafka_broker, new_topic, source, job, ENABLED) == stock, job
 
     # Negative control: without the byte bound (one batch of all 6,000 messages, 180 MB) the
     # same job cannot fit, and says which option to change.
     unbounded = ENABLED + ("SET 'accelerator.batch.max-bytes' = '1 gb';\n"
                            "SET 'accelerator.batch.max-delay' = '10 min';\n")
     with pytest.raises(JobFailed) as failure:
-        run(cluster, kafka_broker, new_topic, source, "segment", unbounded)
+        run(gateway, kafka_broker, new_topic, source, "segment", unbounded)
     assert "/dev/shm" in failure.value.exception and "accelerator.batch.max-bytes" in failure.value.exception
     no_sidecar_or_region_left(taskmanager)
 
 
-def test_messages_larger_than_a_batch_travel_alone_identical_to_stock(kafka_broker, new_topic):
+def test_messages_larger_than_a_batch_travel_alone_identical_to_stock(small_shm_cluster, gateway, kafka_broker,
+                                                                      new_topic):
     """10 MB messages (the broker and clients configured for them, as a user would) between
-    ordinary ones: each large one is a batch of its own in a grown region."""
+    ordinary ones: each large one is a batch of its own in a grown region (on the 64 MB /dev/shm)."""
     mixed = []
     for i, small in enumerate(messages(LARGE_MESSAGES * 4, 300, seed=11)):
         mixed.append(small)
@@ -132,16 +143,9 @@ def test_messages_larger_than_a_batch_travel_alone_identical_to_stock(kafka_brok
             mixed += messages(1, 10 << 20, seed=i, first_id=100_000 + i)
     source = new_topic("shm-budget-10mb", config={"max.message.bytes": str(32 << 20)})
     kafka_broker.produce(source, mixed, **{"message.max.bytes": 32 << 20})
-    cluster = FlinkCluster(extra_jars=[locations.shim_jar()],
-                           config={"accelerator.python.executable": sys.executable}).start()
-    failed = True
-    try:
-        for job in JOBS:
-            stock = run(cluster, kafka_broker, new_topic, source, job)
-            assert max(len(v or b"") for _, v in stock) > 10 << 20, "no large message went through"
-            assert run(cluster, kafka_broker, new_topic, source, job, ENABLED) == stock, job
-        (taskmanager,) = taskmanagers(cluster)
-        no_sidecar_or_region_left(taskmanager)
-        failed = False
-    finally:
-        cluster.stop(keep_logs=failed)
+    for job in JOBS:
+        stock = run(gateway, kafka_broker, new_topic, source, job)
+        assert max(len(v or b"") for _, v in stock) > 10 << 20, "no large message went through"
+        assert run(gateway, kafka_broker, new_topic, source, job, ENABLED) == stock, job
+    (taskmanager,) = taskmanagers(small_shm_cluster)
+    no_sidecar_or_region_left(taskmanager)
