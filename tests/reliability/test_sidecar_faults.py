@@ -42,6 +42,7 @@ import pytest
 from accelerator.sidecar.shm import REGION_PREFIX, SEQUENCE_AT, alive
 from accelerator.testing import locations
 from accelerator.testing.flink import FlinkCluster
+from accelerator.testing.gateway import SqlGateway
 from accelerator.testing.sidecars import orphaned_regions, regions_of, sidecar_pids
 
 pytestmark = pytest.mark.services
@@ -169,6 +170,14 @@ def cluster(request):
     cluster.stop(keep_logs=request.session.testsfailed > 0)
 
 
+@pytest.fixture(scope="module")
+def gateway(cluster):
+    """Submits the jobs (no client JVM started per job)."""
+    gateway = SqlGateway(cluster).start()
+    yield gateway
+    gateway.stop()
+
+
 class Feed:
     """Writes the source topic in chunks of CHUNK messages, on demand, up to its fixed end."""
 
@@ -286,14 +295,19 @@ def _await_new_sidecar(taskmanagers: list[int], seen: set[int], feed: Feed, time
 
 
 def _wait(condition, what: str, feed: Feed, timeout_s: float = 180) -> None:
+    """Polls `condition` every 0.1 s; writes one more chunk of the feed each second meanwhile."""
     deadline = time.monotonic() + timeout_s
+    fed = time.monotonic()
     while not condition():
         assert time.monotonic() < deadline, f"timed out after {timeout_s} s waiting for {what}"
-        feed.more()
-        time.sleep(1.0)
+        if time.monotonic() - fed >= 1.0:
+            feed.more()
+            fed = time.monotonic()
+        time.sleep(0.1)
 
 
-def run_with_faults(cluster, kafka_broker, new_topic, guarantee: str, faults: int, seed: int, job: Job = STATELESS):
+def run_with_faults(gateway, kafka_broker, new_topic, guarantee: str, faults: int, seed: int, job: Job = STATELESS):
+    cluster = gateway.cluster
     rng = random.Random(seed)
     messages = bids(CHUNK * (40 + 60 * faults), seed, job.spacing_ms)
     source = new_topic(f"faults-{job.name}-bids")
@@ -302,7 +316,7 @@ def run_with_faults(cluster, kafka_broker, new_topic, guarantee: str, faults: in
     feed = Feed(kafka_broker, source, messages)
     feed.more()
     accelerated_sink = new_topic(f"faults-{job.name}-accelerated")
-    (job_id,) = cluster.submit_sql(ACCELERATED + SOURCE + job.sink,
+    (job_id,) = gateway.submit_sql(ACCELERATED + SOURCE + job.sink,
                                    {**params, "sink": accelerated_sink, "group": f"g-{uuid.uuid4().hex}"})
     vertices = [v["name"] for v in cluster.rest(f"/jobs/{job_id}")["vertices"]]
     assert any(job.vertex in v for v in vertices), vertices
@@ -316,7 +330,7 @@ def run_with_faults(cluster, kafka_broker, new_topic, guarantee: str, faults: in
     _finish(cluster, job_id)
 
     stock_sink = new_topic(f"faults-{job.name}-stock")
-    cluster.run_sql(SOURCE + job.sink, {**params, "sink": stock_sink, "group": f"g-{uuid.uuid4().hex}"})
+    gateway.run_sql(SOURCE + job.sink, {**params, "sink": stock_sink, "group": f"g-{uuid.uuid4().hex}"})
     stock = [r.value for r in kafka_broker.consume(stock_sink)]
     accelerated = [r.value for r in kafka_broker.consume(accelerated_sink)]
     uncommitted = [r.value for r in kafka_broker.consume(accelerated_sink, isolation_level="read_uncommitted")]
@@ -363,9 +377,9 @@ def _nothing_left(cluster, regions_before: set[str]) -> None:
 
 
 @pytest.mark.parametrize("job", [STATELESS, WINDOWED], ids=lambda job: job.name)
-def test_exactly_once_output_equals_stock_despite_killed_and_hung_sidecars(cluster, kafka_broker, new_topic,
+def test_exactly_once_output_equals_stock_despite_killed_and_hung_sidecars(cluster, gateway, kafka_broker, new_topic,
                                                                            regions_before, job):
-    run = run_with_faults(cluster, kafka_broker, new_topic, "exactly-once", FAULTS, seed=11, job=job)
+    run = run_with_faults(gateway, kafka_broker, new_topic, "exactly-once", FAULTS, seed=11, job=job)
     assert run.accelerated == run.stock, (f"{len(run.accelerated)} committed messages vs stock {len(run.stock)}: "
                                           f"{len(set(run.stock) - set(run.accelerated))} lost, "
                                           f"{len(run.accelerated) - len(set(run.accelerated))} duplicated")
@@ -382,10 +396,10 @@ def test_exactly_once_output_equals_stock_despite_killed_and_hung_sidecars(clust
     _nothing_left(cluster, regions_before)
 
 
-def test_at_least_once_loses_nothing_and_duplicates_only_by_replay(cluster, kafka_broker, new_topic,
+def test_at_least_once_loses_nothing_and_duplicates_only_by_replay(cluster, gateway, kafka_broker, new_topic,
                                                                    regions_before):
     faults = max(2, FAULTS // 2)
-    run = run_with_faults(cluster, kafka_broker, new_topic, "at-least-once", faults, seed=12)
+    run = run_with_faults(gateway, kafka_broker, new_topic, "at-least-once", faults, seed=12)
     stock, accelerated = run.stock, run.accelerated
     position = {m: i for i, m in enumerate(stock)}
     assert len(position) == len(stock), "stock messages must be distinct for this check"
