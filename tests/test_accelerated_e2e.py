@@ -328,7 +328,7 @@ def test_parallelism_two_on_two_taskmanagers(kafka_broker, new_topic):
         try:
             deadline = time.monotonic() + 180
             while time.monotonic() < deadline:
-                per_subtask = subtask_records_in(cluster, job_id)
+                per_subtask = cluster.operator_metric(job_id, ACCELERATED, SIDECAR_METRICS + "sidecarRecordsIn")
                 if sum(per_subtask.values()) == len(stock):
                     break
                 time.sleep(0.5)
@@ -348,13 +348,3 @@ def test_parallelism_two_on_two_taskmanagers(kafka_broker, new_topic):
     finally:
         cluster.stop(keep_logs=failed)
 
-
-def subtask_records_in(cluster, job_id: str) -> dict[str, float]:
-    """`sidecarRecordsIn` of each subtask of the accelerated operator (REST ids `<subtask>.<operator>.accelerator.x`)."""
-    (vertex,) = [v for v in cluster.rest(f"/jobs/{job_id}")["vertices"] if ACCELERATED in v["name"]]
-    path = f"/jobs/{job_id}/vertices/{vertex['id']}/metrics"
-    ids = [m["id"] for m in cluster.rest(path) if m["id"].endswith(f".{SIDECAR_METRICS}sidecarRecordsIn")]
-    if not ids:
-        return {}
-    return {m["id"].split(".", 1)[0]: float(m["value"])
-            for m in cluster.rest(path + "?get=" + urllib.parse.quote(",".join(ids)))}

@@ -15,6 +15,7 @@ import subprocess
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
@@ -213,6 +214,21 @@ class FlinkCluster:
     def rest(self, path: str) -> dict:
         with urllib.request.urlopen(self.rest_url + path, timeout=10) as response:
             return json.loads(response.read())
+
+    def operator_metric(self, job_id: str, vertex_name_part: str, metric: str) -> dict[str, float]:
+        """`metric` (e.g. `accelerator.sidecarRecordsIn`) of each subtask of the job's one vertex whose
+        name contains `vertex_name_part`, by subtask index (REST ids `<subtask>.<operator>.<metric>`;
+        summed over the vertex's operators that have it). Empty until the JobManager has fetched the
+        metric once."""
+        (vertex,) = [v for v in self.rest(f"/jobs/{job_id}")["vertices"] if vertex_name_part in v["name"]]
+        path = f"/jobs/{job_id}/vertices/{vertex['id']}/metrics"
+        ids = [m["id"] for m in self.rest(path) if m["id"].endswith("." + metric)]
+        values: dict[str, float] = {}
+        if ids:
+            for m in self.rest(path + "?get=" + urllib.parse.quote(",".join(ids))):
+                subtask = m["id"].split(".", 1)[0]
+                values[subtask] = values.get(subtask, 0.0) + float(m["value"])
+        return values
 
     # -- SQL ---------------------------------------------------------------------------------
     def submit_sql(self, script: str, params: Mapping[str, object] | None = None,

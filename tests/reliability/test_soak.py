@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 import threading
@@ -122,7 +123,7 @@ def test_job_start_stop_cycles_leak_nothing(cluster, kafka_broker, new_topic, re
     assert samples[0]["planner_jars"] == 0, samples[0]  # sql-client.sh's JVM removed its own
     first, last = samples[0], samples[-1]
     settled = samples[len(samples) // 3:]
-    slope = _slope([s["cycle"] for s in settled], [s["retained_mb"] for s in settled])
+    slope = statistics.linear_regression([s["cycle"] for s in settled], [s["retained_mb"] for s in settled]).slope
     _figures["cycles"] = {"jobs": CYCLES, "retained_mb_per_job": round(slope, 3), "samples": samples}
     assert max(s["planner_jars"] for s in samples) == samples[1]["planner_jars"], samples  # one set per gateway
     assert last["tm_fds"] <= first["tm_fds"] + 1, samples
@@ -148,12 +149,6 @@ def jvm_memory_mb(pid: int) -> dict:
     heap = int(re.search(r"heap\s+total \d+K, used (\d+)K", info).group(1)) / 1024
     metaspace = int(re.search(r"Metaspace\s+used (\d+)K", info).group(1)) / 1024
     return {"heap_mb": round(heap, 1), "metaspace_mb": round(metaspace, 1), "retained_mb": round(heap + metaspace, 1)}
-
-
-def _slope(xs: list[float], ys: list[float]) -> float:
-    """Least-squares slope of ys over xs."""
-    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
-    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
 
 
 def test_a_long_run_under_load_keeps_memory_flat(cluster, kafka_broker, new_topic, regions_before):
@@ -284,13 +279,8 @@ def test_a_slow_sink_holds_the_pipeline_to_one_batch_plus_the_producer_buffer(cl
 def _taken(cluster, job_id: str) -> int | None:
     """The accelerated operator's `sidecarRecordsIn`: messages it has handed to its sidecar (None
     until the JobManager has fetched the metric once)."""
-    (vertex,) = [v for v in cluster.rest(f"/jobs/{job_id}")["vertices"] if "Accelerated[" in v["name"]]
-    path = f"/jobs/{job_id}/vertices/{vertex['id']}/metrics"
-    metrics = [m["id"] for m in cluster.rest(path) if m["id"].endswith(".sidecarRecordsIn")]
-    if not metrics:
-        return None
-    (value,) = cluster.rest(f"{path}?get={metrics[0]}")
-    return int(float(value["value"]))
+    per_subtask = cluster.operator_metric(job_id, "Accelerated[", "accelerator.sidecarRecordsIn")
+    return int(sum(per_subtask.values())) if per_subtask else None
 
 
 def _quota(kafka_broker, client_id: str, bytes_per_second: int) -> None:
