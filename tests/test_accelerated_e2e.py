@@ -21,6 +21,7 @@ import pytest
 
 from accelerator.testing import locations, sidecars
 from accelerator.testing.flink import FlinkCluster, JobFailed, SqlSubmissionFailed
+from accelerator.testing.gateway import SqlGateway
 
 pytestmark = pytest.mark.services
 
@@ -67,13 +68,17 @@ def bids(count: int = 3000) -> list[str]:
     return out
 
 
-@pytest.fixture(scope="module")
-def cluster(request):
-    config = {"accelerator.python.executable": sys.executable,
-              "metrics.fetcher.update-interval": "500 ms"}
-    cluster = FlinkCluster(extra_jars=[locations.shim_jar()], config=config).start()
-    yield cluster
-    cluster.stop(keep_logs=request.session.testsfailed > 0)
+@pytest.fixture
+def cluster(accelerated_cluster):
+    """The session's cluster with the jar (accelerator.python.executable: this interpreter, REST
+    metrics fresh to the half second)."""
+    return accelerated_cluster
+
+
+@pytest.fixture
+def gateway(accelerated_gateway):
+    """Submits the jobs, but for the tests of sql-client.sh's own messages (no client JVM per job)."""
+    return accelerated_gateway
 
 
 @pytest.fixture(scope="module")
@@ -83,9 +88,9 @@ def bid_topic(kafka_broker):
     return topic
 
 
-def run(cluster, kafka_broker, new_topic, bid_topic, query: str, settings: str = "") -> tuple[list[bytes], str]:
+def run(gateway, kafka_broker, new_topic, bid_topic, query: str, settings: str = "") -> tuple[list[bytes], str]:
     sink = new_topic("out-bids")
-    (job_id,) = cluster.run_sql(settings + BID_TABLE + QUERIES[query],
+    (job_id,) = gateway.run_sql(settings + BID_TABLE + QUERIES[query],
                                 {"bootstrap": kafka_broker.bootstrap, "source": bid_topic, "sink": sink})
     return [r.value for r in kafka_broker.consume(sink)], job_id
 
@@ -95,13 +100,13 @@ def vertex_names(cluster, job_id: str) -> list[str]:
 
 
 @pytest.mark.parametrize("query", sorted(QUERIES))
-def test_accelerated_job_writes_the_bytes_stock_writes(cluster, kafka_broker, new_topic, bid_topic, query):
-    stock, stock_job = run(cluster, kafka_broker, new_topic, bid_topic, query)
+def test_accelerated_job_writes_the_bytes_stock_writes(cluster, gateway, kafka_broker, new_topic, bid_topic, query):
+    stock, stock_job = run(gateway, kafka_broker, new_topic, bid_topic, query)
     assert stock, "the stock run wrote nothing; the comparison would prove nothing"
     assert not any(ACCELERATED in n for n in vertex_names(cluster, stock_job))
 
     before = sidecars.regions()
-    accelerated, job_id = run(cluster, kafka_broker, new_topic, bid_topic, query,
+    accelerated, job_id = run(gateway, kafka_broker, new_topic, bid_topic, query,
                               settings="SET 'accelerator.enabled' = 'true';\n")
     names = vertex_names(cluster, job_id)
     assert any(ACCELERATED in n for n in names), names
@@ -133,25 +138,26 @@ FROM bid WHERE auction IS NOT NULL AND channel IS NOT NULL GROUP BY channel;
 }
 
 
-def run_partial(cluster, kafka_broker, new_topic, bid_topic, query: str, settings: str = ""):
+def run_partial(gateway, kafka_broker, new_topic, bid_topic, query: str, settings: str = ""):
     sink = new_topic("out-partial")
-    (job_id,) = cluster.run_sql(settings + BID_TABLE + PARTIAL_QUERIES[query],
+    (job_id,) = gateway.run_sql(settings + BID_TABLE + PARTIAL_QUERIES[query],
                                 {"bootstrap": kafka_broker.bootstrap, "source": bid_topic, "sink": sink})
     return [(r.key, r.value) for r in kafka_broker.consume(sink)], job_id
 
 
 @pytest.mark.parametrize("query", sorted(PARTIAL_QUERIES))
-def test_a_partly_accelerated_job_writes_the_bytes_stock_writes(cluster, kafka_broker, new_topic, bid_topic, query):
+def test_a_partly_accelerated_job_writes_the_bytes_stock_writes(cluster, gateway, kafka_broker, new_topic, bid_topic,
+                                                                query):
     """An unsupported function, or an aggregation, keeps its operator stock; the Kafka source (and
     the Calc before the aggregation) run accelerated; the sink topic holds exactly stock's messages."""
     from accelerator.compat.runner import acceleration_of
 
-    stock, stock_job = run_partial(cluster, kafka_broker, new_topic, bid_topic, query)
+    stock, stock_job = run_partial(gateway, kafka_broker, new_topic, bid_topic, query)
     assert stock, "the stock run wrote nothing; the comparison would prove nothing"
     assert acceleration_of(vertex_names(cluster, stock_job)) == "stock"
 
     before = sidecars.regions()
-    accelerated, job_id = run_partial(cluster, kafka_broker, new_topic, bid_topic, query,
+    accelerated, job_id = run_partial(gateway, kafka_broker, new_topic, bid_topic, query,
                                       settings="SET 'accelerator.enabled' = 'true';\n")
     names = vertex_names(cluster, job_id)
     assert acceleration_of(names) == "partial", names
@@ -181,14 +187,14 @@ def sidecar_metrics(cluster, job_id: str) -> dict[str, float]:
     return summed
 
 
-def test_operator_metrics_show_every_record_through_the_sidecar(cluster, kafka_broker, new_topic, bid_topic):
+def test_operator_metrics_show_every_record_through_the_sidecar(cluster, gateway, kafka_broker, new_topic, bid_topic):
     """Read from Flink's REST API while the (unbounded) job runs: rows and bytes in and out of the sidecar."""
-    stock, _ = run(cluster, kafka_broker, new_topic, bid_topic, "q2")
+    stock, _ = run(gateway, kafka_broker, new_topic, bid_topic, "q2")
     sent = [b.encode() for b in bids()]
     assert 0 < len(stock) < len(sent), "q2 filters: rows out must differ from rows in for this test to mean much"
     unbounded = BID_TABLE.replace("'scan.bounded.mode' = 'latest-offset', ", "")
     assert unbounded != BID_TABLE
-    (job_id,) = cluster.submit_sql("SET 'accelerator.enabled' = 'true';\n" + unbounded + QUERIES["q2"],
+    (job_id,) = gateway.submit_sql("SET 'accelerator.enabled' = 'true';\n" + unbounded + QUERIES["q2"],
                                    {"bootstrap": kafka_broker.bootstrap, "source": bid_topic,
                                     "sink": new_topic("out-bids")})
     expected = {"sidecarRecordsIn": len(sent), "sidecarRecordsOut": len(stock),
@@ -231,8 +237,8 @@ def test_fail_on_fallback_refuses_a_job_that_would_run_stock(cluster, kafka_brok
     assert any(ACCELERATED in n for n in vertex_names(cluster, job_id))
 
 
-def test_an_interpreter_without_the_package_is_one_clear_task_failure(cluster, kafka_broker, new_topic, bid_topic,
-                                                                       tmp_path):
+def test_an_interpreter_without_the_package_is_one_clear_task_failure(cluster, gateway, kafka_broker, new_topic,
+                                                                       bid_topic, tmp_path):
     """The job fails once, at the operator's start, naming the option and the pip command that fixes it."""
     bare = tmp_path / "python3"  # a real interpreter that cannot import `accelerator`
     bare.symlink_to(Path(sys.base_prefix) / "bin" / Path(sys.executable).name)
@@ -240,7 +246,7 @@ def test_an_interpreter_without_the_package_is_one_clear_task_failure(cluster, k
     assert probe.returncode != 0, "the bare interpreter must not see the accelerator package"
     settings = ("SET 'accelerator.enabled' = 'true';\n"
                 f"SET 'accelerator.python.executable' = '{bare}';\n")
-    (job_id,) = cluster.submit_sql(settings + BID_TABLE + QUERIES["q0"],
+    (job_id,) = gateway.submit_sql(settings + BID_TABLE + QUERIES["q0"],
                                    {"bootstrap": kafka_broker.bootstrap, "source": bid_topic,
                                     "sink": new_topic("out-bids")})
     with pytest.raises(JobFailed) as failed:
@@ -253,7 +259,7 @@ def test_an_interpreter_without_the_package_is_one_clear_task_failure(cluster, k
 
 
 @pytest.mark.parametrize("topics", ["one", "list"])
-def test_a_bad_message_fails_the_job_naming_its_kafka_record(cluster, kafka_broker, new_topic, topics):
+def test_a_bad_message_fails_the_job_naming_its_kafka_record(cluster, gateway, kafka_broker, new_topic, topics):
     """Like stock Flink's deserialization failure, the accelerated one names topic, partition and
     offset of the bad message, and the option that would skip it; a table over a topic list reads
     the topic per record, one over a single topic knows it."""
@@ -264,7 +270,7 @@ def test_a_bad_message_fails_the_job_naming_its_kafka_record(cluster, kafka_brok
     kafka_broker.produce(bad, good + [Record(value=v, partition=1) for v in bids(3)]
                          + [Record(value=b'{"auction": 1, "bidder":', partition=1)])
     source = bad if topics == "one" else f"{bad};{new_topic('empty')}"
-    (job_id,) = cluster.submit_sql("SET 'accelerator.enabled' = 'true';\n" + BID_TABLE + QUERIES["q0"],
+    (job_id,) = gateway.submit_sql("SET 'accelerator.enabled' = 'true';\n" + BID_TABLE + QUERIES["q0"],
                                    {"bootstrap": kafka_broker.bootstrap, "source": source,
                                     "sink": new_topic("out-bids")})
     with pytest.raises(JobFailed) as failed:
@@ -275,7 +281,7 @@ def test_a_bad_message_fails_the_job_naming_its_kafka_record(cluster, kafka_brok
     assert any(ACCELERATED in n for n in vertex_names(cluster, job_id))
 
 
-def test_skipped_bad_messages_are_counted(cluster, kafka_broker, new_topic):
+def test_skipped_bad_messages_are_counted(cluster, gateway, kafka_broker, new_topic):
     """Under json.ignore-parse-errors the accelerated job drops exactly what stock Flink drops (whole
     messages it cannot parse; a field it cannot convert only becomes null), and counts the dropped
     messages in the job accumulator (and metric) sidecarRecordsSkipped."""
@@ -288,7 +294,7 @@ def test_skipped_bad_messages_are_counted(cluster, kafka_broker, new_topic):
     outputs, jobs = [], []
     for settings in ("", "SET 'accelerator.enabled' = 'true';\n"):
         sink = new_topic("out-bids")
-        (job_id,) = cluster.run_sql(settings + ignoring + QUERIES["q0"],
+        (job_id,) = gateway.run_sql(settings + ignoring + QUERIES["q0"],
                                     {"bootstrap": kafka_broker.bootstrap, "source": source, "sink": sink})
         outputs.append([r.value for r in kafka_broker.consume(sink)])
         jobs.append(job_id)
@@ -315,14 +321,15 @@ def test_parallelism_two_on_two_taskmanagers(kafka_broker, new_topic):
                                    "metrics.fetcher.update-interval": "500 ms"}).start()
     failed = True
     try:
-        stock, _ = run(cluster, kafka_broker, new_topic, source, "q0")
+        gateway = SqlGateway(cluster).start()  # ends with the cluster
+        stock, _ = run(gateway, kafka_broker, new_topic, source, "q0")
         assert len(stock) == len(bids())
         taskmanagers = [p for p in cluster.daemon_pids()
                         if "TaskManagerRunner" in Path(f"/proc/{p}/cmdline").read_bytes().decode(errors="replace")]
         assert len(taskmanagers) == 2
         sink = new_topic("out-bids-p2")
         unbounded = BID_TABLE.replace("'scan.bounded.mode' = 'latest-offset', ", "")
-        (job_id,) = cluster.submit_sql("SET 'accelerator.enabled' = 'true';\n" + unbounded + QUERIES["q0"],
+        (job_id,) = gateway.submit_sql("SET 'accelerator.enabled' = 'true';\n" + unbounded + QUERIES["q0"],
                                        {"bootstrap": kafka_broker.bootstrap, "source": source, "sink": sink})
         per_subtask: dict[str, float] = {}
         try:

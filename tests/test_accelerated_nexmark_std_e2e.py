@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 import uuid
 
 import pytest
 
 from accelerator.testing import locations
-from accelerator.testing.flink import FlinkCluster
 
 pytestmark = pytest.mark.services
 
@@ -56,12 +54,6 @@ def events(count: int = 3000) -> list[str]:
     return out
 
 
-@pytest.fixture(scope="module")
-def cluster(request):
-    config = {"accelerator.python.executable": sys.executable}
-    cluster = FlinkCluster(extra_jars=[locations.shim_jar()], config=config).start()
-    yield cluster
-    cluster.stop(keep_logs=request.session.testsfailed > 0)
 
 
 @pytest.fixture(scope="module")
@@ -71,23 +63,23 @@ def nexmark_topic(kafka_broker):
     return topic
 
 
-def run(cluster, kafka_broker, new_topic, source: str, query: str, settings: str = "") -> tuple[list[bytes], list]:
+def run(gateway, kafka_broker, new_topic, source: str, query: str, settings: str = "") -> tuple[list[bytes], list]:
     sink = new_topic("nexmark-std-out")
     script = (GOLDEN / f"nexmark_std_{query}.sql").read_text(encoding="utf-8")
-    (job_id,) = cluster.run_sql(settings + script, {"bootstrap": kafka_broker.bootstrap, "topic:src": source,
+    (job_id,) = gateway.run_sql(settings + script, {"bootstrap": kafka_broker.bootstrap, "topic:src": source,
                                                     "topic:out": sink})
-    names = [v["name"] for v in cluster.rest(f"/jobs/{job_id}")["vertices"]]
+    names = [v["name"] for v in gateway.cluster.rest(f"/jobs/{job_id}")["vertices"]]
     return [r.value for r in kafka_broker.consume(sink)], names
 
 
 @pytest.mark.parametrize("query", ["q0", "q1", "q2", "q22"])
-def test_standard_table_query_accelerated_writes_the_bytes_stock_writes(cluster, kafka_broker, new_topic,
+def test_standard_table_query_accelerated_writes_the_bytes_stock_writes(accelerated_gateway, kafka_broker, new_topic,
                                                                          nexmark_topic, query):
-    stock, stock_names = run(cluster, kafka_broker, new_topic, nexmark_topic, query)
+    stock, stock_names = run(accelerated_gateway, kafka_broker, new_topic, nexmark_topic, query)
     assert len(stock) > 50, "the stock run wrote too little for the comparison to mean much"
     assert not any(ACCELERATED in n for n in stock_names)
 
-    accelerated, names = run(cluster, kafka_broker, new_topic, nexmark_topic, query,
+    accelerated, names = run(accelerated_gateway, kafka_broker, new_topic, nexmark_topic, query,
                              settings="SET 'accelerator.enabled' = 'true';\n")
     assert any(ACCELERATED in n for n in names), names
     assert accelerated == stock

@@ -100,13 +100,11 @@ def test_planner_side_classes_are_only_in_the_embedded_jar():
 
 
 # -- on the real distribution -----------------------------------------------------------------
-@pytest.fixture(scope="module")
-def shim_cluster(request):
+@pytest.fixture
+def shim_cluster(accelerated_cluster):
     """The stock distribution with the shim jar in lib/ and accelerator.enabled unset (false); the
-    sidecar's interpreter is this one, for the tests that turn the flag on."""
-    cluster = FlinkCluster(extra_jars=[locations.shim_jar()], config=SIDECAR_PYTHON).start()
-    yield cluster
-    cluster.stop(keep_logs=request.session.testsfailed > 0)
+    sidecar's interpreter is this one, for the tests that turn the flag on (the session's)."""
+    return accelerated_cluster
 
 
 @pytest.mark.services
