@@ -16,6 +16,7 @@ import re
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
@@ -143,9 +144,11 @@ def _after_job(cycle: int, cluster, tm: int, regions_before: set[str]) -> dict:
 def jvm_memory_mb(pid: int) -> dict:
     """Heap and metaspace in use after a full GC of `pid` (`jcmd`): what a job left behind, unlike
     RSS, which the JVM grows and keeps for its heap whether or not it is used."""
-    subprocess.run(["jcmd", str(pid), "GC.run"], check=True, capture_output=True, timeout=120)
-    info = subprocess.run(["jcmd", str(pid), "GC.heap_info"], check=True, capture_output=True, text=True,
-                          timeout=120).stdout
+    with tempfile.NamedTemporaryFile("w", prefix="accelerator-jcmd-", suffix=".txt") as commands:
+        commands.write("GC.run\nGC.heap_info\n")  # one attach runs both, in this order
+        commands.flush()
+        info = subprocess.run(["jcmd", str(pid), "-f", commands.name], check=True, capture_output=True,
+                              text=True, timeout=120).stdout
     heap = int(re.search(r"heap\s+total \d+K, used (\d+)K", info).group(1)) / 1024
     metaspace = int(re.search(r"Metaspace\s+used (\d+)K", info).group(1)) / 1024
     return {"heap_mb": round(heap, 1), "metaspace_mb": round(metaspace, 1), "retained_mb": round(heap + metaspace, 1)}
