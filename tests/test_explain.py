@@ -108,8 +108,8 @@ GROUP BY auction, window_start, window_end;
 """
 
 
-def test_window_aggregates_are_reported_only_with_their_option(tmp_path):
-    """accelerator.window-aggregate.enabled is report only: the descriptor or the reasons, the operator stock."""
+def test_window_aggregates_are_accelerated_only_with_their_option(tmp_path):
+    """accelerator.window-aggregate.enabled: the accelerated operator with its descriptor, or the stock reasons."""
     off = explain(tmp_path, WINDOWED)
     assert off.returncode == 0, off.stderr
     assert "Window aggregates (" not in off.stdout and "window aggregate bid_t" not in off.stdout, off.stdout
@@ -118,8 +118,8 @@ def test_window_aggregates_are_reported_only_with_their_option(tmp_path):
     assert on.returncode == 0, on.stderr
     tumble, hop = on.stdout.split("\n== ")[0], on.stdout.split("\n== ")[1]
     aggregate = next(line for line in tumble.splitlines() if "GlobalWindowAggregate(" in line)
-    assert aggregate.endswith("[stock (report only): window aggregate bid_t-window-agg would run accelerated]")
-    assert "  bid_t-window-agg: would run accelerated, descriptor:\n    {\n      \"protocol\": 1,\n" \
+    assert aggregate.endswith("[accelerated: Accelerated[bid_t-window-agg]]"), aggregate
+    assert "  bid_t-window-agg: runs as Accelerated[bid_t-window-agg], descriptor:\n    {\n      \"protocol\": 1,\n" \
            "      \"kind\": \"window_agg\",\n" in tumble, tumble
     aggregate = next(line for line in hop.splitlines() if "GlobalWindowAggregate(" in line)
     assert aggregate.endswith("[stock: window aggregate bid_t-window-agg: window: HOP windows are not accelerated;"

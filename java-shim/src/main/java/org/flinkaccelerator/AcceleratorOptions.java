@@ -119,12 +119,12 @@ public final class AcceleratorOptions {
                     .booleanType()
                     .defaultValue(false)
                     .withDescription(
-                            "Incomplete, report only: the accelerated event-time TUMBLE window aggregate"
-                                    + " (COUNT, SUM, MIN, MAX) has its planner side but no operator yet. When"
-                                    + " true, the planner exports a descriptor for each window aggregate and"
-                                    + " 'accelerator explain' lists which would run accelerated and why the"
-                                    + " others stay stock; every window aggregate still runs on stock Flink and"
-                                    + " the plan is unchanged. Has no effect unless 'accelerator.enabled' is true.");
+                            "Runs event-time TUMBLE window aggregates (COUNT, SUM, MIN, MAX) in the sidecar: when"
+                                    + " true, each window aggregate the sidecar reproduces exactly runs as an"
+                                    + " accelerated operator (its state in Flink's checkpoints, not"
+                                    + " savepoint-compatible with the stock operator), and 'accelerator explain'"
+                                    + " lists its descriptor, or why it stays stock. Has no effect unless"
+                                    + " 'accelerator.enabled' is true.");
 
     public static final ConfigOption<Boolean> FAIL_ON_FALLBACK =
             key("accelerator.fallback.fail-on-fallback")

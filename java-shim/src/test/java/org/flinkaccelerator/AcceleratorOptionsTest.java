@@ -37,7 +37,7 @@ class AcceleratorOptionsTest {
         Configuration empty = new Configuration();
         assertFalse(empty.get(AcceleratorOptions.ENABLED));
         assertFalse(empty.get(AcceleratorOptions.FAIL_ON_FALLBACK));
-        assertFalse(empty.get(AcceleratorOptions.WINDOW_AGGREGATE), "report only until the operator exists");
+        assertFalse(empty.get(AcceleratorOptions.WINDOW_AGGREGATE), "off unless asked for");
         assertEquals("python3", empty.get(AcceleratorOptions.PYTHON_EXECUTABLE));
         assertTrue(empty.get(AcceleratorOptions.BATCH_SIZE) > 0);
         assertTrue(empty.get(AcceleratorOptions.BATCH_MAX_BYTES).getBytes() > 0);

@@ -13,8 +13,8 @@ import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 
 /**
  * What the rewrite did with one plan: which Kafka segments run accelerated (and as which
- * operator), which stay stock Flink and why, which sinks end no segment, and (report only) which
- * window aggregates would run accelerated. Filled by the rewrite rules; read by
+ * operator), which stay stock Flink and why, which sinks end no segment, and which window
+ * aggregates run accelerated. Filled by the rewrite rules; read by
  * {@code accelerator.fallback.fail-on-fallback} and by {@code accelerator explain}.
  */
 public final class AccelerationReport {
@@ -51,17 +51,19 @@ public final class AccelerationReport {
     }
 
     /**
-     * One window aggregate seen with {@code accelerator.window-aggregate.enabled} (report only): the
-     * descriptor it would run with, or why it stays stock. Either way it runs on stock Flink until the
-     * accelerated operator exists, so it is not a stock part for {@link FailOnFallback}.
+     * One window aggregate seen with {@code accelerator.window-aggregate.enabled}: the stock node, and
+     * the descriptor it runs with as {@code operator}, or why it stays stock (then {@code operator} is
+     * null). A stock one is not a stock part for {@link FailOnFallback}: window aggregates are stock
+     * whenever the option is off, and the option asks for them only where they can run.
      */
-    public record WindowAggregate(String name, ExecNode<?> node, String descriptor, List<String> reasons) {
+    public record WindowAggregate(String name, ExecNode<?> node, String descriptor, List<String> reasons,
+            String operator) {
         public WindowAggregate {
             reasons = List.copyOf(reasons);
         }
 
-        public boolean wouldAccelerate() {
-            return descriptor != null;
+        public boolean accelerated() {
+            return operator != null;
         }
     }
 
@@ -91,7 +93,8 @@ public final class AccelerationReport {
 
     /** True when some part of the plan runs accelerated and some part on stock Flink. */
     public boolean isPartial() {
-        return segments.stream().anyMatch(Segment::accelerated) && !stockParts().isEmpty();
+        return (segments.stream().anyMatch(Segment::accelerated)
+                || windowAggregates.stream().anyMatch(WindowAggregate::accelerated)) && !stockParts().isEmpty();
     }
 
     /** A sink (or the whole plan) that is not a segment, with why: "<sink table>: <why>". */
@@ -99,9 +102,13 @@ public final class AccelerationReport {
         notSegments.add(line);
     }
 
-    /** A window aggregate that would run accelerated with {@code descriptor}, or stays stock for {@code reasons}. */
-    public void windowAggregate(String name, ExecNode<?> node, String descriptor, List<String> reasons) {
-        windowAggregates.add(new WindowAggregate(name, node, descriptor, reasons));
+    /**
+     * A window aggregate that runs as {@code operator} with {@code descriptor}, or stays stock for
+     * {@code reasons} ({@code operator} null).
+     */
+    public void windowAggregate(String name, ExecNode<?> node, String descriptor, List<String> reasons,
+            String operator) {
+        windowAggregates.add(new WindowAggregate(name, node, descriptor, reasons, operator));
     }
 
     public List<WindowAggregate> windowAggregates() {
@@ -155,8 +162,7 @@ public final class AccelerationReport {
         return out.toString();
     }
 
-    static final String WINDOW_AGGREGATES_HEADER = "Window aggregates (accelerator.window-aggregate.enabled is report"
-            + " only: each still runs on stock Flink):";
+    static final String WINDOW_AGGREGATES_HEADER = "Window aggregates (accelerator.window-aggregate.enabled):";
 
     private void renderWindowAggregates(StringBuilder out) {
         if (windowAggregates.isEmpty()) {
@@ -164,8 +170,9 @@ public final class AccelerationReport {
         }
         out.append('\n').append(WINDOW_AGGREGATES_HEADER).append('\n');
         for (WindowAggregate aggregate : windowAggregates) {
-            if (aggregate.wouldAccelerate()) {
-                out.append("  ").append(aggregate.name()).append(": would run accelerated, descriptor:\n    ")
+            if (aggregate.accelerated()) {
+                out.append("  ").append(aggregate.name()).append(": runs as ").append(aggregate.operator())
+                        .append(", descriptor:\n    ")
                         .append(aggregate.descriptor().strip().replace("\n", "\n    ")).append('\n');
             } else {
                 out.append("  ").append(aggregate.name()).append(": stays stock: ")
@@ -192,8 +199,8 @@ public final class AccelerationReport {
     }
 
     private static String marker(WindowAggregate aggregate) {
-        return aggregate.wouldAccelerate()
-                ? "[stock (report only): window aggregate " + aggregate.name() + " would run accelerated]"
+        return aggregate.accelerated()
+                ? "[accelerated: " + aggregate.operator() + "]"
                 : "[stock: window aggregate " + aggregate.name() + ": " + String.join("; ", aggregate.reasons()) + "]";
     }
 

@@ -2,26 +2,34 @@ package org.flinkaccelerator.planner.rules;
 
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.planner.plan.logical.SliceAttachedWindowingStrategy;
+import org.apache.flink.table.planner.plan.logical.TimeAttributeWindowingStrategy;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecEdge;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecTableSourceScan;
 import org.flinkaccelerator.AcceleratorOptions;
 import org.flinkaccelerator.planner.report.AccelerationReport;
 import org.flinkaccelerator.planner.stage.FallbackReason;
+import org.flinkaccelerator.planner.windowagg.AcceleratedWindowAggExecNode;
 import org.flinkaccelerator.planner.windowagg.WindowAggExport;
 import org.flinkaccelerator.planner.windowagg.WindowAggFinder;
+import org.flinkaccelerator.planner.windowagg.WindowAggNode;
+import org.flinkaccelerator.runtime.windowagg.WindowAggSpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Event-time TUMBLE window aggregates in the sidecar (docs/design/stateful-window-aggregate.md).
- * Report only for now: with {@code accelerator.window-aggregate.enabled} it exports every window
- * aggregate ({@link WindowAggExport}) and tells the report which would run accelerated, with their
- * descriptors, and why the others stay stock; the plan is returned unchanged, because the runtime
- * operator does not exist yet. Without the option it does nothing.
+ * With {@code accelerator.window-aggregate.enabled} it exports every window aggregate
+ * ({@link WindowAggExport}); each one exported without a stock reason is replaced by an
+ * {@link AcceleratedWindowAggExecNode} on the same input edge (its consumers read the new node),
+ * and the report gets its descriptor; the others stay stock with their reasons in the report.
+ * Without the option it does nothing.
  */
 public final class AccelerateWindowAggregates implements RewriteRule {
     private static final Logger LOG = LoggerFactory.getLogger(AccelerateWindowAggregates.class);
@@ -50,21 +58,76 @@ public final class AccelerateWindowAggregates implements RewriteRule {
         for (WindowAggFinder.Found aggregate : found) {
             String name = StageNames.unique(baseName(aggregate.node()), names);
             WindowAggExport export = export(name, aggregate, config);
-            if (export.accelerated()) {
-                summary.add(name + " (" + export.phase().text() + ") would run accelerated");
+            AcceleratedWindowAggExecNode replacement = export.accelerated() ? replacement(aggregate, export, config)
+                    : null;
+            if (replacement != null) {
+                replace(graph, aggregate.node(), replacement);
+                summary.add(name + " (" + export.phase().text() + ") runs as " + replacement.spec().operatorName());
                 LOG.debug("flink-accelerator: window aggregate {}:\n{}", name, export.toJson());
-                report.windowAggregate(name, aggregate.node(), export.toJson(), List.of());
+                report.windowAggregate(name, aggregate.node(), export.toJson(), List.of(),
+                        replacement.spec().operatorName());
             } else {
                 summary.add(name + " stays stock: " + StageNames.joined(export.fallback()));
                 report.windowAggregate(name, aggregate.node(), null,
-                        export.fallback().stream().map(FallbackReason::toString).toList());
+                        export.fallback().stream().map(FallbackReason::toString).toList(), null);
             }
         }
         if (!summary.isEmpty()) {
-            LOG.info("flink-accelerator: window aggregates (report only, all run on stock Flink): {}",
+            LOG.info("flink-accelerator: window aggregates: {}",
                     String.join("; ", summary));
         }
         return graph;
+    }
+
+    /** The node that runs {@code aggregate} accelerated, or null (logged) when it cannot be built. */
+    private static AcceleratedWindowAggExecNode replacement(WindowAggFinder.Found aggregate, WindowAggExport export,
+            ReadableConfig config) {
+        try {
+            WindowAggNode fields = aggregate.fields();
+            int timeIndex = fields.windowing() instanceof TimeAttributeWindowingStrategy time
+                    ? time.getTimeAttributeIndex()
+                    : ((SliceAttachedWindowingStrategy) fields.windowing()).getSliceEnd();
+            WindowAggSpec spec = new WindowAggSpec(export.toJson(), fields.inputType(), timeIndex,
+                    config.get(AcceleratorOptions.PYTHON_EXECUTABLE), config.get(AcceleratorOptions.BATCH_SIZE),
+                    config.get(AcceleratorOptions.BATCH_MAX_BYTES).getBytes(),
+                    config.get(AcceleratorOptions.SIDECAR_TIMEOUT),
+                    config.get(AcceleratorOptions.MEMORY_ARROW_LIMIT).getBytes());
+            AcceleratedWindowAggExecNode node = new AcceleratedWindowAggExecNode(config, spec, fields.grouping(),
+                    fields.outputType());
+            List<ExecEdge> inputs = new ArrayList<>();
+            for (ExecEdge edge : aggregate.node().getInputEdges()) {
+                inputs.add(ExecEdge.builder().source(edge.getSource()).target(node).shuffle(edge.getShuffle())
+                        .exchangeMode(edge.getExchangeMode()).build());
+            }
+            node.setInputEdges(inputs);
+            return node;
+        } catch (RuntimeException e) {
+            LOG.warn("flink-accelerator: could not build the accelerated window aggregate {}; it runs as stock Flink",
+                    export.name(), e);
+            return null;
+        }
+    }
+
+    /** Makes every consumer of {@code stock} in {@code graph} read {@code accelerated} instead. */
+    private static void replace(ExecNodeGraph graph, ExecNode<?> stock, ExecNode<?> accelerated) {
+        Set<ExecNode<?>> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        List<ExecNode<?>> pending = new ArrayList<>(graph.getRootNodes());
+        while (!pending.isEmpty()) {
+            ExecNode<?> node = pending.remove(pending.size() - 1);
+            if (!seen.add(node)) {
+                continue;
+            }
+            List<ExecEdge> edges = node.getInputEdges();
+            for (int i = 0; i < edges.size(); i++) {
+                ExecEdge old = edges.get(i);
+                if (old.getSource() == stock) {
+                    node.replaceInputEdge(i, ExecEdge.builder().source(accelerated).target(node)
+                            .shuffle(old.getShuffle()).exchangeMode(old.getExchangeMode()).build());
+                } else {
+                    pending.add(old.getSource());
+                }
+            }
+        }
     }
 
     private static WindowAggExport export(String name, WindowAggFinder.Found aggregate, ReadableConfig config) {

@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * The rules the planner applies when the accelerator is enabled, in order: window aggregates first
- * (report only for now; they do not depend on Kafka), then whole Kafka segments, then the Kafka
+ * (with accelerator.window-aggregate.enabled; they do not depend on Kafka), then whole Kafka segments, then the Kafka
  * sources left over, partly (rows stages feeding stock operators), then the Kafka sinks left over,
  * partly (encode stages fed by stock operators).
  */

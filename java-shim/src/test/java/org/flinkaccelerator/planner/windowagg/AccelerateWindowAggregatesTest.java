@@ -25,9 +25,10 @@ import org.flinkaccelerator.planner.rules.RewriteRules;
 import org.junit.jupiter.api.Test;
 
 /**
- * The rule is report only: without {@code accelerator.window-aggregate.enabled} it adds nothing to
- * the report; with it, the report names each window aggregate with its descriptor or its reasons,
- * and the plan stays exactly the one stock Flink would run.
+ * Without {@code accelerator.window-aggregate.enabled} the rule adds nothing to the report and
+ * changes nothing; with it, each window aggregate exported without a stock reason is replaced by an
+ * {@link AcceleratedWindowAggExecNode} on the same input edge, and the report names each window
+ * aggregate with its operator and descriptor or its reasons.
  */
 class AccelerateWindowAggregatesTest {
     private static final String TUMBLE = query("auction, window_start, window_end, COUNT(*), SUM(price)",
@@ -83,31 +84,80 @@ class AccelerateWindowAggregatesTest {
         assertFalse(report.render(graph).contains("window aggregate"), report.render(graph));
     }
 
+    /** The nodes reading {@code source}, by identity. */
+    private static List<ExecNode<?>> consumers(ExecNodeGraph graph, ExecNode<?> source) {
+        List<ExecNode<?>> out = new ArrayList<>();
+        for (Object o : shape(graph)) {
+            if (o instanceof ExecEdge edge && edge.getSource() == source && !out.contains(edge.getTarget())) {
+                out.add(edge.getTarget());
+            }
+        }
+        return out;
+    }
+
     @Test
-    void withTheOptionOnTheReportHasTheDescriptorAndThePlanStaysStock() throws Exception {
+    void withTheOptionOnTheNodeIsReplacedOnTheSameInputEdgeAndReported() throws Exception {
         WindowAggPlans plans = plans(true);
         ExecNodeGraph graph = plans.plan(TUMBLE);
-        List<Object> before = shape(graph);
+        ExecNode<?> stock = WindowAggFinder.find(graph).get(0).node();
+        List<ExecNode<?>> stockConsumers = consumers(graph, stock);
+        ExecEdge stockInput = stock.getInputEdges().get(0);
         AccelerationReport report = new AccelerationReport();
         assertSame(graph, new AccelerateWindowAggregates().apply(graph, plans.plans().config(), report));
-        assertEquals(before, shape(graph), "no node or edge replaced");
+
+        assertFalse(shape(graph).contains(stock), "the stock node is no longer in the plan");
+        assertEquals(1, stockConsumers.size());
+        ExecEdge read = stockConsumers.get(0).getInputEdges().get(0);
+        AcceleratedWindowAggExecNode accelerated = (AcceleratedWindowAggExecNode) read.getSource();
+        ExecEdge input = accelerated.getInputEdges().get(0);
+        assertSame(stockInput.getSource(), input.getSource(), "the same input (the keyed exchange)");
+        assertSame(accelerated, input.getTarget());
+        assertEquals(stockInput.getShuffle(), input.getShuffle());
+        assertEquals(stock.getOutputType(), accelerated.getOutputType());
+        assertEquals("global", accelerated.spec().phase());
+        assertEquals(stock.getInputEdges().get(0).getOutputType(), accelerated.spec().inputType());
+        assertEquals(accelerated.spec().inputType().getFieldCount() - 1, accelerated.spec().timeIndex(),
+                "global phase: $time is the slice end, the last input field");
 
         assertEquals(1, report.windowAggregates().size());
         AccelerationReport.WindowAggregate aggregate = report.windowAggregates().get(0);
         assertEquals("bids-window-agg", aggregate.name());
         assertTrue(aggregate.node() instanceof StreamExecGlobalWindowAggregate, aggregate.node().toString());
-        assertTrue(aggregate.wouldAccelerate());
+        assertTrue(aggregate.accelerated());
+        assertEquals("Accelerated[bids-window-agg]", aggregate.operator());
+        assertEquals(accelerated.spec().descriptorJson(), aggregate.descriptor());
         JsonNode descriptor = new ObjectMapper().readTree(aggregate.descriptor());
         assertEquals("window_agg", descriptor.get("kind").asText());
         assertEquals("global", descriptor.get("phase").asText());
-        assertEquals(List.of(), report.stockParts(), "report only: nothing counts as a fallback");
+        assertEquals(List.of(), report.stockParts(), "an accelerated window aggregate is no fallback");
 
-        String rendered = report.render(graph);
-        String line = rendered.lines().filter(l -> l.contains("GlobalWindowAggregate")).findFirst().orElseThrow();
-        assertTrue(line.endsWith("[stock (report only): window aggregate bids-window-agg would run accelerated]"), line);
-        assertTrue(rendered.contains("\nWindow aggregates (accelerator.window-aggregate.enabled is report only: each"
-                + " still runs on stock Flink):\n  bids-window-agg: would run accelerated, descriptor:\n    {\n"
+        // The report renders the plan Flink handed in (the planner puts the edges back first).
+        String rendered = report.render(plans(true).plan(TUMBLE));
+        assertTrue(rendered.contains("\nWindow aggregates (accelerator.window-aggregate.enabled):\n"
+                + "  bids-window-agg: runs as Accelerated[bids-window-agg], descriptor:\n    {\n"
                 + "      \"protocol\": 1,\n      \"kind\": \"window_agg\",\n"), rendered);
+        AccelerationReport marked = new AccelerationReport();
+        ExecNodeGraph fresh = plans(true).plan(TUMBLE);
+        marked.windowAggregate("bids-window-agg", WindowAggFinder.find(fresh).get(0).node(), "{}", List.of(),
+                "Accelerated[bids-window-agg]");
+        String line = marked.render(fresh).lines().filter(l -> l.contains("GlobalWindowAggregate")).findFirst()
+                .orElseThrow();
+        assertTrue(line.endsWith("[accelerated: Accelerated[bids-window-agg]]"), line);
+    }
+
+    @Test
+    void aOnePhaseWindowAggregateIsReplacedWithItsRowtimeAsTime() {
+        WindowAggPlans plans = plans(true).set("table.optimizer.agg-phase-strategy", "ONE_PHASE");
+        ExecNodeGraph graph = plans.plan(TUMBLE);
+        WindowAggFinder.Found found = WindowAggFinder.find(graph).get(0);
+        int rowtime = ((org.apache.flink.table.planner.plan.logical.TimeAttributeWindowingStrategy)
+                found.fields().windowing()).getTimeAttributeIndex();
+        ExecNode<?> consumer = consumers(graph, found.node()).get(0);
+        new AccelerateWindowAggregates().apply(graph, plans.plans().config(), new AccelerationReport());
+        AcceleratedWindowAggExecNode accelerated = (AcceleratedWindowAggExecNode) consumer.getInputEdges().get(0)
+                .getSource();
+        assertEquals("single", accelerated.spec().phase());
+        assertEquals(rowtime, accelerated.spec().timeIndex());
     }
 
     @Test
@@ -117,7 +167,7 @@ class AccelerateWindowAggregatesTest {
         AccelerationReport report = new AccelerationReport();
         new AccelerateWindowAggregates().apply(graph, plans.plans().config(), report);
         AccelerationReport.WindowAggregate aggregate = report.windowAggregates().get(0);
-        assertFalse(aggregate.wouldAccelerate());
+        assertFalse(aggregate.accelerated());
         assertEquals(List.of("window: HOP windows are not accelerated; only TUMBLE is"), aggregate.reasons());
         String rendered = report.render(graph);
         assertTrue(rendered.contains("[stock: window aggregate bids-window-agg: window: HOP windows are not accelerated;"
@@ -138,13 +188,15 @@ class AccelerateWindowAggregatesTest {
     }
 
     @Test
-    void theWholeRewriteGivesTheSamePlanWithTheOptionOnAsOff() {
+    void theWholeRewriteDiffersFromTheOptionOffOnlyInTheWindowAggregate() {
         WindowAggPlans off = plans(false);
         WindowAggPlans on = plans(true);
         ExecNodeGraph rewrittenOff = new GraphRewriter(RewriteRules.all()).rewrite(off.plan(TUMBLE), off.plans().config());
         ExecNodeGraph rewrittenOn = new GraphRewriter(RewriteRules.all()).rewrite(on.plan(TUMBLE), on.plans().config());
-        assertEquals(described(rewrittenOff), described(rewrittenOn));
-        assertTrue(described(rewrittenOn).stream().anyMatch(d -> d.startsWith("StreamExecGlobalWindowAggregate")),
-                described(rewrittenOn).toString());
+        List<String> expected = described(rewrittenOff).stream().map(d -> d.startsWith("StreamExecGlobalWindowAggregate")
+                ? "AcceleratedWindowAggExecNode[Accelerated[bids-window-agg]]" : d).toList();
+        assertTrue(described(rewrittenOff).stream().anyMatch(d -> d.startsWith("StreamExecGlobalWindowAggregate")),
+                described(rewrittenOff).toString());
+        assertEquals(expected, described(rewrittenOn));
     }
 }
