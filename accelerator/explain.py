@@ -36,7 +36,8 @@ EXIT_MARKER = "##### exit "
 
 @dataclass(frozen=True)
 class Explained:
-    """ExplainMain's exit code and output; `stock_parts` are the lines under "Runs on stock Flink:"."""
+    """ExplainMain's exit code and output; `stock_parts` are the lines under "Runs on stock Flink:", up
+    to the next blank line."""
 
     returncode: int
     stdout: str
@@ -51,6 +52,8 @@ class Explained:
                 inside = False
             elif line == STOCK_SECTION:
                 inside = True
+            elif not line:  # the section ends at a blank line (the window aggregates' section follows)
+                inside = False
             elif inside and line.startswith("  "):
                 parts.append(line.strip())
         return parts

@@ -11,6 +11,7 @@ import sys
 
 import pytest
 
+from accelerator.explain import Explained
 from accelerator.testing import locations
 
 TABLES = """
@@ -125,3 +126,5 @@ def test_window_aggregates_are_accelerated_only_with_their_option(tmp_path):
     assert aggregate.endswith("[stock: window aggregate bid_t-window-agg: window: HOP windows are not accelerated;"
                               " only TUMBLE is; aggregates: AVG(price) is not accelerated; only COUNT(*), COUNT(x),"
                               " SUM, MIN and MAX are]"), aggregate
+    stock_parts = Explained(on.returncode, on.stdout, on.stderr).stock_parts
+    assert stock_parts and not any("window_agg" in p or "window-agg" in p for p in stock_parts), stock_parts
