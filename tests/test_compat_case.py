@@ -51,6 +51,13 @@ def test_broken_cases_are_rejected_with_the_reason(tmp_path, yaml_text, files, m
         cases.load(make_case(tmp_path, yaml_text=yaml_text, **files))
 
 
+def test_accelerated_operators_are_read_by_name(tmp_path):
+    case = cases.load(make_case(tmp_path, yaml_text="accelerated_operators: [src-window-agg]\n",
+                                src='"x"\n', side='{"a": 1}\n'))
+    assert case.accelerated_operators == ("src-window-agg",)
+    assert cases.load(make_case(tmp_path / "other", src='"x"\n', side='{"a": 1}\n')).accelerated_operators == ()
+
+
 def test_unknown_placeholders_are_rejected(tmp_path):
     with pytest.raises(cases.CaseError, match="unknown placeholders"):
         cases.load(make_case(tmp_path, script=SCRIPT + "-- ${brokers}\n"))

@@ -1,5 +1,5 @@
 from accelerator.compat.inputs import PendingRecord
-from accelerator.compat.runner import _root_cause, _with_encoded, acceleration_of, achieved
+from accelerator.compat.runner import _operators, _root_cause, _with_encoded, acceleration_of, achieved, missing_operators
 from accelerator.testing.kafka import Record
 
 
@@ -22,6 +22,15 @@ def test_acceleration_is_read_from_operator_names():
     assert acceleration_of(["Source: bid[1] -> Accelerated[Calc[2]] -> GroupAggregate[4]",
                             "Sink: out[3]"]) == "partial"
     assert acceleration_of([]) == "stock"
+
+
+def test_a_case_can_require_accelerated_operators_by_name():
+    operators = _operators(["Source: bids[1] -> Accelerated[bids-rows]", "Accelerated[bids-window-agg] -> Calc[6]",
+                            "Sink: out[7]"])
+    assert missing_operators(("bids-window-agg",), operators) == []
+    assert missing_operators(("bids-window-agg", "bids-window-agg-2"), operators) == ["Accelerated[bids-window-agg-2]"]
+    assert missing_operators(("bids-window",), operators) == ["Accelerated[bids-window]"]
+    assert missing_operators((), []) == []
 
 
 def test_root_cause_is_the_innermost_caused_by():

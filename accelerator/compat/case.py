@@ -12,7 +12,7 @@ import yaml
 from accelerator.testing import sql
 
 CASE_KEYS = {"partitions", "wrapped", "ordered", "compare", "tolerate", "expect", "expect_failure", "bad_record",
-             "notes", "timestamps"}
+             "notes", "timestamps", "accelerated_operators"}
 COMPARE_MODES = ("messages", "final")
 ACCELERATION_LEVELS = ("accelerated", "partial", "stock")
 TOPIC_PREFIX = "topic:"
@@ -42,6 +42,8 @@ class Case:
     #: accelerated job's error must name it (stock Flink's does not say which record it was)
     bad_record: tuple[str, int, int] | None = None
     timestamps: bool = False           # the sink writes record timestamps: compare them too
+    #: operators (`Accelerated[NAME]`, by NAME) the accelerated run's job graph must hold
+    accelerated_operators: tuple[str, ...] = ()
     notes: str = ""
 
     @property
@@ -78,6 +80,7 @@ def load(path: Path) -> Case:
                 expect_failure=bool(settings.get("expect_failure", False)),
                 bad_record=_bad_record(settings.get("bad_record"), path),
                 timestamps=bool(settings.get("timestamps", False)),
+                accelerated_operators=tuple(str(n) for n in settings.get("accelerated_operators") or ()),
                 notes=str(settings.get("notes") or ""))
     _check(case)
     return case

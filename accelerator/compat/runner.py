@@ -58,6 +58,7 @@ class RunOutcome:
     topics: dict[str, str] = field(default_factory=dict)  # logical topic -> the run's topic
     duration_ms: int = 0
     acceleration: str = "stock"
+    operators: list[str] = field(default_factory=list)  # every operator of the jobs' graphs, by name
     sidecar_records_in: int = 0  # the jobs' accelerator.sidecarRecordsIn.* accumulators, summed
 
 
@@ -85,6 +86,16 @@ class CaseResult:
 def _is_io(operator: str) -> bool:
     """Kafka source and sink operators: `Source: t[1]`, `t[3]: Writer`, `t[3]: Committer`, `Sink: t[3]`."""
     return operator.startswith(("Source:", "Sink:")) or operator.endswith((": Writer", ": Committer"))
+
+
+def _operators(vertex_names: list[str]) -> list[str]:
+    """The operators of the job graph's vertices (a chained vertex is named `a -> b -> c`)."""
+    return [op.strip() for name in vertex_names for op in name.split(" -> ")]
+
+
+def missing_operators(wanted: tuple[str, ...], operators: list[str]) -> list[str]:
+    """The `Accelerated[NAME]` operators of `wanted` (by NAME) that no operator of the job graph is."""
+    return [f"Accelerated[{n}]" for n in wanted if f"Accelerated[{n}]" not in operators]
 
 
 def acceleration_of(vertex_names: list[str]) -> str:
@@ -125,10 +136,12 @@ class CompatRunner:
         # Only where nothing runs stock: a stock source feeding an encode stage hands on rows, not messages.
         if comparison.passed and acceleration == "accelerated" and not accelerated.failure:
             comparison = self._check_through_sidecar(records, accelerated) or comparison
-        expect_met = case.expect is None or case.expect == acceleration
+        missing = missing_operators(case.accelerated_operators, accelerated.operators)
+        expect_met = (case.expect is None or case.expect == acceleration) and not missing
         detail = comparison.detail
         if comparison.passed and not expect_met:
-            detail = f"expected acceleration {case.expect!r}, got {acceleration!r}"
+            detail = (f"expected acceleration {case.expect!r}, got {acceleration!r}" if not missing
+                      else f"the accelerated job graph has no {', '.join(missing)}")
         return CaseResult(case.name, comparison.status, comparison.passed and expect_met,
                           acceleration, self.fallback_reasons.get(case.name, []),
                           stock.duration_ms, accelerated.duration_ms,
@@ -231,6 +244,7 @@ class CompatRunner:
             names += [v["name"] for v in job.get("vertices", [])]
             outcome.sidecar_records_in += self._sidecar_records_in(job_id)
         outcome.acceleration = acceleration_of(names)
+        outcome.operators = _operators(names)
         if outcome.failure is None:
             outcome.outputs = {t: self.broker.consume(topics[t]) for t in case.outputs}
         return outcome
