@@ -32,7 +32,8 @@ import org.flinkaccelerator.runtime.windowagg.WindowAggSpec;
  * aggregate's managed-memory weight, and the PYTHON use case at slot scope for its Arrow buffers.
  * Its uid (when {@code table.exec.uid.generation} gives one) ends in
  * {@value #UID_NAME}, never stock's {@code window-aggregate}, so uid-matched savepoints do not cross.
- * Not yet put into plans by {@code AccelerateWindowAggregates}.
+ * {@code AccelerateWindowAggregates} puts it in place of the stock node when
+ * {@code accelerator.window-aggregate.enabled} is set.
  */
 public final class AcceleratedWindowAggExecNode extends ExecNodeBase<RowData>
         implements StreamExecNode<RowData>, SingleTransformationTranslator<RowData> {
