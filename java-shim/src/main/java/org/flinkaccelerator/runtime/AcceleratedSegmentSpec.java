@@ -89,21 +89,9 @@ public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, 
         if (watermarks != null && (rows == null || coordinates.partitionField() < 0)) {
             throw new IllegalArgumentException("only a rows stage whose raw source reads partitions generates watermarks");
         }
-        if (batchSize < 1) {
-            throw new IllegalArgumentException("accelerator.batch.size must be at least 1, got " + batchSize);
-        }
-        if (batchBytes < 1) {
-            throw new IllegalArgumentException("accelerator.batch.max-bytes must be at least 1 byte, got " + batchBytes);
-        }
-        if (arrowLimit < 1) {
-            throw new IllegalArgumentException("accelerator.memory.arrow-limit must be at least 1 byte, got " + arrowLimit);
-        }
+        SidecarLimits.check(batchSize, batchBytes, arrowLimit, sidecarTimeout);
         if (maxDelay.isNegative() || maxDelay.isZero()) {
             throw new IllegalArgumentException("accelerator.batch.max-delay must be positive, got " + maxDelay);
-        }
-        if (sidecarTimeout.isNegative() || sidecarTimeout.isZero() || sidecarTimeout.toMillis() > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("accelerator.sidecar.timeout must be between 1 ms and 24 days, got "
-                    + sidecarTimeout);
         }
         if (heartbeatInterval.isNegative() || heartbeatInterval.isZero()) {
             throw new IllegalArgumentException("accelerator.sidecar.heartbeat-interval must be positive, got "

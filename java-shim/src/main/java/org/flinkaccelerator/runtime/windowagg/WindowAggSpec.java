@@ -13,6 +13,7 @@ import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
 import org.flinkaccelerator.AcceleratorOptions;
+import org.flinkaccelerator.runtime.SidecarLimits;
 
 /**
  * Everything an {@link AcceleratedWindowAggOperator} needs at run time, fixed at planning time:
@@ -52,19 +53,7 @@ public record WindowAggSpec(String descriptorJson, RowType inputType, int timeIn
         if (timeIndex < 0 || timeIndex >= inputType.getFieldCount()) {
             throw new IllegalArgumentException("time field " + timeIndex + " is not a field of " + inputType);
         }
-        if (batchSize < 1) {
-            throw new IllegalArgumentException("accelerator.batch.size must be at least 1, got " + batchSize);
-        }
-        if (batchBytes < 1) {
-            throw new IllegalArgumentException("accelerator.batch.max-bytes must be at least 1 byte, got " + batchBytes);
-        }
-        if (arrowLimit < 1) {
-            throw new IllegalArgumentException("accelerator.memory.arrow-limit must be at least 1 byte, got " + arrowLimit);
-        }
-        if (sidecarTimeout.isNegative() || sidecarTimeout.isZero() || sidecarTimeout.toMillis() > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("accelerator.sidecar.timeout must be between 1 ms and 24 days, got "
-                    + sidecarTimeout);
-        }
+        SidecarLimits.check(batchSize, batchBytes, arrowLimit, sidecarTimeout);
         JsonNode descriptor = parse(descriptorJson);
         if (!"window_agg".equals(descriptor.path("kind").asText())) {
             throw new IllegalArgumentException("not a window_agg descriptor: kind " + descriptor.path("kind"));
