@@ -33,7 +33,9 @@ def packaged_jar() -> Path:
     packaged = resources.files("accelerator") / JAR_FOLDER / JAR_NAME
     if packaged.is_file():
         return Path(str(packaged))
-    checkout = Path(__file__).resolve().parents[1] / "java-shim" / "target" / JAR_NAME
+    from accelerator.testing import locations
+
+    checkout = locations.shim_jar()
     if checkout.is_file():
         return checkout
     raise InstallError(f"this installation of flink-accelerator {__version__} carries no {JAR_NAME}: install the "

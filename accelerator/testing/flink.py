@@ -285,7 +285,11 @@ class FlinkCluster:
     def run_sql(self, script: str, params: Mapping[str, object] | None = None,
                 timeout_s: float = 300.0) -> list[str]:
         """Submit `script` and wait for every job it started to finish (bounded jobs only)."""
-        job_ids = self.submit_sql(script, params, timeout_s)
+        return self.wait_for_jobs(self.submit_sql(script, params, timeout_s), timeout_s)
+
+    def wait_for_jobs(self, job_ids: list[str], timeout_s: float = 300.0) -> list[str]:
+        """Wait for each of a script's jobs to finish (bounded jobs only); a script that submitted
+        none is an error. Returns `job_ids`."""
         if not job_ids:
             raise SqlSubmissionFailed("the script submitted no job (no INSERT INTO?)")
         for job_id in job_ids:

@@ -75,12 +75,7 @@ class SqlGateway:
                 timeout_s: float = 300.0) -> list[str]:
         """`FlinkCluster.run_sql` through the gateway: submit `script`, wait for each of its jobs to
         finish (bounded jobs only)."""
-        job_ids = self.submit_sql(script, params)
-        if not job_ids:
-            raise SqlSubmissionFailed("the script submitted no job (no INSERT INTO?)")
-        for job_id in job_ids:
-            self.cluster.wait_for_job(job_id, timeout_s)
-        return job_ids
+        return self.cluster.wait_for_jobs(self.submit_sql(script, params), timeout_s)
 
     def _request(self, method: str, path: str, body: dict | None = None) -> dict:
         data = json.dumps(body).encode() if body is not None else None
