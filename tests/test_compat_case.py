@@ -58,6 +58,13 @@ def test_accelerated_operators_are_read_by_name(tmp_path):
     assert cases.load(make_case(tmp_path / "other", src='"x"\n', side='{"a": 1}\n')).accelerated_operators == ()
 
 
+def test_fallback_reasons_are_read_as_texts(tmp_path):
+    case = cases.load(make_case(tmp_path, yaml_text="fallback_reasons: ['AVG(v) is not accelerated', 'HOP']\n",
+                                src='"x"\n', side='{"a": 1}\n'))
+    assert case.fallback_reasons == ("AVG(v) is not accelerated", "HOP")
+    assert cases.load(make_case(tmp_path / "other", src='"x"\n', side='{"a": 1}\n')).fallback_reasons == ()
+
+
 def test_unknown_placeholders_are_rejected(tmp_path):
     with pytest.raises(cases.CaseError, match="unknown placeholders"):
         cases.load(make_case(tmp_path, script=SCRIPT + "-- ${brokers}\n"))

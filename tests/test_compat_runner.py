@@ -1,5 +1,6 @@
 from accelerator.compat.inputs import PendingRecord
-from accelerator.compat.runner import _operators, _root_cause, _with_encoded, acceleration_of, achieved, missing_operators
+from accelerator.compat.runner import (_operators, _root_cause, _with_encoded, acceleration_of, achieved, missing_operators,
+                                       unmatched_reasons)
 from accelerator.testing.kafka import Record
 
 
@@ -31,6 +32,15 @@ def test_a_case_can_require_accelerated_operators_by_name():
     assert missing_operators(("bids-window-agg", "bids-window-agg-2"), operators) == ["Accelerated[bids-window-agg-2]"]
     assert missing_operators(("bids-window",), operators) == ["Accelerated[bids-window]"]
     assert missing_operators((), []) == []
+
+
+def test_a_case_can_require_the_reasons_its_parts_stay_stock():
+    parts = ["not a segment: out: fed by StreamExecGlobalWindowAggregate, not by Calcs over a Kafka source",
+             "window aggregate bids-window-agg: aggregates: AVG(price) is not accelerated; only COUNT(*)"]
+    assert unmatched_reasons(("AVG(price) is not accelerated", "window aggregate bids-window-agg"), parts) == []
+    assert unmatched_reasons(("HOP windows are not accelerated", "AVG(price)"), parts) == \
+        ["HOP windows are not accelerated"]
+    assert unmatched_reasons(("AVG(price)",), []) == ["AVG(price)"]
 
 
 def test_root_cause_is_the_innermost_caused_by():

@@ -12,7 +12,7 @@ import yaml
 from accelerator.testing import sql
 
 CASE_KEYS = {"partitions", "wrapped", "ordered", "compare", "tolerate", "expect", "expect_failure", "bad_record",
-             "notes", "timestamps", "accelerated_operators"}
+             "notes", "timestamps", "accelerated_operators", "fallback_reasons"}
 COMPARE_MODES = ("messages", "final")
 ACCELERATION_LEVELS = ("accelerated", "partial", "stock")
 TOPIC_PREFIX = "topic:"
@@ -44,6 +44,9 @@ class Case:
     timestamps: bool = False           # the sink writes record timestamps: compare them too
     #: operators (`Accelerated[NAME]`, by NAME) the accelerated run's job graph must hold
     accelerated_operators: tuple[str, ...] = ()
+    #: texts each of which some stock part's reason (`accelerator explain`) must contain: why the
+    #: case falls back, checked, not only listed
+    fallback_reasons: tuple[str, ...] = ()
     notes: str = ""
 
     @property
@@ -81,6 +84,7 @@ def load(path: Path) -> Case:
                 bad_record=_bad_record(settings.get("bad_record"), path),
                 timestamps=bool(settings.get("timestamps", False)),
                 accelerated_operators=tuple(str(n) for n in settings.get("accelerated_operators") or ()),
+                fallback_reasons=tuple(str(r) for r in settings.get("fallback_reasons") or ()),
                 notes=str(settings.get("notes") or ""))
     _check(case)
     return case

@@ -98,6 +98,11 @@ def missing_operators(wanted: tuple[str, ...], operators: list[str]) -> list[str
     return [f"Accelerated[{n}]" for n in wanted if f"Accelerated[{n}]" not in operators]
 
 
+def unmatched_reasons(wanted: tuple[str, ...], stock_parts: list[str]) -> list[str]:
+    """The texts of `wanted` that no stock part's reason contains."""
+    return [w for w in wanted if not any(w in part for part in stock_parts)]
+
+
 def acceleration_of(vertex_names: list[str]) -> str:
     """accelerated / partial / stock, from the operator names in the job graph's vertices."""
     operators = [op.strip() for name in vertex_names for op in name.split(" -> ")]
@@ -132,18 +137,20 @@ class CompatRunner:
             return CaseResult(case.name, ERROR, False, "stock", self.fallback_reasons.get(case.name, []), 0, 0, 0,
                               case.expect, str(error))
         comparison = self._compare(case, stock, accelerated)
-        acceleration = achieved(accelerated.acceleration, self.fallback_reasons.get(case.name, []))
+        reasons = self.fallback_reasons.get(case.name, [])
+        acceleration = achieved(accelerated.acceleration, reasons)
         # Only where nothing runs stock: a stock source feeding an encode stage hands on rows, not messages.
         if comparison.passed and acceleration == "accelerated" and not accelerated.failure:
             comparison = self._check_through_sidecar(records, accelerated) or comparison
         missing = missing_operators(case.accelerated_operators, accelerated.operators)
-        expect_met = (case.expect is None or case.expect == acceleration) and not missing
+        unexplained = unmatched_reasons(case.fallback_reasons, reasons)
+        expect_met = (case.expect is None or case.expect == acceleration) and not missing and not unexplained
         detail = comparison.detail
         if comparison.passed and not expect_met:
-            detail = (f"expected acceleration {case.expect!r}, got {acceleration!r}" if not missing
-                      else f"the accelerated job graph has no {', '.join(missing)}")
-        return CaseResult(case.name, comparison.status, comparison.passed and expect_met,
-                          acceleration, self.fallback_reasons.get(case.name, []),
+            detail = (f"the accelerated job graph has no {', '.join(missing)}" if missing
+                      else f"no stock part gives the reason {unexplained[0]!r} (stock parts: {reasons})"
+                      if unexplained else f"expected acceleration {case.expect!r}, got {acceleration!r}")
+        return CaseResult(case.name, comparison.status, comparison.passed and expect_met, acceleration, reasons,
                           stock.duration_ms, accelerated.duration_ms,
                           sum(len(v) for v in stock.outputs.values()), case.expect, detail)
 
