@@ -240,8 +240,10 @@ def test_fail_on_fallback_refuses_a_job_that_would_run_stock(cluster, kafka_brok
 def test_an_interpreter_without_the_package_is_one_clear_task_failure(cluster, gateway, kafka_broker, new_topic,
                                                                        bid_topic, tmp_path):
     """The job fails once, at the operator's start, naming the option and the pip command that fixes it."""
-    bare = tmp_path / "python3"  # a real interpreter that cannot import `accelerator`
-    bare.symlink_to(Path(sys.base_prefix) / "bin" / Path(sys.executable).name)
+    # A real interpreter that cannot import `accelerator`, also when PYTHONPATH names a checkout.
+    bare = tmp_path / "python3"
+    bare.write_text(f"#!/bin/sh\nunset PYTHONPATH\nexec {Path(sys.base_prefix) / 'bin' / Path(sys.executable).name} \"$@\"\n")
+    bare.chmod(0o755)
     probe = subprocess.run([str(bare), "-c", "import accelerator"], capture_output=True, cwd=tmp_path)
     assert probe.returncode != 0, "the bare interpreter must not see the accelerator package"
     settings = ("SET 'accelerator.enabled' = 'true';\n"
