@@ -16,6 +16,9 @@ import org.apache.flink.streaming.api.operators.StreamOperatorFactory;
 import org.apache.flink.streaming.api.transformations.OneInputTransformation;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.runtime.operators.testutils.MockEnvironment;
+import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
+import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.GenericRowData;
@@ -54,9 +57,36 @@ final class WindowAggHarnesses {
               'scan.startup.mode' = 'earliest-offset', 'format' = 'json');
             """;
 
-    /** What a planned window aggregate gives both operators. */
+    /** The keyed state backend a harness runs on, with its timers. */
+    enum Backend {
+        HEAP,
+        /** RocksDB with its timers in RocksDB too (Flink's default for it). */
+        ROCKSDB,
+        /** RocksDB with heap timers: Flink writes the timers into raw keyed state at a checkpoint. */
+        ROCKSDB_HEAP_TIMERS;
+
+        void apply(AbstractStreamOperatorTestHarness<?> harness) {
+            if (this == HEAP) {
+                return;
+            }
+            EmbeddedRocksDBStateBackend rocksDb = new EmbeddedRocksDBStateBackend();
+            rocksDb.setPriorityQueueStateType(this == ROCKSDB ? EmbeddedRocksDBStateBackend.PriorityQueueStateType.ROCKSDB
+                    : EmbeddedRocksDBStateBackend.PriorityQueueStateType.HEAP);
+            // The harness gives the operator and the state backend each all of its managed memory.
+            rocksDb.getMemoryConfiguration().setUseManagedMemory(false);
+            harness.setStateBackend(rocksDb);
+        }
+    }
+
+    /** What a planned window aggregate gives both operators, and the state backend their harnesses use. */
     record Planned(WindowAggOperator<?, ?> stock, KeySelector<RowData, RowData> keySelector,
-            TypeInformation<RowData> keyType, RowType inputType, RowType outputType, WindowAggSpec spec) {
+            TypeInformation<RowData> keyType, RowType inputType, RowType outputType, WindowAggSpec spec,
+            Backend backend) {
+
+        /** The same operators on {@code backend}. */
+        Planned on(Backend backend) {
+            return new Planned(stock, keySelector, keyType, inputType, outputType, spec, backend);
+        }
 
         /** A fresh copy of the stock operator (each harness needs its own). */
         WindowAggOperator<?, ?> newStock() throws Exception {
@@ -68,8 +98,12 @@ final class WindowAggHarnesses {
         }
 
         AcceleratedWindowAggOperator newAccelerated(int batchSize) {
+            return newAccelerated(batchSize, spec.batchBytes());
+        }
+
+        AcceleratedWindowAggOperator newAccelerated(int batchSize, long batchBytes) {
             return new AcceleratedWindowAggOperator(new WindowAggSpec(spec.descriptorJson(), spec.inputType(),
-                    spec.timeIndex(), spec.pythonExecutable(), batchSize, spec.batchBytes(), spec.sidecarTimeout(),
+                    spec.timeIndex(), spec.pythonExecutable(), batchSize, batchBytes, spec.sidecarTimeout(),
                     spec.arrowLimit()));
         }
 
@@ -79,6 +113,17 @@ final class WindowAggHarnesses {
             KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
                     new KeyedOneInputStreamOperatorTestHarness<>(operator, keySelector, keyType, maxParallelism,
                             parallelism, subtask);
+            backend.apply(harness);
+            harness.setup(new RowDataSerializer(outputType));
+            return harness;
+        }
+
+        /** A harness of one subtask (max parallelism 128) in {@code environment} (its managed memory, its metrics). */
+        KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness(
+                OneInputStreamOperator<RowData, RowData> operator, MockEnvironment environment) throws Exception {
+            KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
+                    new KeyedOneInputStreamOperatorTestHarness<>(operator, keySelector, keyType, environment);
+            backend.apply(harness);
             harness.setup(new RowDataSerializer(outputType));
             return harness;
         }
@@ -145,7 +190,7 @@ final class WindowAggHarnesses {
         }
         return new Planned(stock, (KeySelector<RowData, RowData>) windowAgg.getStateKeySelector(),
                 (TypeInformation<RowData>) windowAgg.getStateKeyType(), inputType,
-                ((InternalTypeInfo<RowData>) windowAgg.getOutputType()).toRowType(), spec);
+                ((InternalTypeInfo<RowData>) windowAgg.getOutputType()).toRowType(), spec, Backend.HEAP);
     }
 
     /** One input event: a row or a watermark. */
