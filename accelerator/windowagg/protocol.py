@@ -24,6 +24,9 @@ KEY_GROUP_END = b"accelerator.key_group_end"
 #: state fingerprint it was written for.
 STATE_FORMAT = b"accelerator.state_format"
 STATE_FINGERPRINT = b"accelerator.state_fingerprint"
+#: update and restore (the calls that grow the state): the bytes of managed memory the operator
+#: reserved for the state; past them the call fails (no spill in this version).
+STATE_BUDGET = b"accelerator.state_budget"
 
 #: update answer: rows dropped as late (`numLateRecordsDropped`).
 DROPPED = b"accelerator.dropped"

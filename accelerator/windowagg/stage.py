@@ -41,6 +41,10 @@ class WindowAggStateError(ValueError):
     diverge from stock Flink's."""
 
 
+class StateBudgetError(ValueError):
+    """The state outgrew the managed memory the operator reserved for it."""
+
+
 class WindowAggStage:
     def __init__(self, descriptor: dict):
         self.spec = specs.parse(descriptor)
@@ -85,6 +89,7 @@ class WindowAggStage:
             self.state.open_buffers(slots)
             for column, aggregate in zip(self.state.buffers, self.spec.aggregates):
                 column.fold(slots, rows.column(aggregate.arg))
+        self._check_budget(batch)
         return protocol.answer(EMPTY, dropped=dropped)
 
     # -- flush and fire ----------------------------------------------------------------------
@@ -174,7 +179,19 @@ class WindowAggStage:
         slots = self.state.slots(batch.column(specs.KEY), key_groups, ends, pending=False)
         for i, column in enumerate(self.state.accumulators):
             column.put(slots, batch.column(f"{ACC_PREFIX}{i}"))
+        self._check_budget(batch)
         return EMPTY
+
+    def _check_budget(self, batch: pa.RecordBatch) -> None:
+        budget = protocol.long(batch, protocol.STATE_BUDGET)
+        size = self.state.nbytes()
+        if size > budget:
+            raise StateBudgetError(
+                f"stage {self.name!r}: the window state ({self.state.entries} open (key, window) entries, {size} bytes)"
+                f" outgrew its budget of {budget} bytes, the operator's share of the slot's managed memory; raise"
+                f" taskmanager.memory.managed.size, or the OPERATOR weight in"
+                f" taskmanager.memory.managed.consumer-weights, or the job's parallelism (this version does not"
+                f" spill window state to disk)")
 
     def _check_state_format(self, batch: pa.RecordBatch) -> None:
         version = protocol.long(batch, protocol.STATE_FORMAT)

@@ -9,6 +9,8 @@ first-occurrence order: the order in which the JVM registers their timers, which
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -17,6 +19,9 @@ from accelerator.windowagg.accumulators import AccumulatorColumn
 from accelerator.windowagg.spec import WindowAggSpec
 
 _INITIAL_CAPACITY = 1024
+#: What a live entry holds besides its key's bytes object: the table's (key, window end) tuple and
+#: the window end's int object, measured on this interpreter.
+_ENTRY_OBJECT_BYTES = sys.getsizeof((b"", 0)) + sys.getsizeof(2 ** 40)
 
 
 class WindowAggState:
@@ -24,7 +29,7 @@ class WindowAggState:
         self.spec = spec
         self._slot_of: dict[tuple[bytes, int], int] = {}
         self._keys: list[bytes | None] = []
-        self._key_bytes = 0
+        self._entry_bytes = 0
         self._free: list[int] = []
         self._next_seen = 0
         self.key_group = np.zeros(0, dtype=np.int32)
@@ -42,9 +47,14 @@ class WindowAggState:
         return len(self._slot_of)
 
     def nbytes(self) -> int:
-        """The state's memory, approximately: its arrays and the key bytes."""
+        """The state's memory, estimated from what it holds (the budget of
+        docs/design/stateful-window-aggregate.md §3.6): the per-slot arrays and accumulators at their
+        capacity, the table from (key, window end) to slot, and each live entry's key and table objects,
+        which a fire frees."""
         arrays = sum(a.nbytes for a in (self.key_group, self.window_end, self.first_seen, self.live, self.in_buffer))
-        return arrays + self._key_bytes + sum(c.nbytes() for c in self.accumulators + self.buffers)
+        table = sys.getsizeof(self._slot_of) + sys.getsizeof(self._keys) + sys.getsizeof(self._free)
+        return (arrays + table + self._entry_bytes
+                + sum(c.nbytes() for c in self.accumulators + self.buffers))
 
     # -- slots -------------------------------------------------------------------------------
 
@@ -87,7 +97,7 @@ class WindowAggState:
         slot = self._free.pop()
         self._slot_of[(key, end)] = slot
         self._keys[slot] = key
-        self._key_bytes += len(key)
+        self._entry_bytes += sys.getsizeof(key) + _ENTRY_OBJECT_BYTES
         self.key_group[slot], self.window_end[slot] = key_group, end
         self.first_seen[slot], self._next_seen = self._next_seen, self._next_seen + 1
         self.live[slot] = True
@@ -111,7 +121,7 @@ class WindowAggState:
         for slot in slots.tolist():
             key = self._keys[slot]
             del self._slot_of[(key, int(self.window_end[slot]))]
-            self._key_bytes -= len(key)
+            self._entry_bytes -= sys.getsizeof(key) + _ENTRY_OBJECT_BYTES
             self._keys[slot] = None
         self.live[slots] = False
         self._free.extend(slots.tolist())

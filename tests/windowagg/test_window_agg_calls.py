@@ -106,7 +106,7 @@ def test_update_answers_its_dropped_count_and_state_gauges_in_metadata(sidecar):
     stage = sidecar.open(descriptor([COUNT_STAR]))
     batch = stage.rows([row("a", 5), row("a", 15_000), row("b", 15_000)])
     answer = sidecar.call(stage.stage_id, batch.replace_schema_metadata(
-        {b"accelerator.call": b"update", b"accelerator.progress": b"9999"}))
+        {b"accelerator.call": b"update", b"accelerator.progress": b"9999", b"accelerator.state_budget": b"1000000"}))
     assert answer.num_rows == 0 and answer.num_columns == 0
     assert answer.schema.metadata[b"accelerator.dropped"] == b"1"
     assert answer.schema.metadata[b"accelerator.state_entries"] == b"2"

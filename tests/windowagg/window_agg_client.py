@@ -15,6 +15,8 @@ from accelerator.sidecar.control import FAILED, SidecarControl
 from accelerator.sidecar.shm import SharedRegion
 
 LONG_MIN = -2 ** 63
+#: The state budget the client sends unless told otherwise: more than any test's state.
+BUDGET = 1 << 30
 EMPTY = pa.schema([])
 
 
@@ -84,10 +86,11 @@ class WindowAggClient:
             fixed.append(row)
         return pa.RecordBatch.from_pylist(fixed, schema=self.input_schema)
 
-    def update(self, rows: list[dict] | pa.RecordBatch, progress: int = LONG_MIN) -> int:
+    def update(self, rows: list[dict] | pa.RecordBatch, progress: int = LONG_MIN, budget: int = BUDGET) -> int:
         """Sends rows; returns how many were dropped as late."""
         batch = rows if isinstance(rows, pa.RecordBatch) else self.rows(rows)
-        return int(self._call("update", batch, progress=progress).schema.metadata[b"accelerator.dropped"])
+        answer = self._call("update", batch, progress=progress, state_budget=budget)
+        return int(answer.schema.metadata[b"accelerator.dropped"])
 
     def flush(self, timer_watermark: int = LONG_MIN) -> list[tuple[bytes, int]]:
         answer = self._call("flush", timer_watermark=timer_watermark)
@@ -113,7 +116,8 @@ class WindowAggClient:
         return self._call("snapshot")
 
     def restore(self, state: pa.RecordBatch, key_groups: tuple[int, int], **metadata) -> None:
-        meta = {"state_format": (state.schema.metadata or {}).get(b"accelerator.state_format", b"1").decode()}
+        meta = {"state_format": (state.schema.metadata or {}).get(b"accelerator.state_format", b"1").decode(),
+                "state_budget": BUDGET}
         fingerprint = (state.schema.metadata or {}).get(b"accelerator.state_fingerprint")
         if fingerprint is not None:
             meta["state_fingerprint"] = fingerprint.decode()

@@ -23,7 +23,11 @@ import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Meter;
 import org.apache.flink.metrics.MeterView;
+import org.apache.flink.runtime.checkpoint.CheckpointType;
 import org.apache.flink.runtime.execution.Environment;
+import org.apache.flink.runtime.memory.MemoryManager;
+import org.apache.flink.runtime.memory.MemoryReservationException;
+import org.apache.flink.runtime.state.AbstractKeyedStateBackend;
 import org.apache.flink.runtime.state.KeyGroupRange;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.KeyGroupStatePartitionStreamProvider;
@@ -83,6 +87,10 @@ public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowD
     static final String LATE_ELEMENTS_DROPPED = "numLateRecordsDropped";
     static final String LATE_ELEMENTS_DROPPED_RATE = "lateRecordsDroppedRate";
     static final String WATERMARK_LATENCY = "watermarkLatency";
+    /** Gauges beside stock's window metrics in the operator's group (docs/metrics.md). */
+    static final String STATE_ENTRIES = "stateEntries";
+    static final String STATE_BYTES = "stateBytes";
+    static final String STATE_BUDGET_BYTES = "stateBudgetBytes";
 
     private final WindowAggSpec spec;
 
@@ -96,6 +104,9 @@ public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowD
     private transient RowType valuesType;
     private transient RowDataSerializer keySerializer;
 
+    private transient MemoryManager memoryManager;
+    /** The managed memory reserved for the sidecar's state: the operator's share, as stock's window buffer takes it. */
+    private transient long stateBudget;
     private transient ArrowMemory arrowMemory;
     private transient BufferAllocator allocator;
     private transient SidecarProcess sidecar;
@@ -122,6 +133,7 @@ public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowD
     /** Timers of the current firing that may find no row: windows the sidecar removed as empty (COUNT(*) 0). */
     private transient long firedEmpty;
 
+    private transient int restoreCalls;
     private transient ListState<Long> watermarkState;
     private transient ListState<String> formatState;
 
@@ -160,6 +172,14 @@ public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowD
     public void initializeState(StateInitializationContext context) throws Exception {
         super.initializeState(context);
         readSpec();
+        if (getKeyedStateBackend() instanceof AbstractKeyedStateBackend<?> backend
+                && backend.requiresLegacySynchronousTimerSnapshots(CheckpointType.CHECKPOINT)) {
+            // Flink would write the timers into raw keyed state, which holds this operator's state.
+            throw new WindowAggStateException(name + " cannot run on a keyed state backend that writes timers into"
+                    + " raw keyed state (" + backend.getClass().getSimpleName() + " with heap timers): set"
+                    + " state.backend.rocksdb.timer-service.factory: ROCKSDB, or accelerator.window-aggregate.enabled:"
+                    + " false to run the stock window aggregate");
+        }
         watermarkState = context.getOperatorStateStore().getUnionListState(
                 new ListStateDescriptor<>("watermark", LongSerializer.INSTANCE));
         formatState = context.getOperatorStateStore().getUnionListState(
@@ -200,6 +220,16 @@ public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowD
 
     private void startSidecar() throws Exception {
         Environment environment = getContainingTask().getEnvironment();
+        stateBudget = computeMemorySize();
+        try {
+            environment.getMemoryManager().reserveMemory(this, stateBudget);
+        } catch (MemoryReservationException e) {
+            throw new IllegalStateException(name + ": cannot reserve its share of the slot's managed memory ("
+                    + stateBudget + " bytes) for its window state: " + e.getMessage() + "; raise"
+                    + " taskmanager.memory.managed.size", e);
+        }
+        // Set once reserved: close releases exactly what was reserved.
+        memoryManager = environment.getMemoryManager();
         double pythonFraction = getOperatorConfig().getManagedMemoryFractionOperatorUseCaseOfSlot(
                 ManagedMemoryUseCase.PYTHON, environment.getJobConfiguration(),
                 environment.getTaskManagerInfo().getConfiguration(), getUserCodeClassloader());
@@ -218,9 +248,9 @@ public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowD
         } catch (SidecarException e) {
             throw new SidecarException(name + ": the Python sidecar refused the window aggregate: " + e.getMessage(), e);
         }
-        calls = new WindowAggCalls(stage);
-        LOG.info("{} (subtask {}): sidecar pid {} runs window_agg stage {}", name,
-                getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), sidecar.pid(), stage.id());
+        calls = new WindowAggCalls(stage, stateBudget);
+        LOG.info("{} (subtask {}): sidecar pid {} runs window_agg stage {} with a state budget of {} bytes", name,
+                getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), sidecar.pid(), stage.id(), stateBudget);
     }
 
     @Override
@@ -238,8 +268,9 @@ public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowD
             long watermark = timerService.currentWatermark();
             return watermark < 0 ? 0L : timerService.currentProcessingTime() - watermark;
         });
-        metrics.gauge("stateEntries", () -> calls == null ? 0L : calls.stateEntries());
-        metrics.gauge("stateBytes", () -> calls == null ? 0L : calls.stateBytes());
+        metrics.gauge(STATE_ENTRIES, () -> calls == null ? 0L : calls.stateEntries());
+        metrics.gauge(STATE_BYTES, () -> calls == null ? 0L : calls.stateBytes());
+        metrics.gauge(STATE_BUDGET_BYTES, () -> stateBudget);
     }
 
     // -- rows ------------------------------------------------------------------------------------
@@ -479,18 +510,45 @@ public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowD
         }
     }
 
+    /**
+     * Hands each restored key group's entries to the sidecar in calls of at most
+     * {@code accelerator.batch.max-bytes} (one entry at least), so a large state never travels as
+     * one message.
+     */
     private void restore(Iterable<KeyGroupStatePartitionStreamProvider> inputs) throws Exception {
         KeyGroupRange range = keyGroupRange();
+        long entries = 0;
+        restoreCalls = 0;
         for (KeyGroupStatePartitionStreamProvider input : inputs) {
             int keyGroup = input.getKeyGroupId();
             try (VectorSchemaRoot rows = WindowAggStateFormat.read(input.getStream(), keyGroup, fingerprint,
                     allocator)) {
-                if (rows != null) {
-                    calls.restore(rows, range.getStartKeyGroup(), range.getEndKeyGroup(), WindowAggStateFormat.VERSION,
-                            fingerprint);
+                if (rows == null) {
+                    continue;
                 }
+                int count = rows.getRowCount();
+                long bytes = rows.getFieldVectors().stream().mapToLong(FieldVector::getBufferSize).sum();
+                int perCall = (int) Math.max(1, Math.min(count, spec.batchBytes() * count / Math.max(1, bytes)));
+                for (int from = 0; from < count; from += perCall) {
+                    try (VectorSchemaRoot chunk = rows.slice(from, Math.min(perCall, count - from))) {
+                        calls.restore(chunk, range.getStartKeyGroup(), range.getEndKeyGroup(),
+                                WindowAggStateFormat.VERSION, fingerprint);
+                    } catch (SidecarException e) {
+                        throw new SidecarException(name + ": restoring key group " + keyGroup + " failed: "
+                                + e.getMessage(), e);
+                    }
+                    restoreCalls++;
+                }
+                entries += count;
             }
         }
+        LOG.info("{} (subtask {}): restored {} window entries of key groups {} in {} calls", name,
+                getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), entries, range, restoreCalls);
+    }
+
+    /** The {@code restore} calls of the last restore (each at most {@code accelerator.batch.max-bytes}). */
+    int restoreCalls() {
+        return restoreCalls;
     }
 
     private KeyGroupRange keyGroupRange() {
@@ -522,9 +580,16 @@ public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowD
         } catch (RuntimeException e) {
             LOG.warn("{}: closing the stage failed; the sidecar is stopped anyway", name, e);
         } finally {
-            AutoCloseable[] resources = {sidecar, batchRoot, arrowMemory, super::close};
+            MemoryManager reserved = memoryManager;
+            AutoCloseable release = () -> {
+                if (reserved != null) {
+                    reserved.releaseMemory(this, stateBudget);
+                }
+            };
+            AutoCloseable[] resources = {sidecar, batchRoot, arrowMemory, release, super::close};
             stage = null;
             sidecar = null;
+            memoryManager = null;
             batchRoot = null;
             allocator = null;
             arrowMemory = null;

@@ -24,6 +24,7 @@ public final class WindowAggCalls {
     static final String KEY_GROUP_END = "accelerator.key_group_end";
     static final String STATE_FORMAT = "accelerator.state_format";
     static final String STATE_FINGERPRINT = "accelerator.state_fingerprint";
+    static final String STATE_BUDGET = "accelerator.state_budget";
     static final String DROPPED = "accelerator.dropped";
     static final String EMPTY = "accelerator.empty";
     static final String STATE_ENTRIES = "accelerator.state_entries";
@@ -35,16 +36,20 @@ public final class WindowAggCalls {
     public static final String KEY_GROUP = "$key_group";
 
     private final SidecarStage stage;
+    private final String stateBudget;
     private long stateEntries;
     private long stateBytes;
 
-    public WindowAggCalls(SidecarStage stage) {
+    /** @param stateBudget bytes the state may take; {@code update} and {@code restore} fail past them */
+    public WindowAggCalls(SidecarStage stage, long stateBudget) {
         this.stage = stage;
+        this.stateBudget = Long.toString(stateBudget);
     }
 
     /** Accumulates {@code batch} (rows of the descriptor's input) at {@code progress}; returns the rows dropped as late. */
     public long update(VectorSchemaRoot batch, long progress) {
-        try (VectorSchemaRoot answer = call(batch, "update", Map.of(PROGRESS, Long.toString(progress)))) {
+        try (VectorSchemaRoot answer = call(batch, "update",
+                Map.of(PROGRESS, Long.toString(progress), STATE_BUDGET, stateBudget))) {
             return number(answer, DROPPED);
         }
     }
@@ -71,6 +76,7 @@ public final class WindowAggCalls {
         metadata.put(KEY_GROUP_END, Integer.toString(last));
         metadata.put(STATE_FORMAT, Integer.toString(format));
         metadata.put(STATE_FINGERPRINT, fingerprint);
+        metadata.put(STATE_BUDGET, stateBudget);
         call(entries, "restore", metadata).close();
     }
 

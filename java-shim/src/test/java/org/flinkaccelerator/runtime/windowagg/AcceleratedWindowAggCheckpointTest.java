@@ -24,6 +24,8 @@ import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The accelerated window aggregate's state in Flink's checkpoints, against stock Flink doing the
@@ -34,6 +36,7 @@ import org.junit.jupiter.api.Test;
  */
 class AcceleratedWindowAggCheckpointTest {
     private static final int MAX_PARALLELISM = AcceleratedWindowAggOperatorTest.MAX_PARALLELISM;
+    private static final int FEW_KEY_GROUPS = 8;
 
     private static WindowAggHarnesses.Planned planned() throws Exception {
         return WindowAggHarnesses.plan(AcceleratedWindowAggOperatorTest.ALL_FUNCTIONS,
@@ -65,11 +68,14 @@ class AcceleratedWindowAggCheckpointTest {
         }
     }
 
-    @Test
-    void barriersAtRandomPointsGiveStockOutput() throws Exception {
-        WindowAggHarnesses.Planned planned = planned();
-        for (long seed = 5; seed <= 7; seed++) {
-            List<WindowAggHarnesses.Event> events = events(planned, seed, 1500);
+    @ParameterizedTest
+    @EnumSource(names = {"HEAP", "ROCKSDB"})
+    void barriersAtRandomPointsGiveStockOutput(WindowAggHarnesses.Backend backend) throws Exception {
+        // RocksDB repeats one shorter stream: its snapshots are slower.
+        boolean heap = backend == WindowAggHarnesses.Backend.HEAP;
+        WindowAggHarnesses.Planned planned = planned().on(backend);
+        for (long seed = 5; seed <= (heap ? 7 : 5); seed++) {
+            List<WindowAggHarnesses.Event> events = events(planned, seed, heap ? 1500 : 700);
             Random random = new Random(seed);
             List<Integer> barriers = new ArrayList<>();
             for (int i = 0; i < events.size(); i += 1 + random.nextInt(120)) {
@@ -150,9 +156,10 @@ class AcceleratedWindowAggCheckpointTest {
         }
     }
 
-    @Test
-    void restoreAndRescaleFromTwoToOneAndThreeGiveStockOutput() throws Exception {
-        restoreAndRescale(planned());
+    @ParameterizedTest
+    @EnumSource(names = {"HEAP", "ROCKSDB"})
+    void restoreAndRescaleFromTwoToOneAndThreeGiveStockOutput(WindowAggHarnesses.Backend backend) throws Exception {
+        restoreAndRescale(planned().on(backend));
     }
 
     @Test
@@ -163,7 +170,10 @@ class AcceleratedWindowAggCheckpointTest {
     }
 
     private static void restoreAndRescale(WindowAggHarnesses.Planned planned) throws Exception {
-        for (int[] scale : new int[][] {{1, 1}, {2, 1}, {2, 3}}) {
+        // RocksDB takes the 2 -> 1 leg: both subtasks' key groups restored into one.
+        int[][] scales = planned.backend() == WindowAggHarnesses.Backend.HEAP ? new int[][] {{1, 1}, {2, 1}, {2, 3}}
+                : new int[][] {{2, 1}};
+        for (int[] scale : scales) {
             long seed = 11 + scale[0] * 10L + scale[1];
             List<WindowAggHarnesses.Event> events = events(planned, seed, 1500);
             int cut = events.size() / 2;
@@ -182,8 +192,14 @@ class AcceleratedWindowAggCheckpointTest {
 
     private static OperatorSubtaskState snapshotAfterHalf(WindowAggHarnesses.Planned planned,
             OneInputStreamOperator<RowData, RowData> operator, List<WindowAggHarnesses.Event> events) throws Exception {
+        return snapshotAfterHalf(planned, operator, events, MAX_PARALLELISM);
+    }
+
+    private static OperatorSubtaskState snapshotAfterHalf(WindowAggHarnesses.Planned planned,
+            OneInputStreamOperator<RowData, RowData> operator, List<WindowAggHarnesses.Event> events,
+            int maxParallelism) throws Exception {
         try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
-                planned.harness(operator, MAX_PARALLELISM, 1, 0)) {
+                planned.harness(operator, maxParallelism, 1, 0)) {
             harness.open();
             WindowAggHarnesses.feed(harness, events, 0, events.size() / 2);
             harness.prepareSnapshotPreBarrier(1);
@@ -221,6 +237,72 @@ class AcceleratedWindowAggCheckpointTest {
         OperatorSubtaskState ours = snapshotAfterHalf(planned, planned.newAccelerated(), events(planned, 3, 400));
         String message = restoreFailure(other, other.newAccelerated(), ours);
         assertTrue(message.contains("the query's window aggregate changed"), message);
+    }
+
+    @Test
+    void heapTimersOnRocksDbAreRefusedNamingTheOption() throws Exception {
+        // Flink would write them into raw keyed state at every checkpoint, where this operator's state is.
+        WindowAggHarnesses.Planned planned = planned().on(WindowAggHarnesses.Backend.ROCKSDB_HEAP_TIMERS);
+        try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
+                planned.harness(planned.newAccelerated(), MAX_PARALLELISM, 1, 0)) {
+            Exception e = assertThrows(Exception.class, harness::open);
+            String message = ExceptionUtils.findThrowable(e, WindowAggStateException.class)
+                    .orElseThrow(() -> new AssertionError("not a WindowAggStateException", e)).getMessage();
+            assertTrue(message.contains("state.backend.rocksdb.timer-service.factory: ROCKSDB"), message);
+        }
+    }
+
+    /**
+     * The output after restoring a snapshot of {@code first} (taken after half the events) into
+     * {@code second}, at max parallelism {@value #FEW_KEY_GROUPS}: many entries per key group.
+     */
+    private static List<String> afterRestore(WindowAggHarnesses.Planned planned,
+            OneInputStreamOperator<RowData, RowData> first, OneInputStreamOperator<RowData, RowData> second,
+            List<WindowAggHarnesses.Event> events) throws Exception {
+        OperatorSubtaskState state = snapshotAfterHalf(planned, first, events, FEW_KEY_GROUPS);
+        try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
+                planned.harness(second, FEW_KEY_GROUPS, 1, 0)) {
+            harness.initializeState(state);
+            harness.open();
+            WindowAggHarnesses.feed(harness, events, events.size() / 2, events.size());
+            return WindowAggHarnesses.output(harness, planned.outputType());
+        }
+    }
+
+    @Test
+    void aStateOfManyChunksRestoresInCallsOfAtMostMaxBytesAndEqualsStock() throws Exception {
+        WindowAggHarnesses.Planned planned = WindowAggHarnesses.plan(AcceleratedWindowAggOperatorTest.MANY_KEYS,
+                AcceleratedWindowAggOperatorTest.ONE_PHASE);
+        // No watermark but the last: every (key, window) of the first half is in the snapshot.
+        List<WindowAggHarnesses.Event> events = events(planned, 8, 600).stream()
+                .filter(e -> e instanceof WindowAggHarnesses.Row
+                        || ((WindowAggHarnesses.Mark) e).watermark() == Long.MAX_VALUE).toList();
+        List<String> stock = afterRestore(planned, planned.newStock(), planned.newStock(), events);
+        AcceleratedWindowAggOperator whole = planned.newAccelerated();
+        assertEquals(stock, afterRestore(planned, planned.newAccelerated(), whole, events));
+        // 1000 bytes: a dozen entries or so per call, so each key group takes several calls.
+        AcceleratedWindowAggOperator chunked = planned.newAccelerated(1000, 1000);
+        assertEquals(stock, afterRestore(planned, planned.newAccelerated(), chunked, events));
+        assertEquals(FEW_KEY_GROUPS, whole.restoreCalls(), "one call per key group");
+        assertTrue(chunked.restoreCalls() > 3 * whole.restoreCalls(),
+                "chunks " + chunked.restoreCalls() + ", key groups " + whole.restoreCalls());
+    }
+
+    @Test
+    void stockRefusesAcceleratedState() throws Exception {
+        WindowAggHarnesses.Planned planned = planned();
+        OperatorSubtaskState ours = snapshotAfterHalf(planned, planned.newAccelerated(), events(planned, 3, 400));
+        try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
+                planned.harness(planned.newStock(), MAX_PARALLELISM, 1, 0)) {
+            Exception e = assertThrows(Exception.class, () -> {
+                harness.initializeState(ours);
+                harness.open();
+            });
+            // Stock reads this operator's raw keyed state as its timers and fails on the first frame's
+            // bytes (an unclear message, but no window is lost silently).
+            assertTrue(ExceptionUtils.findThrowable(e, java.io.UTFDataFormatException.class).isPresent(),
+                    ExceptionUtils.stringifyException(e));
+        }
     }
 
     private static final String FINGERPRINT = "ab".repeat(32);
