@@ -59,7 +59,8 @@ public final class WindowAggStateFormat {
         if (!any) {
             throw new WindowAggStateException("this state was written by stock Flink's window aggregate (or by a job"
                     + " without the accelerator): it has no " + MARKER_STATE + " marker; restore it with"
-                    + " accelerator.enabled: false, or start without state");
+                    + " accelerator.window-aggregate.enabled: false (Flink's own window aggregate reads it), or start"
+                    + " without state");
         }
     }
 

@@ -226,7 +226,7 @@ class AcceleratedWindowAggCheckpointTest {
         OperatorSubtaskState stock = snapshotAfterHalf(planned, planned.newStock(), events(planned, 3, 400));
         String message = restoreFailure(planned, planned.newAccelerated(), stock);
         assertTrue(message.contains("written by stock Flink's window aggregate")
-                && message.contains("accelerator.enabled: false"), message);
+                && message.contains("accelerator.window-aggregate.enabled: false"), message);
     }
 
     @Test
