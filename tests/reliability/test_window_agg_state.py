@@ -4,8 +4,9 @@ Flink 2.2.1 distribution with a real Kafka broker, against stock Flink running t
 - `test_restore_from_checkpoint_equals_stock`: a TaskManager killed with SIGKILL while windows are
   open (the sidecar holds state, checkpoints every second have written it) comes back from the last
   checkpoint: the committed output of the exactly-once Kafka sink equals an uninterrupted stock
-  run's, in order (one partition, parallelism 1): nothing lost, nothing duplicated. Prints the
-  checkpoints' size and duration.
+  run's (one partition, parallelism 1): nothing lost, nothing duplicated, windows in window-end
+  order (the rows of one window end as a set: `by_window`). Prints the checkpoint's size and
+  duration.
 - `test_rescale_from_savepoint_2_to_1_and_3`: a job at parallelism 2 over four partitions is
   stopped with a savepoint (no drain) while windows are open, then restarted from it at parallelism
   1 and, separately, 3; the windows that straddle the savepoint hold the rows of both sides, as
@@ -33,7 +34,7 @@ from pathlib import Path
 import pytest
 
 from accelerator.testing import locations
-from accelerator.testing.flink import TERMINAL_STATES, FlinkCluster, JobFailed, SqlSubmissionFailed
+from accelerator.testing.flink import TERMINAL_STATES, FlinkCluster, JobFailed
 from accelerator.testing.gateway import SqlGateway
 from accelerator.testing.kafka import Record
 from test_sidecar_faults import CHUNK, Feed, _wait, bids, checkpoint, written
@@ -221,8 +222,7 @@ def drain_restored(cluster, job_id: str, last_window_end: int, timeout_s: float 
 def by_window(values: list[bytes]) -> list[tuple[str, list[bytes]]]:
     """The output as its runs of one window end, each run's rows sorted: Flink fires windows in
     window-end order, but the rows of one window end in its timer queue's order, which a restore
-    rebuilds key group by key group (stock's too: after a restore it differs from an uninterrupted
-    run's)."""
+    rebuilds key group by key group (Flink's timer restore, not an uninterrupted run's order)."""
     runs: list[tuple[str, list[bytes]]] = []
     for value in values:
         end = json.loads(value)["window_end"]
