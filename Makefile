@@ -8,24 +8,29 @@ CACHE    := .cache
 VENV     := $(CACHE)/venv
 PY       := $(VENV)/bin/python
 VERSION  := $(shell sed -n 's/^__version__ = "\(.*\)"/\1/p' accelerator/__init__.py)
-FLINK_VERSION := $(shell sed -n 's/^FLINK_VERSION = "\(.*\)"/\1/p' accelerator/__init__.py)
+# The Flink release of the local clusters: the jar's build release unless given (FLINK_VERSION=2.3.0
+# make compat); the Python side reads it from ACCELERATOR_FLINK_VERSION (accelerator/testing/locations.py).
+FLINK_VERSION ?= $(shell sed -n 's/^FLINK_VERSION = "\(.*\)"/\1/p' accelerator/__init__.py)
+export ACCELERATOR_FLINK_VERSION := $(FLINK_VERSION)
 MVN      := mvn -B -q -Dstyle.color=never
 SHIM_JAR := java-shim/target/flink-accelerator-$(VERSION).jar
 SHIM_SRC := $(shell find java-shim/src -type f 2>/dev/null) java-shim/pom.xml
-RUNTIME_JARS := $(CACHE)/runtime-jars/.fetched
+RUNTIME_JARS := $(CACHE)/runtime-jars/flink-$(FLINK_VERSION)/.fetched
 FLINK_HOME   := $(CACHE)/flink-$(FLINK_VERSION)
 FLINK_DIST   := $(FLINK_HOME)/.assembled
 PYTEST_ARGS  ?=
 # The native format kernels (Rust) are compiled by the package's own install (setuptools-rust).
 NATIVE_SRC   := native/Cargo.toml native/Cargo.lock $(shell find native/src -type f 2>/dev/null)
 
-.PHONY: help setup venv shim dist test test-java test-python compat compat-docs demo bench bench-p2 bench-stateful bench-quick bench-formats soak clean-cache
+.PHONY: help setup venv shim dist test test-java test-python compat compat-docs compat-versions compat-release demo bench bench-p2 bench-stateful bench-quick bench-formats soak clean-cache
 help:
 	@echo "make demo   - run the main job on a local Kafka broker and stock Flink $(FLINK_VERSION)"
 	@echo "make test   - everything CI runs: Java unit tests, then the Python and end-to-end tests"
 	@echo "make setup  - only provision (venv, shim jar, runtime jars, Flink distribution)"
 	@echo "make dist   - the installable wheel (native kernels and the jar inside) and the jar, in dist/ (docs/deploy.md)"
-	@echo "make compat - the compatibility suite alone (stock vs accelerated Flink on every case)"
+	@echo "make compat - the compatibility suite alone (stock vs accelerated Flink on every case);"
+	@echo "               FLINK_VERSION=2.3.0 make compat runs it on that release's stock distribution"
+	@echo "make compat-versions - the suite on every other supported Flink release, for docs/compatibility.md"
 	@echo "make bench  - Nexmark on Kafka, stock vs accelerated; writes benchmarks/results/ and docs/performance.md"
 	@echo "make bench-p2 - the stateless Nexmark queries at parallelism 2; its own section of docs/performance.md"
 	@echo "make bench-stateful - the stateful Nexmark queries (q3, q5, q7, q8, q11); its own section of docs/performance.md"
@@ -53,8 +58,9 @@ dist: $(VENV)/.installed $(SHIM_JAR)
 	$(PY) -m accelerator.testing.package --out $(DIST_DIR)
 
 $(RUNTIME_JARS): java-shim/test-runtime/pom.xml
-	rm -rf $(CACHE)/runtime-jars
-	$(MVN) -f java-shim/test-runtime/pom.xml package -Druntime.dir=$(abspath $(CACHE)/runtime-jars)
+	rm -rf $(dir $@)
+	$(MVN) -f java-shim/test-runtime/pom.xml package -Druntime.dir=$(abspath $(CACHE)/runtime-jars) \
+		-Dflink.version=$(FLINK_VERSION)
 	@touch $@
 
 # The venv only runs the assembly: a new Python dependency must not re-assemble the distribution.
@@ -74,10 +80,23 @@ test-python: setup
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 compat: setup
-	$(PY) -m accelerator compat --workers 3 --report $(CACHE)/compat-report.json
+	$(PY) -m accelerator compat --workers 3 --report $(CACHE)/compat-report-$(FLINK_VERSION).json
+
+# The other supported Flink releases (java-shim FlinkVersionSupport): the suite on each one's stock
+# distribution with the same jar, its report committed under flink-compat-tests/results/ for the
+# per-release rows of docs/compatibility.md. Not part of `make test`: each release is a full suite.
+OTHER_FLINK_VERSIONS := 2.2.0 2.3.0
+RELEASE_REPORTS := flink-compat-tests/results
+compat-versions:
+	@status=0; for v in $(OTHER_FLINK_VERSIONS); do \
+		$(MAKE) --no-print-directory compat-release FLINK_VERSION=$$v || status=1; done; exit $$status
+
+compat-release: setup
+	$(PY) -m accelerator compat --workers 3 --report $(RELEASE_REPORTS)/flink-$(FLINK_VERSION).json
 
 compat-docs: setup
-	$(PY) -m accelerator compat --workers 3 --report $(CACHE)/compat-report.json --summary docs/compatibility.md
+	$(PY) -m accelerator compat --workers 3 --report $(CACHE)/compat-report-$(FLINK_VERSION).json \
+		--summary docs/compatibility.md --other-reports $(wildcard $(RELEASE_REPORTS)/flink-*.json)
 
 demo: setup
 	$(PY) -m accelerator demo

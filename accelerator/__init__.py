@@ -7,5 +7,7 @@ and the benchmarks.
 
 __version__ = "0.1.0"
 
-#: The only Flink release the shim hooks into; any other version runs stock.
+#: The Flink release the jar is compiled against and the local clusters run unless told otherwise
+#: (`make compat FLINK_VERSION=...`). The jar's flink-accelerator.properties lists every release
+#: it hooks into (flink.supported.versions in java-shim/pom.xml); any other runs stock.
 FLINK_VERSION = "2.2.1"

@@ -45,7 +45,8 @@ def _compat(args: argparse.Namespace) -> int:
     case_dirs = [Path(d) for d in args.cases] or [REPO_ROOT / "flink-compat-tests" / "cases"]
     return runner.main(case_dirs, args.filter, Path(args.report) if args.report else None,
                        parallelism=args.parallelism, workers=args.workers,
-                       summary=Path(args.summary) if args.summary else None)
+                       summary=Path(args.summary) if args.summary else None,
+                       other_reports=[Path(r) for r in args.other_reports])
 
 
 def _explain(args: argparse.Namespace) -> int:
@@ -136,6 +137,8 @@ def build_parser() -> argparse.ArgumentParser:
     compat.add_argument("--filter", default="*", metavar="GLOB", help="case names to run")
     compat.add_argument("--report", metavar="FILE.json", help="write one JSON object per case")
     compat.add_argument("--summary", metavar="FILE.md", help="write the Markdown table of docs/compatibility.md")
+    compat.add_argument("--other-reports", nargs="*", default=[], metavar="FILE.json",
+                        help="reports of runs on other Flink releases: one summary row each in --summary")
     compat.add_argument("--parallelism", type=int, default=1, help="Flink parallelism of each job")
     compat.add_argument("--workers", type=int, default=2, help="cases run at the same time")
     compat.set_defaults(run=_compat)
@@ -177,7 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
     formats.add_argument("--command-line", help=argparse.SUPPRESS)  # what the report says produced it
     formats.set_defaults(run=_bench_formats)
 
-    install_jar = commands.add_parser("install-jar", help=f"copy this package's jar into a Flink {FLINK_VERSION}"
+    install_jar = commands.add_parser("install-jar", help="copy this package's jar into a supported Flink"
                                       " distribution's lib/ and print the accelerator.python.executable to set")
     install_jar.add_argument("--flink-home", required=True, metavar="DIR",
                              help="the Flink distribution (the folder holding bin/, conf/ and lib/)")

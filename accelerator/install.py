@@ -11,10 +11,11 @@ from __future__ import annotations
 import re
 import shutil
 import sys
+import zipfile
 from importlib import resources
 from pathlib import Path
 
-from accelerator import FLINK_VERSION, __version__
+from accelerator import __version__
 
 #: The folder of the wheel's package data that holds the jar (filled by `make dist`).
 JAR_FOLDER = "_jar"
@@ -22,6 +23,8 @@ JAR_NAME = f"flink-accelerator-{__version__}.jar"
 #: Any release of this project's jar, as `lib/` may hold an older one.
 OUR_JARS = re.compile(r"^flink-accelerator-\d[^/]*\.jar$")
 FLINK_DIST_JAR = re.compile(r"^flink-dist-(?P<version>\d+\.\d+(?:\.\d+)?(?:-[A-Za-z0-9.]+)?)\.jar$")
+#: The jar's build facts (java-shim BuildInfo), among them the Flink releases its planner hook runs on.
+BUILD_PROPERTIES = "flink-accelerator.properties"
 
 
 class InstallError(RuntimeError):
@@ -57,6 +60,14 @@ def flink_version(flink_home: Path) -> str:
     return versions[0]
 
 
+def supported_flink_versions(jar: Path) -> list[str]:
+    """The Flink releases `jar` hooks into, as the jar itself states them (any other stays stock)."""
+    with zipfile.ZipFile(jar) as archive:
+        text = archive.read(BUILD_PROPERTIES).decode("utf-8")
+    properties = dict(line.split("=", 1) for line in text.splitlines() if "=" in line and not line.startswith("#"))
+    return properties["flink.supported.versions"].split(",")
+
+
 def install_jar(flink_home: Path) -> tuple[Path, list[Path]]:
     """Copy the jar into `flink_home`/lib, removing any other flink-accelerator jar there.
 
@@ -64,11 +75,12 @@ def install_jar(flink_home: Path) -> tuple[Path, list[Path]]:
     """
     flink_home = Path(flink_home)
     version = flink_version(flink_home)
-    if version != FLINK_VERSION:
-        raise InstallError(f"{flink_home} is Flink {version}; flink-accelerator {__version__} supports Flink "
-                           f"{FLINK_VERSION} only (on any other version it would stay inactive), so no jar was "
-                           "installed")
     jar = packaged_jar()
+    supported = supported_flink_versions(jar)
+    if version not in supported:
+        raise InstallError(f"{flink_home} is Flink {version}; flink-accelerator {__version__} supports Flink "
+                           f"{', '.join(supported)} only (on any other version it would stay inactive), so no jar "
+                           "was installed")
     lib = flink_home / "lib"
     target = lib / JAR_NAME
     replaced = sorted(p for p in lib.iterdir() if OUR_JARS.match(p.name) and p.name != JAR_NAME)

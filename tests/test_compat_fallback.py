@@ -40,12 +40,12 @@ def test_summary_lists_the_reasons_of_cases_that_keep_stock_parts():
         return CaseResult(name, "identical", True, acceleration, reasons, 1, 1, 1)
 
     text = render([result("fn_a", "accelerated", []), result("fn_b", "stock", ["segment s-to-t: calc: X | Y"]),
-                   result("w", "stock", ["not a segment: t: fed by a window", "second"])], "make compat-docs")
+                   result("w", "stock", ["not a segment: t: fed by a window", "second"])], "make compat-docs", "2.2.1")
     section = text.split("## Why parts stay on stock Flink\n", 1)[1]
     assert "| `fn_b` | stock | segment s-to-t: calc: X \\| Y |" in section
     assert "| `w` | stock | not a segment: t: fed by a window<br>second |" in section
     assert "fn_a" not in section
-    assert "## Why parts stay" not in render([result("fn_a", "accelerated", [])], "x")
+    assert "## Why parts stay" not in render([result("fn_a", "accelerated", [])], "x", "2.2.1")
 
 
 def test_one_case_alone_gets_its_reasons_too():

@@ -62,12 +62,36 @@ def test_summary_counts_cases_per_area():
                    result("tumble", expect="stock"), result("inner_join_json", acceleration="partial"),
                    result("union_all_json"),
                    result("fn_bad", passed=False, status="mismatch", detail="topic out: message 0\nmore")],
-                  "make compat-docs")
+                  "make compat-docs", "2.2.1")
+    assert "on stock Flink 2.2.1 and" in text
     assert "| built-in functions | 3 | 2 | 2 | 1 | 0 | 2 |" in text
     assert "| stateful shapes | 2 | 2 | 2 | 0 | 1 | 1 |" in text
     assert "| formats, options, metadata, time zones | 1 | 1 | 1 | 0 | 0 | 1 |" in text
     assert "| **all** | 6 | 5 | 5 | 1 | 1 | 4 |" in text
     assert "- `fn_bad`: mismatch: topic out: message 0" in text
+    assert "Other Flink releases" not in text
+
+
+def test_summary_has_one_row_per_other_flink_release_from_its_report(tmp_path):
+    from accelerator.compat.runner import CaseResult, read_report, write_report
+    from accelerator.compat.summary import render
+
+    def result(name, passed=True, acceleration="accelerated"):
+        return CaseResult(name, "identical" if passed else "mismatch", passed, acceleration, [], 1, 1, 1,
+                          detail="" if passed else "topic out: message 3 differs")
+
+    write_report(tmp_path / "r.json", "2.3.0", [result("fn_a"), result("fn_b", acceleration="partial"),
+                                                 result("json_c", passed=False, acceleration="stock")])
+    release, other = read_report(tmp_path / "r.json")
+    assert release == "2.3.0" and [r.name for r in other] == ["fn_a", "fn_b", "json_c"]
+    text = render([result("fn_a"), result("fn_b")], "make compat-docs", "2.2.1",
+                  [(release, other), ("2.2.0", [result("fn_a", acceleration="stock")])])
+    releases = text.split("## Other Flink releases\n", 1)[1]
+    assert "| 2.2.1 (above) | 2 | 2 | 2 | 2 | 0 | 0 |" in releases
+    assert "| 2.3.0 | 3 | 2 | 2 | 1 | 1 | 1 |" in releases
+    assert "| 2.2.0 | 1 | 1 | 1 | 0 | 0 | 1 |" in releases
+    assert "### Failing cases on Flink 2.3.0\n\n- `json_c`: mismatch: topic out: message 3 differs" in releases
+    assert "Failing cases on Flink 2.2.0" not in releases
 
 
 def test_failures_compare_by_root_cause_or_as_rejected_input(tmp_path):

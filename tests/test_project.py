@@ -45,12 +45,13 @@ def test_flink_distribution_is_laid_out_like_the_official_tarball():
         assert os.access(home / "bin" / script, os.X_OK), script
     assert (home / "bin" / "bash-java-utils.jar").is_file()
     lib = {p.name for p in (home / "lib").iterdir()}
-    v = accelerator.FLINK_VERSION
+    v = locations.flink_version()
     assert {f"flink-dist-{v}.jar", f"flink-table-planner-loader-{v}.jar", f"flink-json-{v}.jar",
             "flink-sql-connector-kafka-5.0.0-2.2.jar"} <= lib
-    # What a user adds for the avro and protobuf formats, and the compatibility cases' message classes.
-    assert {f"flink-avro-{v}.jar", "flink-protobuf-2.2.0.jar", "protobuf-java-4.32.1.jar",
-            distribution.MESSAGES_JAR} <= lib
+    # What a user adds for the avro and protobuf formats, and the compatibility cases' message classes
+    # (flink-protobuf has x.y.0 releases only: 2.2.0 serves 2.2.1).
+    protobuf_format = f"flink-protobuf-{v.rsplit('.', 1)[0]}.0.jar"
+    assert {f"flink-avro-{v}.jar", protobuf_format, "protobuf-java-4.32.1.jar", distribution.MESSAGES_JAR} <= lib
     with zipfile.ZipFile(home / "lib" / distribution.MESSAGES_JAR) as jar:
         assert {"acc/compat/Bid.class", "acc/compat/OrdersProto$Order.class"} <= set(jar.namelist())
     assert (home / "opt" / f"flink-sql-gateway-{v}.jar").is_file()

@@ -298,16 +298,28 @@ def run_suite(case_list: list[cases.Case], *, workers: int = 2, parallelism: int
         gateway.stop()
     passed = sum(r.passed for r in results)
     if report is not None:
-        report.parent.mkdir(parents=True, exist_ok=True)
-        report.write_text(json.dumps([asdict(r) for r in results], indent=2) + "\n")
+        write_report(report, locations.flink_version(), results)
     out(f"compat: {len(case_list)} cases in {time.monotonic() - started:.0f}s"
         + ("" if jar.exists() else " (no accelerator jar built: both runs are stock)"))
     out(f"{passed} passed, {len(results) - passed} failed")
     return results
 
 
+def write_report(path: Path, flink_version: str, results: list[CaseResult]) -> None:
+    """The run's results as JSON: the Flink release both sides ran on, and one object per case."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"flink_version": flink_version, "cases": [asdict(r) for r in results]},
+                               indent=2) + "\n")
+
+
+def read_report(path: Path) -> tuple[str, list[CaseResult]]:
+    """The Flink release and the case results of a report `write_report` wrote."""
+    report = json.loads(path.read_text())
+    return report["flink_version"], [CaseResult(**case) for case in report["cases"]]
+
+
 def main(case_dirs: list[Path], pattern: str, report: Path | None, parallelism: int, workers: int,
-         summary: Path | None = None) -> int:
+         summary: Path | None = None, other_reports: list[Path] = ()) -> int:
     case_list = cases.discover(case_dirs, pattern)
     if not case_list:
         print(f"no cases matching {pattern!r} under {', '.join(map(str, case_dirs))}")
@@ -316,5 +328,8 @@ def main(case_dirs: list[Path], pattern: str, report: Path | None, parallelism: 
     if summary is not None:
         from accelerator.compat import summary as markdown
 
-        summary.write_text(markdown.render(results, "make compat-docs"))
+        this_release = locations.flink_version()
+        others = [read_report(path) for path in other_reports]
+        summary.write_text(markdown.render(results, "make compat-docs", this_release,
+                                           sorted((r for r in others if r[0] != this_release), key=lambda r: r[0])))
     return 0 if all(r.passed for r in results) else 1

@@ -30,40 +30,54 @@ def area_of(result: CaseResult) -> str:
     return STATEFUL if any(word in result.name for word in STATEFUL_WORDS) else OTHER
 
 
-def render(results: list[CaseResult], command: str) -> str:
+def render(results: list[CaseResult], command: str, flink_version: str,
+           other_releases: list[tuple[str, list[CaseResult]]] = ()) -> str:
+    """The page: `results` (a run on Flink `flink_version`) per area, then one summary row per
+    release of `other_releases` (release, its run's results), with any case that failed there."""
     by_area: dict[str, list[CaseResult]] = defaultdict(list)
     for r in results:
         by_area[area_of(r)].append(r)
     lines = [
         "# Compatibility",
         "",
-        "Every case runs the same SQL on stock Flink 2.2.1 and with the accelerator enabled, against a",
+        f"Every case runs the same SQL on stock Flink {flink_version} and with the accelerator enabled, against a",
         "real broker, and compares what reached Kafka (see `flink-compat-tests/README.md`).",
         f"Generated on {date.today().isoformat()} by `{command}`.",
         "",
         "| area | cases | passed | identical | accelerated | partial | stock |",
         "|---|---|---|---|---|---|---|",
     ]
-    for area in sorted(by_area):
-        rows = by_area[area]
-        count = lambda pred: sum(1 for r in rows if pred(r))  # noqa: E731
-        lines.append(f"| {area} | {len(rows)} | {count(lambda r: r.passed)} | "
-                     f"{count(lambda r: r.status == 'identical')} | "
-                     f"{count(lambda r: r.acceleration == 'accelerated')} | "
-                     f"{count(lambda r: r.acceleration == 'partial')} | "
-                     f"{count(lambda r: r.acceleration == 'stock')} |")
-    total = len(results)
-    lines.append(f"| **all** | {total} | {sum(r.passed for r in results)} | "
-                 f"{sum(r.status == 'identical' for r in results)} | "
-                 f"{sum(r.acceleration == 'accelerated' for r in results)} | "
-                 f"{sum(r.acceleration == 'partial' for r in results)} | "
-                 f"{sum(r.acceleration == 'stock' for r in results)} |")
-    failed = [r for r in results if not r.passed]
-    if failed:
-        lines += ["", "## Failing cases", ""] + [f"- `{r.name}`: {r.status}: {r.detail.splitlines()[0] if r.detail else ''}"
-                                                 for r in failed]
+    lines += [f"| {area} | {_counts(by_area[area])} |" for area in sorted(by_area)]
+    lines.append(f"| **all** | {_counts(results)} |")
+    lines += _failing(results, "## Failing cases")
+    if other_releases:
+        lines += ["", "## Other Flink releases", "",
+                  "The same suite and the same jar on the stock distribution of each supported release",
+                  "(`make compat-versions`; reports in `flink-compat-tests/results/`).", "",
+                  "| Flink | cases | passed | identical | accelerated | partial | stock |",
+                  "|---|---|---|---|---|---|---|",
+                  f"| {flink_version} (above) | {_counts(results)} |"]
+        lines += [f"| {release} | {_counts(rows)} |" for release, rows in other_releases]
+        for release, rows in other_releases:
+            lines += _failing(rows, f"### Failing cases on Flink {release}")
     lines += _fallback_section(results)
     return "\n".join(lines) + "\n"
+
+
+def _counts(rows: list[CaseResult]) -> str:
+    """cases | passed | identical | accelerated | partial | stock, as table cells."""
+    return " | ".join(str(n) for n in (
+        len(rows), sum(r.passed for r in rows), sum(r.status == "identical" for r in rows),
+        sum(r.acceleration == "accelerated" for r in rows), sum(r.acceleration == "partial" for r in rows),
+        sum(r.acceleration == "stock" for r in rows)))
+
+
+def _failing(results: list[CaseResult], heading: str) -> list[str]:
+    failed = [r for r in results if not r.passed]
+    if not failed:
+        return []
+    return ["", heading, ""] + [f"- `{r.name}`: {r.status}: {r.detail.splitlines()[0] if r.detail else ''}"
+                                for r in failed]
 
 
 def _fallback_section(results: list[CaseResult]) -> list[str]:

@@ -8,6 +8,8 @@ they pin pyarrow and py4j) and lay them out like the tarball, then add what a Fl
 sql-client.sh needs to opt/, and to lib/ the jar of the protobuf message classes the
 compatibility cases name, compiled from flink-compat-tests/protos/ as a user compiles theirs).
 
+The release is `locations.flink_version()` (ACCELERATOR_FLINK_VERSION, else the build's).
+
 Usage: python -m accelerator.testing.distribution
 """
 
@@ -20,30 +22,30 @@ import sys
 import zipfile
 from pathlib import Path
 
-from accelerator import FLINK_VERSION
 from accelerator.testing import locations, protobuf_oracle
 
-WHEELS = (f"apache-flink=={FLINK_VERSION}", f"apache-flink-libraries=={FLINK_VERSION}")
+WHEELS = ("apache-flink", "apache-flink-libraries")
 #: Wheel member prefix -> distribution folder. Later wheels may add to the same folder.
 LAYOUT = {"pyflink/bin/": "bin", "pyflink/conf/": "conf", "pyflink/lib/": "lib",
           "pyflink/opt/": "opt", "pyflink/plugins/": "plugins", "pyflink/licenses/": "licenses"}
-#: Jars fetched by java-shim/test-runtime/pom.xml that a user would add to the distribution.
-ADDED_JARS = {"flink-lib": "lib", "flink-opt": "opt"}
+#: Folders of the jars java-shim/test-runtime/pom.xml fetched that a user would add to the distribution.
+ADDED_JARS = ("lib", "opt")
 MARKER = ".assembled"
 #: The .proto files of the messages the protobuf compatibility cases and golden descriptors name.
 MESSAGE_PROTOS = locations.REPO_ROOT / "flink-compat-tests" / "protos"
 MESSAGES_JAR = "flink-accelerator-compat-messages.jar"
 
 
-def download_wheels(dest: Path) -> list[Path]:
-    """Fetch both wheels once; a second call finds them and downloads nothing."""
+def download_wheels(dest: Path, version: str) -> list[Path]:
+    """Fetch both wheels of Flink `version` once; a second call finds them and downloads nothing."""
     dest.mkdir(parents=True, exist_ok=True)
-    wheels = [_find_wheel(dest, spec) for spec in WHEELS]
+    specs = [f"{name}=={version}" for name in WHEELS]
+    wheels = [_find_wheel(dest, spec) for spec in specs]
     if all(wheels):
         return wheels
     subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-                    "--dest", str(dest), *WHEELS], check=True)
-    return [_find_wheel(dest, spec, required=True) for spec in WHEELS]
+                    "--dest", str(dest), *specs], check=True)
+    return [_find_wheel(dest, spec, required=True) for spec in specs]
 
 
 def _find_wheel(folder: Path, spec: str, required: bool = False) -> Path | None:
@@ -54,7 +56,7 @@ def _find_wheel(folder: Path, spec: str, required: bool = False) -> Path | None:
     return found[0] if found else None
 
 
-def assemble(wheels: list[Path], runtime_jars: Path, dest: Path) -> Path:
+def assemble(wheels: list[Path], user_jars: Path, dest: Path) -> Path:
     """Lay the wheels out as the official tarball (bin conf lib opt plugins log) at `dest`.
 
     Built in a sibling folder and renamed into place, so an interrupted run never leaves a
@@ -66,10 +68,10 @@ def assemble(wheels: list[Path], runtime_jars: Path, dest: Path) -> Path:
     for wheel in wheels:
         _extract(wheel, staging)
     (staging / "log").mkdir(exist_ok=True)  # flink-daemon.sh does not create it; no JVM starts without it
-    for source, folder in ADDED_JARS.items():
-        jars = sorted((runtime_jars / source).glob("*.jar"))
+    for folder in ADDED_JARS:
+        jars = sorted((user_jars / folder).glob("*.jar"))
         if not jars:
-            raise FileNotFoundError(f"no jars in {runtime_jars / source}; run `make setup`")
+            raise FileNotFoundError(f"no jars in {user_jars / folder}; run `make setup`")
         for jar in jars:
             shutil.copy2(jar, staging / folder / jar.name)
     write_messages_jar(staging / "lib" / MESSAGES_JAR)
@@ -112,8 +114,8 @@ def ensure_distribution() -> Path:
     home = locations.flink_home()
     if (home / MARKER).exists():
         return home
-    wheels = download_wheels(locations.cache_dir() / "wheels")
-    return assemble(wheels, locations.require(locations.runtime_jars_dir(), "runtime jars"), home)
+    wheels = download_wheels(locations.cache_dir() / "wheels", locations.flink_version())
+    return assemble(wheels, locations.require(locations.flink_user_jars_dir(), "runtime jars"), home)
 
 
 if __name__ == "__main__":

@@ -19,13 +19,24 @@ def cache_dir() -> Path:
     return Path(os.environ.get("ACCELERATOR_CACHE", REPO_ROOT / ".cache")).resolve()
 
 
+def flink_version() -> str:
+    """The Flink release the local clusters run: `ACCELERATOR_FLINK_VERSION` (set by
+    `make compat FLINK_VERSION=<release>`), else the one the jar is built against."""
+    return os.environ.get("ACCELERATOR_FLINK_VERSION", FLINK_VERSION)
+
+
 def runtime_jars_dir() -> Path:
     return cache_dir() / "runtime-jars"
 
 
+def flink_user_jars_dir() -> Path:
+    """The jars a user adds to that release's distribution (lib/ and opt/ folders)."""
+    return runtime_jars_dir() / f"flink-{flink_version()}"
+
+
 def flink_home() -> Path:
-    """The stock Flink binary distribution assembled from the PyPI wheels."""
-    return cache_dir() / f"flink-{FLINK_VERSION}"
+    """The stock Flink binary distribution of that release, assembled from the PyPI wheels."""
+    return cache_dir() / f"flink-{flink_version()}"
 
 
 def kafka_broker_libs() -> Path:

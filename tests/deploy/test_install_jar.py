@@ -52,14 +52,23 @@ def test_replaces_an_older_release_and_keeps_other_jars(tmp_path, capsys):
     assert f"removed {lib / 'flink-accelerator-0.0.9.jar'}" in out
 
 
-def test_refuses_another_flink_version_and_changes_nothing(tmp_path, capsys):
-    home = distribution(tmp_path / "flink", version="2.3.0")
+@pytest.mark.parametrize("version", ["2.2.0", "2.2.1", "2.3.0"])
+def test_installs_on_each_supported_release(tmp_path, capsys, version):
+    home = distribution(tmp_path / "flink", version=version)
+    code, out, err = install_jar(home, capsys)
+    assert (code, err) == (0, "")
+    assert (home / "lib" / JAR).read_bytes() == install.packaged_jar().read_bytes()
+
+
+@pytest.mark.parametrize("version", ["2.3.1", "2.1.1", "1.20.3"])
+def test_refuses_another_flink_version_and_changes_nothing(tmp_path, capsys, version):
+    home = distribution(tmp_path / "flink", version=version)
     (home / "lib" / "flink-accelerator-0.0.9.jar").write_bytes(b"old")
     code, out, err = install_jar(home, capsys)
     assert code == 2 and out == ""
-    assert f"{home} is Flink 2.3.0; flink-accelerator {__version__} supports Flink {FLINK_VERSION} only" in err
+    assert f"{home} is Flink {version}; flink-accelerator {__version__} supports Flink 2.2.0, 2.2.1, 2.3.0 only" in err
     assert sorted(p.name for p in (home / "lib").iterdir()) == [
-        "flink-accelerator-0.0.9.jar", "flink-dist-2.3.0.jar", "flink-json-2.2.1.jar"]
+        "flink-accelerator-0.0.9.jar", f"flink-dist-{version}.jar", "flink-json-2.2.1.jar"]
 
 
 @pytest.mark.parametrize("layout", ["empty", "no_dist_jar", "lib_only"])

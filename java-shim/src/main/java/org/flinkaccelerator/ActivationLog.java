@@ -44,9 +44,9 @@ public final class ActivationLog {
                 return who + ": planner hook active, " + flag + "=false: plans stay exactly"
                         + " stock Flink's. Set " + flag + ": true to accelerate.";
             default:
-                return who + ": planner hook INACTIVE, this Flink release line is not supported;"
-                        + " every plan stays stock Flink's whatever " + flag + " says. Use the"
-                        + " flink-accelerator jar built for this Flink version.";
+                return who + ": planner hook INACTIVE, this jar supports Flink "
+                        + String.join(", ", BuildInfo.supportedFlinkVersions()) + " only; every plan stays stock"
+                        + " Flink's whatever " + flag + " says. Run one of those releases to accelerate.";
         }
     }
 

@@ -3,9 +3,10 @@ package org.flinkaccelerator;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Properties;
 
-/** What this jar is and which Flink release it was built for, read from the jar itself. */
+/** What this jar is and which Flink releases it was built for, read from the jar itself. */
 public final class BuildInfo {
     private static final Properties PROPERTIES = load();
 
@@ -16,9 +17,14 @@ public final class BuildInfo {
         return PROPERTIES.getProperty("version");
     }
 
-    /** The Flink release the shim's planner hook was written against. */
+    /** The Flink release the shim was compiled against. */
     public static String flinkVersion() {
         return PROPERTIES.getProperty("flink.version");
+    }
+
+    /** The Flink releases the planner hook runs on (the compatibility suite passed on each). */
+    public static List<String> supportedFlinkVersions() {
+        return List.of(PROPERTIES.getProperty("flink.supported.versions").split(","));
     }
 
     private static Properties load() {

@@ -18,7 +18,7 @@ class ActivationTest {
 
     @Test
     void anotherFlinkLineKeepsStockWhateverTheFlag() {
-        for (String version : new String[] {"2.3.0", "2.1.1", "1.20.1", "<unknown>", null}) {
+        for (String version : new String[] {"2.3.1", "2.1.1", "1.20.1", "<unknown>", null}) {
             assertEquals(Activation.UNSUPPORTED_FLINK, Activation.decide(version, true), version);
             assertEquals(Activation.UNSUPPORTED_FLINK, Activation.decide(version, false), version);
         }
@@ -32,8 +32,9 @@ class ActivationTest {
         assertTrue(on.contains("on Flink 2.2.1"), on);
         assertTrue(on.contains("accelerator.enabled=true"), on);
         assertTrue(ActivationLog.message(Activation.DISABLED, "2.2.1").contains("accelerator.enabled=false"));
-        String other = ActivationLog.message(Activation.UNSUPPORTED_FLINK, "2.3.0");
-        assertTrue(other.contains("on Flink 2.3.0") && other.contains("INACTIVE"), other);
+        String other = ActivationLog.message(Activation.UNSUPPORTED_FLINK, "1.20.1");
+        assertTrue(other.contains("on Flink 1.20.1") && other.contains("INACTIVE"), other);
+        assertTrue(other.contains("supports Flink 2.2.0, 2.2.1, 2.3.0 only"), other);
     }
 
     @Test

@@ -179,7 +179,7 @@ public final class ExplainMain {
         } catch (NoSuchMethodException e) {
             throw new HookInactive("The accelerator's planner hook is not active (planner "
                     + planner.getClass().getName() + "): put the flink-accelerator jar before Flink's"
-                    + " lib/ jars on the class path, on Flink 2.2.x.");
+                    + " lib/ jars on the class path, on a Flink release it supports (docs/deploy.md).");
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("Reading the accelerator's report failed", e);
         }

@@ -19,7 +19,7 @@ import org.apache.flink.util.FileUtils;
  * is not visible here), deleted when the JVM exits.
  */
 public final class PlannerJars {
-    /** The stock planner, embedded in flink-table-planner-loader-2.2.1.jar. */
+    /** The stock planner, embedded in flink-table-planner-loader-<release>.jar of every supported release. */
     public static final String STOCK_PLANNER_RESOURCE = "flink-table-planner.jar";
 
     private PlannerJars() {}

@@ -16,7 +16,7 @@ class PlannerHookTest {
     }
 
     @Test
-    void hookIsNotInstalledOnAnotherFlinkLine() {
+    void hookIsInstalledOnTheSupportedReleasesOnly() {
         ClassLoader withEmbeddedJar = new ClassLoader(null) {
             @Override
             public URL getResource(String name) {
@@ -24,7 +24,8 @@ class PlannerHookTest {
             }
         };
         assertTrue(PlannerHook.shouldInstall(withEmbeddedJar, "2.2.1"));
-        assertFalse(PlannerHook.shouldInstall(withEmbeddedJar, "2.3.0"));
+        assertTrue(PlannerHook.shouldInstall(withEmbeddedJar, "2.3.0"));
+        assertFalse(PlannerHook.shouldInstall(withEmbeddedJar, "2.3.1"));
         assertFalse(PlannerHook.shouldInstall(withEmbeddedJar, "1.20.1"));
     }
 

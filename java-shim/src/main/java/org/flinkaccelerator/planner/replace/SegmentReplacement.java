@@ -78,7 +78,7 @@ public final class SegmentReplacement {
         RowType row = written.after(RawValueTables.row(RawValueTables.hasKey(sinkTable)));
         List<SinkAbilitySpec> abilities = written.isEmpty() ? List.of()
                 : List.of(new WritingMetadataSpec(written.keys(), row));
-        StreamExecSink sink = new StreamExecSink(config,
+        StreamExecSink sink = StreamExecSinkConstructor.create(original, config,
                 new DynamicTableSinkSpec(RawValueTables.of(sinkTable, sinkFormat, written), abilities, null),
                 ChangelogMode.insertOnly(), InputProperty.DEFAULT, row, false,
                 config.get(ExecutionConfigOptions.TABLE_EXEC_SINK_UPSERT_MATERIALIZE_STRATEGY), null,
