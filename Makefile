@@ -10,7 +10,8 @@ PY       := $(VENV)/bin/python
 VERSION  := $(shell sed -n 's/^__version__ = "\(.*\)"/\1/p' accelerator/__init__.py)
 # The Flink release of the local clusters: the jar's build release unless given (FLINK_VERSION=2.3.0
 # make compat); the Python side reads it from ACCELERATOR_FLINK_VERSION (accelerator/testing/locations.py).
-FLINK_VERSION ?= $(shell sed -n 's/^FLINK_VERSION = "\(.*\)"/\1/p' accelerator/__init__.py)
+BUILD_FLINK_VERSION := $(shell sed -n 's/^FLINK_VERSION = "\(.*\)"/\1/p' accelerator/__init__.py)
+FLINK_VERSION ?= $(BUILD_FLINK_VERSION)
 export ACCELERATOR_FLINK_VERSION := $(FLINK_VERSION)
 MVN      := mvn -B -q -Dstyle.color=never
 SHIM_JAR := java-shim/target/flink-accelerator-$(VERSION).jar
@@ -82,10 +83,11 @@ test-python: setup
 compat: setup
 	$(PY) -m accelerator compat --workers 3 --report $(CACHE)/compat-report-$(FLINK_VERSION).json
 
-# The other supported Flink releases (java-shim FlinkVersionSupport): the suite on each one's stock
-# distribution with the same jar, its report committed under flink-compat-tests/results/ for the
-# per-release rows of docs/compatibility.md. Not part of `make test`: each release is a full suite.
-OTHER_FLINK_VERSIONS := 2.2.0 2.3.0
+# The other supported Flink releases (flink.supported.versions in java-shim/pom.xml): the suite on
+# each one's stock distribution with the same jar, its report committed under flink-compat-tests/results/
+# for the per-release rows of docs/compatibility.md. Not part of `make test`: each is a full suite.
+SUPPORTED_FLINK_VERSIONS := $(shell sed -n 's:.*<flink.supported.versions>\(.*\)</flink.supported.versions>.*:\1:p' java-shim/pom.xml | tr , ' ')
+OTHER_FLINK_VERSIONS := $(filter-out $(BUILD_FLINK_VERSION),$(SUPPORTED_FLINK_VERSIONS))
 RELEASE_REPORTS := flink-compat-tests/results
 compat-versions:
 	@status=0; for v in $(OTHER_FLINK_VERSIONS); do \
