@@ -13,4 +13,13 @@ public final class FlinkVersionSupport {
     public static boolean isSupported(String runningVersion) {
         return runningVersion != null && BuildInfo.supportedFlinkVersions().contains(runningVersion);
     }
+
+    /**
+     * True when the json format of {@code runningVersion} drops TIME's fraction of a second, both
+     * decoding and encoding (2.2's {@code LocalTime.toSecondOfDay}); 2.3's keeps the milliseconds,
+     * which the sidecar does not reproduce.
+     */
+    public static boolean jsonTimeDropsFraction(String runningVersion) {
+        return runningVersion.startsWith("2.2.");
+    }
 }
