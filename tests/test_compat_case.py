@@ -65,6 +65,14 @@ def test_fallback_reasons_are_read_as_texts(tmp_path):
     assert cases.load(make_case(tmp_path / "other", src='"x"\n', side='{"a": 1}\n')).fallback_reasons == ()
 
 
+def test_the_expected_acceleration_can_differ_on_a_named_flink_release(tmp_path, monkeypatch):
+    yaml_text = 'expect: accelerated\nexpect_on_flink: {"2.3.0": stock}\n'
+    monkeypatch.setenv("ACCELERATOR_FLINK_VERSION", "2.3.0")
+    assert cases.load(make_case(tmp_path / "a", yaml_text=yaml_text, src='"x"\n', side='{"a": 1}\n')).expect == "stock"
+    monkeypatch.setenv("ACCELERATOR_FLINK_VERSION", "2.2.0")
+    assert cases.load(make_case(tmp_path / "b", yaml_text=yaml_text, src='"x"\n', side='{"a": 1}\n')).expect == "accelerated"
+
+
 def test_unknown_placeholders_are_rejected(tmp_path):
     with pytest.raises(cases.CaseError, match="unknown placeholders"):
         cases.load(make_case(tmp_path, script=SCRIPT + "-- ${brokers}\n"))

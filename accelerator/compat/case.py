@@ -9,10 +9,10 @@ from pathlib import Path
 
 import yaml
 
-from accelerator.testing import sql
+from accelerator.testing import locations, sql
 
-CASE_KEYS = {"partitions", "wrapped", "ordered", "compare", "tolerate", "expect", "expect_failure", "bad_record",
-             "notes", "timestamps", "accelerated_operators", "fallback_reasons"}
+CASE_KEYS = {"partitions", "wrapped", "ordered", "compare", "tolerate", "expect", "expect_on_flink", "expect_failure",
+             "bad_record", "notes", "timestamps", "accelerated_operators", "fallback_reasons"}
 COMPARE_MODES = ("messages", "final")
 ACCELERATION_LEVELS = ("accelerated", "partial", "stock")
 TOPIC_PREFIX = "topic:"
@@ -79,7 +79,7 @@ def load(path: Path) -> Case:
                 wrapped=frozenset(settings.get("wrapped") or ()),
                 ordered=bool(settings.get("ordered", True)),
                 compare=str(settings.get("compare", "messages")),
-                tolerate=tuple(settings.get("tolerate") or ()), expect=settings.get("expect"),
+                tolerate=tuple(settings.get("tolerate") or ()), expect=_expect(settings),
                 expect_failure=bool(settings.get("expect_failure", False)),
                 bad_record=_bad_record(settings.get("bad_record"), path),
                 timestamps=bool(settings.get("timestamps", False)),
@@ -147,3 +147,9 @@ def discover(roots: list[Path], pattern: str = "*") -> list[Case]:
     if duplicates:
         raise CaseError(f"case names must be unique: {duplicates}")
     return cases
+
+
+def _expect(settings: dict) -> str | None:
+    """The acceleration expected on the Flink release the suite runs on: `expect`, unless
+    `expect_on_flink` names that release (one whose formats keep more on stock, as 2.3's json TIME)."""
+    return (settings.get("expect_on_flink") or {}).get(locations.flink_version(), settings.get("expect"))
