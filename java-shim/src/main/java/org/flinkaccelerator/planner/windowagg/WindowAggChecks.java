@@ -7,6 +7,7 @@ import java.util.Map;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.apache.flink.table.api.config.ExecutionConfigOptions;
 import org.apache.flink.table.planner.plan.logical.CumulativeWindowSpec;
 import org.apache.flink.table.planner.plan.logical.HoppingWindowSpec;
@@ -19,6 +20,7 @@ import org.apache.flink.table.planner.plan.logical.WindowSpec;
 import org.apache.flink.table.planner.plan.logical.WindowingStrategy;
 import org.apache.flink.table.planner.plan.utils.AggregateInfoList;
 import org.apache.flink.table.planner.plan.utils.AggregateUtil;
+import org.flinkaccelerator.FlinkVersionSupport;
 import org.flinkaccelerator.planner.stage.FallbackReason;
 
 /**
@@ -43,7 +45,7 @@ final class WindowAggChecks {
 
     /** Whether the windowing is one the sidecar assigns: a rowtime TUMBLE read straight from its table function. */
     static List<FallbackReason> windowing(WindowAggNode node) {
-        List<FallbackReason> out = new ArrayList<>();
+        List<FallbackReason> out = new ArrayList<>(release(EnvironmentInformation.getVersion()));
         WindowingStrategy windowing = node.windowing();
         if (windowing instanceof WindowAttachedWindowingStrategy) {
             out.add(new FallbackReason(WINDOW, "the aggregate groups by window_start/window_end computed before it"
@@ -64,6 +66,16 @@ final class WindowAggChecks {
                     + " (a rowtime attribute with a WATERMARK) is"));
         }
         return out;
+    }
+
+    /** Whether the accelerated operator runs on Flink {@code flinkVersion} (it calls that release's window trigger). */
+    static List<FallbackReason> release(String flinkVersion) {
+        if (FlinkVersionSupport.hasWindowTriggerOfTheOperator(flinkVersion)) {
+            return List.of();
+        }
+        return List.of(new FallbackReason(WINDOW, "Flink " + flinkVersion + " has no TimeWindowUtil.getNextTriggerWatermark,"
+                + " which the accelerated window aggregate calls to fire windows as Flink 2.2 does; window aggregates"
+                + " stay stock on this release"));
     }
 
     /** Whether stock's window ends and triggers are ones the sidecar reproduces in this zone. */
