@@ -29,6 +29,40 @@ def test_digests_tell_order_and_content_apart(kafka_broker, new_topic):
     assert "partition 1, message 1249" in outputs.first_difference(kafka_broker, original, changed)
 
 
+@pytest.mark.services
+def test_digests_cover_keys_headers_and_timestamps(kafka_broker, new_topic):
+    base = [Record(value=f"v{i}".encode(), key=f"k{i}".encode(), headers=(("h", f"{i}".encode()),),
+                   timestamp=1_700_000_000_000 + i, partition=0) for i in range(50)]
+    last = base[-1]
+    variants = {
+        "same": base,
+        "key": base[:-1] + [Record(last.value, b"other", 0, last.timestamp, last.headers)],
+        "no key": base[:-1] + [Record(last.value, None, 0, last.timestamp, last.headers)],
+        "header": base[:-1] + [Record(last.value, last.key, 0, last.timestamp, (("h", b"other"),))],
+        "header name": base[:-1] + [Record(last.value, last.key, 0, last.timestamp, (("g", b"49"),))],
+        "timestamp": base[:-1] + [Record(last.value, last.key, 0, last.timestamp + 1, last.headers)],
+    }
+    topics = {name: new_topic("digest", 1) for name in variants}
+    # The broker stamps these itself: same messages, another timestamp type.
+    topics["log append time"] = new_topic("digest", 1, {"message.timestamp.type": "LogAppendTime"})
+    variants["log append time"] = base
+    original = new_topic("digest", 1)
+    kafka_broker.produce(original, base)
+    for name, records in variants.items():
+        kafka_broker.produce(topics[name], records)
+
+    def digests(timestamps):
+        return {name: outputs.digest(kafka_broker, topic, ordered=True, timestamps=timestamps)
+                for name, topic in {"original": original, **topics}.items()}
+
+    without, with_ = digests(False), digests(True)
+    differ = {name for name in variants if without[name] != without["original"]}
+    assert differ == {"key", "no key", "header", "header name", "log append time"}
+    differ = {name for name in variants if with_[name] != with_["original"]}
+    assert differ == {"key", "no key", "header", "header name", "timestamp", "log append time"}
+    assert "key b'other'" in outputs.first_difference(kafka_broker, original, topics["key"])
+
+
 def test_every_query_file_has_a_kind_and_renders():
     for name in (*queries.DEFAULT, queries.FLOOR):
         q = queries.load(name)
@@ -66,3 +100,14 @@ def test_bench_runs_stock_and_accelerated_and_writes_the_report(tmp_path):
     assert "| q0 |" in table and "| q1 |" in table and "floor" in table
     page = (tmp_path / "performance.md").read_text()
     assert "accelerator bench --events 20000" in page and report["host"] in page
+
+
+@pytest.mark.parametrize("column, writes", [
+    ("ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp'", True),
+    ("`timestamp` TIMESTAMP_LTZ(3) METADATA", True),
+    ("ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp' VIRTUAL", False),
+    ("ts TIMESTAMP(3)", False),
+])
+def test_only_a_sink_that_writes_the_timestamp_column_has_its_timestamps_compared(column, writes):
+    script = f"-- kind: stateless\nCREATE TABLE out (v BIGINT, {column}) WITH (${{sink}});\nINSERT INTO out SELECT 1;"
+    assert queries.Query("q", "stateless", "nexmark", script).writes_timestamps is writes

@@ -1,9 +1,11 @@
 """What a job wrote to its sink topic, reduced to a digest two runs can be compared by.
 
-Ordered digests hash each partition's messages in offset order (length-framed), so equal digests
-mean the same bytes in the same order; unordered digests hash the sorted per-message hashes of
-each partition. Keeping digests instead of messages lets a run of millions be checked without
-holding it in memory.
+A message counts by its key, value, headers and timestamp type, and by its timestamp where the
+job sets it (a sink writing the `timestamp` metadata column); otherwise the producer stamps the
+wall clock, which differs on every run. Ordered digests hash each partition's messages in offset
+order (every part length-framed), so equal digests mean the same messages in the same order;
+unordered digests hash the sorted per-message hashes of each partition. Keeping digests instead
+of messages lets a run of millions be checked without holding it in memory.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import time
 import uuid
 from dataclasses import dataclass
 
-from confluent_kafka import Consumer, KafkaError, KafkaException, TopicPartition
+from confluent_kafka import Consumer, KafkaError, KafkaException, Message, TopicPartition
 
 from accelerator.testing.kafka import KafkaBroker
 
@@ -33,7 +35,7 @@ def _consumer(broker: KafkaBroker) -> Consumer:
 
 
 def _read(broker: KafkaBroker, topic: str, timeout_s: float = 300.0):
-    """Yields (partition, value) of every message now in `topic`, in offset order per partition."""
+    """Yields (partition, message) of every message now in `topic`, in offset order per partition."""
     consumer = _consumer(broker)
     try:
         metadata = consumer.list_topics(topic, timeout=10).topics[topic]
@@ -60,27 +62,44 @@ def _read(broker: KafkaBroker, topic: str, timeout_s: float = 300.0):
                             continue
                         raise KafkaException(msg.error())
                     if msg.offset() < high:
-                        yield p, msg.value()
+                        yield p, msg
                     position = msg.offset() + 1
             consumer.unassign()
     finally:
         consumer.close()
 
 
-def digest(broker: KafkaBroker, topic: str, ordered: bool) -> Digest:
+def _framed(data: bytes | None) -> bytes:
+    """`data` with its length in front (-1: null), so that no two messages hash the same parts."""
+    return (-1 if data is None else len(data)).to_bytes(8, "little", signed=True) + (data or b"")
+
+
+def message_bytes(msg: Message, timestamps: bool) -> bytes:
+    """The parts of `msg` a digest covers: key, value, headers in order, timestamp type and,
+    when `timestamps`, the timestamp."""
+    kind, at = msg.timestamp()
+    parts = [_framed(msg.key()), _framed(msg.value()), len(msg.headers() or ()).to_bytes(4, "little")]
+    for name, value in msg.headers() or ():
+        parts += [_framed(name.encode()), _framed(value)]
+    parts.append(kind.to_bytes(1, "little"))
+    if timestamps:
+        parts.append(at.to_bytes(8, "little", signed=True))
+    return b"".join(parts)
+
+
+def digest(broker: KafkaBroker, topic: str, ordered: bool, timestamps: bool = False) -> Digest:
+    """`timestamps`: the job sets the messages' timestamps, so they must match too."""
     hashes: dict[int, object] = {}
     counts: dict[int, int] = {}
     total_bytes = 0
-    for p, value in _read(broker, topic):
-        value = value or b""
-        total_bytes += len(value)
+    for p, msg in _read(broker, topic):
+        total_bytes += len(msg.value() or b"")
         counts[p] = counts.get(p, 0) + 1
+        data = message_bytes(msg, timestamps)
         if ordered:
-            h = hashes.setdefault(p, hashlib.sha256())
-            h.update(len(value).to_bytes(8, "little"))
-            h.update(value)
+            hashes.setdefault(p, hashlib.sha256()).update(data)
         else:
-            hashes.setdefault(p, []).append(hashlib.sha256(value).digest())
+            hashes.setdefault(p, []).append(hashlib.sha256(data).digest())
     parts = []
     for p in sorted(counts):
         if ordered:
@@ -93,7 +112,11 @@ def digest(broker: KafkaBroker, topic: str, ordered: bool) -> Digest:
 
 def first_difference(broker: KafkaBroker, stock_topic: str, other_topic: str) -> str:
     """Where two sink topics first differ (partition, index, both messages), for the error."""
-    left, right = _read(broker, stock_topic), _read(broker, other_topic)
+    def parts(topic: str):
+        for p, msg in _read(broker, topic):
+            yield p, (msg.key(), msg.value(), msg.headers(), msg.timestamp()[0])
+
+    left, right = parts(stock_topic), parts(other_topic)
     index: dict[int, int] = {}
     while True:
         a, b = next(left, None), next(right, None)
@@ -102,6 +125,13 @@ def first_difference(broker: KafkaBroker, stock_topic: str, other_topic: str) ->
         if a != b:
             where = (a or b)[0]
             i = index.get(where, 0)
-            return (f"partition {where}, message {i}: stock {a[1][:300] if a else 'nothing'!r} "
-                    f"vs accelerated {b[1][:300] if b else 'nothing'!r}")
+            return f"partition {where}, message {i}: stock {_shown(a)} vs accelerated {_shown(b)}"
         index[a[0]] = index.get(a[0], 0) + 1
+
+
+def _shown(message) -> str:
+    """(key, value, headers, timestamp type) of a message, cut short, for the error; or nothing."""
+    if message is None:
+        return "nothing"
+    key, value, headers, kind = message[1]
+    return f"(key {key!r:.100}, value {value!r:.300}, headers {headers!r:.200}, timestamp type {kind})"

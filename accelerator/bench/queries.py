@@ -12,6 +12,9 @@ from accelerator.testing.locations import REPO_ROOT
 QUERY_DIR = REPO_ROOT / "benchmarks" / "queries"
 KINDS = ("stateless", "stateful", "floor")
 KIND_LINE = re.compile(r"^--\s*kind:\s*(\w+)\s*$", re.M)
+#: A sink column that writes the Kafka record's timestamp (a VIRTUAL one is only read).
+TIMESTAMP_METADATA = re.compile(r"METADATA\s+FROM\s+'timestamp'(?!\s+VIRTUAL)|`?timestamp`?\s+TIMESTAMP_LTZ\(\d\)\s+"
+                                r"METADATA(?!\s+(FROM|VIRTUAL))", re.I)
 #: The stateless queries, the stateful ones (partial acceleration: source and Calcs accelerated,
 #: the stateful operators stock; `make bench-stateful` runs them alone), then q0-q2 over the flat
 #: bid table.
@@ -32,6 +35,12 @@ class Query:
         """Stateless outputs keep the source partitions' order; stateful ones (shuffles, joins
         of two inputs) do not, so those are compared as multisets of messages."""
         return self.kind != "stateful"
+
+    @property
+    def writes_timestamps(self) -> bool:
+        """Whether the sink sets the messages' timestamps (else the producer stamps the wall
+        clock, and only the timestamp type can be compared)."""
+        return TIMESTAMP_METADATA.search(self.script.rpartition("-- kind:")[2]) is not None
 
 
 def load(name: str, directory: Path = QUERY_DIR) -> Query:

@@ -147,7 +147,7 @@ class Bench:
         job = self.cluster.rest(f"/jobs/{job_id}")
         seconds = (job["end-time"] - job["start-time"]) / 1000
         spent = sampler.cpu_seconds()
-        digest = outputs.digest(self.broker, sink, query.ordered)
+        digest = outputs.digest(self.broker, sink, query.ordered, query.writes_timestamps)
         vertices = [v["name"] for v in job["vertices"]]
         run = Run(query=query.name, mode=mode, round=round_, job_id=job_id, events=events, seconds=seconds,
                   events_per_s=events / seconds, cpu_s=spent, cpu_s_per_m=spent[TM_GROUP] / events * 1e6,
