@@ -308,6 +308,28 @@ def test_skipped_bad_messages_are_counted(cluster, gateway, kafka_broker, new_to
     assert skipped == [len(messages) - len(stock)], accumulators  # a tombstone is no row, and no skip
 
 
+def test_messages_the_fast_path_leaves_are_counted(cluster, gateway, kafka_broker, new_topic):
+    """Messages the json decoder's fast path cannot vouch for (here a float for a BIGINT, which Flink
+    reads) are decoded by the exact path, as stock Flink would, and counted in the job accumulator
+    (and metric) sidecarRecordsExactPath."""
+    source = new_topic("accelerated-e2e-exact-path")
+    plain = [json.dumps({"auction": i, "bidder": 2, "price": 3, "channel": "c", "url": "u",
+                         "dateTime": "2026-01-01 00:00:00", "extra": ""}) for i in range(20)]
+    floats = [json.dumps({"auction": 1000 + i, "price": float(i)}) for i in range(3)]  # 0.0, 1.0, 2.0
+    kafka_broker.produce(source, plain[:10] + floats + plain[10:])
+    outputs, jobs = [], []
+    for settings in ("", "SET 'accelerator.enabled' = 'true';\n"):
+        sink = new_topic("out-bids")
+        (job_id,) = gateway.run_sql(settings + BID_TABLE + QUERIES["q0"],
+                                    {"bootstrap": kafka_broker.bootstrap, "source": source, "sink": sink})
+        outputs.append([r.value for r in kafka_broker.consume(sink)])
+        jobs.append(job_id)
+    assert len(outputs[0]) == 23 and outputs[1] == outputs[0]
+    assert any(ACCELERATED in n for n in vertex_names(cluster, jobs[1]))
+    assert cluster.accumulator_total(jobs[1], "accelerator.sidecarRecordsExactPath.") == 3
+    assert cluster.accumulator_total(jobs[0], "accelerator.sidecarRecordsExactPath.") == 0  # stock: none
+
+
 def test_parallelism_two_on_two_taskmanagers(kafka_broker, new_topic):
     """One sidecar per subtask, one subtask per TaskManager; both carry records; the output equals
     stock's (as a multiset: two subtasks write to the sink concurrently); nothing is left after."""

@@ -200,8 +200,7 @@ class CompatRunner:
                                            f"{accelerated.failure}")
 
     def _sidecar_records_in(self, job_id: str) -> int:
-        accumulators = self.cluster.rest(f"/jobs/{job_id}/accumulators").get("user-task-accumulators", [])
-        return sum(int(a["value"]) for a in accumulators if a["name"].startswith(SIDECAR_RECORDS_IN))
+        return self.cluster.accumulator_total(job_id, SIDECAR_RECORDS_IN)
 
     @staticmethod
     def _check_through_sidecar(records: dict[str, list[Record]],

@@ -32,7 +32,8 @@ class DecodeResult:
     one row, in order), so the caller can line up Kafka metadata. `skipped` counts the bad
     messages that gave no row under json.ignore-parse-errors; `null_rows` counts those of them
     for which Flink's decoder emitted a null row rather than nothing (Flink's Kafka source drops
-    a null row or fails on it depending on the table's key and metadata columns).
+    a null row or fails on it depending on the table's key and metadata columns). `exact_path`
+    counts the messages the fast path left to the exact one: where the decoder's time goes.
     """
 
     batch: pa.RecordBatch
@@ -40,6 +41,7 @@ class DecodeResult:
     skipped: int
     null_rows: int = 0
     first_null_row: int | None = None  # the first message that gave a null row
+    exact_path: int = 0
 
 
 def project(row_type: DataType, projection: list[str] | None) -> DataType:
@@ -91,7 +93,7 @@ def decode(values: pa.Array, row_type: DataType, options: JsonOptions,
     _check_not_null(batch, produced, kept)
     if skipped == 0 and len(kept) == len(values) and kept.equals(pa.array(range(len(values)), pa.int32())):
         kept = None
-    return DecodeResult(batch, kept, skipped, null_rows, first_null_row)
+    return DecodeResult(batch, kept, skipped, null_rows, first_null_row, exact_path=len(leftover))
 
 
 def _merge(fast: json_fast_path.FastResult, exact: pa.RecordBatch, sources: list[int]):

@@ -38,6 +38,9 @@ KEYED_OUTPUT_SCHEMA = pa.schema([pa.field("value", pa.binary()), pa.field("key",
 #: 'ignore-parse-errors' skipped them (the operator counts them in a metric; Flink's formats count
 #: nothing).
 SKIPPED_METADATA = b"accelerator.skipped"
+#: Schema metadata of each answer: how many of the batch's values the decoder's fast path left to
+#: its exact path (only the json decoder tells; the operator counts them in a metric).
+EXACT_PATH_METADATA = b"accelerator.exact-path"
 
 #: Formats whose decoders read text as Jackson does, where a message can hold a lone UTF-16
 #: surrogate (a \uD800 escape, or encoded surrogate bytes), which Flink stores as '?'.
@@ -223,13 +226,15 @@ class SegmentStage:
             answers = [pa.RecordBatch.from_pylist([], schema=self._output_schema)]
             answers += [pa.RecordBatch.from_pylist([], schema=p.output_schema) for p in self._branches]
         else:
-            decoded, skipped = self._decode(batch)
+            decoded, skipped, exact_path = self._decode(batch)
             table_in = self._table(batch, decoded)
             udfs.BATCH.lone_surrogates_possible = any(_may_hold_lone_surrogates(batch.column(c))
                                                       for c in self._surrogate_columns)
             answers = [self._run(table_in)] + [p.execute(table_in) for p in self._branches]
-            if skipped:
-                answers[0] = answers[0].replace_schema_metadata({SKIPPED_METADATA: str(skipped).encode()})
+            counts = {key: str(n).encode() for key, n in ((SKIPPED_METADATA, skipped),
+                                                          (EXACT_PATH_METADATA, exact_path)) if n}
+            if counts:
+                answers[0] = answers[0].replace_schema_metadata(counts)
         if self._watermarks:
             answers.append(self._marks(table_in, batch.num_rows) if batch.num_rows
                            else pa.RecordBatch.from_pylist([], schema=self._marks_schema))
@@ -282,7 +287,8 @@ class SegmentStage:
     def _decode(self, batch: pa.RecordBatch):
         """The table rows of the batch's messages (value rows, joined with key rows when the table
         reads keys; the key is decoded first, as Flink does, so a bad key fails before its value),
-        and how many values and keys 'ignore-parse-errors' skipped."""
+        how many values and keys 'ignore-parse-errors' skipped, and how many values the decoder's
+        exact path read (0 from decoders that do not tell)."""
         keys = self._decode_key(batch.column(self._key_column)) if self._decode_key else None
         values = self._decode_value(batch.column(self._value_column))
         if keys is not None and keys.null_rows and not self._value_ignores_errors:
@@ -294,10 +300,11 @@ class SegmentStage:
                                                    " on which the job fails with a NullPointerException",
                               "fix the key, or also set the value format's 'ignore-parse-errors' = 'true' to"
                               " drop such records")
+        exact_path = getattr(values, "exact_path", 0)
         if keys is None:
-            return values, values.skipped
+            return values, values.skipped, exact_path
         return (kafka_rows.join(kafka_rows.Rows(values.batch, values.kept), kafka_rows.Rows(keys.batch, keys.kept),
-                                batch.num_rows, self._key_layout), values.skipped + keys.skipped)
+                                batch.num_rows, self._key_layout), values.skipped + keys.skipped, exact_path)
 
 
 register(KIND, SegmentStage)

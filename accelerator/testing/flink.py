@@ -230,6 +230,12 @@ class FlinkCluster:
                 values[subtask] = values.get(subtask, 0.0) + float(m["value"])
         return values
 
+    def accumulator_total(self, job_id: str, prefix: str) -> int:
+        """The sum of the job's user accumulators whose names start with `prefix` (e.g. one per
+        accelerated segment); unlike metrics, they outlive the job."""
+        accumulators = self.rest(f"/jobs/{job_id}/accumulators").get("user-task-accumulators", [])
+        return sum(int(a["value"]) for a in accumulators if a["name"].startswith(prefix))
+
     # -- SQL ---------------------------------------------------------------------------------
     def submit_sql(self, script: str, params: Mapping[str, object] | None = None,
                    timeout_s: float = 300.0) -> list[str]:

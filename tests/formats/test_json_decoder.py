@@ -169,6 +169,16 @@ def test_well_formed_scalar_rows_take_the_fast_path():
     assert fast is not None and fast.leftover is None and fast.batch.num_rows == 3
 
 
+def test_messages_left_to_the_exact_path_are_counted():
+    plain = b'{"auction":1,"bidder":2,"price":3,"channel":"c","url":"u","dateTime":"2026-01-01 00:00:00","extra":""}'
+    # floats for a BIGINT, which Flink reads (as 1 and 100) and only the exact path takes
+    left = [b'{"auction":1.0,"price":3}', b'{"price":1e2}']
+    values = pa.array([plain, left[0], plain, left[1], plain], pa.binary())
+    result = decode(values, NEXMARK, parse_options({}))
+    assert result.exact_path == 2 and result.batch.column("price").to_pylist() == [3, 3, 3, 100, 3]
+    assert decode(pa.array([plain] * 4, pa.binary()), NEXMARK, parse_options({})).exact_path == 0
+
+
 # -- (b) adversarial messages, one by one and as batches --------------------------------------------
 
 @pytest.mark.parametrize("options", ["default", "ignore", "fail-missing", "iso"])

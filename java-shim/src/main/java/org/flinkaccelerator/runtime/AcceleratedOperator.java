@@ -113,7 +113,10 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         LongCounter recordsSkippedTotal = new LongCounter();
         getRuntimeContext().addAccumulator(SidecarMetrics.RECORDS_SKIPPED_ACCUMULATOR + spec.segmentName(),
                 recordsSkippedTotal);
-        metrics = new SidecarMetrics(getMetricGroup(), recordsInTotal, recordsSkippedTotal);
+        LongCounter recordsExactPathTotal = new LongCounter();
+        getRuntimeContext().addAccumulator(SidecarMetrics.RECORDS_EXACT_PATH_ACCUMULATOR + spec.segmentName(),
+                recordsExactPathTotal);
+        metrics = new SidecarMetrics(getMetricGroup(), recordsInTotal, recordsSkippedTotal, recordsExactPathTotal);
         metrics.arrowMemory(allocator, arrowMemory.managedBytes());
         SidecarSettings settings = new SidecarSettings(spec.pythonExecutable(), spec.sidecarTimeout(),
                 SidecarSettings.DEFAULT_START_TIMEOUT, SidecarSettings.DEFAULT_INITIAL_REGION_BYTES);

@@ -23,6 +23,7 @@ final class SidecarMetrics {
     static final String RECORDS_IN = "sidecarRecordsIn";
     static final String RECORDS_OUT = "sidecarRecordsOut";
     static final String RECORDS_SKIPPED = "sidecarRecordsSkipped";
+    static final String RECORDS_EXACT_PATH = "sidecarRecordsExactPath";
     static final String BATCHES = "sidecarBatches";
     static final String BYTES_IN = "sidecarBytesIn";
     static final String BYTES_OUT = "sidecarBytesOut";
@@ -39,17 +40,25 @@ final class SidecarMetrics {
     static final String RECORDS_IN_ACCUMULATOR = GROUP + "." + RECORDS_IN + ".";
     /** Prefix of the job accumulator (per segment, like {@link #RECORDS_IN_ACCUMULATOR}) of the skipped records. */
     static final String RECORDS_SKIPPED_ACCUMULATOR = GROUP + "." + RECORDS_SKIPPED + ".";
+    /** Prefix of the job accumulator (per segment) of the messages the decoder's exact path read. */
+    static final String RECORDS_EXACT_PATH_ACCUMULATOR = GROUP + "." + RECORDS_EXACT_PATH + ".";
     /**
      * Schema metadata key of the sidecar's answer: how many of the batch's messages a format's
      * 'ignore-parse-errors' skipped (absent: none).
      */
     static final String SKIPPED_METADATA = "accelerator.skipped";
+    /**
+     * Schema metadata key of the sidecar's answer: how many of the batch's messages its decoder's
+     * fast path left to the exact (slower) path (absent: none).
+     */
+    static final String EXACT_PATH_METADATA = "accelerator.exact-path";
     /** Batches the histogram's percentiles are computed over. */
     static final int HISTOGRAM_WINDOW = 1024;
 
     private final Counter recordsIn;
     private final Counter recordsOut;
     private final Counter recordsSkipped;
+    private final Counter recordsExactPath;
     private final Counter batches;
     private final Counter bytesIn;
     private final Counter bytesOut;
@@ -57,19 +66,24 @@ final class SidecarMetrics {
     private final Histogram batchTimeMicros;
     private final LongCounter recordsInTotal;
     private final LongCounter recordsSkippedTotal;
+    private final LongCounter recordsExactPathTotal;
     private final MetricGroup group;
 
     /**
      * @param recordsInTotal the job accumulator {@link #RECORDS_IN_ACCUMULATOR} of this segment
      * @param recordsSkippedTotal the job accumulator {@link #RECORDS_SKIPPED_ACCUMULATOR} of this segment
+     * @param recordsExactPathTotal the job accumulator {@link #RECORDS_EXACT_PATH_ACCUMULATOR} of this segment
      */
-    SidecarMetrics(MetricGroup operatorGroup, LongCounter recordsInTotal, LongCounter recordsSkippedTotal) {
+    SidecarMetrics(MetricGroup operatorGroup, LongCounter recordsInTotal, LongCounter recordsSkippedTotal,
+            LongCounter recordsExactPathTotal) {
         this.recordsInTotal = recordsInTotal;
         this.recordsSkippedTotal = recordsSkippedTotal;
+        this.recordsExactPathTotal = recordsExactPathTotal;
         group = operatorGroup.addGroup(GROUP);
         recordsIn = group.counter(RECORDS_IN);
         recordsOut = group.counter(RECORDS_OUT);
         recordsSkipped = group.counter(RECORDS_SKIPPED);
+        recordsExactPath = group.counter(RECORDS_EXACT_PATH);
         batches = group.counter(BATCHES);
         bytesIn = group.counter(BYTES_IN);
         bytesOut = group.counter(BYTES_OUT);
@@ -93,9 +107,12 @@ final class SidecarMetrics {
         batches.inc();
         recordsIn.inc(sent.getRowCount());
         recordsInTotal.add(sent.getRowCount());
-        long skipped = skipped(received.get(0));
+        long skipped = counted(received.get(0), SKIPPED_METADATA);
         recordsSkipped.inc(skipped);
         recordsSkippedTotal.add(skipped);
+        long exactPath = counted(received.get(0), EXACT_PATH_METADATA);
+        recordsExactPath.inc(exactPath);
+        recordsExactPathTotal.add(exactPath);
         bytesIn.inc(dataBytes(sent));
         for (VectorSchemaRoot output : received) {
             recordsOut.inc(output.getRowCount());
@@ -105,11 +122,11 @@ final class SidecarMetrics {
         batchTimeMicros.update(nanos / 1_000);
     }
 
-    /** The messages of the batch the sidecar skipped, as its answer's schema metadata says. */
-    static long skipped(VectorSchemaRoot received) {
+    /** The messages of the batch the answer's schema metadata {@code key} counts (absent: none). */
+    static long counted(VectorSchemaRoot received, String key) {
         Map<String, String> metadata = received.getSchema().getCustomMetadata();
-        String skipped = metadata == null ? null : metadata.get(SKIPPED_METADATA);
-        return skipped == null ? 0 : Long.parseLong(skipped);
+        String count = metadata == null ? null : metadata.get(key);
+        return count == null ? 0 : Long.parseLong(count);
     }
 
     /** Payload bytes of the variable-width (binary, string) columns, as their offsets say; no buffers' slack. */

@@ -86,7 +86,8 @@ class SidecarMetricsTest {
 
     @Test
     void reportsTheArrowMemoryHeldNowAndAtMostAndTheSlotsReservation() {
-        SidecarMetrics metrics = new SidecarMetrics(new Recording(registered, ""), new LongCounter(), new LongCounter());
+        SidecarMetrics metrics = new SidecarMetrics(new Recording(registered, ""), new LongCounter(), new LongCounter(),
+                new LongCounter());
         try (BufferAllocator allocator = new RootAllocator()) {
             metrics.arrowMemory(allocator, 64L << 20);
             assertEquals(64L << 20, ((Gauge<?>) registered.get("accelerator.managedMemoryBytes")).getValue());
@@ -104,7 +105,9 @@ class SidecarMetricsTest {
     void countsRowsBytesBatchesAndTimeOfEachBatch() {
         LongCounter recordsInTotal = new LongCounter();
         LongCounter skippedTotal = new LongCounter();
-        SidecarMetrics metrics = new SidecarMetrics(new Recording(registered, ""), recordsInTotal, skippedTotal);
+        LongCounter exactPathTotal = new LongCounter();
+        SidecarMetrics metrics = new SidecarMetrics(new Recording(registered, ""), recordsInTotal, skippedTotal,
+                exactPathTotal);
         try (BufferAllocator allocator = new RootAllocator();
                 VectorSchemaRoot in1 = values(allocator, "{\"a\":1}", null, "ü");
                 VectorSchemaRoot out1 = values(allocator, "{\"a\":1}");
@@ -112,12 +115,15 @@ class SidecarMetricsTest {
                 VectorSchemaRoot out2 = values(allocator)) {
             metrics.batch(in1, List.of(out1), 2_500_000);
             VectorSchemaRoot skipping = new VectorSchemaRoot(new org.apache.arrow.vector.types.pojo.Schema(
-                    out2.getSchema().getFields(), Map.of(SidecarMetrics.SKIPPED_METADATA, "1")),
+                    out2.getSchema().getFields(),
+                    Map.of(SidecarMetrics.SKIPPED_METADATA, "1", SidecarMetrics.EXACT_PATH_METADATA, "3")),
                     out2.getFieldVectors(), 0);
             metrics.batch(in2, List.of(skipping), 1_000);
         }
         assertEquals(1, count(SidecarMetrics.RECORDS_SKIPPED), "the answer's metadata says one message was skipped");
         assertEquals(1, skippedTotal.getLocalValue());
+        assertEquals(3, count(SidecarMetrics.RECORDS_EXACT_PATH), "the answer's metadata says three took the exact path");
+        assertEquals(3, exactPathTotal.getLocalValue());
         assertEquals(4, count(SidecarMetrics.RECORDS_IN));
         assertEquals(4, recordsInTotal.getLocalValue(), "the job accumulator counts as the metric does");
         assertEquals(1, count(SidecarMetrics.RECORDS_OUT));
