@@ -105,19 +105,19 @@ demo: setup
 
 # The default size takes about an hour on 2 cores (the stateful queries half of it);
 # bench-quick is a look in a few minutes that leaves docs/performance.md alone.
-BENCH_ARGS ?= --events 2000000 --parallelism 1 --rounds 3
+BENCH_ARGS ?= --events 2000000 --parallelism 1 --rounds 5
 bench: setup
 	$(PY) -m accelerator bench $(BENCH_ARGS) --docs docs/performance.md \
 		--command-line "make bench  (= accelerator bench $(BENCH_ARGS) --docs docs/performance.md)"
 
 # The targets' second parallelism: the stateless queries only, its own section of the page.
-BENCH_P2_ARGS = --events 2000000 --parallelism 2 --queries q0,q1,q2,q14,q21,q22 --rounds 3
+BENCH_P2_ARGS = --events 2000000 --parallelism 2 --queries q0,q1,q2,q14,q21,q22 --rounds 5
 bench-p2: setup
 	$(PY) -m accelerator bench $(BENCH_P2_ARGS) --docs docs/performance.md \
 		--command-line "make bench-p2  (= accelerator bench $(BENCH_P2_ARGS) --docs docs/performance.md)"
 
 # The stateful Nexmark queries on the standard table (partial acceleration): its own section.
-BENCH_STATEFUL_ARGS = --events 1000000 --parallelism 1 --queries q3,q5,q7,q8,q11 --rounds 3 --section stateful
+BENCH_STATEFUL_ARGS = --events 1000000 --parallelism 1 --queries q3,q5,q7,q8,q11 --rounds 5 --section stateful
 bench-stateful: setup
 	$(PY) -m accelerator bench $(BENCH_STATEFUL_ARGS) --docs docs/performance.md \
 		--command-line "make bench-stateful  (= accelerator bench $(BENCH_STATEFUL_ARGS) --docs docs/performance.md)"

@@ -73,17 +73,13 @@ def test_a_rerun_replaces_its_section_and_keeps_the_rest_of_the_page(tmp_path):
 
 def test_the_nexmark_bench_rewriting_the_page_keeps_the_formats_section(tmp_path):
     from accelerator.bench import report
-    from accelerator.testing.locations import REPO_ROOT
+    from accelerator.testing.bench_report import invented_report
 
-    results = sorted(p for p in (REPO_ROOT / "benchmarks" / "results").glob("*.json")
-                     if not p.name.endswith("-formats.json"))
-    if not results:
-        pytest.skip("no Nexmark result in benchmarks/results to render the page from")
-    nexmark = json.loads(results[-1].read_text())
+    nexmark = invented_report()
     page = tmp_path / "performance.md"
     page.write_text("# Performance\n\nan older Nexmark table\n")
     docs_section.replace(page, "bench-formats", "the formats table")
-    report.performance_page(nexmark, results[-1].with_suffix(".md"), results[-1].with_suffix(".png"), page)
+    report.performance_page(nexmark, tmp_path / "report.md", tmp_path / "report.png", page)
     text = page.read_text()
     assert "an older Nexmark table" not in text and nexmark["command"] in text
     assert docs_section.extract(text, "bench-formats") == docs_section.render("bench-formats", "the formats table")

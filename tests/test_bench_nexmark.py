@@ -186,3 +186,17 @@ def test_avro_messages_are_what_flinks_avro_format_writes_and_reads(events):
     bids = _oracle_column(events.rows[BID][1].slice(0, 50))
     flat = nexmark.encode_bid_avro(events.slice(60)).to_pylist()[:50]
     assert oracle.AvroSerializer(BID_ROW, {}).serialize(bids) == flat
+
+
+def test_reshaped_messages_are_other_bytes_that_flink_reads_as_the_same_rows(events):
+    from accelerator.testing import flink_oracle as oracle
+
+    sample = pa.array(np.r_[0:150])
+    standard = nexmark.encode_json(events).take(sample).to_pylist()
+    reshaped = nexmark.encode_reshaped_json(events).take(sample).to_pylist()
+    assert any(b" , " in m for m in reshaped) and any(b"\\u0065" in m for m in reshaped)
+    assert any(re.match(rb'\s*\{\s*"(person|auction|bid)"', m) for m in reshaped), "some start with another field"
+    unchanged = sum(a == b for a, b in zip(standard, reshaped))
+    assert unchanged < len(standard) / 4  # each change is drawn for about half of them
+    deserializer = oracle.JsonDeserializer(nexmark.NEXMARK_ROW, {})
+    assert [d.rows for d in deserializer.deserialize(reshaped)] == [d.rows for d in deserializer.deserialize(standard)]

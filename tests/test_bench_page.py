@@ -3,24 +3,16 @@ its own section; each run rewrites only its part."""
 
 from __future__ import annotations
 
-import json
-
-import pytest
-
 from accelerator.bench import docs_section, report
-from accelerator.testing.locations import REPO_ROOT
+from accelerator.testing.bench_report import invented_report
 
 
-def _latest_nexmark_report() -> tuple[dict, object]:
-    results = sorted(p for p in (REPO_ROOT / "benchmarks" / "results").glob("*.json")
-                     if not p.name.endswith("-formats.json"))
-    if not results:
-        pytest.skip("no Nexmark result in benchmarks/results to render the page from")
-    return json.loads(results[-1].read_text()), results[-1]
+def _invented_report(tmp_path) -> tuple[dict, object]:
+    return invented_report(), tmp_path / "results" / "report.json"
 
 
 def test_a_parallelism_2_run_writes_its_section_and_the_main_run_keeps_it(tmp_path):
-    nexmark, path = _latest_nexmark_report()
+    nexmark, path = _invented_report(tmp_path)
     page = tmp_path / "performance.md"
     md, png = path.with_suffix(".md"), path.with_suffix(".png")
     report.performance_page({**nexmark, "parallelism": 1, "command": "make bench"}, md, png, page)
@@ -36,7 +28,7 @@ def test_a_parallelism_2_run_writes_its_section_and_the_main_run_keeps_it(tmp_pa
 
 
 def test_a_stateful_run_writes_its_own_section_and_leaves_the_main_table(tmp_path):
-    nexmark, path = _latest_nexmark_report()
+    nexmark, path = _invented_report(tmp_path)
     page = tmp_path / "performance.md"
     md, png = path.with_suffix(".md"), path.with_suffix(".png")
     report.performance_page({**nexmark, "parallelism": 1, "command": "make bench"}, md, png, page)

@@ -64,7 +64,7 @@ def test_digests_cover_keys_headers_and_timestamps(kafka_broker, new_topic):
 
 
 def test_every_query_file_has_a_kind_and_renders():
-    for name in (*queries.DEFAULT, queries.FLOOR):
+    for name in queries.DEFAULT:
         q = queries.load(name)
         text = q.script
         for key, value in queries.render_params("b:1", "src", "out", "json").items():
@@ -91,10 +91,15 @@ def test_bench_runs_stock_and_accelerated_and_writes_the_report(tmp_path):
         assert q["acceleration"] in ("stock", "partial", "accelerated")
         for side in ("stock", "accelerated"):
             assert q[side]["events_per_s"] > 0 and q[side]["cpu_s_per_m"] > 0 and q[side]["peak_rss_mb"] > 100
-    assert report["floor"]["output_messages"] == 20_000
     modes = sorted((r["query"], r["mode"]) for r in report["runs"])
-    assert modes == [("floor", "floor"), ("q0", "accelerated"), ("q0", "stock"), ("q1", "accelerated"),
-                     ("q1", "stock")]
+    assert modes == [("floor_read", "read-floor"), ("q0", "accelerated"), ("q0", "stock"), ("q0", "write-floor"),
+                     ("q1", "accelerated"), ("q1", "stock"), ("q1", "write-floor")]
+    for q in report["queries"]:
+        write = q["floor"]["write"]
+        assert write["output_messages"] == bids and write["cpu_s_per_m"] > 0
+        for side in ("stock", "accelerated"):
+            assert q[side]["producer"]["records-per-request-avg"] >= 1, (q["query"], side, q[side]["producer"])
+    assert report["read_floors"]["nexmark"]["cpu_s_per_m"] > 0
     assert report_path.with_suffix(".png").read_bytes().startswith(PNG_MAGIC)
     table = report_path.with_suffix(".md").read_text()
     assert "| q0 |" in table and "| q1 |" in table and "floor" in table

@@ -1,5 +1,5 @@
 """The benchmark's SQL: `benchmarks/queries/nexmark.sql` (source table and views) plus one file
-per query, whose `-- kind:` line says whether it is stateless, stateful or the floor."""
+per query, whose `-- kind:` line says whether it is stateless, stateful or a floor."""
 
 from __future__ import annotations
 
@@ -16,19 +16,49 @@ KIND_LINE = re.compile(r"^--\s*kind:\s*(\w+)\s*$", re.M)
 TIMESTAMP_METADATA = re.compile(r"METADATA\s+FROM\s+'timestamp'(?!\s+VIRTUAL)|`?timestamp`?\s+TIMESTAMP_LTZ\(\d\)\s+"
                                 r"METADATA(?!\s+(FROM|VIRTUAL))", re.I)
 #: The stateless queries, the stateful ones (partial acceleration: source and Calcs accelerated,
-#: the stateful operators stock; `make bench-stateful` runs them alone), then q0-q2 over the flat
-#: bid table.
-DEFAULT = ("q0", "q1", "q2", "q14", "q21", "q22", "q3", "q5", "q7", "q8", "q11", "q0@bid", "q1@bid", "q2@bid")
-FLOOR = "floor"
-SOURCES = ("nexmark", "bid")  # DDL files of the source tables
+#: the stateful operators stock; `make bench-stateful` runs them alone), then q0 over the standard
+#: table without its watermark and over reshaped JSON, then q0-q2 over the flat bid table.
+DEFAULT = ("q0", "q1", "q2", "q14", "q21", "q22", "q3", "q5", "q7", "q8", "q11", "q0@nexmark_no_watermark",
+           "q0@nexmark_reshaped", "q0@bid", "q1@bid", "q2@bid")
+#: The floors: a source topic read raw into a blackhole; a query's output topic copied raw.
+READ_FLOOR, WRITE_FLOOR = "floor_read", "floor_write"
+WATERMARK = re.compile(r",\s*WATERMARK FOR [^\n]*")
+
+
+@dataclass(frozen=True)
+class Source:
+    """A source table a query can read: the DDL file that declares it, the generated data in its
+    topic (`nexmark.TABLES`), and whether it keeps the DDL's WATERMARK."""
+
+    ddl: str
+    data: str
+    watermark: bool = True
+
+
+SOURCES = {
+    "nexmark": Source("nexmark", "nexmark"),
+    # The standard table without its WATERMARK: stock Flink then computes no watermark either, so
+    # q0 on it shows the kernels' speed apart from the accelerated plan dropping the watermark.
+    "nexmark_no_watermark": Source("nexmark", "nexmark", watermark=False),
+    # The standard table over messages other JSON producers write (fields shuffled, whitespace,
+    # escapes): what the decoder's exact path takes over from its fast path, and what that costs.
+    "nexmark_reshaped": Source("nexmark", "nexmark_reshaped"),
+    "bid": Source("bid", "bid"),
+}
+DATA_TABLES = tuple(dict.fromkeys(s.data for s in SOURCES.values()))
 
 
 @dataclass(frozen=True)
 class Query:
     name: str  # the file's name, then `@<table>` when it reads another source table than nexmark
     kind: str
-    source: str  # the source table's DDL file: nexmark (standard table and views) or bid (flat)
+    source: str  # a key of SOURCES: nexmark (standard table and views), bid (flat), ...
     script: str  # with ${...} placeholders: bootstrap, source_topic, sink_topic, format, sink
+
+    @property
+    def data(self) -> str:
+        """The generated data (nexmark.TABLES) in the topic the query reads."""
+        return SOURCES[self.source].data
 
     @property
     def ordered(self) -> bool:
@@ -45,12 +75,14 @@ class Query:
 
 def load(name: str, directory: Path = QUERY_DIR) -> Query:
     """`q0` is q0.sql over the standard nexmark table; `q0@bid` the same query over the flat
-    bid table; `floor` and `floor@bid` copy that source's topic as raw bytes."""
+    bid table; `floor_read@bid` reads that source's topic raw (the floors declare their own
+    tables)."""
     stem, _, source = name.partition("@")
     source = source or "nexmark"
     path = directory / f"{stem}.sql"
-    if not path.exists() or stem in SOURCES:
-        known = sorted(p.stem for p in directory.glob("*.sql") if p.stem not in SOURCES)
+    ddl_files = {s.ddl for s in SOURCES.values()}
+    if not path.exists() or stem in ddl_files:
+        known = sorted(p.stem for p in directory.glob("*.sql") if p.stem not in ddl_files)
         raise ValueError(f"no query {stem!r} in {directory}; known: {', '.join(known)}")
     if source not in SOURCES:
         raise ValueError(f"query {name!r}: no source table {source!r}; have {', '.join(SOURCES)}")
@@ -58,11 +90,23 @@ def load(name: str, directory: Path = QUERY_DIR) -> Query:
     kind = KIND_LINE.search(text)
     if kind is None or kind.group(1) not in KINDS:
         raise ValueError(f"{path}: needs a '-- kind: {'|'.join(KINDS)}' line")
-    if source != "nexmark" and kind.group(1) == "stateful":
+    table = SOURCES[source]
+    if kind.group(1) == "stateful" and (table.ddl != "nexmark" or not table.watermark):
         raise ValueError(f"query {name!r}: the {source} table has no event time; stateful queries "
                          "run on the standard nexmark table only")
-    script = text if kind.group(1) == FLOOR else (directory / f"{source}.sql").read_text() + "\n" + text
+    script = text if kind.group(1) == "floor" else source_ddl(source, directory) + "\n" + text
     return Query(name, kind.group(1), source, script)
+
+
+def source_ddl(source: str, directory: Path = QUERY_DIR) -> str:
+    table = SOURCES[source]
+    text = (directory / f"{table.ddl}.sql").read_text()
+    if not table.watermark:
+        text, found = WATERMARK.subn("", text)
+        if found != 1:
+            raise ValueError(f"{table.ddl}.sql: expected one WATERMARK clause to leave out for {source}, "
+                             f"found {found}")
+    return text
 
 
 def sink_options(bootstrap: str, topic: str, fmt: str) -> str:

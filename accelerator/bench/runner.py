@@ -1,14 +1,18 @@
-"""`accelerator bench`: Nexmark queries on one preloaded Kafka topic, stock vs accelerated Flink.
+"""`accelerator bench`: Nexmark queries on preloaded Kafka topics, stock vs accelerated Flink.
 
 One broker, one stock Flink distribution with the accelerator's jar in `lib/`, one SQL gateway.
-The topic is loaded once; each round runs the floor (raw bytes in, raw bytes out, stock), then
-every query on stock and on accelerated Flink (`accelerator.enabled` per job), in alternating
-order. Every run writes to its own sink topic, whose digest must equal the stock run's of the
-same query in every round, or the benchmark stops.
+Each source topic is loaded once. A round runs every job once: per source topic its read floor
+(the topic read raw into a blackhole), and per query its stock run, its accelerated run
+(`accelerator.enabled` per job) and its write floor (the query's output topic, as the first stock
+run wrote it, copied raw). Round 0 runs them in that order; later rounds rotate the order and
+odd ones reverse it (`schedule`), so no job always runs first or after the same neighbour. Every
+query run writes to its own sink topic, whose digest must equal the first stock run's of the same
+query in every round, or the benchmark stops.
 
 Throughput is events / (job end - job start) from the job's own REST timestamps. CPU is read
 from /proc: the TaskManager JVMs with their sidecars (the number reported per million events),
 and separately the JobManager, the SQL gateway (where the planner runs) and the Kafka broker.
+The Kafka producer's batching is read from Flink's metrics while each job runs.
 """
 
 from __future__ import annotations
@@ -22,14 +26,14 @@ import uuid
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from accelerator.bench import cpu, dataset, outputs, queries
+from accelerator.bench import cpu, dataset, outputs, producer_metrics, queries
 from accelerator.compat.runner import acceleration_of
 from accelerator.testing import locations
 from accelerator.testing.flink import FlinkCluster
 from accelerator.testing.gateway import SqlGateway
 from accelerator.testing.kafka import KafkaBroker
 
-STOCK, ACCELERATED, FLOOR = "stock", "accelerated", "floor"
+STOCK, ACCELERATED, READ_FLOOR, WRITE_FLOOR = "stock", "accelerated", "read-floor", "write-floor"
 TM_GROUP = "taskmanagers"
 ROLES = {  # cpu group -> the main class in the JVM's command line
     TM_GROUP: "org.apache.flink.runtime.taskexecutor.TaskManagerRunner",
@@ -37,6 +41,9 @@ ROLES = {  # cpu group -> the main class in the JVM's command line
     "gateway": "org.apache.flink.table.gateway.SqlGateway",
 }
 PLANNER_NOTE = "flink-accelerator: "
+#: The job accumulators (one per accelerated segment) of the messages the json decoder's fast path
+#: left to its exact path.
+EXACT_PATH_ACCUMULATOR = "accelerator.sidecarRecordsExactPath."
 #: Size of the topic every query runs on once, unmeasured, before the rounds: enough that the
 #: TaskManager's JIT compiler has mostly finished before the first measured job (with 50k events
 #: it still took about half the floor's CPU in round 0 under a profile).
@@ -54,11 +61,11 @@ class OutputMismatch(AssertionError):
 
 @dataclass
 class Run:
-    query: str
+    query: str  # for a write floor the query whose output it copies; for a read floor floor_read@<table>
     mode: str
     round: int
     job_id: str
-    events: int  # messages in the source topic (for a bid-only source: the bids)
+    events: int  # messages in the query's source topic (for a bid-only source: the bids)
     seconds: float
     events_per_s: float
     cpu_s: dict[str, float]
@@ -71,6 +78,13 @@ class Run:
     output_messages: int
     output_bytes: int
     planner_notes: list[str] = field(default_factory=list)
+    producer: dict[str, float] = field(default_factory=dict)  # producer_metrics.METRICS, last seen
+    exact_path_messages: int = 0  # accelerated: messages the json decoder's exact path read
+
+    @property
+    def events_per_cpu_s(self) -> float | None:
+        """Source events per CPU-second of the TaskManagers and their sidecars."""
+        return 1e6 / self.cpu_s_per_m if self.cpu_s_per_m else None
 
 
 def _cmdline(pid: int) -> str:
@@ -94,8 +108,8 @@ def process_groups(cluster: FlinkCluster, broker: KafkaBroker) -> dict[str, list
 
 
 class Bench:
-    """Runs queries against loaded source topics: `topics` maps a source table (nexmark, bid) to
-    its measured topic and message count, `warm_topics` to the small warm-up topic."""
+    """Runs queries against loaded source topics: `topics` maps generated data (queries.DATA_TABLES)
+    to its measured topic and message count, `warm_topics` to its small warm-up topic."""
 
     def __init__(self, broker: KafkaBroker, cluster: FlinkCluster, gateway: SqlGateway,
                  topics: dict[str, tuple[str, int]], warm_topics: dict[str, str], fmt: str,
@@ -104,6 +118,7 @@ class Bench:
         self.topics, self.warm_topics, self.fmt, self.parallelism = topics, warm_topics, fmt, parallelism
         self.out = out
         self.groups = process_groups(cluster, broker)
+        self.write_floor = queries.load(queries.WRITE_FLOOR)
         self.reference: dict[str, tuple[outputs.Digest, str]] = {}  # query -> (stock digest, its topic)
 
     def _gateway_logs(self) -> dict[Path, int]:
@@ -120,43 +135,59 @@ class Bench:
                         notes.append(line[line.index(PLANNER_NOTE) + len(PLANNER_NOTE):].strip())
         return notes
 
-    def warm_up(self, query: queries.Query, mode: str) -> None:
-        """One unmeasured run on a small topic: loads the classes and starts the JIT for the code
-        every later run of the query shares, so the first measured run does not pay for it."""
-        name = f"bench-warmup-{_topic_safe(query.name)}-{mode}-{uuid.uuid4().hex[:6]}"
-        sink = self.broker.create_topic(name, self.parallelism)
-        params = queries.render_params(self.broker.bootstrap, self.warm_topics[query.source], sink, self.fmt)
+    def _submit(self, script: str, source_topic: str, mode: str, sink: str | None) -> str:
+        """Submits one job through the gateway; returns its id. `sink`: None for a blackhole."""
+        params = queries.render_params(self.broker.bootstrap, source_topic, sink or "", self.fmt)
         settings = {"accelerator.enabled": str(mode == ACCELERATED).lower(),
                     "parallelism.default": str(self.parallelism)}
         with self.gateway.session(settings) as session:
-            (job_id,) = session.execute_script(query.script, params)
+            (job_id,) = session.execute_script(script, params)
+        return job_id
+
+    def _script(self, query: queries.Query, mode: str) -> str:
+        return self.write_floor.script if mode == WRITE_FLOOR else query.script
+
+    def warm_up(self, query: queries.Query, mode: str) -> None:
+        """One unmeasured run on a small topic: loads the classes and starts the JIT for the code
+        every later run of the query shares, so the first measured run does not pay for it. A
+        write floor warms up copying the small source topic (the same raw code path)."""
+        name = f"bench-warmup-{_topic_safe(query.name)}-{mode}-{uuid.uuid4().hex[:6]}"
+        sink = None if mode == READ_FLOOR else self.broker.create_topic(name, self.parallelism)
+        job_id = self._submit(self._script(query, mode), self.warm_topics[query.data], mode, sink)
         self.cluster.wait_for_job(job_id, timeout_s=3600)
-        self._delete(sink)
+        if sink is not None:
+            self._delete(sink)
 
     def run(self, query: queries.Query, mode: str, round_: int) -> Run:
         name = f"bench-{_topic_safe(query.name)}-{mode}-r{round_}-{uuid.uuid4().hex[:6]}"
-        sink = self.broker.create_topic(name, self.parallelism)
-        source_topic, events = self.topics[query.source]
-        params = queries.render_params(self.broker.bootstrap, source_topic, sink, self.fmt)
-        settings = {"accelerator.enabled": str(mode == ACCELERATED).lower(),
-                    "parallelism.default": str(self.parallelism)}
+        sink = None if mode == READ_FLOOR else self.broker.create_topic(name, self.parallelism)
+        source_topic, events = self.topics[query.data]
+        if mode == WRITE_FLOOR:
+            source_topic = self.reference[query.name][1]  # the query's output, as stock Flink wrote it
         log_before = self._gateway_logs()
-        with self.gateway.session(settings) as session, cpu.Sampler(self.groups) as sampler:
-            (job_id,) = session.execute_script(query.script, params)
-            self.cluster.wait_for_job(job_id, timeout_s=3600)
+        with cpu.Sampler(self.groups) as sampler:
+            job_id = self._submit(self._script(query, mode), source_topic, mode, sink)
+            with producer_metrics.ProducerMetrics(self.cluster, job_id) as producer:
+                self.cluster.wait_for_job(job_id, timeout_s=3600)
         job = self.cluster.rest(f"/jobs/{job_id}")
         seconds = (job["end-time"] - job["start-time"]) / 1000
         spent = sampler.cpu_seconds()
-        digest = outputs.digest(self.broker, sink, query.ordered, query.writes_timestamps)
+        digest = outputs.digest(self.broker, sink, query.ordered, query.writes_timestamps) if sink else None
         vertices = [v["name"] for v in job["vertices"]]
         run = Run(query=query.name, mode=mode, round=round_, job_id=job_id, events=events, seconds=seconds,
                   events_per_s=events / seconds, cpu_s=spent, cpu_s_per_m=spent[TM_GROUP] / events * 1e6,
                   sidecar_cpu_s_per_m=sampler.children_cpu_seconds()[TM_GROUP] / events * 1e6,
                   peak_rss_mb=sampler.peak_rss_bytes[TM_GROUP] / 2**20,
                   peak_processes=sampler.peak_processes[TM_GROUP], acceleration=acceleration_of(vertices),
-                  vertices=vertices, output_messages=digest.messages, output_bytes=digest.bytes,
-                  planner_notes=self._planner_notes(log_before) if mode == ACCELERATED else [])
-        self._check(query, mode, round_, digest, sink)
+                  vertices=vertices, output_messages=digest.messages if digest else 0,
+                  output_bytes=digest.bytes if digest else 0,
+                  planner_notes=self._planner_notes(log_before) if mode == ACCELERATED else [],
+                  producer=dict(producer.values),
+                  exact_path_messages=self.cluster.accumulator_total(job_id, EXACT_PATH_ACCUMULATOR))
+        if mode == WRITE_FLOOR:
+            self._check_copy(query, round_, digest, sink)
+        elif mode != READ_FLOOR:
+            self._check(query, mode, round_, digest, sink)
         return run
 
     def _check(self, query: queries.Query, mode: str, round_: int, digest: outputs.Digest, sink: str) -> None:
@@ -176,6 +207,17 @@ class Bench:
                 f"(its folder is kept too).")
         self._delete(sink)
 
+    def _check_copy(self, query: queries.Query, round_: int, digest: outputs.Digest, sink: str) -> None:
+        """A write floor must have copied every message of the query's output (the partitions a
+        message lands in may differ, so only count and bytes are compared)."""
+        expected, reference_topic = self.reference[query.name]
+        if (digest.messages, digest.bytes) != (expected.messages, expected.bytes):
+            raise RuntimeError(
+                f"the write floor of {query.name} (round {round_}) copied {digest.messages} messages "
+                f"({digest.bytes} bytes) of {reference_topic} into {sink}, which holds {expected.messages} "
+                f"({expected.bytes} bytes); its floor would be measured on other work. Both topics are kept.")
+        self._delete(sink)
+
     def _delete(self, topic: str) -> None:
         admin = self.broker.admin()
         admin.delete_topics([topic])[topic].result(timeout=60)
@@ -185,20 +227,47 @@ class Bench:
             self._delete(topic)
 
 
+def jobs(query_list: list[queries.Query], read_floors: list[queries.Query]) -> list[tuple[queries.Query, str]]:
+    """Every job of a round in round 0's order: the read floors, then per query its stock run
+    (the reference its accelerated run is compared with and its write floor copies), its
+    accelerated run and its write floor."""
+    return [(f, READ_FLOOR) for f in read_floors] + [
+        (q, mode) for q in query_list for mode in (STOCK, ACCELERATED, WRITE_FLOOR)]
+
+
+def schedule(round_jobs: list, round_: int, rounds: int) -> list:
+    """The order of `round_jobs` in round `round_` of `rounds`: round 0 as given; each later
+    round rotates the list by `round_ / rounds` of its length and odd rounds run it backwards, so
+    every job runs at different positions and after different neighbours over the rounds."""
+    shift = round_ * len(round_jobs) // rounds
+    rotated = round_jobs[shift:] + round_jobs[:shift]
+    return rotated if round_ % 2 == 0 else rotated[::-1]
+
+
 def _median(values):
     return statistics.median(values) if values else None
+
+
+def spread(values: list[float]) -> list[float] | None:
+    """[min, median, max] of the rounds' values: how far one round's number can be off."""
+    return [min(values), statistics.median(values), max(values)] if values else None
 
 
 def summarize(runs: list[Run]) -> dict:
     if not runs:
         return {}
     labels = sorted({r.acceleration for r in runs})
+    producer = {name: _median([r.producer[name] for r in runs if name in r.producer])
+                for name in producer_metrics.METRICS}
     return {
         "runs": len(runs),
         "acceleration": labels[0] if len(labels) == 1 else "mixed: " + ", ".join(labels),
         "seconds": _median([r.seconds for r in runs]),
         "events_per_s": _median([r.events_per_s for r in runs]),
         "cpu_s_per_m": _median([r.cpu_s_per_m for r in runs]),
+        "events_per_cpu_s": _median([r.events_per_cpu_s for r in runs]),
+        "spread": {"events_per_s": spread([r.events_per_s for r in runs]),
+                   "events_per_cpu_s": spread([r.events_per_cpu_s for r in runs])},
         "sidecar_cpu_s_per_m": _median([r.sidecar_cpu_s_per_m for r in runs]),
         "jobmanager_cpu_s": _median([r.cpu_s.get("jobmanager", 0.0) for r in runs]),
         "gateway_cpu_s": _median([r.cpu_s.get("gateway", 0.0) for r in runs]),
@@ -208,7 +277,24 @@ def summarize(runs: list[Run]) -> dict:
         "peak_processes": max(r.peak_processes for r in runs),
         "output_messages": runs[0].output_messages,
         "output_bytes": runs[0].output_bytes,
+        "producer": {k: v for k, v in producer.items() if v is not None},
+        "exact_path_share": _median([r.exact_path_messages / r.events for r in runs]),
     }
+
+
+def summarize_floor(read: list[Run], write: list[Run]) -> dict:
+    """A query's floor: the read floor of its source topic plus its write floor, summed round by
+    round, what a job doing the query's Kafka I/O and nothing else would cost."""
+    read_by_round = {r.round: r for r in read}
+    pairs = [(read_by_round[w.round], w) for w in write if w.round in read_by_round]
+    if not pairs:
+        return {}
+    cpu_s_per_m = [r.cpu_s_per_m + w.cpu_s_per_m for r, w in pairs]
+    events_per_cpu_s = [1e6 / c for c in cpu_s_per_m]
+    return {"runs": len(pairs), "seconds": _median([r.seconds + w.seconds for r, w in pairs]),
+            "cpu_s_per_m": _median(cpu_s_per_m), "events_per_cpu_s": _median(events_per_cpu_s),
+            "spread": {"events_per_cpu_s": spread(events_per_cpu_s)},
+            "read": summarize(read), "write": summarize(write)}
 
 
 def _ratio(a, b):
@@ -216,31 +302,32 @@ def _ratio(a, b):
 
 
 def build_report(runs: list[Run], query_list: list[queries.Query], settings: dict) -> dict:
-    floors = {source: summarize([r for r in runs if r.mode == FLOOR and r.query == _floor_name(source)])
-              for source in queries.SOURCES if any(q.source == source for q in query_list)}
+    read_floors = {data: [r for r in runs if r.mode == READ_FLOOR and r.query == read_floor_name(data)]
+                   for data in queries.DATA_TABLES if any(q.data == data for q in query_list)}
     rows = []
     for q in query_list:
         stock = summarize([r for r in runs if r.query == q.name and r.mode == STOCK])
         acc = summarize([r for r in runs if r.query == q.name and r.mode == ACCELERATED])
-        floor = floors[q.source]
+        floor = summarize_floor(read_floors[q.data], [r for r in runs if r.query == q.name and r.mode == WRITE_FLOOR])
         notes = sorted({n for r in runs if r.query == q.name for n in r.planner_notes})
         rows.append({
             "query": q.name, "kind": q.kind, "source": q.source, "acceleration": acc.get("acceleration"),
             "outputs_identical": True,  # the run stops with OutputMismatch otherwise
-            "stock": stock, "accelerated": acc,
+            "stock": stock, "accelerated": acc, "floor": floor,
             "throughput_ratio": _ratio(acc.get("events_per_s"), stock.get("events_per_s")),
             "cpu_efficiency_ratio": _ratio(stock.get("cpu_s_per_m"), acc.get("cpu_s_per_m")),
             "accelerated_time_vs_floor": _ratio(acc.get("seconds"), floor.get("seconds")),
             "accelerated_cpu_vs_floor": _ratio(acc.get("cpu_s_per_m"), floor.get("cpu_s_per_m")),
-            "stock_time_vs_floor": _ratio(stock.get("seconds"), floor.get("seconds")),
+            "stock_cpu_vs_floor": _ratio(stock.get("cpu_s_per_m"), floor.get("cpu_s_per_m")),
             "planner_notes": notes,
         })
-    return {**settings, "floor": floors.get("nexmark") or next(iter(floors.values()), {}), "floors": floors,
-            "queries": rows, "runs": [asdict(r) for r in runs]}
+    return {**settings, "read_floors": {data: summarize(floor_runs) for data, floor_runs in read_floors.items()},
+            "queries": rows, "runs": [{**asdict(r), "events_per_cpu_s": r.events_per_cpu_s} for r in runs]}
 
 
-def _floor_name(source: str) -> str:
-    return queries.FLOOR if source == "nexmark" else f"{queries.FLOOR}@{source}"
+def read_floor_name(data: str) -> str:
+    """The read floor of the topic holding `data` (the source table of that name reads it)."""
+    return queries.READ_FLOOR if data == "nexmark" else f"{queries.READ_FLOOR}@{data}"
 
 
 def run_bench(events: int, query_names: list[str], parallelism: int, fmt: str, rounds: int,
@@ -250,55 +337,48 @@ def run_bench(events: int, query_names: list[str], parallelism: int, fmt: str, r
     `flink_config` is added to the cluster's configuration (e.g. a profiler in
     `env.java.opts.taskmanager`). Both are recorded in the report's settings."""
     query_list = [queries.load(name) for name in query_names]
-    sources = sorted({q.source for q in query_list}, key=queries.SOURCES.index)
-    floors = [queries.load(_floor_name(source)) for source in sources]
+    tables = [data for data in queries.DATA_TABLES if any(q.data == data for q in query_list)]
+    read_floors = [queries.load(read_floor_name(data)) for data in tables]
     started = time.time()
     load_start = [round(x, 2) for x in os.getloadavg()]
     warm_events = min(events, WARM_UP_EVENTS)
-    data = {source: (dataset.ensure(events, fmt, seed, out=out, table=source),
-                     dataset.ensure(warm_events, fmt, seed, out=out, table=source)) for source in sources}
+    data = {table: (dataset.ensure(events, fmt, seed, out=out, table=table),
+                    dataset.ensure(warm_events, fmt, seed, out=out, table=table)) for table in tables}
     jar = locations.require(jar or locations.shim_jar(), "accelerator jar")
     with KafkaBroker(heap="1g") as broker, FlinkCluster(
             slots_per_taskmanager=max(1, parallelism), extra_jars=[jar],
             config={"accelerator.python.executable": sys.executable, **BENCH_TASKMANAGER,
-                    **(flink_config or {})}) as cluster:
+                    **producer_metrics.FETCH_INTERVAL, **(flink_config or {})}) as cluster:
         gateway = SqlGateway(cluster).start()
         topics, warm_topics = {}, {}
-        for source, (path, warm_path) in data.items():
-            topic = broker.create_topic(f"{source}-{fmt}-{events}", parallelism)
+        for table, (path, warm_path) in data.items():
+            topic = broker.create_topic(f"{table}-{fmt}-{events}", parallelism)
             loading = time.monotonic()
             count = dataset.produce(broker, topic, path, parallelism)
-            out(f"loaded {count:,} messages ({source} table, {events:,} events) into {topic} "
+            out(f"loaded {count:,} messages ({table} data, {events:,} events) into {topic} "
                 f"({parallelism} partitions) in {time.monotonic() - loading:.0f}s")
-            topics[source] = (topic, count)
-            warm_topics[source] = broker.create_topic(f"{source}-{fmt}-warmup", parallelism)
-            dataset.produce(broker, warm_topics[source], warm_path, parallelism)
+            topics[table] = (topic, count)
+            warm_topics[table] = broker.create_topic(f"{table}-{fmt}-warmup", parallelism)
+            dataset.produce(broker, warm_topics[table], warm_path, parallelism)
         bench = Bench(broker, cluster, gateway, topics, warm_topics, fmt, parallelism, out)
         warming = time.monotonic()
+        round_jobs = jobs(query_list, read_floors)
         if warm_up:
-            for q in floors:
-                bench.warm_up(q, FLOOR)
-            for q in query_list:
-                for mode in (STOCK, ACCELERATED):
+            for q, mode in round_jobs:
+                if mode != WRITE_FLOOR or q is query_list[0]:  # every write floor runs the same job
                     bench.warm_up(q, mode)
             out(f"warmed up every query on {warm_events:,} events in {time.monotonic() - warming:.0f}s")
         runs: list[Run] = []
 
         def record(run: Run) -> None:
             runs.append(run)
-            out(f"  {run.query:<10} {run.mode:<12} round {run.round}: {run.seconds:7.2f} s "
+            out(f"  {run.query:<24} {run.mode:<12} round {run.round}: {run.seconds:7.2f} s "
                 f"{run.events_per_s:>11,.0f} ev/s  {run.cpu_s_per_m:6.2f} CPU-s/M  "
                 f"{run.peak_rss_mb:6.0f} MB  {run.acceleration:<11} {run.output_messages:,} msgs")
 
         for round_ in range(rounds):
-            for q in floors:
-                record(bench.run(q, FLOOR, round_))
-            for q in query_list:
-                order = (STOCK, ACCELERATED) if round_ % 2 == 0 else (ACCELERATED, STOCK)
-                if q.name not in bench.reference:
-                    order = (STOCK, ACCELERATED)  # the reference output is stock Flink's
-                for mode in order:
-                    record(bench.run(q, mode, round_))
+            for q, mode in schedule(round_jobs, round_, rounds):
+                record(bench.run(q, mode, round_))
         bench.finish()
         gateway.stop()
     settings = {
@@ -307,6 +387,8 @@ def run_bench(events: int, query_names: list[str], parallelism: int, fmt: str, r
         "cpu_scope": "TaskManager JVMs and their child processes (sidecars), from /proc; JobManager, "
                      "SQL gateway (planner) and Kafka broker reported separately",
         "throughput": "source messages / (job end-time - start-time), Flink REST job details",
+        "order": "round 0: read floors, then per query stock, accelerated, write floor; later rounds "
+                 "rotated (odd ones reversed)",
         "wall_seconds": round(time.time() - started, 1),
         # Other work on the machine shows here: the runs share its cores.
         "load_average_end": [round(x, 2) for x in os.getloadavg()],
@@ -329,6 +411,10 @@ def main(events: int, query_names: list[str], parallelism: int, fmt: str, rounds
 
     if fmt not in dataset.nexmark.FORMATS:
         out(f"format {fmt!r}: no Nexmark encoder yet (have {', '.join(sorted(dataset.nexmark.FORMATS))})")
+        return 2
+    unencoded = [n for n in query_names if (queries.load(n).data, fmt) not in dataset.nexmark.ENCODERS]
+    if unencoded:
+        out(f"format {fmt!r}: no encoder for the data of {', '.join(unencoded)}; leave them out of --queries")
         return 2
     now = datetime.datetime.now(datetime.timezone.utc)
     host = socket.gethostname()
