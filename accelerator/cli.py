@@ -151,7 +151,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--queries", default=",".join(BENCH_QUERIES), help="comma-separated, e.g. q0,q1")
     bench.add_argument("--parallelism", type=int, default=1, help="job parallelism = topic partitions")
     bench.add_argument("--format", default="json", choices=["json", "avro"], help="the source topic's format")
-    bench.add_argument("--rounds", type=int, default=5, help="rounds; each runs every job once (floors, stock, accelerated)")
+    bench.add_argument("--rounds", type=int, default=5,
+                       help="rounds; each runs every job once (floors, stock, accelerated)")
     bench.add_argument("--report", metavar="FILE.json",
                        help="default benchmarks/results/<date>-<host>.json; .md and .png go beside it")
     bench.add_argument("--docs", metavar="FILE.md", help="also write this performance page (docs/performance.md)")

@@ -375,7 +375,8 @@ def encode_reshaped_json(events: Chunk) -> pa.BinaryArray:
     """The standard table's messages as other JSON producers write them: about half each with the
     fields of every object shuffled, with whitespace around every token, and with escapes that
     Flink's encoder never writes (`\\/` for `/`, `\\u0065` for `e`). Flink reads the same rows
-    from them; they are the decoder's harder inputs (`encode_json`'s are its best case)."""
+    from them; they are the decoder's harder inputs (`encode_json`'s are its best case). The rows
+    hold no booleans or exponents, so every `e` the escaping meets is in a string or a name."""
     import json
 
     rng = np.random.default_rng([events.first, 0x5E5A])

@@ -58,7 +58,8 @@ def markdown(report: dict) -> str:
         lines.append(
             f"| {q['query']} | {q['kind']} | {q['acceleration']} | {_num(s.get('events_per_s'))} | "
             f"{_num(a.get('events_per_s'))} | {_spread(s, 'events_per_cpu_s')} | {_spread(a, 'events_per_cpu_s')} | "
-            f"{_num(q['cpu_efficiency_ratio'])} | {_spread(f, 'events_per_cpu_s')} | {_num(q['stock_cpu_vs_floor'])} | "
+            f"{_num(q['cpu_efficiency_ratio'])} | {_spread(f, 'events_per_cpu_s')} | "
+            f"{_num(q['stock_cpu_vs_floor'])} | "
             f"{_num(q['accelerated_cpu_vs_floor'])} | {_num(q['accelerated_time_vs_floor'])} | "
             f"{_num(s.get('peak_rss_mb'), 0)} / {_num(a.get('peak_rss_mb'), 0)} | {_num(s.get('output_messages'))} |")
     lines += ["", "| read floor (raw → blackhole) | ev/s | ev per CPU-s | peak RSS MB |", "|---|---:|---:|---:|"]
@@ -116,7 +117,7 @@ def exact_path_lines(report: dict) -> list[str]:
                   + (", ".join(f"{name} {share:.1%}" for name, share in shares) or "none") + ".", ""]
     if all(name in rows for name in RESHAPED):
         plain, reshaped = (rows[name] for name in RESHAPED)
-        cost = {side: _ratio_of(reshaped[side].get("cpu_s_per_m"), plain[side].get("cpu_s_per_m"))
+        cost = {side: ratio(reshaped[side].get("cpu_s_per_m"), plain[side].get("cpu_s_per_m"))
                 for side in ("stock", "accelerated")}
         lines += [f"Reshaped JSON (fields shuffled, whitespace, escapes; `{RESHAPED[1]}`) costs "
                   f"{_num(cost['accelerated'])}x the CPU per event of Flink-written JSON (`{RESHAPED[0]}`) "
@@ -124,7 +125,8 @@ def exact_path_lines(report: dict) -> list[str]:
     return lines
 
 
-def _ratio_of(a, b):
+def ratio(a, b):
+    """a / b, or None when either is missing or zero."""
     return a / b if a and b else None
 
 

@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from accelerator.bench import cpu, dataset, outputs, producer_metrics, queries
+from accelerator.bench import report as reports
 from accelerator.compat.runner import acceleration_of
 from accelerator.testing import locations
 from accelerator.testing.flink import FlinkCluster
@@ -297,10 +298,6 @@ def summarize_floor(read: list[Run], write: list[Run]) -> dict:
             "read": summarize(read), "write": summarize(write)}
 
 
-def _ratio(a, b):
-    return a / b if a and b else None
-
-
 def build_report(runs: list[Run], query_list: list[queries.Query], settings: dict) -> dict:
     read_floors = {data: [r for r in runs if r.mode == READ_FLOOR and r.query == read_floor_name(data)]
                    for data in queries.DATA_TABLES if any(q.data == data for q in query_list)}
@@ -314,11 +311,11 @@ def build_report(runs: list[Run], query_list: list[queries.Query], settings: dic
             "query": q.name, "kind": q.kind, "source": q.source, "acceleration": acc.get("acceleration"),
             "outputs_identical": True,  # the run stops with OutputMismatch otherwise
             "stock": stock, "accelerated": acc, "floor": floor,
-            "throughput_ratio": _ratio(acc.get("events_per_s"), stock.get("events_per_s")),
-            "cpu_efficiency_ratio": _ratio(stock.get("cpu_s_per_m"), acc.get("cpu_s_per_m")),
-            "accelerated_time_vs_floor": _ratio(acc.get("seconds"), floor.get("seconds")),
-            "accelerated_cpu_vs_floor": _ratio(acc.get("cpu_s_per_m"), floor.get("cpu_s_per_m")),
-            "stock_cpu_vs_floor": _ratio(stock.get("cpu_s_per_m"), floor.get("cpu_s_per_m")),
+            "throughput_ratio": reports.ratio(acc.get("events_per_s"), stock.get("events_per_s")),
+            "cpu_efficiency_ratio": reports.ratio(stock.get("cpu_s_per_m"), acc.get("cpu_s_per_m")),
+            "accelerated_time_vs_floor": reports.ratio(acc.get("seconds"), floor.get("seconds")),
+            "accelerated_cpu_vs_floor": reports.ratio(acc.get("cpu_s_per_m"), floor.get("cpu_s_per_m")),
+            "stock_cpu_vs_floor": reports.ratio(stock.get("cpu_s_per_m"), floor.get("cpu_s_per_m")),
             "planner_notes": notes,
         })
     return {**settings, "read_floors": {data: summarize(floor_runs) for data, floor_runs in read_floors.items()},
@@ -406,8 +403,6 @@ def main(events: int, query_names: list[str], parallelism: int, fmt: str, rounds
     """`section`: write that section of `docs_path` (report.SECTIONS) rather than its main table."""
     import datetime
     import socket
-
-    from accelerator.bench import report as reports
 
     if fmt not in dataset.nexmark.FORMATS:
         out(f"format {fmt!r}: no Nexmark encoder yet (have {', '.join(sorted(dataset.nexmark.FORMATS))})")
