@@ -1,4 +1,4 @@
-"""The window aggregate stage (kind `window_agg`): an event-time TUMBLE window aggregate whose
+"""The window aggregate stage (kind `window_agg`): an event-time TUMBLE or HOP window aggregate whose
 state lives in the sidecar and is checkpointed into Flink's raw keyed state
 (docs/design/stateful-window-aggregate.md). `stage` registers the kind; `state` holds the open
 windows; `accumulators` folds values with Java's arithmetic."""

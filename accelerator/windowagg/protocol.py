@@ -36,8 +36,8 @@ EMPTY = b"accelerator.empty"
 STATE_ENTRIES = b"accelerator.state_entries"
 STATE_BYTES = b"accelerator.state_bytes"
 
-#: The state payload format this sidecar writes and reads.
-STATE_FORMAT_VERSION = 1
+#: The state payload format this sidecar writes and reads (2: entries are slices and timers).
+STATE_FORMAT_VERSION = 2
 
 
 class CallError(ValueError):

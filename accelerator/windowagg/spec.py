@@ -28,13 +28,29 @@ WINDOW_PROPERTIES = ("window_start", "window_end", "window_time")
 MAX_DECIMAL_PRECISION = 38
 
 
+WINDOW_TYPES = ("tumble", "hop")
+
+
 @dataclass(frozen=True)
 class Window:
-    """A TUMBLE window in Flink's shifted ("UTC wall clock") millisecond space."""
+    """A TUMBLE or HOP window in Flink's shifted ("UTC wall clock") millisecond space, cut into
+    slices as Flink's `SliceAssigners` cut it: a TUMBLE window is its one slice; a HOP window of
+    `size` sliding by `slide` (a divisor of the size) is `size / slide` slices of `slide` ms,
+    each shared by as many windows."""
 
     size_ms: int
     offset_ms: int
     zone_offset_ms: int
+    slide_ms: int
+
+    @property
+    def shared(self) -> bool:
+        """Whether slices are shared between windows (stock's `SliceSharedAssigner`)."""
+        return self.slide_ms != self.size_ms
+
+    @property
+    def slices_per_window(self) -> int:
+        return self.size_ms // self.slide_ms
 
 
 @dataclass(frozen=True)
@@ -71,9 +87,13 @@ class WindowAggSpec:
     @property
     def count_star(self) -> int | None:
         """Index of the COUNT(*) aggregate whose zero marks an empty window (stock's
-        `WindowIsEmptySupplier`), or None. Stock checks one only where the planner inserted it
-        (`AggregateInfoList.getIndexOfCountStar()` is -1 for a TUMBLE window aggregate, which
-        derives no input count): a query's own COUNT(*) at 0 (merged partials) is emitted."""
+        `WindowIsEmptySupplier`), or None. `AggregateInfoList.getIndexOfCountStar()` is -1 for a
+        TUMBLE window aggregate, which derives no input count, so a query's own COUNT(*) at 0
+        (merged partials) is emitted there; a HOP aggregate always derives one (the query's
+        first COUNT(*), else a hidden one), and its empty windows are neither emitted nor followed
+        by the next window's timer."""
+        if self.window.shared:
+            return next((i for i, a in enumerate(self.aggregates) if a.function == "count1"), None)
         return next((i for i, a in enumerate(self.aggregates) if a.function == "count1" and not a.emit), None)
 
 
@@ -95,13 +115,18 @@ def _parse(descriptor: dict, name: str | None) -> WindowAggSpec:
     if phase not in PHASES:
         raise refuse(f"phase {phase!r}; this sidecar runs {list(PHASES)}")
     w = descriptor["window"]
-    if w.get("type") != "tumble":
-        raise refuse(f"window type {w.get('type')!r}; this sidecar runs only 'tumble'")
-    window = Window(int(w["size_ms"]), int(w.get("offset_ms", 0)), int(w.get("zone_offset_ms", 0)))
-    if window.size_ms <= 0:
-        raise refuse(f"window size {window.size_ms} ms is not positive")
-    if (window.offset_ms - window.zone_offset_ms) % window.size_ms != 0:
-        raise refuse("window ends are not epoch-aligned to the size ((offset - zone offset) mod size != 0);"
+    if w.get("type") not in WINDOW_TYPES:
+        raise refuse(f"window type {w.get('type')!r}; this sidecar runs {list(WINDOW_TYPES)}")
+    size = int(w["size_ms"])
+    slide = int(w["slide_ms"]) if w["type"] == "hop" else size
+    window = Window(size, int(w.get("offset_ms", 0)), int(w.get("zone_offset_ms", 0)), slide)
+    if window.size_ms <= 0 or window.slide_ms <= 0:
+        raise refuse(f"window size {window.size_ms} ms or slide {window.slide_ms} ms is not positive")
+    if window.size_ms % window.slide_ms != 0:
+        raise refuse(f"window size {window.size_ms} ms is no multiple of the slide {window.slide_ms} ms;"
+                     f" stock Flink's slicing refuses such a HOP window")
+    if (window.offset_ms - window.zone_offset_ms) % window.slide_ms != 0:
+        raise refuse("window ends are not epoch-aligned to the slide ((offset - zone offset) mod slide != 0);"
                      " stock Flink fires such windows late, so the planner keeps them stock")
 
     fields = [(f["name"], types.parse(f["type"])) for f in descriptor["input"]["fields"]]
@@ -139,6 +164,8 @@ def _parse(descriptor: dict, name: str | None) -> WindowAggSpec:
     output_fields = tuple(types.to_arrow_field(n, t) for n, t in output)
 
     state = descriptor.get("state") or {}
+    if window.shared and not any(a.function == "count1" for a in aggregates):
+        raise refuse("a HOP window aggregate without COUNT(*); Flink derives one to tell empty windows")
     return WindowAggSpec(name, phase, window, input_schema, aggregates, properties, output_fields,
                          tuple(t for _, t in output[len(emitted):]), int(state.get("format", 1)), state.get("fingerprint"))
 

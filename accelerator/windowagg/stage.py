@@ -1,16 +1,18 @@
-"""The `window_agg` stage: the sidecar half of an event-time TUMBLE window aggregate.
+"""The `window_agg` stage: the sidecar half of an event-time TUMBLE or HOP window aggregate.
 
 The JVM operator keeps Flink's control flow (watermarks, timers, checkpoints) and calls this stage
 at the points stock Flink's `WindowAggOperator` would touch its buffer and state; the stage keeps
 the state and computes the values (docs/design/stateful-window-aggregate.md §3-§4). One request
 batch is one call, named in its schema metadata (`protocol`):
 
-- `update`: rows in arrival order; each is dropped if its window is fired at `progress`, else
-  accumulated (phase single) or buffered as a partial (phase global).
+- `update`: rows in arrival order; each is dropped if its slice's last window is fired at
+  `progress`, else accumulated into its slice (phase single) or buffered as a partial (phase
+  global); a row whose slice fired before its last window did registers that window's timer.
 - `flush`: stock's buffer flush point. Phase global merges the buffered partials into state;
-  both answer the (key, window) pairs new since the last flush, in first-occurrence order, for
-  the JVM to register their timers in stock's order.
-- `fire`: answers and removes every window fired at `watermark`, with its values.
+  both answer the (key, slice) pairs that received rows since the last flush and are not fired
+  at the timer watermark, in first-occurrence order, for the JVM to register their timers in
+  stock's order.
+- `fire`: answers every window whose timer the watermark reaches, with its values (`firing`).
 - `snapshot` / `restore`: the state as Arrow rows, grouped by key group, for Flink's raw keyed
   state; restore takes only key groups of the subtask's range, so rescaling needs nothing else.
 """
@@ -22,7 +24,7 @@ import pyarrow as pa
 
 from accelerator.formats import timestamps, types
 from accelerator.sidecar.stages import register
-from accelerator.windowagg import protocol, spec as specs, windows
+from accelerator.windowagg import firing, protocol, spec as specs, windows
 from accelerator.windowagg.protocol import CallError
 from accelerator.windowagg.state import WindowAggState
 
@@ -30,6 +32,10 @@ KIND = "window_agg"
 #: Transport columns of the answers and of the state payload.
 WINDOW_END = "$window_end"
 ACC_PREFIX = "$acc"
+#: State payload columns: whether the entry holds its slice's accumulators, and whether the timer
+#: of the window ending there is registered (an entry may be either or both).
+SLICE = "$slice"
+TIMER = "$timer"
 
 EMPTY = pa.RecordBatch.from_arrays([], schema=pa.schema([]))
 PAIRS_SCHEMA = pa.schema([pa.field(specs.KEY, pa.binary(), nullable=False),
@@ -52,6 +58,7 @@ class WindowAggStage:
         self.state = WindowAggState(self.spec)
         self.state_schema = pa.schema(
             [pa.field(specs.KEY_GROUP, pa.int32(), nullable=False)] + list(PAIRS_SCHEMA)
+            + [pa.field(SLICE, pa.bool_(), nullable=False), pa.field(TIMER, pa.bool_(), nullable=False)]
             + [pa.field(f"{ACC_PREFIX}{i}", a.acc_arrow, nullable=a.acc.nullable)
                for i, a in enumerate(self.spec.aggregates)])
         self.fire_schema = pa.schema(list(PAIRS_SCHEMA) + list(self.spec.output_fields))
@@ -76,12 +83,18 @@ class WindowAggStage:
                             f" RowTime field should not be null)")
         time = time.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
         window = self.spec.window
-        ends = windows.window_ends(time, window) if self.spec.phase == "single" else time
-        accepted = ~windows.fired(ends, window, progress)
+        ends = windows.slice_ends(time, window) if self.spec.phase == "single" else time
+        # Dropped once the slice's last window fired; a row whose slice fired before that is still
+        # accepted, and stock registers a timer for its first window not yet fired.
+        accepted = ~windows.fired(windows.last_window_ends(ends, window), window, progress)
         dropped = len(accepted) - int(accepted.sum())
         rows = batch.filter(pa.array(accepted)) if dropped else batch
+        ends = ends[accepted]
         key_groups = rows.column(specs.KEY_GROUP).to_numpy(zero_copy_only=False)
-        slots = self.state.slots(rows.column(specs.KEY), key_groups, ends[accepted])
+        keys = rows.column(specs.KEY)
+        slots = self.state.slots(keys, key_groups, ends)
+        self.state.sliced[slots] = True
+        self.state.add_pending(slots)
         if self.spec.phase == "single":
             for column, aggregate in zip(self.state.accumulators, self.spec.aggregates):
                 column.fold(slots, _operand(aggregate, rows))
@@ -89,6 +102,12 @@ class WindowAggStage:
             self.state.open_buffers(slots)
             for column, aggregate in zip(self.state.buffers, self.spec.aggregates):
                 column.fold(slots, rows.column(aggregate.arg))
+        behind = windows.fired(ends, window, progress)
+        if behind.any():
+            mask = pa.array(behind)
+            timers = self.state.slots(keys.filter(mask), key_groups[behind],
+                                      windows.first_unfired(ends[behind], window, progress))
+            self.state.timer[timers] = True
         self._check_budget(batch)
         return protocol.answer(EMPTY, dropped=dropped)
 
@@ -97,37 +116,33 @@ class WindowAggStage:
     def flush(self, batch: pa.RecordBatch) -> pa.RecordBatch:
         timer_watermark = protocol.long(batch, protocol.TIMER_WATERMARK)
         pending = np.array(self.state.pending, dtype=np.int64)
-        ends = self.state.window_end[pending]
-        late = windows.fired(ends, self.spec.window, timer_watermark)
-        if late.any():
-            raise WindowAggStateError(
-                f"stage {self.name!r}: window ending {int(ends[late][0])} is already fired at the timer watermark"
-                f" {timer_watermark}; stock Flink would register no timer for it and never emit it, which this"
-                f" operator does not reproduce")
+        # Stock's combiner registers no timer for a slice already fired at the timer service's
+        # watermark (a row accepted after its slice fired: its timer was registered on arrival).
+        pending = pending[~windows.fired(self.state.window_end[pending], self.spec.window, timer_watermark)]
         if self.spec.phase == "global":
             self.state.merge_buffers()
         self.state.pending.clear()
-        return pa.RecordBatch.from_arrays([self.state.keys(pending), pa.array(ends, pa.int64())],
+        self.state.timer[pending] = True
+        return pa.RecordBatch.from_arrays([self.state.keys(pending), pa.array(self.state.window_end[pending], pa.int64())],
                                           schema=PAIRS_SCHEMA)
 
     def fire(self, batch: pa.RecordBatch) -> pa.RecordBatch:
         watermark = protocol.long(batch, protocol.WATERMARK)
-        state = self.state
-        live = state.live_slots()
-        slots = live[windows.fired(state.window_end[live], self.spec.window, watermark)]
-        self._require_flushed(slots, "fire")
-        star = self.spec.count_star
-        emitted = slots if star is None else slots[state.accumulators[star].values[slots] != 0]
-        ends = state.window_end[emitted]
-        columns = [state.keys(emitted), pa.array(ends, pa.int64())]
-        columns += [column.to_arrow(emitted) for column, aggregate in zip(state.accumulators, self.spec.aggregates)
+        try:
+            fired = firing.fire(self.state, self.spec, watermark)
+        except firing.UnflushedSlice as exc:
+            raise WindowAggStateError(
+                f"stage {self.name!r}: fire reached the slice ending {exc.end} before a flush handed it over; the"
+                f" operator flushes at every advancing watermark and checkpoint barrier first, as stock Flink"
+                f" does") from None
+        ends = np.array(fired.ends, dtype=np.int64)
+        columns = [pa.array(fired.keys, pa.binary()), pa.array(ends, pa.int64())]
+        columns += [fired.column(i, aggregate.acc_arrow) for i, aggregate in enumerate(self.spec.aggregates)
                     if aggregate.emit]
         columns += [self._window_property(p, t, ends) for p, t in
                     zip(self.spec.window_properties, self.spec.property_types)]
-        state.release(slots)
-        # Windows removed without a row (COUNT(*) at 0): their timers fire and emit nothing, as stock's.
-        return protocol.answer(pa.RecordBatch.from_arrays(columns, schema=self.fire_schema),
-                               empty=len(slots) - len(emitted))
+        # Windows fired empty (COUNT(*) at 0): their timers fire and emit nothing, as stock's.
+        return protocol.answer(pa.RecordBatch.from_arrays(columns, schema=self.fire_schema), empty=fired.empty)
 
     def _window_property(self, name: str, flink_type: types.DataType, ends: np.ndarray) -> pa.Array:
         """window_start/window_end: the shifted wall clock; window_time: end - 1 ms, as the instant
@@ -154,7 +169,8 @@ class WindowAggStage:
         self._require_flushed(slots, "snapshot")
         slots = slots[np.argsort(state.key_group[slots], kind="stable")]
         columns = [pa.array(state.key_group[slots], pa.int32()), state.keys(slots),
-                   pa.array(state.window_end[slots], pa.int64())]
+                   pa.array(state.window_end[slots], pa.int64()), pa.array(state.sliced[slots]),
+                   pa.array(state.timer[slots])]
         columns += [column.to_arrow(slots) for column in state.accumulators]
         metadata = {protocol.STATE_FORMAT: str(protocol.STATE_FORMAT_VERSION).encode()}
         if self.spec.fingerprint is not None:
@@ -176,7 +192,14 @@ class WindowAggStage:
         pairs = list(zip(batch.column(specs.KEY).to_pylist(), ends.tolist()))
         if len(set(pairs)) != len(pairs) or any(self.state.holds(*pair) for pair in pairs):
             raise WindowAggStateError(f"stage {self.name!r}: restored state holds a (key, window) twice")
-        slots = self.state.slots(batch.column(specs.KEY), key_groups, ends, pending=False)
+        sliced = batch.column(SLICE).to_numpy(zero_copy_only=False)
+        timer = batch.column(TIMER).to_numpy(zero_copy_only=False)
+        if not (sliced | timer).all():
+            raise WindowAggStateError(f"stage {self.name!r}: restored state holds an entry with neither a slice nor"
+                                      f" a timer")
+        slots = self.state.slots(batch.column(specs.KEY), key_groups, ends)
+        self.state.sliced[slots] = sliced
+        self.state.timer[slots] = timer
         for i, column in enumerate(self.state.accumulators):
             column.put(slots, batch.column(f"{ACC_PREFIX}{i}"))
         self._check_budget(batch)
@@ -196,7 +219,8 @@ class WindowAggStage:
     def _check_state_format(self, batch: pa.RecordBatch) -> None:
         version = protocol.long(batch, protocol.STATE_FORMAT)
         if version != protocol.STATE_FORMAT_VERSION:
-            newer = " by a newer flink-accelerator" if version > protocol.STATE_FORMAT_VERSION else ""
+            newer = (" by a newer flink-accelerator" if version > protocol.STATE_FORMAT_VERSION
+                     else " by an older flink-accelerator")
             raise WindowAggStateError(f"stage {self.name!r}: state written{newer} in state format {version};"
                                       f" this sidecar reads format {protocol.STATE_FORMAT_VERSION}")
         if self.spec.fingerprint is not None:

@@ -1,10 +1,13 @@
-"""The window aggregate's keyed state: one slot per open (key, window end), held in memory.
+"""The window aggregate's keyed state: one slot per (key, end) holding a slice or a timer, in memory.
 
 Per slot: the key's `BinaryRowData` bytes (grouping by them is Flink's key equality), its key
-group, the window end, when it was first seen, the state accumulators and, in phase global, the
-buffer accumulators of the partials received since the last flush point (stock's
-`RecordsWindowBuffer` + `GlobalAggCombiner`). Slots not yet handed to a flush are `pending`, in
-first-occurrence order: the order in which the JVM registers their timers, which is stock's.
+group, the end, when it was first seen, whether it holds a slice's accumulators (`sliced`: stock's
+`window-aggs` state of that slice) and whether a timer for the window ending there is registered
+and not yet fired (`timer`: stock's `window-timers`), the state accumulators and, in phase global,
+the buffer accumulators of the partials received since the last flush point (stock's
+`RecordsWindowBuffer` + `GlobalAggCombiner`). A slot lives while it holds either. Slots not yet
+handed to a flush since they received rows are `pending`, in first-occurrence order: the order in
+which the JVM registers their timers, which is stock's.
 """
 
 from __future__ import annotations
@@ -37,6 +40,8 @@ class WindowAggState:
         self.first_seen = np.zeros(0, dtype=np.int64)
         self.live = np.zeros(0, dtype=bool)
         self.in_buffer = np.zeros(0, dtype=bool)
+        self.sliced = np.zeros(0, dtype=bool)
+        self.timer = np.zeros(0, dtype=bool)
         self.pending: list[int] = []
         self.accumulators = [AccumulatorColumn(a) for a in spec.aggregates]
         self.buffers = [AccumulatorColumn(a) for a in spec.aggregates] if spec.phase == "global" else []
@@ -51,16 +56,16 @@ class WindowAggState:
         docs/design/stateful-window-aggregate.md §3.6): the per-slot arrays and accumulators at their
         capacity, the table from (key, window end) to slot, and each live entry's key and table objects,
         which a fire frees."""
-        arrays = sum(a.nbytes for a in (self.key_group, self.window_end, self.first_seen, self.live, self.in_buffer))
+        arrays = sum(a.nbytes for a in (self.key_group, self.window_end, self.first_seen, self.live, self.in_buffer,
+                                                self.sliced, self.timer))
         table = sys.getsizeof(self._slot_of) + sys.getsizeof(self._keys) + sys.getsizeof(self._free)
         return (arrays + table + self._entry_bytes
                 + sum(c.nbytes() for c in self.accumulators + self.buffers))
 
     # -- slots -------------------------------------------------------------------------------
 
-    def slots(self, keys: pa.Array, key_groups: np.ndarray, ends: np.ndarray, pending: bool = True) -> np.ndarray:
-        """The slot of each (key, window end), created where absent in first-occurrence order,
-        fresh and (unless restoring) pending."""
+    def slots(self, keys: pa.Array, key_groups: np.ndarray, ends: np.ndarray) -> np.ndarray:
+        """The slot of each (key, end), created fresh where absent, in first-occurrence order."""
         n = len(keys)
         if n == 0:
             return np.zeros(0, dtype=np.int64)
@@ -87,9 +92,16 @@ class WindowAggState:
             fresh = np.array(created, dtype=np.int64)
             for column in self.accumulators:
                 column.reset(fresh)
-            if pending:
-                self.pending.extend(created)
         return pair_slots[inverse]
+
+    def add_pending(self, slots: np.ndarray) -> None:
+        """Marks the slots that received rows as pending, in first-occurrence order: stock's buffer
+        holds every (key, slice) that received rows since its last flush, and its flush registers
+        each one's timer (again, for a slice that had state before, unless fired at the timer
+        service's watermark; Flink keeps one timer per key, window and time)."""
+        _, first = np.unique(slots, return_index=True)
+        held = set(self.pending)
+        self.pending.extend(s for s in slots[np.sort(first)].tolist() if s not in held)
 
     def _create(self, key: bytes, key_group: int, end: int) -> int:
         if not self._free:
@@ -112,6 +124,8 @@ class WindowAggState:
         self.first_seen = np.concatenate([self.first_seen, np.zeros(extra, dtype=np.int64)])
         self.live = np.concatenate([self.live, np.zeros(extra, dtype=bool)])
         self.in_buffer = np.concatenate([self.in_buffer, np.zeros(extra, dtype=bool)])
+        self.sliced = np.concatenate([self.sliced, np.zeros(extra, dtype=bool)])
+        self.timer = np.concatenate([self.timer, np.zeros(extra, dtype=bool)])
         for column in self.accumulators + self.buffers:
             column.grow(capacity)
         # Popped from the end: lowest slots first.
@@ -124,12 +138,24 @@ class WindowAggState:
             self._entry_bytes -= sys.getsizeof(key) + _ENTRY_OBJECT_BYTES
             self._keys[slot] = None
         self.live[slots] = False
+        self.sliced[slots] = False
+        self.timer[slots] = False
         self._free.extend(slots.tolist())
+
+    def release_unused(self, slots: np.ndarray) -> None:
+        """Releases those of `slots` that hold neither a slice nor a timer."""
+        self.release(np.unique(slots[~self.sliced[slots] & ~self.timer[slots]]))
 
     # -- reading -----------------------------------------------------------------------------
 
     def holds(self, key: bytes, end: int) -> bool:
         return (key, end) in self._slot_of
+
+    def slot_of(self, key: bytes, end: int) -> int | None:
+        return self._slot_of.get((key, end))
+
+    def key_at(self, slot: int) -> bytes:
+        return self._keys[slot]
 
     def keys(self, slots: np.ndarray) -> pa.Array:
         return pa.array([self._keys[s] for s in slots.tolist()], pa.binary())

@@ -1,4 +1,4 @@
--- Stays stock, with both reasons: a HOP window and AVG.
+-- Stays stock: AVG over a HOP window (the HOP window itself is accelerated).
 CREATE TABLE bids (auction BIGINT, price BIGINT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH (
   'connector' = 'kafka', 'topic' = '${topic:bids}', 'properties.bootstrap.servers' = '${bootstrap}',
   'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'json');

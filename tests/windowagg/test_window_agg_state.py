@@ -41,12 +41,15 @@ def fired(stage, watermark: int = 20_000) -> list[dict]:
 
 def test_a_snapshot_is_grouped_by_key_group_in_first_occurrence_order_within_a_group(sidecar):
     snapshot = stage_after_first_events(sidecar).snapshot()
-    assert snapshot.schema.names == ["$key_group", "$key", "$window_end", "$acc0", "$acc1", "$acc2", "$acc3"]
+    assert snapshot.schema.names == ["$key_group", "$key", "$window_end", "$slice", "$timer", "$acc0", "$acc1",
+                                     "$acc2", "$acc3"]
+    # After a flush every window is a slice with its timer.
+    assert all(snapshot.column("$slice").to_pylist()) and all(snapshot.column("$timer").to_pylist())
     assert list(zip(snapshot.column("$key_group").to_pylist(), snapshot.column("$key").to_pylist(),
                     snapshot.column("$window_end").to_pylist())) == [
         (3, b"k2", 10_000), (3, b"k4", 10_000), (3, b"k2", 20_000), (63, b"k5", 20_000), (64, b"k3", 20_000),
         (100, b"k1", 10_000), (127, b"k6", 10_000)]
-    assert snapshot.schema.metadata[b"accelerator.state_format"] == b"1"
+    assert snapshot.schema.metadata[b"accelerator.state_format"] == b"2"
     assert snapshot.schema.metadata[b"accelerator.state_fingerprint"] == b"f" * 64
 
 
@@ -96,7 +99,8 @@ def test_a_key_group_outside_the_stages_range_is_refused(sidecar):
 
 
 @pytest.mark.parametrize("metadata, reason", [
-    ({"state_format": "2"}, "written by a newer flink-accelerator in state format 2; this sidecar reads format 1"),
+    ({"state_format": "3"}, "written by a newer flink-accelerator in state format 3; this sidecar reads format 2"),
+    ({"state_format": "1"}, "written by an older flink-accelerator in state format 1; this sidecar reads format 2"),
     ({"state_fingerprint": "0" * 64}, "the query's window aggregate changed"),
 ])
 def test_state_of_another_format_or_query_is_refused(sidecar, metadata, reason):

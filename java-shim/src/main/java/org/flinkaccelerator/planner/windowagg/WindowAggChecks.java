@@ -18,6 +18,8 @@ import org.apache.flink.table.planner.plan.logical.TumblingWindowSpec;
 import org.apache.flink.table.planner.plan.logical.WindowAttachedWindowingStrategy;
 import org.apache.flink.table.planner.plan.logical.WindowSpec;
 import org.apache.flink.table.planner.plan.logical.WindowingStrategy;
+import org.apache.flink.table.planner.functions.aggfunctions.Count1AggFunction;
+import org.apache.flink.table.planner.plan.utils.AggregateInfo;
 import org.apache.flink.table.planner.plan.utils.AggregateInfoList;
 import org.apache.flink.table.planner.plan.utils.AggregateUtil;
 import org.flinkaccelerator.FlinkVersionSupport;
@@ -41,25 +43,25 @@ final class WindowAggChecks {
             ConfigOptions.key("state.backend.rocksdb.timer-service.factory").stringType().noDefaultValue();
 
     private static final Map<Class<?>, String> OTHER_WINDOWS = Map.of(
-            HoppingWindowSpec.class, "HOP", CumulativeWindowSpec.class, "CUMULATE", SessionWindowSpec.class, "SESSION");
+            CumulativeWindowSpec.class, "CUMULATE", SessionWindowSpec.class, "SESSION");
 
-    /** Whether the windowing is one the sidecar assigns: a rowtime TUMBLE read straight from its table function. */
+    /** Whether the windowing is one the sidecar assigns: a rowtime TUMBLE or HOP read straight from its table function. */
     static List<FallbackReason> windowing(WindowAggNode node) {
         List<FallbackReason> out = new ArrayList<>(release(EnvironmentInformation.getVersion()));
         WindowingStrategy windowing = node.windowing();
         if (windowing instanceof WindowAttachedWindowingStrategy) {
             out.add(new FallbackReason(WINDOW, "the aggregate groups by window_start/window_end computed before it"
                     + " (WindowAttachedWindowingStrategy, e.g. over another window aggregate's windows); only an"
-                    + " aggregate over a TUMBLE table function is accelerated"));
+                    + " aggregate over a TUMBLE or HOP table function is accelerated"));
         } else if (!(windowing instanceof TimeAttributeWindowingStrategy
                 || windowing instanceof SliceAttachedWindowingStrategy)) {
             out.add(new FallbackReason(WINDOW, "windowing " + windowing.getClass().getSimpleName()
                     + " is not accelerated"));
         }
         WindowSpec spec = windowing.getWindow();
-        if (!(spec instanceof TumblingWindowSpec)) {
+        if (!(spec instanceof TumblingWindowSpec || spec instanceof HoppingWindowSpec)) {
             out.add(new FallbackReason(WINDOW, OTHER_WINDOWS.getOrDefault(spec.getClass(), spec.getClass().getSimpleName())
-                    + " windows are not accelerated; only TUMBLE is"));
+                    + " windows are not accelerated; only TUMBLE and HOP are"));
         }
         if (!windowing.isRowtime()) {
             out.add(new FallbackReason(WINDOW, "processing-time windows are not accelerated; only event time"
@@ -78,8 +80,12 @@ final class WindowAggChecks {
                 + " stay stock on this release"));
     }
 
-    /** Whether stock's window ends and triggers are ones the sidecar reproduces in this zone. */
-    static List<FallbackReason> zone(TumbleWindow window) {
+    /** Whether stock's slices, window ends and triggers are ones the sidecar reproduces in this zone. */
+    static List<FallbackReason> zone(SlicedWindow window) {
+        if (!window.sliceable()) {
+            return List.of(new FallbackReason(WINDOW, "the HOP window's size " + window.sizeMs() + " ms is no multiple"
+                    + " of its slide " + window.slideMs() + " ms; stock Flink's slicing refuses such a window"));
+        }
         if (!window.fixedOffset()) {
             return List.of(new FallbackReason(WINDOW, "time zone " + window.zone().getId() + " has no fixed UTC offset"
                     + " (daylight saving or historical changes); only fixed-offset zones are accelerated"));
@@ -87,7 +93,8 @@ final class WindowAggChecks {
         if (!window.epochAligned()) {
             return List.of(new FallbackReason(WINDOW, "the window ends are not aligned to the epoch (offset "
                     + window.offsetMs() + " ms minus zone offset " + window.zoneOffsetMs()
-                    + " ms is no multiple of the size " + window.sizeMs() + " ms): stock Flink fires such windows"
+                    + " ms is no multiple of the " + (SlicedWindow.HOP.equals(window.type()) ? "slide " : "size ")
+                    + window.slideMs() + " ms): stock Flink fires such windows"
                     + " late or loses them, which is not reproduced"));
         }
         return List.of();
@@ -99,7 +106,8 @@ final class WindowAggChecks {
         // Only the single phase builds AsyncStateWindowAggOperator in 2.2.1 (WindowUtil.isAsyncStateEnabled);
         // the global phase's builder never enables async state.
         if (node.phase() == WindowAggPhase.SINGLE && config.get(ExecutionConfigOptions.TABLE_EXEC_ASYNC_STATE_ENABLED)
-                && node.windowing().getWindow() instanceof TumblingWindowSpec
+                && (node.windowing().getWindow() instanceof TumblingWindowSpec
+                        || node.windowing().getWindow() instanceof HoppingWindowSpec)
                 && AggregateUtil.isAsyncStateEnabled(config, infos)) {
             out.add(new FallbackReason(STATE, "'" + ExecutionConfigOptions.TABLE_EXEC_ASYNC_STATE_ENABLED.key()
                     + "' is true, so stock Flink runs this aggregate with asynchronous state, which is not accelerated"));
@@ -112,5 +120,30 @@ final class WindowAggChecks {
                     + " windows"));
         }
         return out;
+    }
+
+    /**
+     * Whether the sidecar tells empty HOP windows as stock does: by the accumulator field at
+     * {@code AggregateInfoList.getIndexOfCountStar()}, which it takes to be the first COUNT(*)'s.
+     */
+    static List<FallbackReason> emptiness(SlicedWindow window, AggregateInfoList infos) {
+        if (!SlicedWindow.HOP.equals(window.type())) {
+            return List.of();
+        }
+        int first = -1;
+        int field = 0;
+        for (AggregateInfo info : infos.aggInfos()) {
+            if (first < 0 && info.function() instanceof Count1AggFunction) {
+                first = field;
+            }
+            field += info.externalAccTypes().length;
+        }
+        int countStar = infos.getIndexOfCountStar();
+        if (countStar < 0 || countStar != first) {
+            return List.of(new FallbackReason(AGGREGATES, "the HOP aggregate's COUNT(*) that marks empty windows is"
+                    + " accumulator field " + countStar + ", not the first COUNT(*)'s (" + first + "), which is not"
+                    + " accelerated"));
+        }
+        return List.of();
     }
 }

@@ -11,7 +11,6 @@ import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.planner.calcite.FlinkTypeFactory;
 import org.apache.flink.table.planner.calcite.FlinkTypeSystem;
-import org.apache.flink.table.planner.plan.logical.TumblingWindowSpec;
 import org.apache.flink.table.planner.plan.utils.AggregateInfo;
 import org.apache.flink.table.planner.plan.utils.AggregateInfoList;
 import org.apache.flink.table.planner.plan.utils.AggregateUtil;
@@ -37,8 +36,8 @@ import org.flinkaccelerator.stage.JsonText;
 public record WindowAggExport(String name, WindowAggPhase phase, Map<String, Object> descriptor,
         List<FallbackReason> fallback) {
     public static final String KIND = "window_agg";
-    /** Version of the state layout the fingerprint guards (§3.5). */
-    public static final int STATE_FORMAT = 1;
+    /** Version of the state layout the fingerprint guards (§3.5; 2: entries are slices and timers). */
+    public static final int STATE_FORMAT = 2;
 
     static final String KEY = "$key";
     static final String KEY_GROUP = "$key_group";
@@ -101,10 +100,11 @@ public record WindowAggExport(String name, WindowAggPhase phase, Map<String, Obj
                         + property.getProperty() + ") is not accelerated"));
             }
         }
-        TumbleWindow window = null;
-        if (node.windowing().getWindow() instanceof TumblingWindowSpec tumble) {
-            window = TumbleWindow.of(tumble, node.windowing().getTimeAttributeType(), config);
+        SlicedWindow window = SlicedWindow.of(node.windowing().getWindow(), node.windowing().getTimeAttributeType(),
+                config);
+        if (window != null) {
             reasons.addAll(WindowAggChecks.zone(window));
+            reasons.addAll(WindowAggChecks.emptiness(window, infos));
         }
         reasons.addAll(WindowAggChecks.state(node, infos, config));
         if (!reasons.isEmpty()) {
@@ -122,7 +122,7 @@ public record WindowAggExport(String name, WindowAggPhase phase, Map<String, Obj
     }
 
     private static Map<String, Object> descriptor(String name, WindowAggNode node, AggregateInfoList infos,
-            TumbleWindow window) {
+            SlicedWindow window) {
         List<AggregateSpec> aggregates = new ArrayList<>();
         AggregateInfo[] all = infos.aggInfos();
         int countStar = infos.getIndexOfCountStar();

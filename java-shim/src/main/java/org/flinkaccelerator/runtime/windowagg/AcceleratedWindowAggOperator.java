@@ -63,7 +63,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An event-time TUMBLE window aggregate whose state and values live in the Python sidecar's
+ * An event-time TUMBLE or HOP window aggregate whose state and values live in the Python sidecar's
  * {@code window_agg} stage, while Flink keeps the control flow stock Flink's
  * {@code WindowAggOperator} has (docs/design/stateful-window-aggregate.md §3): the same late
  * rule and buffer flush points ({@link StockFlushModel}), one event-time timer per (key, window)
@@ -215,7 +215,7 @@ public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowD
         for (int i = 0; i < arguments.length; i++) {
             arguments[i] = RowData.createFieldGetter(spec.inputType().getTypeAt(argumentIndexes[i]), argumentIndexes[i]);
         }
-        model = new StockFlushModel(spec.sizeMillis(), spec.offsetMillis(), spec.zone());
+        model = new StockFlushModel(spec.sizeMillis(), spec.slideMillis(), spec.offsetMillis(), spec.zone());
     }
 
     private void startSidecar() throws Exception {
@@ -261,6 +261,9 @@ public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowD
         outRow = new JoinedRowData();
         outCopier = getExecutionConfig().isObjectReuseEnabled() ? new RowDataSerializer(spec.outputType()) : null;
         timerService = getInternalTimerService(TIMERS, LongSerializer.INSTANCE, this);
+        // As stock's open: the timer service starts at the restored watermark, so a flush after a
+        // restore registers no timer for a slice already fired before it.
+        timerService.initializeWatermark(currentWatermark);
         model.initialize(currentWatermark);
         numLateRecordsDropped = metrics.counter(LATE_ELEMENTS_DROPPED);
         lateRecordsDroppedRate = metrics.meter(LATE_ELEMENTS_DROPPED_RATE, new MeterView(numLateRecordsDropped));
@@ -284,11 +287,17 @@ public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowD
         }
         long time = global ? row.getLong(spec.timeIndex())
                 : row.getTimestamp(spec.timeIndex(), timePrecision).getMillisecond();
-        long windowEnd = global ? time : model.windowEnd(time);
-        if (!model.accept(windowEnd)) {
+        long sliceEnd = global ? time : model.sliceEnd(time);
+        if (!model.accept(sliceEnd)) {
             // Late: dropped by the sidecar too, which counts it (checked when the batch is sent).
             lateRecordsDroppedRate.markEvent();
             batchDropped++;
+        } else {
+            long window = model.windowToRegisterOnArrival(sliceEnd);
+            if (window != Long.MIN_VALUE) {
+                // As stock: a row whose slice fired before its last window did gets that window's timer at once.
+                timerService.registerEventTimeTimer(window, model.triggerTime(window));
+            }
         }
         BinaryRowData key = (BinaryRowData) getCurrentKey();
         byte[] keyBytes = BinarySegmentUtils.copyToBytes(key.getSegments(), key.getOffset(), key.getSizeInBytes());
@@ -448,6 +457,12 @@ public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowD
         firedRows.put(new FiredKey(ByteBuffer.wrap(bytes), timer.getNamespace()), -1);
         RowData out = outRow.replace(key, firedValues.reusedRow(row));
         collector.collect(outCopier == null ? out : outCopier.copy(out));
+        if (model.shared()) {
+            // As stock: a HOP window that was not empty registers the next window's timer, which
+            // fires in this same pass when the watermark reached it (the sidecar fired it too).
+            long next = model.nextWindow(timer.getNamespace());
+            timerService.registerEventTimeTimer(next, model.triggerTime(next));
+        }
     }
 
     @Override

@@ -6,10 +6,12 @@ import org.apache.flink.table.runtime.operators.window.TimeWindow;
 import org.apache.flink.table.runtime.util.TimeWindowUtil;
 
 /**
- * When stock Flink's event-time TUMBLE window aggregate moves its buffer into state (and only then
- * registers the windows' timers), and which rows it drops as late: the progress state of its
- * slice processor and records buffer (docs/design/stateful-window-aggregate.md §1 rules 2-3),
- * decided with Flink's own {@link TimeWindowUtil} so the zone rules are Flink's.
+ * When stock Flink's event-time TUMBLE or HOP window aggregate moves its buffer into state (and
+ * only then registers the slices' timers), and which rows it drops as late: the progress state of
+ * its slice processor and records buffer (docs/design/stateful-window-aggregate.md §1 rules 2-3),
+ * decided with Flink's own {@link TimeWindowUtil} so the zone rules are Flink's. Rows go to slices
+ * of {@code slide} ms (a TUMBLE window is its one slice); a slice belongs to the windows ending at
+ * its end and the following {@code size / slide - 1} slice ends.
  *
  * <p>The operator feeds it every row's time ({@link #accept}); at an advancing watermark
  * {@link #advance} says whether stock flushes its buffer there. A checkpoint barrier always
@@ -17,6 +19,7 @@ import org.apache.flink.table.runtime.util.TimeWindowUtil;
  */
 public final class StockFlushModel {
     private final long size;
+    private final long slide;
     private final long offset;
     private final ZoneId zone;
     private final boolean daylightSaving;
@@ -25,13 +28,14 @@ public final class StockFlushModel {
     private long currentProgress = Long.MIN_VALUE;
     /** The progress at which the next window can fire; restarts at its minimum with every open. */
     private long nextTriggerProgress = Long.MIN_VALUE;
-    /** The smallest window end accepted since the last flush (stock's buffer {@code minSliceEnd}). */
+    /** The smallest slice end accepted since the last flush (stock's buffer {@code minSliceEnd}). */
     private long smallestPendingEnd = Long.MAX_VALUE;
     /** Rows accepted since the last flush (stock's buffer is empty when there are none). */
     private long pendingRows;
 
-    public StockFlushModel(long size, long offset, ZoneId zone) {
+    public StockFlushModel(long size, long slide, long offset, ZoneId zone) {
         this.size = size;
+        this.slide = slide;
         this.offset = offset;
         this.zone = zone;
         this.daylightSaving = TimeZone.getTimeZone(zone).useDaylightTime();
@@ -46,21 +50,21 @@ public final class StockFlushModel {
         return currentProgress;
     }
 
-    /** The end of the window a row whose rowtime is {@code time} (epoch ms) belongs to (single phase). */
-    public long windowEnd(long time) {
+    /** The end of the slice a row whose rowtime is {@code time} (epoch ms) belongs to (single phase). */
+    public long sliceEnd(long time) {
         long shifted = TimeWindowUtil.toUtcTimestampMills(time, zone);
-        return TimeWindow.getWindowStartWithOffset(shifted, offset, size) + size;
+        return TimeWindow.getWindowStartWithOffset(shifted, offset, slide) + slide;
     }
 
     /**
-     * Takes one row whose window ends at {@code windowEnd}: false when stock drops it as late (its
-     * window fired at the current progress), else true, and the row waits in the buffer.
+     * Takes one row whose slice ends at {@code sliceEnd}: false when stock drops it as late (the
+     * slice's last window fired at the current progress), else true, and the row waits in the buffer.
      */
-    public boolean accept(long windowEnd) {
-        if (TimeWindowUtil.isWindowFired(windowEnd, currentProgress, zone)) {
+    public boolean accept(long sliceEnd) {
+        if (TimeWindowUtil.isWindowFired(sliceEnd - slide + size, currentProgress, zone)) {
             return false;
         }
-        smallestPendingEnd = Math.min(smallestPendingEnd, windowEnd);
+        smallestPendingEnd = Math.min(smallestPendingEnd, sliceEnd);
         pendingRows++;
         return true;
     }
@@ -78,7 +82,7 @@ public final class StockFlushModel {
             return false;
         }
         boolean flush = pendingRows > 0 && TimeWindowUtil.isWindowFired(smallestPendingEnd, currentProgress, zone);
-        nextTriggerProgress = TimeWindowUtil.getNextTriggerWatermark(currentProgress, size, zone, daylightSaving);
+        nextTriggerProgress = TimeWindowUtil.getNextTriggerWatermark(currentProgress, slide, zone, daylightSaving);
         if (flush) {
             flushed();
         }
@@ -94,6 +98,32 @@ public final class StockFlushModel {
     /** True when rows wait in the buffer. */
     public boolean pending() {
         return pendingRows > 0;
+    }
+
+    /**
+     * For an accepted row of the slice ending at {@code sliceEnd}: the first window not fired at
+     * the current progress when the slice itself fired, where stock registers a timer on the row's
+     * arrival; otherwise {@code Long.MIN_VALUE} (the slice's own timer comes with the flush).
+     */
+    public long windowToRegisterOnArrival(long sliceEnd) {
+        if (!TimeWindowUtil.isWindowFired(sliceEnd, currentProgress, zone)) {
+            return Long.MIN_VALUE;
+        }
+        long window = sliceEnd;
+        while (TimeWindowUtil.isWindowFired(window, currentProgress, zone)) {
+            window += slide;
+        }
+        return window;
+    }
+
+    /** The window after the one ending at {@code windowEnd} (a HOP window's next timer). */
+    public long nextWindow(long windowEnd) {
+        return windowEnd + slide;
+    }
+
+    /** Whether windows share slices (HOP): a fired window that is not empty registers the next one's timer. */
+    public boolean shared() {
+        return slide != size;
     }
 
     /** The epoch millisecond at which the window ending at {@code windowEnd} fires (its event-time timer). */

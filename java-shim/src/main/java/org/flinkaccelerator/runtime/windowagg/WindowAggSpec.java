@@ -62,8 +62,10 @@ public record WindowAggSpec(String descriptorJson, RowType inputType, int timeIn
         if (!SINGLE.equals(phase) && !GLOBAL.equals(phase)) {
             throw new IllegalArgumentException("window_agg phase is '" + phase + "', not single or global");
         }
-        if (!"tumble".equals(descriptor.path("window").path("type").asText())) {
-            throw new IllegalArgumentException("only TUMBLE windows run accelerated, not " + descriptor.path("window"));
+        String window = descriptor.path("window").path("type").asText();
+        if (!"tumble".equals(window) && !"hop".equals(window)) {
+            throw new IllegalArgumentException("only TUMBLE and HOP windows run accelerated, not "
+                    + descriptor.path("window"));
         }
         if (descriptor.path("state").path("fingerprint").asText().length() != 64) {
             throw new IllegalArgumentException("the descriptor has no 64-digit state.fingerprint");
@@ -114,6 +116,11 @@ public record WindowAggSpec(String descriptorJson, RowType inputType, int timeIn
 
     public long sizeMillis() {
         return descriptor().path("window").path("size_ms").asLong();
+    }
+
+    /** The slice length: a HOP window's slide, a TUMBLE window's size. */
+    public long slideMillis() {
+        return descriptor().path("window").path("slide_ms").asLong(sizeMillis());
     }
 
     public long offsetMillis() {

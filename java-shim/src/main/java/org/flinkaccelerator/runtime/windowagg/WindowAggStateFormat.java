@@ -26,8 +26,8 @@ import org.apache.arrow.vector.ipc.ArrowStreamWriter;
  * for a key group without state.
  */
 public final class WindowAggStateFormat {
-    /** The state format this jar writes and reads. */
-    public static final int VERSION = 1;
+    /** The state format this jar writes and reads (2: entries are slices and timers, as HOP windows need). */
+    public static final int VERSION = 2;
     /** Name of the operator union list state holding the marker {@code "<version>:<fingerprint>"}. */
     public static final String MARKER_STATE = "accelerator-window-agg-format";
 
@@ -68,6 +68,11 @@ public final class WindowAggStateFormat {
         if (version > VERSION) {
             throw new WindowAggStateException("the accelerated window state was written by a newer"
                     + " flink-accelerator (state format " + version + "); this jar reads format " + VERSION);
+        }
+        if (version == 1) {
+            throw new WindowAggStateException("the accelerated window state was written by an older"
+                    + " flink-accelerator (state format 1, windows without their timers); this jar reads format "
+                    + VERSION + ": start the job without state, or restore it with the jar that wrote it");
         }
         if (version < 1) {
             throw new WindowAggStateException("the accelerated window state has format " + version

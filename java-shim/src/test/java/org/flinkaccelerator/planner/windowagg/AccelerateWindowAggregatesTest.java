@@ -33,8 +33,9 @@ import org.junit.jupiter.api.Test;
 class AccelerateWindowAggregatesTest {
     private static final String TUMBLE = query("auction, window_start, window_end, COUNT(*), SUM(price)",
             WindowAggExportTest.TUMBLE_10S, WindowAggExportTest.BY_AUCTION);
-    private static final String HOP = query("auction, window_start, window_end, COUNT(*)",
-            "HOP(TABLE bids, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '10' SECOND)", WindowAggExportTest.BY_AUCTION);
+    private static final String CUMULATE = query("auction, window_start, window_end, COUNT(*)",
+            "CUMULATE(TABLE bids, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '10' SECOND)",
+            WindowAggExportTest.BY_AUCTION);
 
     private static WindowAggPlans plans(boolean enabled) {
         return new WindowAggPlans().set(AcceleratorOptions.ENABLED.key(), "true")
@@ -163,17 +164,18 @@ class AccelerateWindowAggregatesTest {
     @Test
     void aStockWindowAggregateShowsItsReasonInTheTreeAndTheSummary() {
         WindowAggPlans plans = plans(true);
-        ExecNodeGraph graph = plans.plan(HOP);
+        ExecNodeGraph graph = plans.plan(CUMULATE);
         AccelerationReport report = new AccelerationReport();
         new AccelerateWindowAggregates().apply(graph, plans.plans().config(), report);
         AccelerationReport.WindowAggregate aggregate = report.windowAggregates().get(0);
         assertFalse(aggregate.accelerated());
-        assertEquals(List.of("window: HOP windows are not accelerated; only TUMBLE is"), aggregate.reasons());
+        assertEquals(List.of("window: CUMULATE windows are not accelerated; only TUMBLE and HOP are"),
+                aggregate.reasons());
         String rendered = report.render(graph);
-        assertTrue(rendered.contains("[stock: window aggregate bids-window-agg: window: HOP windows are not accelerated;"
-                + " only TUMBLE is]\n"), rendered);
-        assertTrue(rendered.contains("\n  bids-window-agg: stays stock: window: HOP windows are not accelerated; only"
-                + " TUMBLE is\n"), rendered);
+        assertTrue(rendered.contains("[stock: window aggregate bids-window-agg: window: CUMULATE windows are not"
+                + " accelerated; only TUMBLE and HOP are]\n"), rendered);
+        assertTrue(rendered.contains("\n  bids-window-agg: stays stock: window: CUMULATE windows are not accelerated;"
+                + " only TUMBLE and HOP are\n"), rendered);
     }
 
     @Test

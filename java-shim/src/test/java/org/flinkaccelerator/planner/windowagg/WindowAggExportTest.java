@@ -69,7 +69,7 @@ class WindowAggExportTest {
                 texts(d.get("output").get("fields"), "name"));
         assertEquals(List.of("BIGINT", "BIGINT NOT NULL", "INT", "INT", "TIMESTAMP(3) NOT NULL", "TIMESTAMP(3) NOT NULL"),
                 texts(d.get("output").get("fields"), "type"));
-        assertEquals(1, d.get("state").get("format").asInt());
+        assertEquals(2, d.get("state").get("format").asInt());
         assertTrue(d.get("state").get("fingerprint").asText().matches("[0-9a-f]{64}"), d.get("state").toString());
     }
 

@@ -25,21 +25,29 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.FieldSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The accelerated window aggregate's state in Flink's checkpoints, against stock Flink doing the
  * same: barriers at random points (each one a stock buffer flush point), a snapshot mid-stream
  * restored into fresh operators, and rescaling from 2 subtasks to 1 and to 3 (max parallelism
  * 128) with Flink's own repartitioning of operator and keyed state. Outputs must be equal per
- * subtask, in order. And each mismatch the state format guards fails with its message.
+ * subtask, in order, for TUMBLE and HOP windows ({@code AcceleratedWindowAggOperatorTest.WINDOWS}).
+ * And each mismatch the state format guards fails with its message.
  */
 class AcceleratedWindowAggCheckpointTest {
     private static final int MAX_PARALLELISM = AcceleratedWindowAggOperatorTest.MAX_PARALLELISM;
     private static final int FEW_KEY_GROUPS = 8;
 
+    static final String[] WINDOWS = AcceleratedWindowAggOperatorTest.WINDOWS;
+
     private static WindowAggHarnesses.Planned planned() throws Exception {
-        return WindowAggHarnesses.plan(AcceleratedWindowAggOperatorTest.ALL_FUNCTIONS,
+        return planned(AcceleratedWindowAggOperatorTest.TUMBLE);
+    }
+
+    private static WindowAggHarnesses.Planned planned(String window) throws Exception {
+        return WindowAggHarnesses.plan(AcceleratedWindowAggOperatorTest.allFunctions(window),
                 AcceleratedWindowAggOperatorTest.ONE_PHASE);
     }
 
@@ -69,11 +77,11 @@ class AcceleratedWindowAggCheckpointTest {
     }
 
     @ParameterizedTest
-    @EnumSource(names = {"HEAP", "ROCKSDB"})
-    void barriersAtRandomPointsGiveStockOutput(WindowAggHarnesses.Backend backend) throws Exception {
+    @MethodSource("org.flinkaccelerator.runtime.windowagg.AcceleratedWindowAggOperatorTest#windowsAndBackends")
+    void barriersAtRandomPointsGiveStockOutput(String window, WindowAggHarnesses.Backend backend) throws Exception {
         // RocksDB repeats one shorter stream: its snapshots are slower.
         boolean heap = backend == WindowAggHarnesses.Backend.HEAP;
-        WindowAggHarnesses.Planned planned = planned().on(backend);
+        WindowAggHarnesses.Planned planned = planned(window).on(backend);
         for (long seed = 5; seed <= (heap ? 7 : 5); seed++) {
             List<WindowAggHarnesses.Event> events = events(planned, seed, heap ? 1500 : 700);
             Random random = new Random(seed);
@@ -157,14 +165,16 @@ class AcceleratedWindowAggCheckpointTest {
     }
 
     @ParameterizedTest
-    @EnumSource(names = {"HEAP", "ROCKSDB"})
-    void restoreAndRescaleFromTwoToOneAndThreeGiveStockOutput(WindowAggHarnesses.Backend backend) throws Exception {
-        restoreAndRescale(planned().on(backend));
+    @MethodSource("org.flinkaccelerator.runtime.windowagg.AcceleratedWindowAggOperatorTest#windowsAndBackends")
+    void restoreAndRescaleFromTwoToOneAndThreeGiveStockOutput(String window, WindowAggHarnesses.Backend backend)
+            throws Exception {
+        restoreAndRescale(planned(window).on(backend));
     }
 
-    @Test
-    void globalPhaseRestoresAndRescalesAsStock() throws Exception {
-        WindowAggHarnesses.Planned planned = WindowAggHarnesses.plan(AcceleratedWindowAggOperatorTest.ALL_FUNCTIONS);
+    @ParameterizedTest
+    @FieldSource("WINDOWS")
+    void globalPhaseRestoresAndRescalesAsStock(String window) throws Exception {
+        WindowAggHarnesses.Planned planned = WindowAggHarnesses.plan(AcceleratedWindowAggOperatorTest.allFunctions(window));
         assertEquals(WindowAggSpec.GLOBAL, planned.spec().phase());
         restoreAndRescale(planned);
     }
@@ -309,12 +319,17 @@ class AcceleratedWindowAggCheckpointTest {
 
     @Test
     void markersOfANewerFormatOrAnotherQueryOrNoneAreRefused() {
-        WindowAggStateFormat.checkMarkers(List.of("1:" + FINGERPRINT, "1:" + FINGERPRINT), FINGERPRINT);
+        WindowAggStateFormat.checkMarkers(List.of("2:" + FINGERPRINT, "2:" + FINGERPRINT), FINGERPRINT);
         assertTrue(assertThrows(WindowAggStateException.class, () -> WindowAggStateFormat.checkMarkers(
-                List.of("2:" + FINGERPRINT), FINGERPRINT)).getMessage().contains(
-                        "written by a newer flink-accelerator (state format 2); this jar reads format 1"));
+                List.of("3:" + FINGERPRINT), FINGERPRINT)).getMessage().contains(
+                        "written by a newer flink-accelerator (state format 3); this jar reads format 2"));
+        // Format 1 held windows without their timers, which HOP windows need: refused, never mis-read.
         assertTrue(assertThrows(WindowAggStateException.class, () -> WindowAggStateFormat.checkMarkers(
-                List.of("1:" + "cd".repeat(32)), FINGERPRINT)).getMessage().contains(
+                List.of("1:" + FINGERPRINT), FINGERPRINT)).getMessage().contains(
+                        "written by an older flink-accelerator (state format 1, windows without their timers);"
+                                + " this jar reads format 2"));
+        assertTrue(assertThrows(WindowAggStateException.class, () -> WindowAggStateFormat.checkMarkers(
+                List.of("2:" + "cd".repeat(32)), FINGERPRINT)).getMessage().contains(
                         "the query's window aggregate changed"));
         assertTrue(assertThrows(WindowAggStateException.class, () -> WindowAggStateFormat.checkMarkers(
                 List.of(), FINGERPRINT)).getMessage().contains("written by stock Flink's window aggregate"));
@@ -345,8 +360,11 @@ class AcceleratedWindowAggCheckpointTest {
             badMagic[0] = 'X';
             assertMessage("corrupt accelerated window state in key group 7", badMagic, allocator);
             byte[] newer = frames.clone();
-            newer[4] = 2;
-            assertMessage("written by a newer flink-accelerator (state format 2)", newer, allocator);
+            newer[4] = 3;
+            assertMessage("written by a newer flink-accelerator (state format 3)", newer, allocator);
+            byte[] older = frames.clone();
+            older[4] = 1;
+            assertMessage("written by an older flink-accelerator (state format 1", older, allocator);
             byte[] foreign = frames.clone();
             foreign[8] ^= 1;
             assertMessage("the query's window aggregate changed", foreign, allocator);

@@ -9,31 +9,43 @@ import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.RowData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The accelerated window aggregate against stock Flink's, both built by Flink's planner for the
  * same SQL and run in Flink's keyed operator harness on the same random streams (several keys,
  * NULLs, late rows, watermark bursts): the output lists, records and watermarks, must be equal in
- * order, each record byte for byte in Flink's binary row form. The random streams and the tie order
- * run on the heap backend and on RocksDB with RocksDB timers, whose timer queue orders ties by
- * serialized bytes.
+ * order, each record byte for byte in Flink's binary row form. The main cases run for TUMBLE
+ * windows and for HOP windows of two and three slices ({@link #WINDOWS}) on the heap backend, and
+ * for TUMBLE also on RocksDB with RocksDB timers, whose timer queue orders ties by serialized bytes.
  */
 class AcceleratedWindowAggOperatorTest {
     static final int MAX_PARALLELISM = 128;
     static final long SIZE = 10_000;
 
-    static final String ALL_FUNCTIONS = "SELECT k1, k2, window_start, window_end, COUNT(*), COUNT(b), COUNT(c),"
-            + " SUM(a), SUM(b), SUM(c), SUM(d), MIN(a), MAX(a), MIN(b), MAX(b), MIN(c), MAX(c), MIN(d), MAX(d)"
-            + " FROM TABLE(TUMBLE(TABLE bids, DESCRIPTOR(ts), INTERVAL '10' SECOND))"
-            + " GROUP BY k1, k2, window_start, window_end";
+    static final String TUMBLE = "TUMBLE(TABLE bids, DESCRIPTOR(ts), INTERVAL '10' SECOND)";
+    /** The window table functions the main cases run over: 10 s windows, tumbling or sliding by 5 s or 2 s. */
+    static final String[] WINDOWS = {TUMBLE, "HOP(TABLE bids, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '10' SECOND)",
+            "HOP(TABLE bids, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '10' SECOND)"};
+
+    static final String ALL_FUNCTIONS = allFunctions(TUMBLE);
+
+    /** Every window of {@link #WINDOWS} on the heap backend; TUMBLE on RocksDB too (fewer seeds there). */
+    static Stream<Arguments> windowsAndBackends() {
+        return Stream.concat(Stream.of(WINDOWS).map(w -> Arguments.of(w, WindowAggHarnesses.Backend.HEAP)),
+                Stream.of(Arguments.of(TUMBLE, WindowAggHarnesses.Backend.ROCKSDB)));
+    }
+
+    /** COUNT(*), COUNT(x), SUM, MIN and MAX over INT, BIGINT, DOUBLE and DECIMAL per two keys, over {@code window}. */
+    static String allFunctions(String window) {
+        return "SELECT k1, k2, window_start, window_end, COUNT(*), COUNT(b), COUNT(c),"
+                + " SUM(a), SUM(b), SUM(c), SUM(d), MIN(a), MAX(a), MIN(b), MAX(b), MIN(c), MAX(c), MIN(d), MAX(d)"
+                + " FROM TABLE(" + window + ") GROUP BY k1, k2, window_start, window_end";
+    }
 
     static final String[] ONE_PHASE = {"table.optimizer.agg-phase-strategy", "ONE_PHASE"};
-
-    /** COUNT(*) over many keys: hundreds of (key, window) pairs in a few windows. */
-    static final String MANY_KEYS = "SELECT k1, k2, a, window_end, COUNT(*)"
-            + " FROM TABLE(TUMBLE(TABLE bids, DESCRIPTOR(ts), INTERVAL '10' SECOND))"
-            + " GROUP BY k1, k2, a, window_start, window_end";
 
     /** Runs {@code operator} over all of {@code events} in a harness of its own; returns its output. */
     static List<String> run(WindowAggHarnesses.Planned planned, OneInputStreamOperator<RowData, RowData> operator,
@@ -52,13 +64,14 @@ class AcceleratedWindowAggOperatorTest {
         return planned.spec().timeIndex();
     }
 
-    // The heap backend takes the long runs; RocksDB repeats a few of them.
     @ParameterizedTest
-    @EnumSource(names = {"HEAP", "ROCKSDB"})
-    void singlePhaseEqualsStockOnRandomStreams(WindowAggHarnesses.Backend backend) throws Exception {
-        WindowAggHarnesses.Planned planned = WindowAggHarnesses.plan(ALL_FUNCTIONS, ONE_PHASE).on(backend);
+    @MethodSource("windowsAndBackends")
+    void singlePhaseEqualsStockOnRandomStreams(String window, WindowAggHarnesses.Backend backend) throws Exception {
+        WindowAggHarnesses.Planned planned = WindowAggHarnesses.plan(allFunctions(window), ONE_PHASE).on(backend);
         assertEquals(WindowAggSpec.SINGLE, planned.spec().phase());
-        for (long seed = 1; seed <= (backend == WindowAggHarnesses.Backend.HEAP ? 12 : 2); seed++) {
+        // HOP windows fire each slice several times over, RocksDB is slow: fewer seeds for them.
+        long seeds = backend == WindowAggHarnesses.Backend.ROCKSDB ? 2 : window.equals(TUMBLE) ? 12 : 4;
+        for (long seed = 1; seed <= seeds; seed++) {
             List<WindowAggHarnesses.Event> events = WindowAggHarnesses.stream(planned.inputType(), timeIndex(planned),
                     seed, 1500, SIZE);
             List<String> stock = run(planned, planned.newStock(), events);
@@ -85,13 +98,13 @@ class AcceleratedWindowAggOperatorTest {
     }
 
     @ParameterizedTest
-    @EnumSource(names = {"HEAP", "ROCKSDB"})
-    void globalPhaseEqualsStockOnRandomPartials(WindowAggHarnesses.Backend backend) throws Exception {
+    @MethodSource("windowsAndBackends")
+    void globalPhaseEqualsStockOnRandomPartials(String window, WindowAggHarnesses.Backend backend) throws Exception {
         // The default two-phase plan: the global operator reads the local phase's partial
         // accumulators and their slice end; random partials stand for any local phase's output,
         // including COUNT(*) partials that add up to 0 (seeds 22 and 28): stock emits nothing for
         // such an empty window when its timer fires.
-        WindowAggHarnesses.Planned planned = WindowAggHarnesses.plan(ALL_FUNCTIONS).on(backend);
+        WindowAggHarnesses.Planned planned = WindowAggHarnesses.plan(allFunctions(window)).on(backend);
         assertEquals(WindowAggSpec.GLOBAL, planned.spec().phase());
         long[] seeds = backend == WindowAggHarnesses.Backend.HEAP ? new long[] {1, 2, 3, 22, 28} : new long[] {22};
         for (long seed : seeds) {
@@ -122,9 +135,12 @@ class AcceleratedWindowAggOperatorTest {
     }
 
     @ParameterizedTest
-    @EnumSource(names = {"HEAP", "ROCKSDB"})
-    void countStarOnlyManyKeysOneWatermarkKeepsStockTieOrder(WindowAggHarnesses.Backend backend) throws Exception {
-        WindowAggHarnesses.Planned planned = WindowAggHarnesses.plan(MANY_KEYS, ONE_PHASE).on(backend);
+    @MethodSource("windowsAndBackends")
+    void countStarOnlyManyKeysOneWatermarkKeepsStockTieOrder(String window, WindowAggHarnesses.Backend backend)
+            throws Exception {
+        WindowAggHarnesses.Planned planned = WindowAggHarnesses.plan("SELECT k1, k2, a, window_end, COUNT(*)"
+                + " FROM TABLE(" + window + ")"
+                + " GROUP BY k1, k2, a, window_start, window_end", ONE_PHASE).on(backend);
         List<WindowAggHarnesses.Event> events = WindowAggHarnesses.stream(planned.inputType(), timeIndex(planned),
                 42, 3000, SIZE);
         // Only the final watermark: every window fires at once, so the order is the timer queue's ties.
