@@ -31,6 +31,13 @@ class AcceleratedWindowAggOperatorTest {
             "HOP(TABLE bids, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '10' SECOND)"};
 
     static final String ALL_FUNCTIONS = allFunctions(TUMBLE);
+    static final String MANY_KEYS = manyKeys(TUMBLE);
+
+    /** COUNT(*) over many keys: hundreds of (key, window) pairs in a few windows. */
+    static String manyKeys(String window) {
+        return "SELECT k1, k2, a, window_end, COUNT(*) FROM TABLE(" + window + ")"
+                + " GROUP BY k1, k2, a, window_start, window_end";
+    }
 
     /** Every window of {@link #WINDOWS} on the heap backend; TUMBLE on RocksDB too (fewer seeds there). */
     static Stream<Arguments> windowsAndBackends() {
@@ -138,9 +145,7 @@ class AcceleratedWindowAggOperatorTest {
     @MethodSource("windowsAndBackends")
     void countStarOnlyManyKeysOneWatermarkKeepsStockTieOrder(String window, WindowAggHarnesses.Backend backend)
             throws Exception {
-        WindowAggHarnesses.Planned planned = WindowAggHarnesses.plan("SELECT k1, k2, a, window_end, COUNT(*)"
-                + " FROM TABLE(" + window + ")"
-                + " GROUP BY k1, k2, a, window_start, window_end", ONE_PHASE).on(backend);
+        WindowAggHarnesses.Planned planned = WindowAggHarnesses.plan(manyKeys(window), ONE_PHASE).on(backend);
         List<WindowAggHarnesses.Event> events = WindowAggHarnesses.stream(planned.inputType(), timeIndex(planned),
                 42, 3000, SIZE);
         // Only the final watermark: every window fires at once, so the order is the timer queue's ties.
