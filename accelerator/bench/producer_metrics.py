@@ -9,6 +9,7 @@ runs and keeps the last values it saw; the cluster's `metrics.fetcher.update-int
 
 from __future__ import annotations
 
+import math
 import threading
 import urllib.error
 
@@ -55,7 +56,8 @@ class ProducerMetrics:
         values = {}
         for name, combine in METRICS.items():
             per_subtask = self.cluster.operator_metric(self.job_id, vertices[0]["name"], f"{GROUP}.{name}")
-            if per_subtask:
-                total = sum(per_subtask.values())
-                values[name] = total / len(per_subtask) if combine == "mean" else total
+            # NaN: no request in the producer's sample windows (none yet, or they expired after the last).
+            finite = [v for v in per_subtask.values() if math.isfinite(v)]
+            if finite:
+                values[name] = sum(finite) / len(finite) if combine == "mean" else sum(finite)
         return values
