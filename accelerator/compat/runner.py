@@ -129,15 +129,14 @@ class CompatRunner:
         self.fallback_reasons: dict[str, list[str]] = {}
 
     def run_case(self, case: cases.Case) -> CaseResult:
+        reasons = self.fallback_reasons.get(case.name, [])
         try:
             records = self._input_records(case)
             stock = self._run(case, records, accelerated=False)
             accelerated = self._run(case, records, accelerated=True)
         except (cases.CaseError, SqlSubmissionFailed, TimeoutError, ProduceFailed) as error:
-            return CaseResult(case.name, ERROR, False, "stock", self.fallback_reasons.get(case.name, []), 0, 0, 0,
-                              case.expect, str(error))
+            return CaseResult(case.name, ERROR, False, "stock", reasons, 0, 0, 0, case.expect, str(error))
         comparison = self._compare(case, stock, accelerated)
-        reasons = self.fallback_reasons.get(case.name, [])
         acceleration = achieved(accelerated.acceleration, reasons)
         # Only where nothing runs stock: a stock source feeding an encode stage hands on rows, not messages.
         if comparison.passed and acceleration == "accelerated" and not accelerated.failure:
@@ -146,10 +145,12 @@ class CompatRunner:
         unexplained = unmatched_reasons(case.fallback_reasons, reasons)
         expect_met = (case.expect is None or case.expect == acceleration) and not missing and not unexplained
         detail = comparison.detail
-        if comparison.passed and not expect_met:
-            detail = (f"the accelerated job graph has no {', '.join(missing)}" if missing
-                      else f"no stock part gives the reason {unexplained[0]!r} (stock parts: {reasons})"
-                      if unexplained else f"expected acceleration {case.expect!r}, got {acceleration!r}")
+        if comparison.passed and missing:
+            detail = f"the accelerated job graph has no {', '.join(missing)}"
+        elif comparison.passed and unexplained:
+            detail = f"no stock part gives the reason {unexplained[0]!r} (stock parts: {reasons})"
+        elif comparison.passed and not expect_met:
+            detail = f"expected acceleration {case.expect!r}, got {acceleration!r}"
         return CaseResult(case.name, comparison.status, comparison.passed and expect_met, acceleration, reasons,
                           stock.duration_ms, accelerated.duration_ms,
                           sum(len(v) for v in stock.outputs.values()), case.expect, detail)
