@@ -31,16 +31,16 @@ import signal
 import sys
 import time
 import urllib.error
-import urllib.request
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from pathlib import Path
 
 import pytest
 
-from accelerator.sidecar.shm import REGION_PREFIX, SEQUENCE_AT, alive
+from accelerator.sidecar.shm import alive
 from accelerator.testing import locations
+from accelerator.testing.faults import (CHUNK, Feed, await_new_sidecar, bids, checkpoint, failures,
+                                        freeze_inside_a_call, wait_feeding, written)
 from accelerator.testing.flink import FlinkCluster
 from accelerator.testing.gateway import SqlGateway
 from accelerator.testing.sidecars import orphaned_regions, regions_of, sidecar_pids
@@ -48,7 +48,6 @@ from accelerator.testing.sidecars import orphaned_regions, regions_of, sidecar_p
 pytestmark = pytest.mark.services
 
 FAULTS = int(os.environ.get("ACCELERATOR_FAULT_KILLS", "3"))
-CHUNK = 20
 TIMEOUT_S = 3  # accelerator.sidecar.timeout for the hang faults
 
 SOURCE = """
@@ -137,25 +136,6 @@ WINDOWED = Job("windowed", WINDOW_SINK, "Accelerated[bid-rows]", windowed,
                watermark=", WATERMARK FOR `dateTime` AS `dateTime` - INTERVAL '1' SECOND", spacing_ms=SPACING_MS)
 
 
-def bids(count: int, seed: int = 7, spacing_ms: int | None = None) -> list[str]:
-    """Distinct bids (the url holds the index), with nulls and unicode, as JSON text; with
-    `spacing_ms`, their times rise by that much from one bid to the next."""
-    rng = random.Random(seed)
-    start = datetime(2026, 1, 1)
-    out = []
-    for i in range(count):
-        when = (f"2026-01-01 00:{i // 60 % 60:02d}:{i % 60:02d}.{rng.randrange(1000):03d}" if spacing_ms is None
-                else (start + timedelta(milliseconds=i * spacing_ms)).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3])
-        out.append(json.dumps({
-            "auction": rng.choice([rng.randrange(1000, 1500), None]), "bidder": rng.randrange(1000, 3000),
-            "price": rng.choice([rng.randrange(1, 10_000_000), 9223372036854775807, -1]),
-            "channel": rng.choice(["Apple", "Google", "ünïcode ✓", None]),
-            "url": f"https://www.nexmark.com/item.htm?query={i}",
-            "dateTime": when,
-            "extra": "x" * rng.randrange(0, 40)}, ensure_ascii=rng.random() < 0.5))
-    return out
-
-
 @pytest.fixture(scope="module")
 def cluster(request):
     config = {"accelerator.python.executable": sys.executable,
@@ -178,24 +158,6 @@ def gateway(cluster):
     gateway.stop()
 
 
-class Feed:
-    """Writes the source topic in chunks of CHUNK messages, on demand, up to its fixed end."""
-
-    def __init__(self, kafka_broker, topic: str, messages: list[str]):
-        self.kafka_broker, self.topic, self.messages, self.written = kafka_broker, topic, messages, 0
-
-    def more(self, chunks: int = 1) -> None:
-        for _ in range(chunks):
-            if self.written >= len(self.messages):
-                raise AssertionError("the feed ran out before the faults were done; make it longer")
-            self.kafka_broker.produce(self.topic, self.messages[self.written:self.written + CHUNK])
-            self.written += CHUNK
-
-    def rest(self) -> None:
-        self.kafka_broker.produce(self.topic, self.messages[self.written:])
-        self.written = len(self.messages)
-
-
 def inject_faults(cluster, kafka_broker, job_id: str, sink: str, feed: Feed, count: int,
                   rng: random.Random) -> list[str]:
     """SIGKILL or SIGSTOP the running sidecar `count` times, each time inside a process() call and
@@ -207,103 +169,21 @@ def inject_faults(cluster, kafka_broker, job_id: str, sink: str, feed: Feed, cou
     taskmanagers = cluster.daemon_pids()
     seen: set[int] = set()
     done = []
-    current = _await_new_sidecar(taskmanagers, seen, feed)
+    current = await_new_sidecar(taskmanagers, seen, feed)
     for i in range(count):
         feed.more(rng.randrange(1, 4))
         checkpoint(cluster, job_id)
         after = written(kafka_broker, sink)
-        _wait(lambda: written(kafka_broker, sink) > after, "output written after the checkpoint", feed)
+        wait_feeding(lambda: written(kafka_broker, sink) > after, "output written after the checkpoint", feed)
         fault = signal.SIGSTOP if i % 3 == 1 else signal.SIGKILL
         seen.update(sidecar_pids(taskmanagers))
-        _freeze_inside_a_call(current, feed)
+        freeze_inside_a_call(current, feed)
         if fault == signal.SIGKILL:
             os.kill(current, fault)
         done.append(fault.name)
-        hit, current = current, _await_new_sidecar(taskmanagers, seen, feed)
+        hit, current = current, await_new_sidecar(taskmanagers, seen, feed)
         assert not alive(hit), f"sidecar {hit} outlived its {fault.name} and the restart"
     return done
-
-
-def checkpoint(cluster, job_id: str, timeout_s: float = 120) -> int:
-    """Trigger a checkpoint through Flink's REST API and wait until it completes; its id."""
-    request = urllib.request.Request(f"{cluster.rest_url}/jobs/{job_id}/checkpoints", data=b"{}", method="POST",
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        trigger = json.loads(response.read())["request-id"]
-    deadline = time.monotonic() + timeout_s
-    while True:
-        result = cluster.rest(f"/jobs/{job_id}/checkpoints/{trigger}")
-        if result["status"]["id"] == "COMPLETED":
-            operation = result.get("operation", {})
-            assert "checkpointId" in operation, f"checkpoint {trigger} failed: {result}"
-            return operation["checkpointId"]
-        assert time.monotonic() < deadline, f"checkpoint {trigger} not done after {timeout_s} s"
-        time.sleep(0.1)
-
-
-def written(kafka_broker, topic: str) -> int:
-    """Messages in `topic`, in open and aborted transactions too."""
-    return len(kafka_broker.consume(topic, isolation_level="read_uncommitted"))
-
-
-def _freeze_inside_a_call(sidecar: int, feed: Feed, timeout_s: float = 120) -> None:
-    """Stop `sidecar` (SIGSTOP) while it holds a batch: the JVM has committed a request the sidecar
-    has not answered (the regions' headers hold the sequence numbers, see accelerator/sidecar/shm.py).
-    Checked again once stopped, so the call is certainly unanswered when the fault hits."""
-    request, response = _regions_mapped_by(sidecar)
-    deadline = time.monotonic() + timeout_s
-    fed = time.monotonic()
-    while True:
-        asked, answered = _sequence(request), _sequence(response)
-        if asked > 0 and answered != asked:
-            os.kill(sidecar, signal.SIGSTOP)
-            if _sequence(request) > 0 and _sequence(response) != _sequence(request):
-                return
-            os.kill(sidecar, signal.SIGCONT)
-        assert time.monotonic() < deadline, f"sidecar {sidecar} was never caught inside a call"
-        if time.monotonic() - fed > 1.0:
-            feed.more()
-            fed = time.monotonic()
-        time.sleep(0.0002)
-
-
-def _regions_mapped_by(sidecar: int) -> tuple[str, str]:
-    """The request region (the JVM's) and the response region (its own) `sidecar` has mapped."""
-    mapped = {line.split(maxsplit=5)[-1] for line in Path(f"/proc/{sidecar}/maps").read_text().splitlines()
-              if REGION_PREFIX in line}
-    (request,) = [m for m in mapped if os.path.basename(m).startswith(REGION_PREFIX + "request-")]
-    (response,) = [m for m in mapped if os.path.basename(m).startswith(REGION_PREFIX + "response-")]
-    return request, response
-
-
-def _sequence(region: str) -> int:
-    """The sequence number of the batch committed in `region`; 0 while one is written or none is."""
-    try:
-        with open(region, "rb") as f:
-            return int.from_bytes(os.pread(f.fileno(), 8, SEQUENCE_AT), "little")
-    except FileNotFoundError:
-        return -1
-
-
-def _await_new_sidecar(taskmanagers: list[int], seen: set[int], feed: Feed, timeout_s: float = 180) -> int:
-    """The first sidecar of the TaskManagers not in `seen`; keeps the feed flowing meanwhile, so a
-    hung sidecar is called (and noticed) and a restarted job has work."""
-    found: list[int] = []
-    _wait(lambda: found.extend(p for p in sidecar_pids(taskmanagers) if p not in seen) or found,
-          "a new sidecar after the fault", feed, timeout_s)
-    return found[0]
-
-
-def _wait(condition, what: str, feed: Feed, timeout_s: float = 180) -> None:
-    """Polls `condition` every 0.1 s; writes one more chunk of the feed each second meanwhile."""
-    deadline = time.monotonic() + timeout_s
-    fed = time.monotonic()
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out after {timeout_s} s waiting for {what}"
-        if time.monotonic() - fed >= 1.0:
-            feed.more()
-            fed = time.monotonic()
-        time.sleep(0.1)
 
 
 def run_with_faults(gateway, kafka_broker, new_topic, guarantee: str, faults: int, seed: int, job: Job = STATELESS):
@@ -325,7 +205,7 @@ def run_with_faults(gateway, kafka_broker, new_topic, guarantee: str, faults: in
         # Windows fire while the restarted job runs, not only at the end of input: the watermarks of
         # the splits it restored advance again (uncommitted output counts: it shows the firing).
         before = written(kafka_broker, accelerated_sink)
-        _wait(lambda: written(kafka_broker, accelerated_sink) > before, "a window fired after the last restart", feed)
+        wait_feeding(lambda: written(kafka_broker, accelerated_sink) > before, "a window fired after the last restart", feed)
     feed.rest()
     _finish(cluster, job_id)
 
@@ -335,8 +215,7 @@ def run_with_faults(gateway, kafka_broker, new_topic, guarantee: str, faults: in
     accelerated = [r.value for r in kafka_broker.consume(accelerated_sink)]
     uncommitted = [r.value for r in kafka_broker.consume(accelerated_sink, isolation_level="read_uncommitted")]
     assert stock == job.expected(messages), "the stock run is no oracle: it did not write what the query asks"
-    failures = _failures(cluster, job_id)
-    return Run(stock, accelerated, uncommitted, injected, failures)
+    return Run(stock, accelerated, uncommitted, injected, failures(cluster, job_id))
 
 
 @dataclass(frozen=True)
@@ -362,11 +241,6 @@ def _finish(cluster, job_id: str, timeout_s: float = 600) -> None:
             pass  # the job finished meanwhile, or a checkpoint declined as its tasks were finishing
         time.sleep(0.5)
     cluster.wait_for_job(job_id)
-
-
-def _failures(cluster, job_id: str) -> list[str]:
-    entries = cluster.rest(f"/jobs/{job_id}/exceptions?maxExceptions=1000")["exceptionHistory"]["entries"]
-    return [e.get("stacktrace", "") for e in entries]
 
 
 def _nothing_left(cluster, regions_before: set[str]) -> None:

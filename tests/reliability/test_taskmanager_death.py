@@ -10,12 +10,12 @@ import os
 import signal
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
 from accelerator.sidecar.shm import alive
 from accelerator.testing import locations
+from accelerator.testing.faults import taskmanager_pids
 from accelerator.testing.flink import FlinkCluster
 from accelerator.testing.sidecars import fork_server_pids, regions, regions_of, sidecar_pids
 
@@ -32,11 +32,6 @@ INSERT INTO out_src SELECT id, UPPER(name) FROM src WHERE id > 0;
 """
 
 
-def _taskmanagers(cluster) -> list[int]:
-    return [p for p in cluster.daemon_pids()
-            if "TaskManagerRunner" in Path(f"/proc/{p}/cmdline").read_bytes().decode(errors="replace")]
-
-
 @pytest.mark.parametrize("stopped", [False, True], ids=["running", "one-sidecar-stopped"])
 def test_no_sidecar_and_no_region_survives_a_killed_taskmanager(kafka_broker, new_topic, stopped):
     """With `stopped`, one sidecar is SIGSTOPped first: it can neither act on its parent's death
@@ -49,7 +44,7 @@ def test_no_sidecar_and_no_region_survives_a_killed_taskmanager(kafka_broker, ne
         source, sink = new_topic("tm-death-src", partitions=2), new_topic("tm-death-out")
         kafka_broker.produce(source, [json.dumps({"id": i, "name": f"n{i}"}) for i in range(1, 500)])
         (job_id,) = cluster.submit_sql(JOB, {"bootstrap": kafka_broker.bootstrap, "source": source, "sink": sink})
-        (taskmanager,) = _taskmanagers(cluster)
+        (taskmanager,) = taskmanager_pids(cluster)
         deadline = time.monotonic() + 120
         # Both sidecars attached: one request and one response region each.
         while (len(sidecars := sidecar_pids([taskmanager])) < 2

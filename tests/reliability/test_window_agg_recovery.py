@@ -21,23 +21,19 @@ One cluster (three slots) serves the module; jobs run one after another.
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
 import sys
 import time
-import urllib.request
 import uuid
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 
 import pytest
 
 from accelerator.testing import locations
+from accelerator.testing.faults import (CHUNK, Feed, bids, checkpoint, replace_taskmanager, restarts,
+                                        stop_with_savepoint, wait_feeding, written)
 from accelerator.testing.flink import TERMINAL_STATES, FlinkCluster, JobFailed
 from accelerator.testing.gateway import SqlGateway
 from accelerator.testing.kafka import Record
-from test_sidecar_faults import CHUNK, Feed, _wait, bids, checkpoint, written
 
 pytestmark = pytest.mark.services
 
@@ -102,25 +98,6 @@ def gateway(cluster):
     gateway.stop()
 
 
-def _post(cluster, path: str, body: dict) -> dict:
-    request = urllib.request.Request(cluster.rest_url + path, data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
-
-
-def stop_with_savepoint(cluster, job_id: str, directory: Path, timeout_s: float = 180) -> str:
-    """Stop the job with a savepoint, without draining (open windows stay open, in the savepoint);
-    the savepoint's path."""
-    trigger = _post(cluster, f"/jobs/{job_id}/stop", {"targetDirectory": directory.as_uri(), "drain": False})
-    deadline = time.monotonic() + timeout_s
-    while (result := cluster.rest(f"/jobs/{job_id}/savepoints/{trigger['request-id']}"))["status"]["id"] != "COMPLETED":
-        assert time.monotonic() < deadline, f"savepoint of {job_id} not done after {timeout_s} s"
-        time.sleep(0.2)
-    assert "location" in result["operation"], f"stop-with-savepoint of {job_id} failed: {result['operation']}"
-    return result["operation"]["location"]
-
-
 def _vertex(cluster, job_id: str, part: str) -> dict:
     (vertex,) = [v for v in cluster.rest(f"/jobs/{job_id}")["vertices"] if part in v["name"]]
     return vertex
@@ -129,11 +106,6 @@ def _vertex(cluster, job_id: str, part: str) -> dict:
 def _state_entries(cluster, job_id: str) -> float:
     """Open (key, window) entries the accelerated window aggregate's sidecars hold now."""
     return sum(cluster.operator_metric(job_id, WINDOW_VERTEX, "stateEntries").values())
-
-
-def _restarts(cluster, job_id: str) -> int:
-    """Restarts of the job so far (0 before its metrics are first fetched and after it ended)."""
-    return sum(int(float(m["value"])) for m in cluster.rest(f"/jobs/{job_id}/metrics?get=numRestarts"))
 
 
 def _checkpoint_figures(cluster, job_id: str) -> dict:
@@ -167,22 +139,18 @@ def test_restore_from_checkpoint_equals_stock(cluster, gateway, kafka_broker, ne
     _vertex(cluster, job_id, WINDOW_VERTEX)  # the job runs the accelerated window aggregate
     # Windows have fired (output written), others are open (state in the sidecar) and a checkpoint
     # holds them: the kill then has state to lose.
-    _wait(lambda: written(kafka_broker, sink) > 0 and _state_entries(cluster, job_id) > 0
-          and cluster.rest(f"/jobs/{job_id}/checkpoints")["counts"]["completed"] > 0,
-          "fired windows, open ones and a completed checkpoint", feed)
+    wait_feeding(lambda: written(kafka_broker, sink) > 0 and _state_entries(cluster, job_id) > 0
+                 and cluster.rest(f"/jobs/{job_id}/checkpoints")["counts"]["completed"] > 0,
+                 "fired windows, open ones and a completed checkpoint", feed)
     figures = _checkpoint_figures(cluster, job_id)
     assert figures["window_agg_state_size"] > 0, figures
     print(f"\naccelerated window aggregate checkpoint: {figures}")
-    (taskmanager,) = [p for p in cluster.daemon_pids()
-                      if "TaskManagerRunner" in Path(f"/proc/{p}/cmdline").read_bytes().decode(errors="replace")]
-    os.kill(taskmanager, signal.SIGKILL)
-    subprocess.run([str(cluster.home / "bin" / "taskmanager.sh"), "start"], cwd=cluster.home, env=cluster._env(),
-                   check=True, capture_output=True)
-    _wait(lambda: _restarts(cluster, job_id) >= 1 and cluster.rest(f"/jobs/{job_id}")["state"] == "RUNNING"
-          and _state_entries(cluster, job_id) > 0, "the job restarted on the new TaskManager", feed)
+    replace_taskmanager(cluster)
+    wait_feeding(lambda: restarts(cluster, job_id) >= 1 and cluster.rest(f"/jobs/{job_id}")["state"] == "RUNNING"
+                 and _state_entries(cluster, job_id) > 0, "the job restarted on the new TaskManager", feed)
     feed.rest()
     cluster.wait_for_job(job_id)
-    assert _restarts(cluster, job_id) >= 1
+    assert restarts(cluster, job_id) >= 1
 
     stock_sink = new_topic("wa-restore-stock")
     gateway.run_sql(STOCK + TABLES + QUERY, _params(kafka_broker, source, stock_sink, ends, 1))
@@ -208,7 +176,7 @@ def drain_restored(cluster, job_id: str, last_window_end: int, timeout_s: float 
         state = cluster.rest(f"/jobs/{job_id}")["state"]
         if state == "FINISHED":
             return
-        if _restarts(cluster, job_id) > 0 or state in ("FAILED", "CANCELED"):
+        if restarts(cluster, job_id) > 0 or state in ("FAILED", "CANCELED"):
             raise JobFailed(job_id, state, cluster.job_exception(job_id))
         watermarks = [float(m["value"]) for m in cluster.rest(f"/jobs/{job_id}/vertices/{vertex['id']}/watermarks")]
         if len(watermarks) == vertex["parallelism"] and min(watermarks) >= last_window_end:

@@ -1,0 +1,187 @@
+"""Fault injection into checkpointed jobs on a real Flink cluster: the bid feed a job reads while
+faults hit it, checkpoints and savepoints through Flink's REST API, sidecars caught inside a call,
+TaskManagers killed and replaced, and the counts (restarts, failures, messages written) that prove
+a fault hit a running job."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import time
+import urllib.request
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from accelerator.sidecar.shm import REGION_PREFIX, SEQUENCE_AT
+from accelerator.testing.sidecars import sidecar_pids
+
+#: Messages the feed writes at a time.
+CHUNK = 20
+
+
+class Feed:
+    """Writes the source topic in chunks of CHUNK messages, on demand, up to its fixed end."""
+
+    def __init__(self, kafka_broker, topic: str, messages: list[str]):
+        self.kafka_broker, self.topic, self.messages, self.written = kafka_broker, topic, messages, 0
+
+    def more(self, chunks: int = 1) -> None:
+        for _ in range(chunks):
+            if self.written >= len(self.messages):
+                raise AssertionError("the feed ran out before the faults were done; make it longer")
+            self.kafka_broker.produce(self.topic, self.messages[self.written:self.written + CHUNK])
+            self.written += CHUNK
+
+    def rest(self) -> None:
+        self.kafka_broker.produce(self.topic, self.messages[self.written:])
+        self.written = len(self.messages)
+
+
+def bids(count: int, seed: int = 7, spacing_ms: int | None = None) -> list[str]:
+    """Distinct bids (the url holds the index), with nulls and unicode, as JSON text; with
+    `spacing_ms`, their times rise by that much from one bid to the next."""
+    rng = random.Random(seed)
+    start = datetime(2026, 1, 1)
+    out = []
+    for i in range(count):
+        when = (f"2026-01-01 00:{i // 60 % 60:02d}:{i % 60:02d}.{rng.randrange(1000):03d}" if spacing_ms is None
+                else (start + timedelta(milliseconds=i * spacing_ms)).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3])
+        out.append(json.dumps({
+            "auction": rng.choice([rng.randrange(1000, 1500), None]), "bidder": rng.randrange(1000, 3000),
+            "price": rng.choice([rng.randrange(1, 10_000_000), 9223372036854775807, -1]),
+            "channel": rng.choice(["Apple", "Google", "ünïcode ✓", None]),
+            "url": f"https://www.nexmark.com/item.htm?query={i}",
+            "dateTime": when,
+            "extra": "x" * rng.randrange(0, 40)}, ensure_ascii=rng.random() < 0.5))
+    return out
+
+
+def wait_feeding(condition, what: str, feed: Feed, timeout_s: float = 180) -> None:
+    """Polls `condition` every 0.1 s; writes one more chunk of the feed each second meanwhile, so a
+    (re)started job has work and a dead or hung sidecar is called, and noticed."""
+    deadline = time.monotonic() + timeout_s
+    fed = time.monotonic()
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out after {timeout_s} s waiting for {what}"
+        if time.monotonic() - fed >= 1.0:
+            feed.more()
+            fed = time.monotonic()
+        time.sleep(0.1)
+
+
+def written(kafka_broker, topic: str) -> int:
+    """Messages in `topic`, in open and aborted transactions too."""
+    return len(kafka_broker.consume(topic, isolation_level="read_uncommitted"))
+
+
+def post(cluster, path: str, body: dict) -> dict:
+    """POST `body` as JSON to the cluster's REST API; the answer."""
+    request = urllib.request.Request(cluster.rest_url + path, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def checkpoint(cluster, job_id: str, timeout_s: float = 120) -> int:
+    """Trigger a checkpoint through Flink's REST API and wait until it completes; its id."""
+    trigger = post(cluster, f"/jobs/{job_id}/checkpoints", {})["request-id"]
+    deadline = time.monotonic() + timeout_s
+    while True:
+        result = cluster.rest(f"/jobs/{job_id}/checkpoints/{trigger}")
+        if result["status"]["id"] == "COMPLETED":
+            operation = result.get("operation", {})
+            assert "checkpointId" in operation, f"checkpoint {trigger} failed: {result}"
+            return operation["checkpointId"]
+        assert time.monotonic() < deadline, f"checkpoint {trigger} not done after {timeout_s} s"
+        time.sleep(0.1)
+
+
+def stop_with_savepoint(cluster, job_id: str, directory: Path, timeout_s: float = 180) -> str:
+    """Stop the job with a savepoint, without draining (open windows stay open, in the savepoint);
+    the savepoint's path."""
+    trigger = post(cluster, f"/jobs/{job_id}/stop", {"targetDirectory": directory.as_uri(), "drain": False})
+    deadline = time.monotonic() + timeout_s
+    while (result := cluster.rest(f"/jobs/{job_id}/savepoints/{trigger['request-id']}"))["status"]["id"] != "COMPLETED":
+        assert time.monotonic() < deadline, f"savepoint of {job_id} not done after {timeout_s} s"
+        time.sleep(0.2)
+    assert "location" in result["operation"], f"stop-with-savepoint of {job_id} failed: {result['operation']}"
+    return result["operation"]["location"]
+
+
+def restarts(cluster, job_id: str) -> int:
+    """Restarts of the job so far (0 before its metrics are first fetched and after it ended)."""
+    return sum(int(float(m["value"])) for m in cluster.rest(f"/jobs/{job_id}/metrics?get=numRestarts"))
+
+
+def failures(cluster, job_id: str) -> list[str]:
+    """The stack traces of the job's failures in Flink's exception history (the cluster keeps
+    `web.exception-history-size` of them, 16 by default)."""
+    entries = cluster.rest(f"/jobs/{job_id}/exceptions?maxExceptions=1000")["exceptionHistory"]["entries"]
+    return [e.get("stacktrace", "") for e in entries]
+
+
+def taskmanager_pids(cluster) -> list[int]:
+    """The cluster's TaskManager JVMs."""
+    return [p for p in cluster.daemon_pids()
+            if "TaskManagerRunner" in Path(f"/proc/{p}/cmdline").read_bytes().decode(errors="replace")]
+
+
+def replace_taskmanager(cluster) -> int:
+    """SIGKILL the cluster's one TaskManager and start another (`taskmanager.sh start`), so its jobs
+    can restart; the killed one's pid."""
+    (taskmanager,) = taskmanager_pids(cluster)
+    os.kill(taskmanager, signal.SIGKILL)
+    subprocess.run([str(cluster.home / "bin" / "taskmanager.sh"), "start"], cwd=cluster.home, env=cluster._env(),
+                   check=True, capture_output=True)
+    return taskmanager
+
+
+def freeze_inside_a_call(sidecar: int, feed: Feed, timeout_s: float = 120) -> None:
+    """Stop `sidecar` (SIGSTOP) while it holds a batch: the JVM has committed a request the sidecar
+    has not answered (the regions' headers hold the sequence numbers, see accelerator/sidecar/shm.py).
+    Checked again once stopped, so the call is certainly unanswered when the fault hits."""
+    request, response = _regions_mapped_by(sidecar)
+    deadline = time.monotonic() + timeout_s
+    fed = time.monotonic()
+    while True:
+        asked, answered = _sequence(request), _sequence(response)
+        if asked > 0 and answered != asked:
+            os.kill(sidecar, signal.SIGSTOP)
+            if _sequence(request) > 0 and _sequence(response) != _sequence(request):
+                return
+            os.kill(sidecar, signal.SIGCONT)
+        assert time.monotonic() < deadline, f"sidecar {sidecar} was never caught inside a call"
+        if time.monotonic() - fed > 1.0:
+            feed.more()
+            fed = time.monotonic()
+        time.sleep(0.0002)
+
+
+def _regions_mapped_by(sidecar: int) -> tuple[str, str]:
+    """The request region (the JVM's) and the response region (its own) `sidecar` has mapped."""
+    mapped = {line.split(maxsplit=5)[-1] for line in Path(f"/proc/{sidecar}/maps").read_text().splitlines()
+              if REGION_PREFIX in line}
+    (request,) = [m for m in mapped if os.path.basename(m).startswith(REGION_PREFIX + "request-")]
+    (response,) = [m for m in mapped if os.path.basename(m).startswith(REGION_PREFIX + "response-")]
+    return request, response
+
+
+def _sequence(region: str) -> int:
+    """The sequence number of the batch committed in `region`; 0 while one is written or none is."""
+    try:
+        with open(region, "rb") as f:
+            return int.from_bytes(os.pread(f.fileno(), 8, SEQUENCE_AT), "little")
+    except FileNotFoundError:
+        return -1
+
+
+def await_new_sidecar(taskmanagers: list[int], seen: set[int], feed: Feed, timeout_s: float = 180) -> int:
+    """The first sidecar of the TaskManagers not in `seen`; keeps the feed flowing meanwhile, so a
+    hung sidecar is called (and noticed) and a restarted job has work."""
+    found: list[int] = []
+    wait_feeding(lambda: found.extend(p for p in sidecar_pids(taskmanagers) if p not in seen) or found,
+                 "a new sidecar after the fault", feed, timeout_s)
+    return found[0]
