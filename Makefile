@@ -133,10 +133,12 @@ bench-formats: $(VENV)/.installed $(FLINK_DIST)
 		--command-line "make bench-formats  (= accelerator bench-formats $(BENCH_FORMATS_ARGS) --docs docs/performance.md)"
 
 # Reliability soak (docs/reliability.md): 100 job cycles, a 30-minute run under load, 20 sidecar
-# faults in a checkpointed exactly-once job, the TaskManager kill, 300 messages of 10 MB, the
-# decoder fuzz corpus and 10,000 random shuffled batches through the decoders (tests/fuzz/test_batch_fuzz.py).
+# faults in a checkpointed exactly-once job, 50 faults (sidecar and TaskManager kills) in an
+# exactly-once job whose window aggregate runs in the sidecar, the TaskManager kill, 300 messages
+# of 10 MB, the decoder fuzz corpus and 10,000 random shuffled batches through the decoders (tests/fuzz/test_batch_fuzz.py).
 soak: setup
-	ACCELERATOR_SOAK_CYCLES=100 ACCELERATOR_SOAK_SECONDS=1800 ACCELERATOR_FAULT_KILLS=20 ACCELERATOR_LARGE_MESSAGES=300 \
+	ACCELERATOR_SOAK_CYCLES=100 ACCELERATOR_SOAK_SECONDS=1800 ACCELERATOR_FAULT_KILLS=20 ACCELERATOR_STATEFUL_FAULT_KILLS=50 \
+	ACCELERATOR_LARGE_MESSAGES=300 \
 	ACCELERATOR_FUZZ_BATCHES=10000 \
 	ACCELERATOR_SOAK_REPORT=$(abspath $(CACHE)/soak-report.json) \
 	$(PY) -m pytest tests/reliability tests/fuzz $(PYTEST_ARGS)

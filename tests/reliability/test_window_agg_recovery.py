@@ -7,6 +7,10 @@ Flink 2.2.1 distribution with a real Kafka broker, against stock Flink running t
   run's (one partition, parallelism 1): nothing lost, nothing duplicated, windows in window-end
   order (the rows of one window end as a set: `by_window`). Prints the checkpoint's size and
   duration.
+- `test_window_aggregate_state_survives_killed_sidecars_and_taskmanagers`: the same job under
+  `ACCELERATOR_STATEFUL_FAULT_KILLS` faults (10; `make soak`: 50), each SIGKILL of a sidecar (the
+  window aggregate's, the source stage's or the encode stage's) or of the TaskManager, each proven
+  to restart the job and restore window entries; output as above, nothing left behind.
 - `test_rescale_from_savepoint_2_to_1_and_3`: a job at parallelism 2 over four partitions is
   stopped with a savepoint (no drain) while windows are open, then restarted from it at parallelism
   1 and, separately, 3; the windows that straddle the savepoint hold the rows of both sides, as
@@ -21,6 +25,9 @@ One cluster (three slots) serves the module; jobs run one after another.
 from __future__ import annotations
 
 import json
+import os
+import re
+import signal
 import sys
 import time
 import uuid
@@ -30,10 +37,11 @@ import pytest
 
 from accelerator.testing import locations
 from accelerator.testing.faults import (CHUNK, Feed, bids, checkpoint, replace_taskmanager, restarts,
-                                        stop_with_savepoint, wait_feeding, written)
+                                        stop_with_savepoint, taskmanager_pids, wait_feeding, written)
 from accelerator.testing.flink import TERMINAL_STATES, FlinkCluster, JobFailed
 from accelerator.testing.gateway import SqlGateway
 from accelerator.testing.kafka import Record
+from accelerator.testing.sidecars import orphaned_regions, sidecar_pids
 
 pytestmark = pytest.mark.services
 
@@ -72,6 +80,14 @@ SET 'accelerator.enabled' = 'true';
 SET 'accelerator.batch.size' = '16';
 """
 WINDOW_VERTEX = "Accelerated[bid-window-agg]"
+#: The job's other accelerated operators, each with a sidecar of its own.
+SOURCE_VERTEX, ENCODE_VERTEX = "Accelerated[bid-rows]", "Accelerated[per_channel-encode]"
+#: Faults injected by the stateful fault test (`make soak`: 50).
+STATEFUL_FAULTS = int(os.environ.get("ACCELERATOR_STATEFUL_FAULT_KILLS", "10"))
+#: What an accelerated operator logs when its sidecar starts, and what the window aggregate logs
+#: when it has restored its state (AcceleratedOperator, AcceleratedWindowAggOperator).
+SIDECAR_STARTED = re.compile(r"(Accelerated\[[^\]]*\]) \(subtask \d+\): sidecar pid (\d+) runs ")
+WINDOWS_RESTORED = re.compile(r"Accelerated\[bid-window-agg\] \(subtask \d+\): restored (\d+) window entries")
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +95,7 @@ def cluster(request, tmp_path_factory):
     config = {"accelerator.python.executable": sys.executable,
               "execution.checkpointing.interval": "1 s",
               "restart-strategy.type": "fixed-delay",
-              "restart-strategy.fixed-delay.attempts": 100,
+              "restart-strategy.fixed-delay.attempts": 1000,  # the soak's fault test restarts one job 50+ times
               "restart-strategy.fixed-delay.delay": "1 s",
               # A killed TaskManager is noticed by its failed heartbeat RPCs within two intervals.
               "heartbeat.interval": 1000,
@@ -116,6 +132,16 @@ def _checkpoint_figures(cluster, job_id: str) -> dict:
     return {"checkpoint": latest["id"], "state_size": latest["state_size"],
             "end_to_end_duration_ms": latest["end_to_end_duration"],
             "window_agg_state_size": window["state_size"], "window_agg_duration_ms": window["end_to_end_duration"]}
+
+
+def _assert_equals_stock(accelerated: list[bytes], stock: list[bytes], messages: list[str]) -> None:
+    """The committed windows of a restored run are stock's: none lost, none duplicated, in stock's
+    window-end order (each window end's rows as a set: `by_window`)."""
+    assert len(stock) >= 3 * len(messages) * SPACING_MS // 10_000, "stock wrote fewer windows than the input spans"
+    assert len(set(accelerated)) == len(accelerated), "duplicated windows in the committed output"
+    assert set(accelerated) == set(stock), (f"{len(set(stock) - set(accelerated))} of stock's {len(stock)} windows lost,"
+                                            f" {len(set(accelerated) - set(stock))} differ")
+    assert by_window(accelerated) == by_window(stock)
 
 
 def _params(kafka_broker, source: str, sink: str, ends: str, parallelism: int) -> dict:
@@ -155,11 +181,100 @@ def test_restore_from_checkpoint_equals_stock(cluster, gateway, kafka_broker, ne
     stock_sink = new_topic("wa-restore-stock")
     gateway.run_sql(STOCK + TABLES + QUERY, _params(kafka_broker, source, stock_sink, ends, 1))
     stock, accelerated = _values(kafka_broker, stock_sink), _values(kafka_broker, sink)
-    assert len(stock) >= 3 * len(messages) * SPACING_MS // 10_000, "stock wrote fewer windows than the input spans"
-    assert len(set(accelerated)) == len(accelerated), "duplicated windows in the committed output"
-    assert set(accelerated) == set(stock), (f"{len(set(stock) - set(accelerated))} of stock's {len(stock)} windows lost,"
-                                            f" {len(set(accelerated) - set(stock))} differ")
-    assert by_window(accelerated) == by_window(stock)
+    _assert_equals_stock(accelerated, stock, messages)
+
+
+def _taskmanager_logs(cluster) -> list[str]:
+    """The TaskManagers' logs, killed ones' included, oldest first."""
+    return [log.read_text(errors="replace")
+            for log in sorted(cluster.log_dir.glob("*taskexecutor*.log*"), key=lambda log: log.stat().st_mtime)]
+
+
+def _sidecar_operators(cluster) -> dict[int, str]:
+    """pid -> the accelerated operator it serves, for every sidecar the TaskManagers' logs name."""
+    return {int(m[2]): m[1] for log in _taskmanager_logs(cluster) for m in SIDECAR_STARTED.finditer(log)}
+
+
+def _restored_entries(cluster) -> list[int]:
+    """The window entries of each restore of the accelerated window aggregate, as its log says."""
+    return [int(m[1]) for log in _taskmanager_logs(cluster) for m in WINDOWS_RESTORED.finditer(log)]
+
+
+def _running_sidecar(cluster, operator: str) -> int | None:
+    """The one running sidecar of `operator`; None while there is not exactly one."""
+    operators = _sidecar_operators(cluster)
+    running = [p for p in sidecar_pids(taskmanager_pids(cluster)) if operators.get(p) == operator]
+    return running[0] if len(running) == 1 else None
+
+
+def _completed_checkpoints(cluster, job_id: str) -> int:
+    return cluster.rest(f"/jobs/{job_id}/checkpoints")["counts"]["completed"]
+
+
+def _fault_kinds(count: int) -> list[str]:
+    """Every fifth fault kills the TaskManager; the others kill a sidecar: every other one the
+    window aggregate's, the rest alternately the source stage's and the sink's encode stage's."""
+    return ["taskmanager" if i % 5 == 3 else WINDOW_VERTEX if i % 2 == 0 else
+            SOURCE_VERTEX if i // 2 % 2 == 0 else ENCODE_VERTEX for i in range(count)]
+
+
+def test_window_aggregate_state_survives_killed_sidecars_and_taskmanagers(cluster, gateway, kafka_broker, new_topic,
+                                                                          regions_before):
+    """STATEFUL_FAULTS faults into one exactly-once job whose window aggregate runs in a sidecar:
+    SIGKILL of the window aggregate's sidecar, of the source stage's and the encode stage's
+    sidecars, and (every fifth) of the TaskManager, which is replaced. Each hits the running job
+    with windows open (the aggregate holds entries) after a checkpoint taken since the job last
+    came back, and is proven by a restart (numRestarts grows) that restored window entries from
+    that checkpoint (the operator's log names a restore of more than 0 entries). The committed
+    output then equals an uninterrupted stock run's: 0 lost, 0 duplicated, windows in window-end
+    order, the rows of one window end as a set (`by_window`: their order is the restored timer
+    queue's, which Flink rebuilds key group by key group). No sidecar or region outlives it."""
+    assert STATEFUL_FAULTS >= 9, "the run needs two TaskManager kills and each kind of sidecar kill"
+    started = time.monotonic()
+    messages = bids(CHUNK * (60 + 40 * STATEFUL_FAULTS), seed=24, spacing_ms=SPACING_MS)
+    source = new_topic("wa-faults-bids")
+    ends = f"partition:0,offset:{len(messages)}"
+    feed = Feed(kafka_broker, source, messages)
+    feed.more(3)
+    sink = new_topic("wa-faults-accelerated")
+    (job_id,) = gateway.submit_sql(ACCELERATED + TABLES + QUERY, _params(kafka_broker, source, sink, ends, 1))
+    _vertex(cluster, job_id, WINDOW_VERTEX)  # the job runs the accelerated window aggregate
+    checkpoints_since_restart = 0
+    for i, kind in enumerate(_fault_kinds(STATEFUL_FAULTS)):
+        restarted, restores = restarts(cluster, job_id), len(_restored_entries(cluster))
+        wait_feeding(lambda: cluster.rest(f"/jobs/{job_id}")["state"] == "RUNNING"
+                     and _state_entries(cluster, job_id) > 0
+                     and _completed_checkpoints(cluster, job_id) > checkpoints_since_restart,
+                     f"open windows and a checkpoint before fault {i + 1} ({kind})", feed)
+        if kind == "taskmanager":
+            replace_taskmanager(cluster)
+        else:
+            target: list[int] = []
+            wait_feeding(lambda: target.append(_running_sidecar(cluster, kind)) or target[-1],
+                         f"the sidecar of {kind}", feed)
+            os.kill(target[-1], signal.SIGKILL)
+        wait_feeding(lambda: restarts(cluster, job_id) > restarted and len(_restored_entries(cluster)) > restores
+                     and cluster.rest(f"/jobs/{job_id}")["state"] == "RUNNING",
+                     f"the job back from a checkpoint after fault {i + 1} ({kind})", feed)
+        restored = _restored_entries(cluster)[restores:]
+        assert all(entries > 0 for entries in restored), f"fault {i + 1} ({kind}): restores of {restored} entries"
+        checkpoints_since_restart = _completed_checkpoints(cluster, job_id)
+    feed.rest()
+    cluster.wait_for_job(job_id)
+    figures = {"faults": STATEFUL_FAULTS, "restarts": restarts(cluster, job_id),
+               "restores": len(_restored_entries(cluster)), "checkpoints": _completed_checkpoints(cluster, job_id),
+               "seconds": round(time.monotonic() - started)}
+
+    stock_sink = new_topic("wa-faults-stock")
+    gateway.run_sql(STOCK + TABLES + QUERY, _params(kafka_broker, source, stock_sink, ends, 1))
+    stock, accelerated = _values(kafka_broker, stock_sink), _values(kafka_broker, sink)
+    uncommitted = [r.value for r in kafka_broker.consume(sink, isolation_level="read_uncommitted")]
+    figures["aborted_rewritten"] = len(uncommitted) - len(set(uncommitted))
+    print(f"\nwindow aggregate under faults: {figures}")
+    _assert_equals_stock(accelerated, stock, messages)
+    taskmanagers = taskmanager_pids(cluster)
+    assert sidecar_pids(taskmanagers) == [], "sidecars outlived the job"
+    assert orphaned_regions(regions_before) == set(), "region files outlived their processes"
 
 
 def drain_restored(cluster, job_id: str, last_window_end: int, timeout_s: float = 180) -> None:
