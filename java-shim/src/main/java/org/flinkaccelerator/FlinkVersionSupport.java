@@ -22,13 +22,4 @@ public final class FlinkVersionSupport {
     public static boolean jsonTimeDropsFraction(String runningVersion) {
         return runningVersion.startsWith("2.2.");
     }
-
-    /**
-     * True when {@code runningVersion} has the window trigger the accelerated window aggregate
-     * operator calls ({@code TimeWindowUtil.getNextTriggerWatermark}); 2.3 replaced it with
-     * {@code getNextTriggerWatermarkWithOffset}, so there the aggregate stays stock.
-     */
-    public static boolean hasWindowTriggerOfTheOperator(String runningVersion) {
-        return runningVersion.startsWith("2.2.");
-    }
 }

@@ -55,12 +55,21 @@ public record SlicedWindow(String type, long sizeMs, long slideMs, long offsetMs
     }
 
     /**
-     * True when every slice end is a multiple of the slide in epoch time: stock's trigger
-     * ({@code getNextTriggerWatermark}) is epoch-aligned and ignores the offset, so only then does
-     * it fire each window at its own end.
+     * True when every slice end is a multiple of the slide in epoch time, the only windows the
+     * sidecar takes (accelerator/windowagg/spec.py): it fires each window at its own end, as stock
+     * does when its trigger points lie there too ({@link #triggeredAtItsEnds}).
      */
     public boolean epochAligned() {
         return Math.floorMod(offsetMs - zoneOffsetMs, slideMs) == 0;
+    }
+
+    /**
+     * True when stock's trigger points, at {@code triggerPhase} ms plus multiples of the slide in epoch
+     * time ({@code WindowTrigger.phase}), are the slice ends: only then does stock fire each window at
+     * its own end rather than late.
+     */
+    public boolean triggeredAtItsEnds(long triggerPhase) {
+        return Math.floorMod(offsetMs - zoneOffsetMs - triggerPhase, slideMs) == 0;
     }
 
     Map<String, Object> tree() {

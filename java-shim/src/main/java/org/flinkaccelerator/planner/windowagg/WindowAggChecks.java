@@ -7,7 +7,6 @@ import java.util.Map;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.ReadableConfig;
-import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.apache.flink.table.api.config.ExecutionConfigOptions;
 import org.apache.flink.table.planner.plan.logical.CumulativeWindowSpec;
 import org.apache.flink.table.planner.plan.logical.HoppingWindowSpec;
@@ -22,8 +21,8 @@ import org.apache.flink.table.planner.functions.aggfunctions.Count1AggFunction;
 import org.apache.flink.table.planner.plan.utils.AggregateInfo;
 import org.apache.flink.table.planner.plan.utils.AggregateInfoList;
 import org.apache.flink.table.planner.plan.utils.AggregateUtil;
-import org.flinkaccelerator.FlinkVersionSupport;
 import org.flinkaccelerator.planner.stage.FallbackReason;
+import org.flinkaccelerator.runtime.windowagg.WindowTrigger;
 
 /**
  * The reasons a window aggregate stays stock that lie outside its aggregate functions: the window
@@ -47,7 +46,7 @@ final class WindowAggChecks {
 
     /** Whether the windowing is one the sidecar assigns: a rowtime TUMBLE or HOP read straight from its table function. */
     static List<FallbackReason> windowing(WindowAggNode node) {
-        List<FallbackReason> out = new ArrayList<>(release(EnvironmentInformation.getVersion()));
+        List<FallbackReason> out = new ArrayList<>();
         WindowingStrategy windowing = node.windowing();
         if (windowing instanceof WindowAttachedWindowingStrategy) {
             out.add(new FallbackReason(WINDOW, "the aggregate groups by window_start/window_end computed before it"
@@ -70,16 +69,6 @@ final class WindowAggChecks {
         return out;
     }
 
-    /** Whether the accelerated operator runs on Flink {@code flinkVersion} (it calls that release's window trigger). */
-    static List<FallbackReason> release(String flinkVersion) {
-        if (FlinkVersionSupport.hasWindowTriggerOfTheOperator(flinkVersion)) {
-            return List.of();
-        }
-        return List.of(new FallbackReason(WINDOW, "Flink " + flinkVersion + " has no TimeWindowUtil.getNextTriggerWatermark,"
-                + " which the accelerated window aggregate calls to fire windows as Flink 2.2 does; window aggregates"
-                + " stay stock on this release"));
-    }
-
     /** Whether stock's slices, window ends and triggers are ones the sidecar reproduces in this zone. */
     static List<FallbackReason> zone(SlicedWindow window) {
         if (!window.sliceable()) {
@@ -90,12 +79,20 @@ final class WindowAggChecks {
             return List.of(new FallbackReason(WINDOW, "time zone " + window.zone().getId() + " has no fixed UTC offset"
                     + " (daylight saving or historical changes); only fixed-offset zones are accelerated"));
         }
+        WindowTrigger trigger = WindowTrigger.running();
+        String slide = (SlicedWindow.HOP.equals(window.type()) ? "slide " : "size ") + window.slideMs() + " ms";
         if (!window.epochAligned()) {
             return List.of(new FallbackReason(WINDOW, "the window ends are not aligned to the epoch (offset "
-                    + window.offsetMs() + " ms minus zone offset " + window.zoneOffsetMs()
-                    + " ms is no multiple of the " + (SlicedWindow.HOP.equals(window.type()) ? "slide " : "size ")
-                    + window.slideMs() + " ms): stock Flink fires such windows"
-                    + " late or loses them, which is not reproduced"));
+                    + window.offsetMs() + " ms minus zone offset " + window.zoneOffsetMs() + " ms is no multiple of the "
+                    + slide + "): " + (trigger.offsetAligned()
+                            ? "the accelerated aggregate fires only epoch-aligned windows"
+                            : "stock Flink fires such windows late or loses them, which is not reproduced")));
+        }
+        if (!window.triggeredAtItsEnds(trigger.phase(window.offsetMs()))) {
+            return List.of(new FallbackReason(WINDOW, "Flink " + trigger.release() + "'s window trigger lies at the"
+                    + " window offset (" + window.offsetMs() + " ms) plus multiples of the " + slide + " in epoch time,"
+                    + " not at the window ends (epoch-aligned, zone offset " + window.zoneOffsetMs() + " ms): stock"
+                    + " Flink fires such windows late or loses them, which is not reproduced"));
         }
         return List.of();
     }

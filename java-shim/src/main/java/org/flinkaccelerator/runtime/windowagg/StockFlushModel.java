@@ -9,9 +9,10 @@ import org.apache.flink.table.runtime.util.TimeWindowUtil;
  * When stock Flink's event-time TUMBLE or HOP window aggregate moves its buffer into state (and
  * only then registers the slices' timers), and which rows it drops as late: the progress state of
  * its slice processor and records buffer (docs/design/stateful-window-aggregate.md §1 rules 2-3),
- * decided with Flink's own {@link TimeWindowUtil} so the zone rules are Flink's. Rows go to slices
- * of {@code slide} ms (a TUMBLE window is its one slice); a slice belongs to the windows ending at
- * its end and the following {@code size / slide - 1} slice ends.
+ * decided with Flink's own {@link TimeWindowUtil} and the running release's {@link WindowTrigger}, so
+ * the zone rules and trigger points are Flink's. Rows go to slices of {@code slide} ms (a TUMBLE
+ * window is its one slice); a slice belongs to the windows ending at its end and the following
+ * {@code size / slide - 1} slice ends.
  *
  * <p>The operator feeds it every row's time ({@link #accept}); at an advancing watermark
  * {@link #advance} says whether stock flushes its buffer there. A checkpoint barrier always
@@ -82,7 +83,7 @@ public final class StockFlushModel {
             return false;
         }
         boolean flush = pendingRows > 0 && TimeWindowUtil.isWindowFired(smallestPendingEnd, currentProgress, zone);
-        nextTriggerProgress = TimeWindowUtil.getNextTriggerWatermark(currentProgress, slide, zone, daylightSaving);
+        nextTriggerProgress = WindowTrigger.running().next(currentProgress, slide, offset, zone, daylightSaving);
         if (flush) {
             flushed();
         }
