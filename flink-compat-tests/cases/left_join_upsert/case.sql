@@ -1,3 +1,4 @@
+SET 'table.exec.sink.require-on-conflict' = 'false';
 CREATE TABLE orders (`user` STRING, amount INT) WITH (
   'connector' = 'kafka', 'topic' = '${topic:orders}', 'properties.bootstrap.servers' = '${bootstrap}',
   'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'json');
