@@ -4,11 +4,14 @@ make them (docs/design/stateful-window-aggregate.md §1, §8 "as built").
 Every (key, window) with a registered timer whose trigger is at or before the watermark fires, in
 window-end order per key (the timer queue's order within a key; the order across keys is the
 JVM's, from Flink's own timer service). A window's value is a fresh accumulator into which the
-window's slices are merged from its last slice back to its first (`HoppingSlicesIterable`), so
-order-sensitive sums add as stock's do; a TUMBLE window is its one slice. A window whose COUNT(*)
-is 0 emits nothing. Then its first slice is cleared (`expiredSlices`) and, for HOP windows that
-were not empty, the next window's timer is registered (`nextTriggerWindow`); it fires in the same
-pass when the watermark has reached it.
+window's slices are merged in stock's order (`windows.merged_slices`), so order-sensitive sums add
+as stock's do: a HOP window's from its last slice back to its first, a TUMBLE window's one slice,
+a CUMULATE window's first slice then its last, the result becoming the first slice's state (the
+next window of the same max-size window continues from it). A window whose COUNT(*) is 0 emits
+nothing. Then its expired slices are cleared (`windows.expired_slices`) and the next window's
+timer is registered (`nextTriggerWindow`): for HOP windows that were not empty, for CUMULATE
+windows up to the last of their max-size window; it fires in the same pass when the watermark has
+reached it.
 """
 
 from __future__ import annotations
@@ -65,7 +68,7 @@ def fire(state: WindowAggState, spec: WindowAggSpec, watermark: int) -> Fired:
         end = heapq.heappop(ends)
         group = queue.pop(end)
         keys = list(group)
-        merged = _merge(state, spec, keys, end, waiting)
+        merged = _merge(state, spec, keys, group, end, waiting)
         star = spec.count_star
         nonempty = np.ones(len(keys), dtype=bool) if star is None else merged[star].values != 0
         emitted = np.flatnonzero(nonempty)
@@ -75,9 +78,10 @@ def fire(state: WindowAggState, spec: WindowAggSpec, watermark: int) -> Fired:
             chunks.append(column.to_arrow(emitted))
         fired.empty += len(keys) - len(emitted)
         _expire(state, spec, keys, end)
-        if window.shared and len(emitted):
-            following = end + window.slide_ms
-            chosen = [keys[i] for i in emitted.tolist()]
+        following = windows.next_window(end, window) if window.shared else None
+        # CUMULATE's next window ignores emptiness (its aggregate has no COUNT(*) index anyway).
+        chosen = keys if window.cumulative else [keys[i] for i in emitted.tolist()]
+        if following is not None and chosen:
             slots = state.slots(pa.array(chosen, pa.binary()), np.array([group[k] for k in chosen], dtype=np.int32),
                                 np.full(len(chosen), following, dtype=np.int64))
             state.timer[slots] = True
@@ -88,15 +92,17 @@ def fire(state: WindowAggState, spec: WindowAggSpec, watermark: int) -> Fired:
     return fired
 
 
-def _merge(state: WindowAggState, spec: WindowAggSpec, keys: list[bytes], end: int,
+def _merge(state: WindowAggState, spec: WindowAggSpec, keys: list[bytes], group: dict[bytes, int], end: int,
            waiting: set[int]) -> list[AccumulatorColumn]:
-    """A fresh accumulator per key, with the window's slices merged into it, last slice first."""
+    """A fresh accumulator per key, with the window's slices merged into it in stock's order; for
+    CUMULATE it becomes the first slice's state (`SliceSharedSyncStateWindowAggProcessor.merge`
+    updates the merge target)."""
     every = np.arange(len(keys))
     merged = [AccumulatorColumn(a, len(keys)) for a in spec.aggregates]
     for column in merged:
         column.reset(every)
-    for j in range(spec.window.slices_per_window):
-        slice_end = end - j * spec.window.slide_ms
+    slice_ends = windows.merged_slices(end, spec.window)
+    for slice_end in slice_ends:
         found = [(i, state.slot_of(k, slice_end)) for i, k in enumerate(keys)]
         found = [(i, s) for i, s in found if s is not None and state.sliced[s]]
         if not found:
@@ -107,14 +113,20 @@ def _merge(state: WindowAggState, spec: WindowAggSpec, keys: list[bytes], end: i
         slots = np.array([s for _, s in found], dtype=np.int64)
         for target, source in zip(merged, state.accumulators):
             target.fold(at, source.to_arrow(slots))
+    if spec.window.cumulative:
+        first = state.slots(pa.array(keys, pa.binary()), np.array([group[k] for k in keys], dtype=np.int32),
+                            np.full(len(keys), slice_ends[0], dtype=np.int64))
+        for target, column in zip(state.accumulators, merged):
+            target.put(first, column.to_arrow(every))
+        state.sliced[first] = True
     return merged
 
 
 def _expire(state: WindowAggState, spec: WindowAggSpec, keys: list[bytes], end: int) -> None:
-    """The fired windows' timers are gone and their first slices cleared (`clearWindow`)."""
-    first_slice = end - spec.window.size_ms + spec.window.slide_ms
+    """The fired windows' timers are gone and their expired slices cleared (`clearWindow`)."""
     timers = [state.slot_of(k, end) for k in keys]
-    expired = [s for s in (state.slot_of(k, first_slice) for k in keys) if s is not None]
+    expired = [s for e in windows.expired_slices(end, spec.window) for s in (state.slot_of(k, e) for k in keys)
+               if s is not None]
     timers = np.array(timers, dtype=np.int64)
     expired = np.array(expired, dtype=np.int64)
     state.timer[timers] = False

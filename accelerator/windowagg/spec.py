@@ -28,25 +28,32 @@ WINDOW_PROPERTIES = ("window_start", "window_end", "window_time")
 MAX_DECIMAL_PRECISION = 38
 
 
-WINDOW_TYPES = ("tumble", "hop")
+WINDOW_TYPES = ("tumble", "hop", "cumulate")
 
 
 @dataclass(frozen=True)
 class Window:
-    """A TUMBLE or HOP window in Flink's shifted ("UTC wall clock") millisecond space, cut into
-    slices as Flink's `SliceAssigners` cut it: a TUMBLE window is its one slice; a HOP window of
-    `size` sliding by `slide` (a divisor of the size) is `size / slide` slices of `slide` ms,
-    each shared by as many windows."""
+    """A TUMBLE, HOP or CUMULATE window in Flink's shifted ("UTC wall clock") millisecond space,
+    cut into slices as Flink's `SliceAssigners` cut it: a TUMBLE window is its one slice; a HOP
+    window of `size` sliding by `slide` (a divisor of the size) is `size / slide` slices of `slide`
+    ms, each shared by as many windows; a CUMULATE window of max size `size` and step `slide` is
+    `size / slide` slices of `slide` ms, and its windows [start, start + k * slide) share the
+    first slice, into which each fired window's last slice is merged."""
 
     size_ms: int
     offset_ms: int
     zone_offset_ms: int
     slide_ms: int
+    cumulative: bool = False
 
     @property
     def shared(self) -> bool:
         """Whether slices are shared between windows (stock's `SliceSharedAssigner`)."""
         return self.slide_ms != self.size_ms
+
+    @property
+    def hopping(self) -> bool:
+        return self.shared and not self.cumulative
 
     @property
     def slices_per_window(self) -> int:
@@ -88,11 +95,11 @@ class WindowAggSpec:
     def count_star(self) -> int | None:
         """Index of the COUNT(*) aggregate whose zero marks an empty window (stock's
         `WindowIsEmptySupplier`), or None. `AggregateInfoList.getIndexOfCountStar()` is -1 for a
-        TUMBLE window aggregate, which derives no input count, so a query's own COUNT(*) at 0
-        (merged partials) is emitted there; a HOP aggregate always derives one (the query's
+        TUMBLE or CUMULATE window aggregate, which derives no input count, so a query's own COUNT(*)
+        at 0 (merged partials) is emitted there; a HOP aggregate always derives one (the query's
         first COUNT(*), else a hidden one), and its empty windows are neither emitted nor followed
         by the next window's timer."""
-        if self.window.shared:
+        if self.window.hopping:
             return next((i for i, a in enumerate(self.aggregates) if a.function == "count1"), None)
         return next((i for i, a in enumerate(self.aggregates) if a.function == "count1" and not a.emit), None)
 
@@ -118,13 +125,14 @@ def _parse(descriptor: dict, name: str | None) -> WindowAggSpec:
     if w.get("type") not in WINDOW_TYPES:
         raise refuse(f"window type {w.get('type')!r}; this sidecar runs {list(WINDOW_TYPES)}")
     size = int(w["size_ms"])
-    slide = int(w["slide_ms"]) if w["type"] == "hop" else size
-    window = Window(size, int(w.get("offset_ms", 0)), int(w.get("zone_offset_ms", 0)), slide)
+    # The slice length: a HOP window's slide, a CUMULATE window's step, a TUMBLE window's size.
+    slide = int(w["slide_ms"] if w["type"] == "hop" else w["step_ms"] if w["type"] == "cumulate" else size)
+    window = Window(size, int(w.get("offset_ms", 0)), int(w.get("zone_offset_ms", 0)), slide, w["type"] == "cumulate")
     if window.size_ms <= 0 or window.slide_ms <= 0:
         raise refuse(f"window size {window.size_ms} ms or slide {window.slide_ms} ms is not positive")
     if window.size_ms % window.slide_ms != 0:
         raise refuse(f"window size {window.size_ms} ms is no multiple of the slide {window.slide_ms} ms;"
-                     f" stock Flink's slicing refuses such a HOP window")
+                     f" stock Flink's slicing refuses such a {w['type'].upper()} window")
     if (window.offset_ms - window.zone_offset_ms) % window.slide_ms != 0:
         raise refuse("window ends are not epoch-aligned to the slide ((offset - zone offset) mod slide != 0);"
                      " stock Flink fires such windows late, so the planner keeps them stock")
@@ -164,7 +172,7 @@ def _parse(descriptor: dict, name: str | None) -> WindowAggSpec:
     output_fields = tuple(types.to_arrow_field(n, t) for n, t in output)
 
     state = descriptor.get("state") or {}
-    if window.shared and not any(a.function == "count1" for a in aggregates):
+    if window.hopping and not any(a.function == "count1" for a in aggregates):
         raise refuse("a HOP window aggregate without COUNT(*); Flink derives one to tell empty windows")
     return WindowAggSpec(name, phase, window, input_schema, aggregates, properties, output_fields,
                          tuple(t for _, t in output[len(emitted):]), int(state.get("format", 1)), state.get("fingerprint"))

@@ -1,4 +1,4 @@
-"""The `window_agg` stage: the sidecar half of an event-time TUMBLE or HOP window aggregate.
+"""The `window_agg` stage: the sidecar half of an event-time TUMBLE, HOP or CUMULATE window aggregate.
 
 The JVM operator keeps Flink's control flow (watermarks, timers, checkpoints) and calls this stage
 at the points stock Flink's `WindowAggOperator` would touch its buffer and state; the stage keeps
@@ -7,7 +7,8 @@ batch is one call, named in its schema metadata (`protocol`):
 
 - `update`: rows in arrival order; each is dropped if its slice's last window is fired at
   `progress`, else accumulated into its slice (phase single) or buffered as a partial (phase
-  global); a row whose slice fired before its last window did registers that window's timer.
+  global); a row whose slice fired before its last window did registers that window's timer
+  (a CUMULATE row then goes into its window's first slice, as stock's does).
 - `flush`: stock's buffer flush point. Phase global merges the buffered partials into state;
   both answer the (key, slice) pairs that received rows since the last flush and are not fired
   at the timer watermark, in first-occurrence order, for the JVM to register their timers in
@@ -90,9 +91,13 @@ class WindowAggStage:
         dropped = len(accepted) - int(accepted.sum())
         rows = batch.filter(pa.array(accepted)) if dropped else batch
         ends = ends[accepted]
+        behind = windows.fired(ends, window, progress)
         key_groups = rows.column(specs.KEY_GROUP).to_numpy(zero_copy_only=False)
         keys = rows.column(specs.KEY)
-        slots = self.state.slots(keys, key_groups, ends)
+        # A CUMULATE row whose slice fired goes into the first slice, which holds the fired
+        # windows' merged state (stock's `sliceStateMergeTarget`); elsewhere into its own slice.
+        targets = np.where(behind, windows.first_slice_ends(ends, window), ends) if window.cumulative else ends
+        slots = self.state.slots(keys, key_groups, targets)
         self.state.sliced[slots] = True
         self.state.add_pending(slots)
         if self.spec.phase == "single":
@@ -102,7 +107,6 @@ class WindowAggStage:
             self.state.open_buffers(slots)
             for column, aggregate in zip(self.state.buffers, self.spec.aggregates):
                 column.fold(slots, rows.column(aggregate.arg))
-        behind = windows.fired(ends, window, progress)
         if behind.any():
             mask = pa.array(behind)
             timers = self.state.slots(keys.filter(mask), key_groups[behind],
@@ -147,8 +151,8 @@ class WindowAggStage:
     def _window_property(self, name: str, flink_type: types.DataType, ends: np.ndarray) -> pa.Array:
         """window_start/window_end: the shifted wall clock; window_time: end - 1 ms, as the instant
         (end - 1 - zone offset) when it is a TIMESTAMP_LTZ."""
-        size = self.spec.window.size_ms
-        millis = {"window_start": ends - size, "window_end": ends, "window_time": ends - 1}[name]
+        millis = {"window_start": windows.window_starts(ends, self.spec.window), "window_end": ends,
+                  "window_time": ends - 1}[name]
         if name == "window_time" and flink_type.root == types.TIMESTAMP_LTZ:
             millis = millis - self.spec.window.zone_offset_ms
         return timestamps.from_parts(millis, np.zeros(len(millis), dtype=np.int32))

@@ -132,11 +132,11 @@ class WindowAggClient:
 def descriptor(aggregates: list[dict], phase: str = "single", size_ms: int = 10_000, offset_ms: int = 0,
                zone_offset_ms: int = 0, arguments: dict[str, str] | None = None,
                properties: tuple[str, ...] = ("window_start", "window_end"), ltz: bool = False,
-               outputs: list[dict] | None = None, slide_ms: int | None = None) -> dict:
+               outputs: list[dict] | None = None, slide_ms: int | None = None, step_ms: int | None = None) -> dict:
     """A window_agg descriptor as §2 of the design shows it. `arguments`: input column -> type;
     `aggregates`: function, arg, acc (emit defaults to true); outputs default to one per emitted
     aggregate (named after the function and its index) then the window properties. A `slide_ms`
-    makes it a HOP window."""
+    makes it a HOP window, a `step_ms` a CUMULATE window of max size `size_ms`."""
     arguments = arguments or {}
     fields = [{"name": "$key", "type": "VARBINARY(2147483647)"}, {"name": "$key_group", "type": "INT NOT NULL"},
               {"name": "$time", "type": "BIGINT NOT NULL"}]
@@ -148,9 +148,13 @@ def descriptor(aggregates: list[dict], phase: str = "single", size_ms: int = 10_
             kind = "TIMESTAMP_LTZ(3)" if ltz and p == "window_time" else "TIMESTAMP(3)"
             kind = "TIMESTAMP(3) WITH LOCAL TIME ZONE" if kind == "TIMESTAMP_LTZ(3)" else kind
             outputs.append({"name": p, "type": f"{kind} NOT NULL"})
+    window = {"type": "tumble", "size_ms": size_ms}
+    if slide_ms is not None:
+        window = {"type": "hop", "size_ms": size_ms, "slide_ms": slide_ms}
+    if step_ms is not None:
+        window = {"type": "cumulate", "size_ms": size_ms, "step_ms": step_ms}
     return {"protocol": 1, "kind": "window_agg", "name": "test-window-agg", "phase": phase,
-            "window": {"type": "tumble" if slide_ms is None else "hop", "size_ms": size_ms,
-                       **({} if slide_ms is None else {"slide_ms": slide_ms}), "offset_ms": offset_ms,
+            "window": {**window, "offset_ms": offset_ms,
                        "time_type": "TIMESTAMP(3) WITH LOCAL TIME ZONE" if ltz else "TIMESTAMP(3)",
                        "zone": "UTC", "zone_offset_ms": zone_offset_ms},
             "input": {"fields": fields}, "aggregates": aggregates, "window_properties": list(properties),
