@@ -93,3 +93,24 @@ def test_a_row_after_its_slice_fired_goes_into_the_first_slice_until_the_max_siz
     assert stage.flush(timer_watermark=9_999) == []
     assert windows_of(stage.fire(19_999)) == [("a", 0, 15_000, 3, 111), ("a", 0, 20_000, 3, 111)]
     assert stage.snapshot().num_rows == 0
+
+
+def partial(end: int, count: int, total: int) -> dict:
+    """A local phase's partial accumulators of key a for the slice ending at `end`."""
+    return {"$key": "a", "$key_group": 0, "$time": end, "c": count, "s": total}
+
+
+def test_the_global_phase_merges_a_late_slices_partials_into_the_first_slice(sidecar):
+    """Phase global reads slice ends; a partial of a slice that fired goes into the first slice,
+    as stock's global processor puts it there too."""
+    stage = sidecar.open(descriptor([{"function": "count1", "arg": "c", "acc": "BIGINT NOT NULL"},
+                                     {"function": "sum", "arg": "s", "acc": "BIGINT"}], phase="global",
+                                    size_ms=20_000, step_ms=5_000, arguments={"c": "BIGINT NOT NULL", "s": "BIGINT"}))
+    stage.update([partial(5_000, 1, 1), partial(10_000, 2, 20)])
+    stage.flush()
+    assert [(r["window_end"], r["count10"], r["sum1"]) for r in stage.fire(9_999)] == [(5_000, 1, 1), (10_000, 3, 21)]
+    assert stage.update([partial(10_000, 1, 300), partial(20_000, 1, 4_000)], progress=9_999) == 0
+    # Only slice 20000 gets a timer from the flush; slice 10000's partial went into the first slice.
+    assert stage.flush(timer_watermark=9_999) == [(b"a", 20_000)]
+    assert [(r["window_end"], r["count10"], r["sum1"]) for r in stage.fire(100_000)] == [
+        (15_000, 4, 321), (20_000, 5, 4_321)]
