@@ -119,7 +119,8 @@ public final class AcceleratorOptions {
                     .booleanType()
                     .defaultValue(false)
                     .withDescription(
-                            "Runs event-time TUMBLE window aggregates (COUNT, SUM, MIN, MAX) in the sidecar: when"
+                            "Runs event-time TUMBLE, HOP and CUMULATE window aggregates (COUNT, SUM, MIN, MAX)"
+                                    + " in the sidecar: when"
                                     + " true, each window aggregate the sidecar reproduces exactly runs as an"
                                     + " accelerated operator (its state in Flink's checkpoints, not"
                                     + " savepoint-compatible with the stock operator), and 'accelerator explain'"

@@ -6,6 +6,7 @@ import java.time.ZoneId;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.planner.plan.logical.CumulativeWindowSpec;
 import org.apache.flink.table.planner.plan.logical.HoppingWindowSpec;
 import org.apache.flink.table.planner.plan.logical.TumblingWindowSpec;
 import org.apache.flink.table.planner.plan.logical.WindowSpec;
@@ -14,8 +15,9 @@ import org.apache.flink.table.runtime.util.TimeWindowUtil;
 import org.apache.flink.table.types.logical.LogicalType;
 
 /**
- * A TUMBLE or HOP window as stock slices it ({@code SliceAssigners}): size, slide (the slice
- * length; the size for TUMBLE), offset, and the zone stock shifts rowtimes into
+ * A TUMBLE, HOP or CUMULATE window as stock slices it ({@code SliceAssigners}): size (a CUMULATE
+ * window's max size), slide (the slice length: a CUMULATE window's step; the size for TUMBLE),
+ * offset, and the zone stock shifts rowtimes into
  * ({@code TimeWindowUtil.getShiftTimeZone}: UTC for a TIMESTAMP rowtime, {@code table.local-time-zone}
  * for TIMESTAMP_LTZ), the same call the exec node makes. {@code zoneOffsetMs} is that zone's
  * offset, meaningful only when {@link #fixedOffset()}.
@@ -24,8 +26,9 @@ public record SlicedWindow(String type, long sizeMs, long slideMs, long offsetMs
         long zoneOffsetMs) {
     static final String TUMBLE = "tumble";
     static final String HOP = "hop";
+    static final String CUMULATE = "cumulate";
 
-    /** The window of a TUMBLE or HOP spec, or null for another window. */
+    /** The window of a TUMBLE, HOP or CUMULATE spec, or null for another window. */
     static SlicedWindow of(WindowSpec spec, LogicalType timeType, ReadableConfig config) {
         ZoneId zone = TimeWindowUtil.getShiftTimeZone(timeType, TableConfigUtils.getLocalTimeZone(config));
         long zoneOffsetMs = zone.getRules().getOffset(Instant.EPOCH).getTotalSeconds() * 1000L;
@@ -36,6 +39,10 @@ public record SlicedWindow(String type, long sizeMs, long slideMs, long offsetMs
         if (spec instanceof HoppingWindowSpec hop) {
             return new SlicedWindow(HOP, hop.getSize().toMillis(), hop.getSlide().toMillis(), millis(hop.getOffset()),
                     timeType, zone, zoneOffsetMs);
+        }
+        if (spec instanceof CumulativeWindowSpec cumulate) {
+            return new SlicedWindow(CUMULATE, cumulate.getMaxSize().toMillis(), cumulate.getStep().toMillis(),
+                    millis(cumulate.getOffset()), timeType, zone, zoneOffsetMs);
         }
         return null;
     }
@@ -49,7 +56,10 @@ public record SlicedWindow(String type, long sizeMs, long slideMs, long offsetMs
         return zone.getRules().isFixedOffset();
     }
 
-    /** True when the slide divides the size: stock's {@code HoppingSliceAssigner} refuses other HOP windows. */
+    /**
+     * True when the slide divides the size: stock's {@code HoppingSliceAssigner} and
+     * {@code CumulativeSliceAssigner} refuse other HOP and CUMULATE windows.
+     */
     public boolean sliceable() {
         return slideMs > 0 && sizeMs % slideMs == 0;
     }
@@ -78,6 +88,9 @@ public record SlicedWindow(String type, long sizeMs, long slideMs, long offsetMs
         out.put("size_ms", sizeMs);
         if (HOP.equals(type)) {
             out.put("slide_ms", slideMs);
+        }
+        if (CUMULATE.equals(type)) {
+            out.put("step_ms", slideMs);
         }
         out.put("offset_ms", offsetMs);
         out.put("time_type", timeType.asSerializableString());

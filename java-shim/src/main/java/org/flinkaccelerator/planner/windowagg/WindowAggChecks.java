@@ -41,26 +41,28 @@ final class WindowAggChecks {
     static final ConfigOption<String> ROCKSDB_TIMERS =
             ConfigOptions.key("state.backend.rocksdb.timer-service.factory").stringType().noDefaultValue();
 
-    private static final Map<Class<?>, String> OTHER_WINDOWS = Map.of(
-            CumulativeWindowSpec.class, "CUMULATE", SessionWindowSpec.class, "SESSION");
+    private static final Map<Class<?>, String> OTHER_WINDOWS = Map.of(SessionWindowSpec.class, "SESSION");
 
-    /** Whether the windowing is one the sidecar assigns: a rowtime TUMBLE or HOP read straight from its table function. */
+    /**
+     * Whether the windowing is one the sidecar assigns: a rowtime TUMBLE, HOP or CUMULATE read
+     * straight from its table function.
+     */
     static List<FallbackReason> windowing(WindowAggNode node) {
         List<FallbackReason> out = new ArrayList<>();
         WindowingStrategy windowing = node.windowing();
         if (windowing instanceof WindowAttachedWindowingStrategy) {
             out.add(new FallbackReason(WINDOW, "the aggregate groups by window_start/window_end computed before it"
                     + " (WindowAttachedWindowingStrategy, e.g. over another window aggregate's windows); only an"
-                    + " aggregate over a TUMBLE or HOP table function is accelerated"));
+                    + " aggregate over a TUMBLE, HOP or CUMULATE table function is accelerated"));
         } else if (!(windowing instanceof TimeAttributeWindowingStrategy
                 || windowing instanceof SliceAttachedWindowingStrategy)) {
             out.add(new FallbackReason(WINDOW, "windowing " + windowing.getClass().getSimpleName()
                     + " is not accelerated"));
         }
         WindowSpec spec = windowing.getWindow();
-        if (!(spec instanceof TumblingWindowSpec || spec instanceof HoppingWindowSpec)) {
+        if (!sliced(spec)) {
             out.add(new FallbackReason(WINDOW, OTHER_WINDOWS.getOrDefault(spec.getClass(), spec.getClass().getSimpleName())
-                    + " windows are not accelerated; only TUMBLE and HOP are"));
+                    + " windows are not accelerated; only TUMBLE, HOP and CUMULATE are"));
         }
         if (!windowing.isRowtime()) {
             out.add(new FallbackReason(WINDOW, "processing-time windows are not accelerated; only event time"
@@ -69,18 +71,32 @@ final class WindowAggChecks {
         return out;
     }
 
+    /** Whether stock runs the window with a {@code SliceAssigner} the sidecar reproduces. */
+    private static boolean sliced(WindowSpec spec) {
+        return spec instanceof TumblingWindowSpec || spec instanceof HoppingWindowSpec
+                || spec instanceof CumulativeWindowSpec;
+    }
+
     /** Whether stock's slices, window ends and triggers are ones the sidecar reproduces in this zone. */
     static List<FallbackReason> zone(SlicedWindow window) {
         if (!window.sliceable()) {
-            return List.of(new FallbackReason(WINDOW, "the HOP window's size " + window.sizeMs() + " ms is no multiple"
-                    + " of its slide " + window.slideMs() + " ms; stock Flink's slicing refuses such a window"));
+            return List.of(new FallbackReason(WINDOW, "the " + window.type().toUpperCase(Locale.ROOT) + " window's size "
+                    + window.sizeMs() + " ms is no multiple of its " + sliceName(window) + window.slideMs()
+                    + " ms; stock Flink's slicing refuses such a window"));
+        }
+        if (SlicedWindow.CUMULATE.equals(window.type()) && window.sizeMs() == window.slideMs()) {
+            return List.of(new FallbackReason(WINDOW, "the CUMULATE window's step is its max size ("
+                    + window.sizeMs() + " ms): stock Flink never clears such a window's one slice"
+                    + " (CumulativeSliceAssigner.expiredSlices keeps a first slice), so its state grows with every"
+                    + " window, which the accelerated operator (its state in memory under a budget) is not built for;"
+                    + " TUMBLE gives the same windows"));
         }
         if (!window.fixedOffset()) {
             return List.of(new FallbackReason(WINDOW, "time zone " + window.zone().getId() + " has no fixed UTC offset"
                     + " (daylight saving or historical changes); only fixed-offset zones are accelerated"));
         }
         WindowTrigger trigger = WindowTrigger.running();
-        String slide = (SlicedWindow.HOP.equals(window.type()) ? "slide " : "size ") + window.slideMs() + " ms";
+        String slide = sliceName(window) + window.slideMs() + " ms";
         if (!window.epochAligned()) {
             return List.of(new FallbackReason(WINDOW, "the window ends are not aligned to the epoch (offset "
                     + window.offsetMs() + " ms minus zone offset " + window.zoneOffsetMs() + " ms is no multiple of the "
@@ -97,14 +113,21 @@ final class WindowAggChecks {
         return List.of();
     }
 
+    private static String sliceName(SlicedWindow window) {
+        return switch (window.type()) {
+            case SlicedWindow.HOP -> "slide ";
+            case SlicedWindow.CUMULATE -> "step ";
+            default -> "size ";
+        };
+    }
+
     /** Whether stock would keep this aggregate's state in a way the accelerated operator cannot mirror. */
     static List<FallbackReason> state(WindowAggNode node, AggregateInfoList infos, ReadableConfig config) {
         List<FallbackReason> out = new ArrayList<>();
         // Only the single phase builds AsyncStateWindowAggOperator in 2.2.1 (WindowUtil.isAsyncStateEnabled);
         // the global phase's builder never enables async state.
         if (node.phase() == WindowAggPhase.SINGLE && config.get(ExecutionConfigOptions.TABLE_EXEC_ASYNC_STATE_ENABLED)
-                && (node.windowing().getWindow() instanceof TumblingWindowSpec
-                        || node.windowing().getWindow() instanceof HoppingWindowSpec)
+                && sliced(node.windowing().getWindow())
                 && AggregateUtil.isAsyncStateEnabled(config, infos)) {
             out.add(new FallbackReason(STATE, "'" + ExecutionConfigOptions.TABLE_EXEC_ASYNC_STATE_ENABLED.key()
                     + "' is true, so stock Flink runs this aggregate with asynchronous state, which is not accelerated"));

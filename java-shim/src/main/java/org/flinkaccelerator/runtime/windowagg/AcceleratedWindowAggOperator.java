@@ -63,8 +63,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An event-time TUMBLE or HOP window aggregate whose state and values live in the Python sidecar's
- * {@code window_agg} stage, while Flink keeps the control flow stock Flink's
+ * An event-time TUMBLE, HOP or CUMULATE window aggregate whose state and values live in the Python
+ * sidecar's {@code window_agg} stage, while Flink keeps the control flow stock Flink's
  * {@code WindowAggOperator} has (docs/design/stateful-window-aggregate.md §3): the same late
  * rule and buffer flush points ({@link StockFlushModel}), one event-time timer per (key, window)
  * on Flink's own timer service, registered in the order stock registers them, and results
@@ -215,7 +215,8 @@ public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowD
         for (int i = 0; i < arguments.length; i++) {
             arguments[i] = RowData.createFieldGetter(spec.inputType().getTypeAt(argumentIndexes[i]), argumentIndexes[i]);
         }
-        model = new StockFlushModel(spec.sizeMillis(), spec.slideMillis(), spec.offsetMillis(), spec.zone());
+        model = new StockFlushModel(spec.sizeMillis(), spec.slideMillis(), spec.offsetMillis(), spec.zone(),
+                spec.cumulative());
     }
 
     private void startSidecar() throws Exception {
@@ -457,10 +458,12 @@ public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowD
         firedRows.put(new FiredKey(ByteBuffer.wrap(bytes), timer.getNamespace()), -1);
         RowData out = outRow.replace(key, firedValues.reusedRow(row));
         collector.collect(outCopier == null ? out : outCopier.copy(out));
-        if (model.shared()) {
-            // As stock: a HOP window that was not empty registers the next window's timer, which
-            // fires in this same pass when the watermark reached it (the sidecar fired it too).
-            long next = model.nextWindow(timer.getNamespace());
+        long next = model.nextWindow(timer.getNamespace());
+        if (next != Long.MIN_VALUE) {
+            // As stock: a HOP window that was not empty, or a CUMULATE window before the last of
+            // its max-size window, registers the next window's timer, which fires in this same
+            // pass when the watermark reached it (the sidecar fired it too). CUMULATE windows are
+            // never empty: the aggregate has no COUNT(*) index.
             timerService.registerEventTimeTimer(next, model.triggerTime(next));
         }
     }

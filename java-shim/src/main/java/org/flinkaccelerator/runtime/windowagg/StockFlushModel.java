@@ -6,13 +6,14 @@ import org.apache.flink.table.runtime.operators.window.TimeWindow;
 import org.apache.flink.table.runtime.util.TimeWindowUtil;
 
 /**
- * When stock Flink's event-time TUMBLE or HOP window aggregate moves its buffer into state (and
- * only then registers the slices' timers), and which rows it drops as late: the progress state of
- * its slice processor and records buffer (docs/design/stateful-window-aggregate.md §1 rules 2-3),
- * decided with Flink's own {@link TimeWindowUtil} and the running release's {@link WindowTrigger}, so
- * the zone rules and trigger points are Flink's. Rows go to slices of {@code slide} ms (a TUMBLE
- * window is its one slice); a slice belongs to the windows ending at its end and the following
- * {@code size / slide - 1} slice ends.
+ * When stock Flink's event-time TUMBLE, HOP or CUMULATE window aggregate moves its buffer into
+ * state (and only then registers the slices' timers), and which rows it drops as late: the progress
+ * state of its slice processor and records buffer (docs/design/stateful-window-aggregate.md §1
+ * rules 2-3), decided with Flink's own {@link TimeWindowUtil} and the running release's
+ * {@link WindowTrigger}, so the zone rules and trigger points are Flink's. Rows go to slices of
+ * {@code slide} ms (a CUMULATE window's step; a TUMBLE window is its one slice); a slice belongs to
+ * the windows ending at its end and the following slice ends up to its last window:
+ * {@code size / slide - 1} of them (HOP), or those of its max-size window (CUMULATE).
  *
  * <p>The operator feeds it every row's time ({@link #accept}); at an advancing watermark
  * {@link #advance} says whether stock flushes its buffer there. A checkpoint barrier always
@@ -24,6 +25,7 @@ public final class StockFlushModel {
     private final long offset;
     private final ZoneId zone;
     private final boolean daylightSaving;
+    private final boolean cumulative;
 
     /** The last watermark that advanced the operator (stock's processor {@code currentProgress}). */
     private long currentProgress = Long.MIN_VALUE;
@@ -34,12 +36,14 @@ public final class StockFlushModel {
     /** Rows accepted since the last flush (stock's buffer is empty when there are none). */
     private long pendingRows;
 
-    public StockFlushModel(long size, long slide, long offset, ZoneId zone) {
+    /** {@code size} is a CUMULATE window's max size and {@code slide} its step. */
+    public StockFlushModel(long size, long slide, long offset, ZoneId zone, boolean cumulative) {
         this.size = size;
         this.slide = slide;
         this.offset = offset;
         this.zone = zone;
         this.daylightSaving = TimeZone.getTimeZone(zone).useDaylightTime();
+        this.cumulative = cumulative;
     }
 
     /** Sets the progress restored from a checkpoint (the union list state's minimum). */
@@ -62,10 +66,13 @@ public final class StockFlushModel {
      * slice's last window fired at the current progress), else true, and the row waits in the buffer.
      */
     public boolean accept(long sliceEnd) {
-        if (TimeWindowUtil.isWindowFired(sliceEnd - slide + size, currentProgress, zone)) {
+        if (TimeWindowUtil.isWindowFired(lastWindowEnd(sliceEnd), currentProgress, zone)) {
             return false;
         }
-        smallestPendingEnd = Math.min(smallestPendingEnd, sliceEnd);
+        // A CUMULATE row whose slice fired is buffered under its window's first slice (stock's
+        // sliceStateMergeTarget), which then is the buffer's smallest slice end.
+        boolean intoFirstSlice = cumulative && TimeWindowUtil.isWindowFired(sliceEnd, currentProgress, zone);
+        smallestPendingEnd = Math.min(smallestPendingEnd, intoFirstSlice ? windowStart(sliceEnd) + slide : sliceEnd);
         pendingRows++;
         return true;
     }
@@ -117,14 +124,27 @@ public final class StockFlushModel {
         return window;
     }
 
-    /** The window after the one ending at {@code windowEnd} (a HOP window's next timer). */
+    /**
+     * The window whose timer a fired window ending at {@code windowEnd} registers (stock's
+     * {@code nextTriggerWindow}), or {@code Long.MIN_VALUE} for none: none for TUMBLE, the next
+     * slice end for HOP (the operator asks only after a window that was not empty), for
+     * CUMULATE the next slice end up to the max-size window's end.
+     */
     public long nextWindow(long windowEnd) {
+        if (slide == size || (cumulative && windowEnd + slide > windowStart(windowEnd) + size)) {
+            return Long.MIN_VALUE;
+        }
         return windowEnd + slide;
     }
 
-    /** Whether windows share slices (HOP): a fired window that is not empty registers the next one's timer. */
-    public boolean shared() {
-        return slide != size;
+    /** The end of the last window the slice ending at {@code sliceEnd} belongs to ({@code getLastWindowEnd}). */
+    private long lastWindowEnd(long sliceEnd) {
+        return cumulative ? windowStart(sliceEnd) + size : sliceEnd - slide + size;
+    }
+
+    /** A CUMULATE window's start: the start of the max-size window its end falls in ({@code getWindowStart}). */
+    private long windowStart(long windowEnd) {
+        return TimeWindow.getWindowStartWithOffset(windowEnd - 1, offset, size);
     }
 
     /** The epoch millisecond at which the window ending at {@code windowEnd} fires (its event-time timer). */

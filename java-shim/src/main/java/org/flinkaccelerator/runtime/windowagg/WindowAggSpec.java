@@ -36,6 +36,7 @@ public record WindowAggSpec(String descriptorJson, RowType inputType, int timeIn
     private static final long serialVersionUID = 1L;
 
     public static final String SINGLE = "single";
+    public static final String CUMULATE = "cumulate";
     public static final String GLOBAL = "global";
 
     /** With the defaults of the accelerator's options for the batch and memory limits. */
@@ -63,8 +64,8 @@ public record WindowAggSpec(String descriptorJson, RowType inputType, int timeIn
             throw new IllegalArgumentException("window_agg phase is '" + phase + "', not single or global");
         }
         String window = descriptor.path("window").path("type").asText();
-        if (!"tumble".equals(window) && !"hop".equals(window)) {
-            throw new IllegalArgumentException("only TUMBLE and HOP windows run accelerated, not "
+        if (!"tumble".equals(window) && !"hop".equals(window) && !CUMULATE.equals(window)) {
+            throw new IllegalArgumentException("only TUMBLE, HOP and CUMULATE windows run accelerated, not "
                     + descriptor.path("window"));
         }
         if (descriptor.path("state").path("fingerprint").asText().length() != 64) {
@@ -118,9 +119,15 @@ public record WindowAggSpec(String descriptorJson, RowType inputType, int timeIn
         return descriptor().path("window").path("size_ms").asLong();
     }
 
-    /** The slice length: a HOP window's slide, a TUMBLE window's size. */
+    /** The slice length: a HOP window's slide, a CUMULATE window's step, a TUMBLE window's size. */
     public long slideMillis() {
-        return descriptor().path("window").path("slide_ms").asLong(sizeMillis());
+        JsonNode window = descriptor().path("window");
+        return window.path(cumulative() ? "step_ms" : "slide_ms").asLong(sizeMillis());
+    }
+
+    /** Whether the window is a CUMULATE window (its size being the max size). */
+    public boolean cumulative() {
+        return CUMULATE.equals(descriptor().path("window").path("type").asText());
     }
 
     public long offsetMillis() {

@@ -33,8 +33,8 @@ import org.junit.jupiter.api.Test;
 class AccelerateWindowAggregatesTest {
     private static final String TUMBLE = query("auction, window_start, window_end, COUNT(*), SUM(price)",
             WindowAggExportTest.TUMBLE_10S, WindowAggExportTest.BY_AUCTION);
-    private static final String CUMULATE = query("auction, window_start, window_end, COUNT(*)",
-            "CUMULATE(TABLE bids, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '10' SECOND)",
+    private static final String SESSION = query("auction, window_start, window_end, COUNT(*)",
+            "SESSION(TABLE bids PARTITION BY auction, DESCRIPTOR(ts), INTERVAL '10' SECOND)",
             WindowAggExportTest.BY_AUCTION);
 
     private static WindowAggPlans plans(boolean enabled) {
@@ -164,18 +164,18 @@ class AccelerateWindowAggregatesTest {
     @Test
     void aStockWindowAggregateShowsItsReasonInTheTreeAndTheSummary() {
         WindowAggPlans plans = plans(true);
-        ExecNodeGraph graph = plans.plan(CUMULATE);
+        ExecNodeGraph graph = plans.plan(SESSION);
         AccelerationReport report = new AccelerationReport();
         new AccelerateWindowAggregates().apply(graph, plans.plans().config(), report);
         AccelerationReport.WindowAggregate aggregate = report.windowAggregates().get(0);
         assertFalse(aggregate.accelerated());
-        assertEquals(List.of("window: CUMULATE windows are not accelerated; only TUMBLE and HOP are"),
+        assertEquals(List.of("window: SESSION windows are not accelerated; only TUMBLE, HOP and CUMULATE are"),
                 aggregate.reasons());
         String rendered = report.render(graph);
-        assertTrue(rendered.contains("[stock: window aggregate bids-window-agg: window: CUMULATE windows are not"
-                + " accelerated; only TUMBLE and HOP are]\n"), rendered);
-        assertTrue(rendered.contains("\n  bids-window-agg: stays stock: window: CUMULATE windows are not accelerated;"
-                + " only TUMBLE and HOP are\n"), rendered);
+        assertTrue(rendered.contains("[stock: window aggregate bids-window-agg: window: SESSION windows are not"
+                + " accelerated; only TUMBLE, HOP and CUMULATE are]\n"), rendered);
+        assertTrue(rendered.contains("\n  bids-window-agg: stays stock: window: SESSION windows are not accelerated;"
+                + " only TUMBLE, HOP and CUMULATE are\n"), rendered);
     }
 
     @Test

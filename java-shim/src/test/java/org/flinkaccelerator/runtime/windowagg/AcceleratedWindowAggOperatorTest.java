@@ -18,7 +18,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * same SQL and run in Flink's keyed operator harness on the same random streams (several keys,
  * NULLs, late rows, watermark bursts): the output lists, records and watermarks, must be equal in
  * order, each record byte for byte in Flink's binary row form. The main cases run for TUMBLE
- * windows and for HOP windows of two and three slices ({@link #WINDOWS}) on the heap backend, and
+ * windows, HOP windows of two and five slices and CUMULATE windows of five steps ({@link #WINDOWS})
+ * on the heap backend, and
  * for TUMBLE also on RocksDB with RocksDB timers, whose timer queue orders ties by serialized bytes.
  */
 class AcceleratedWindowAggOperatorTest {
@@ -26,9 +27,13 @@ class AcceleratedWindowAggOperatorTest {
     static final long SIZE = 10_000;
 
     static final String TUMBLE = "TUMBLE(TABLE bids, DESCRIPTOR(ts), INTERVAL '10' SECOND)";
-    /** The window table functions the main cases run over: 10 s windows, tumbling or sliding by 5 s or 2 s. */
+    static final String CUMULATE = "CUMULATE(TABLE bids, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '10' SECOND)";
+    /**
+     * The window table functions the main cases run over: 10 s windows, tumbling, sliding by 5 s or
+     * 2 s, or growing by 2 s steps.
+     */
     static final String[] WINDOWS = {TUMBLE, "HOP(TABLE bids, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '10' SECOND)",
-            "HOP(TABLE bids, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '10' SECOND)"};
+            "HOP(TABLE bids, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '10' SECOND)", CUMULATE};
 
     static final String ALL_FUNCTIONS = allFunctions(TUMBLE);
     static final String MANY_KEYS = manyKeys(TUMBLE);
@@ -76,11 +81,12 @@ class AcceleratedWindowAggOperatorTest {
     void singlePhaseEqualsStockOnRandomStreams(String window, WindowAggHarnesses.Backend backend) throws Exception {
         WindowAggHarnesses.Planned planned = WindowAggHarnesses.plan(allFunctions(window), ONE_PHASE).on(backend);
         assertEquals(WindowAggSpec.SINGLE, planned.spec().phase());
-        // HOP windows fire each slice several times over, RocksDB is slow: fewer seeds for them.
-        long seeds = backend == WindowAggHarnesses.Backend.ROCKSDB ? 2 : window.equals(TUMBLE) ? 12 : 4;
+        // HOP and CUMULATE windows fire each slice several times over, RocksDB is slow: fewer seeds for them.
+        long seeds = backend == WindowAggHarnesses.Backend.ROCKSDB || window.equals(CUMULATE) ? 2
+                : window.equals(TUMBLE) ? 12 : 4;
         for (long seed = 1; seed <= seeds; seed++) {
             List<WindowAggHarnesses.Event> events = WindowAggHarnesses.stream(planned.inputType(), timeIndex(planned),
-                    seed, 1500, SIZE);
+                    seed, 1500, SIZE, planned.spec().slideMillis());
             List<String> stock = run(planned, planned.newStock(), events);
             List<String> ours = run(planned, planned.newAccelerated((int) (1 + seed * 37)), events);
             assertTrue(stock.stream().filter(l -> l.startsWith("+I")).count() > 20,
@@ -97,7 +103,7 @@ class AcceleratedWindowAggOperatorTest {
                 + " COUNT(*), SUM(a), MAX(c) FROM TABLE(TUMBLE(TABLE bids, DESCRIPTOR(ts), INTERVAL '10' SECOND))"
                 + " GROUP BY c, d, window_start, window_end", ONE_PHASE);
         List<WindowAggHarnesses.Event> events = WindowAggHarnesses.stream(planned.inputType(), timeIndex(planned),
-                9, 1500, SIZE);
+                9, 1500, SIZE, planned.spec().slideMillis());
         List<String> stock = run(planned, planned.newStock(), events);
         assertTrue(stock.stream().anyMatch(l -> l.startsWith("+I (-0.0,")), "a -0.0 key fires");
         assertTrue(stock.stream().anyMatch(l -> l.startsWith("+I (NaN,")), "a NaN key fires");
@@ -113,10 +119,12 @@ class AcceleratedWindowAggOperatorTest {
         // such an empty window when its timer fires.
         WindowAggHarnesses.Planned planned = WindowAggHarnesses.plan(allFunctions(window)).on(backend);
         assertEquals(WindowAggSpec.GLOBAL, planned.spec().phase());
-        long[] seeds = backend == WindowAggHarnesses.Backend.HEAP ? new long[] {1, 2, 3, 22, 28} : new long[] {22};
+        // CUMULATE has no empty windows (no COUNT(*) index): two seeds.
+        long[] seeds = backend == WindowAggHarnesses.Backend.ROCKSDB ? new long[] {22}
+                : window.equals(CUMULATE) ? new long[] {1, 2} : new long[] {1, 2, 3, 22, 28};
         for (long seed : seeds) {
             List<WindowAggHarnesses.Event> events = WindowAggHarnesses.stream(planned.inputType(), timeIndex(planned),
-                    seed, 1500, SIZE);
+                    seed, 1500, SIZE, planned.spec().slideMillis());
             List<String> stock = run(planned, planned.newStock(), events);
             assertTrue(stock.stream().filter(l -> l.startsWith("+I")).count() > 20, "windows fire: " + stock.size());
             assertEquals(stock, run(planned, planned.newAccelerated((int) (1 + seed * 53)), events), "seed " + seed);
@@ -134,7 +142,7 @@ class AcceleratedWindowAggOperatorTest {
         assertEquals(java.time.ZoneId.of("GMT+08:00"), planned.spec().zone());
         for (long seed = 1; seed <= 3; seed++) {
             List<WindowAggHarnesses.Event> events = WindowAggHarnesses.stream(planned.inputType(), timeIndex(planned),
-                    seed, 1500, 3_600_000);
+                    seed, 1500, 3_600_000, planned.spec().slideMillis());
             List<String> stock = run(planned, planned.newStock(), events);
             assertTrue(stock.stream().filter(l -> l.startsWith("+I")).count() > 10, "windows fire: " + stock.size());
             assertEquals(stock, run(planned, planned.newAccelerated(), events), "seed " + seed);
@@ -147,7 +155,7 @@ class AcceleratedWindowAggOperatorTest {
             throws Exception {
         WindowAggHarnesses.Planned planned = WindowAggHarnesses.plan(manyKeys(window), ONE_PHASE).on(backend);
         List<WindowAggHarnesses.Event> events = WindowAggHarnesses.stream(planned.inputType(), timeIndex(planned),
-                42, 3000, SIZE);
+                42, 3000, SIZE, planned.spec().slideMillis());
         // Only the final watermark: every window fires at once, so the order is the timer queue's ties.
         List<WindowAggHarnesses.Event> oneWatermark = events.stream()
                 .filter(e -> e instanceof WindowAggHarnesses.Row

@@ -203,9 +203,10 @@ final class WindowAggHarnesses {
     /**
      * A random stream over {@code inputType}: keys from a few values (NULL included), values
      * with NULLs and extremes, rows mostly in time order with some late ones, and watermarks
-     * now and then, sometimes several at once, some not advancing, some jumping windows.
+     * now and then, sometimes several at once, some not advancing, some jumping windows. A global
+     * phase's rows carry the end of the {@code sliceSize} slice their time falls in.
      */
-    static List<Event> stream(RowType inputType, int timeIndex, long seed, int rows, long windowSize) {
+    static List<Event> stream(RowType inputType, int timeIndex, long seed, int rows, long windowSize, long sliceSize) {
         Random random = new Random(seed);
         List<Event> out = new ArrayList<>();
         RowDataSerializer binary = new RowDataSerializer(inputType);
@@ -224,7 +225,7 @@ final class WindowAggHarnesses {
             GenericRowData row = new GenericRowData(inputType.getFieldCount());
             for (int f = 0; f < inputType.getFieldCount(); f++) {
                 Object timeValue = inputType.getTypeAt(f).getTypeRoot() == LogicalTypeRoot.BIGINT
-                        ? Math.floorDiv(time, windowSize) * windowSize + windowSize  // a global phase's slice end
+                        ? Math.floorDiv(time, sliceSize) * sliceSize + sliceSize  // a global phase's slice end
                         : TimestampData.fromEpochMillis(time);
                 row.setField(f, f == timeIndex ? timeValue
                         : value(inputType.getTypeAt(f), inputType.getFieldNames().get(f), random));
