@@ -218,27 +218,10 @@ def _fault_kinds(count: int) -> list[str]:
             SOURCE_VERTEX if i // 2 % 2 == 0 else ENCODE_VERTEX for i in range(count)]
 
 
-def test_window_aggregate_state_survives_killed_sidecars_and_taskmanagers(cluster, gateway, kafka_broker, new_topic,
-                                                                          regions_before):
-    """STATEFUL_FAULTS faults into one exactly-once job whose window aggregate runs in a sidecar:
-    SIGKILL of the window aggregate's sidecar, of the source stage's and the encode stage's
-    sidecars, and (every fifth) of the TaskManager, which is replaced. Each hits the running job
-    with windows open (the aggregate holds entries) after a checkpoint taken since the job last
-    came back, and is proven by a restart (numRestarts grows) that restored window entries from
-    that checkpoint (the operator's log names a restore of more than 0 entries). The committed
-    output then equals an uninterrupted stock run's: 0 lost, 0 duplicated, windows in window-end
-    order, the rows of one window end as a set (`by_window`: their order is the restored timer
-    queue's, which Flink rebuilds key group by key group). No sidecar or region outlives it."""
-    assert STATEFUL_FAULTS >= 9, "the run needs two TaskManager kills and each kind of sidecar kill"
-    started = time.monotonic()
-    messages = bids(CHUNK * (60 + 40 * STATEFUL_FAULTS), seed=24, spacing_ms=SPACING_MS)
-    source = new_topic("wa-faults-bids")
-    ends = f"partition:0,offset:{len(messages)}"
-    feed = Feed(kafka_broker, source, messages)
-    feed.more(3)
-    sink = new_topic("wa-faults-accelerated")
-    (job_id,) = gateway.submit_sql(ACCELERATED + TABLES + QUERY, _params(kafka_broker, source, sink, ends, 1))
-    _vertex(cluster, job_id, WINDOW_VERTEX)  # the job runs the accelerated window aggregate
+def _inject_stateful_faults(cluster, job_id: str, feed: Feed) -> None:
+    """The faults of `_fault_kinds(STATEFUL_FAULTS)`, each once the job runs with open windows and a
+    checkpoint since it last came back; returns once the job is back from the last one, having
+    restored more than 0 window entries after each."""
     checkpoints_since_restart = 0
     for i, kind in enumerate(_fault_kinds(STATEFUL_FAULTS)):
         restarted, restores = restarts(cluster, job_id), len(_restored_entries(cluster))
@@ -253,14 +236,43 @@ def test_window_aggregate_state_survives_killed_sidecars_and_taskmanagers(cluste
             wait_feeding(lambda: target.append(_running_sidecar(cluster, kind)) or target[-1],
                          f"the sidecar of {kind}", feed)
             os.kill(target[-1], signal.SIGKILL)
+        # A replaced TaskManager took minutes to bring the job back on the loaded 2-core machine.
         wait_feeding(lambda: restarts(cluster, job_id) > restarted and len(_restored_entries(cluster)) > restores
                      and cluster.rest(f"/jobs/{job_id}")["state"] == "RUNNING",
-                     f"the job back from a checkpoint after fault {i + 1} ({kind})", feed)
+                     f"the job back from a checkpoint after fault {i + 1} ({kind})", feed, timeout_s=600)
         restored = _restored_entries(cluster)[restores:]
         assert all(entries > 0 for entries in restored), f"fault {i + 1} ({kind}): restores of {restored} entries"
         checkpoints_since_restart = _completed_checkpoints(cluster, job_id)
-    feed.rest()
-    cluster.wait_for_job(job_id)
+
+
+def test_window_aggregate_state_survives_killed_sidecars_and_taskmanagers(cluster, gateway, kafka_broker, new_topic,
+                                                                          regions_before):
+    """STATEFUL_FAULTS faults into one exactly-once job whose window aggregate runs in a sidecar:
+    SIGKILL of the window aggregate's sidecar, of the source stage's and the encode stage's
+    sidecars, and (every fifth) of the TaskManager, which is replaced. Each hits the running job
+    with windows open (the aggregate holds entries) after a checkpoint taken since the job last
+    came back, and is proven by a restart (numRestarts grows) that restored window entries from
+    that checkpoint (the operator's log names a restore of more than 0 entries). The committed
+    output then equals an uninterrupted stock run's: 0 lost, 0 duplicated, windows in window-end
+    order, the rows of one window end as a set (`by_window`: their order is the restored timer
+    queue's, which Flink rebuilds key group by key group). No sidecar or region outlives it."""
+    assert STATEFUL_FAULTS >= 9, "the run needs two TaskManager kills and each kind of sidecar kill"
+    started = time.monotonic()
+    messages = bids(CHUNK * (60 + 60 * STATEFUL_FAULTS), seed=24, spacing_ms=SPACING_MS)
+    source = new_topic("wa-faults-bids")
+    ends = f"partition:0,offset:{len(messages)}"
+    feed = Feed(kafka_broker, source, messages)
+    feed.more(3)
+    sink = new_topic("wa-faults-accelerated")
+    (job_id,) = gateway.submit_sql(ACCELERATED + TABLES + QUERY, _params(kafka_broker, source, sink, ends, 1))
+    _vertex(cluster, job_id, WINDOW_VERTEX)  # the job runs the accelerated window aggregate
+    try:
+        _inject_stateful_faults(cluster, job_id, feed)
+        feed.rest()
+        cluster.wait_for_job(job_id)
+    finally:
+        if cluster.rest(f"/jobs/{job_id}")["state"] not in TERMINAL_STATES:
+            cluster.cancel_job(job_id)  # a failed run's job would hold the slots the module's next tests need
     figures = {"faults": STATEFUL_FAULTS, "restarts": restarts(cluster, job_id),
                "restores": len(_restored_entries(cluster)), "checkpoints": _completed_checkpoints(cluster, job_id),
                "seconds": round(time.monotonic() - started)}
