@@ -1,0 +1,123 @@
+package org.flinkaccelerator.runtime.state;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.Channels;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
+import java.util.function.IntConsumer;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowStreamReader;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+
+/**
+ * One sidecar operator's frames in Flink's raw keyed state, one per key group (the accelerated
+ * stateful operators share the layout, each with its own magic and version). Frame
+ * (little-endian): magic (4 bytes), state format version (int32), the descriptor's state
+ * fingerprint (32 bytes), payload length (int64), then the payload: one Arrow IPC stream (schema,
+ * one batch, end marker) of the sidecar's snapshot rows of that key group, or nothing for a key
+ * group without state.
+ *
+ * @param what the state as messages name it ("window", "group aggregate")
+ * @param checkVersion throws, saying what to do, for a version this jar does not read
+ * @param checkFingerprint throws, saying what to do, for (written, expected) fingerprints that differ
+ * @param failure the exception of a corrupt frame: (message, cause or null)
+ */
+public record KeyGroupFrames(byte[] magic, int version, String what, IntConsumer checkVersion,
+        BiConsumer<String, String> checkFingerprint, BiFunction<String, Throwable, RuntimeException> failure) {
+    public static final int HEADER_BYTES = 4 + 4 + 32 + 8;
+
+    /** Writes one key group's frame: {@code rows} (null or empty for a group without state) as one IPC stream. */
+    public void write(OutputStream out, String fingerprint, VectorSchemaRoot rows) throws IOException {
+        byte[] payload = new byte[0];
+        if (rows != null && rows.getRowCount() > 0) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            try (ArrowStreamWriter writer = new ArrowStreamWriter(rows, null, Channels.newChannel(bytes))) {
+                writer.start();
+                writer.writeBatch();
+                writer.end();
+            }
+            payload = bytes.toByteArray();
+        }
+        ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        header.put(magic).putInt(version).put(HexFormat.of().parseHex(fingerprint)).putLong(payload.length);
+        out.write(header.array());
+        out.write(payload);
+    }
+
+    /**
+     * Reads key group {@code keyGroup}'s frame from {@code in}: its rows, or null when the group
+     * has no state. The caller closes the root.
+     */
+    public VectorSchemaRoot read(InputStream in, int keyGroup, String fingerprint, BufferAllocator allocator)
+            throws IOException {
+        ByteBuffer header = ByteBuffer.wrap(readFully(in, HEADER_BYTES, keyGroup)).order(ByteOrder.LITTLE_ENDIAN);
+        byte[] written = new byte[4];
+        header.get(written);
+        if (!Arrays.equals(written, magic)) {
+            throw corrupt(keyGroup, "it does not start with the frame's magic bytes", null);
+        }
+        checkVersion.accept(header.getInt());
+        byte[] writtenFingerprint = new byte[32];
+        header.get(writtenFingerprint);
+        checkFingerprint.accept(HexFormat.of().formatHex(writtenFingerprint), fingerprint);
+        long length = header.getLong();
+        if (length < 0 || length > Integer.MAX_VALUE) {
+            throw corrupt(keyGroup, "its payload length " + length + " is impossible", null);
+        }
+        if (length == 0) {
+            return null;
+        }
+        byte[] payload = readFully(in, (int) length, keyGroup);
+        RuntimeException refused = null;
+        try (ArrowStreamReader reader = new ArrowStreamReader(new ByteArrayInputStream(payload), allocator)) {
+            if (!reader.loadNextBatch()) {
+                refused = corrupt(keyGroup, "its payload holds no Arrow batch", null);
+                throw refused;
+            }
+            VectorSchemaRoot loaded = reader.getVectorSchemaRoot();
+            VectorSchemaRoot copy = VectorSchemaRoot.create(loaded.getSchema(), allocator);
+            try {
+                for (int i = 0; i < loaded.getFieldVectors().size(); i++) {
+                    loaded.getVector(i).makeTransferPair(copy.getVector(i)).transfer();
+                }
+                copy.setRowCount(loaded.getRowCount());
+                return copy;
+            } catch (RuntimeException e) {
+                copy.close();
+                throw e;
+            }
+        } catch (IOException | RuntimeException e) {
+            if (e == refused) {
+                throw refused;
+            }
+            throw corrupt(keyGroup, "its Arrow payload cannot be read (" + e.getMessage() + ")", e);
+        }
+    }
+
+    private byte[] readFully(InputStream in, int n, int keyGroup) throws IOException {
+        byte[] out = new byte[n];
+        int read = 0;
+        while (read < n) {
+            int got = in.read(out, read, n - read);
+            if (got < 0) {
+                throw corrupt(keyGroup, "it ends after " + read + " of " + n + " bytes", new EOFException());
+            }
+            read += got;
+        }
+        return out;
+    }
+
+    private RuntimeException corrupt(int keyGroup, String why, Throwable cause) {
+        return failure.apply("corrupt accelerated " + what + " state in key group " + keyGroup + ": " + why, cause);
+    }
+}
