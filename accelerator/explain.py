@@ -31,7 +31,10 @@ appender.err.layout.pattern = %d{HH:mm:ss} %-5p %c{1} - %m%n
 """
 STOCK_SECTION = "Runs on stock Flink:"
 WINDOW_AGGREGATES_SECTION = "Window aggregates (accelerator.window-aggregate.enabled):"
-WINDOW_AGGREGATE_STOCK = ": stays stock: "
+GROUP_AGGREGATES_SECTION = "Group aggregates (accelerator.group-aggregate.enabled):"
+#: The sections of stateful operators, and how their stock lines are named in `stock_parts`.
+STATEFUL_SECTIONS = {WINDOW_AGGREGATES_SECTION: "window aggregate", GROUP_AGGREGATES_SECTION: "group aggregate"}
+STAYS_STOCK = ": stays stock: "
 FILE_MARKER = "##### file "
 EXIT_MARKER = "##### exit "
 
@@ -46,22 +49,23 @@ class Explained:
 
     @property
     def stock_parts(self) -> list[str]:
-        """The lines under "Runs on stock Flink:", then each window aggregate that stays stock, as
-        "window aggregate NAME: <reasons>" (the report keeps those apart from the stock parts, since
-        they are stock whenever their option is off; a case that turns the option on wants them)."""
+        """The lines under "Runs on stock Flink:", then each window or group aggregate that stays
+        stock, as "window aggregate NAME: <reasons>" ("group aggregate NAME: ...") (the report keeps
+        those apart from the stock parts, since they are stock whenever their option is off; a case
+        that turns the option on wants them)."""
         parts: list[str] = []
         section = None
         for line in self.stdout.splitlines():
             if line.startswith("== ") or not line:  # a section ends at a blank line or the next INSERT
                 section = None
-            elif line in (STOCK_SECTION, WINDOW_AGGREGATES_SECTION):
+            elif line == STOCK_SECTION or line in STATEFUL_SECTIONS:
                 section = line
             elif section == STOCK_SECTION and line.startswith("  "):
                 parts.append(line.strip())
-            elif section == WINDOW_AGGREGATES_SECTION and WINDOW_AGGREGATE_STOCK in line \
+            elif section in STATEFUL_SECTIONS and STAYS_STOCK in line \
                     and line.startswith("  ") and not line.startswith("   "):
-                name, _, why = line.strip().partition(WINDOW_AGGREGATE_STOCK)
-                parts.append(f"window aggregate {name}: {why}")
+                name, _, why = line.strip().partition(STAYS_STOCK)
+                parts.append(f"{STATEFUL_SECTIONS[section]} {name}: {why}")
         return parts
 
 

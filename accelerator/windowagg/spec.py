@@ -217,3 +217,9 @@ def _acc_type(function: str, arg: types.DataType | None, phase: str) -> types.Da
     if function == "sum" and arg.root == "DECIMAL":
         return types.DataType("DECIMAL", params=(MAX_DECIMAL_PRECISION, arg.scale))
     return types.DataType(arg.root, params=arg.params)
+
+
+def parse_aggregate(a: dict, input_types: dict[str, types.DataType], refuse) -> Aggregate:
+    """One single-phase aggregate of a descriptor, checked as the window aggregate's are: the entry
+    point of the other operators whose aggregates read input rows (the group aggregate)."""
+    return _aggregate(a, "single", input_types, refuse)

@@ -251,6 +251,12 @@ def _operand(aggregate: specs.Aggregate, rows: pa.RecordBatch) -> pa.Array:
     return argument
 
 
+def operand(aggregate: specs.Aggregate, rows: pa.RecordBatch) -> pa.Array:
+    """What a single-phase aggregate accumulates of `rows`: the entry point of the other operators
+    that fold input rows (the group aggregate)."""
+    return _operand(aggregate, rows)
+
+
 def _describe(fields) -> str:
     return "[" + ", ".join(f"{n} {t}" for n, t in fields) + "]"
 

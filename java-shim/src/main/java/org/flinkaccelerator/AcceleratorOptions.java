@@ -127,6 +127,18 @@ public final class AcceleratorOptions {
                                     + " lists its descriptor, or why it stays stock. Has no effect unless"
                                     + " 'accelerator.enabled' is true.");
 
+    public static final ConfigOption<Boolean> GROUP_AGGREGATE =
+            key("accelerator.group-aggregate.enabled")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Runs non-windowed GROUP BY aggregates (COUNT, SUM, MIN, MAX over an insert-only"
+                                    + " input, one phase, mini-batch off, no state TTL) in the sidecar: when true,"
+                                    + " each group aggregate the sidecar reproduces exactly runs as an accelerated"
+                                    + " operator (its state in Flink's checkpoints, not savepoint-compatible with"
+                                    + " the stock operator), and 'accelerator explain' lists its descriptor, or why"
+                                    + " it stays stock. Has no effect unless 'accelerator.enabled' is true.");
+
     public static final ConfigOption<Boolean> FAIL_ON_FALLBACK =
             key("accelerator.fallback.fail-on-fallback")
                     .booleanType()
@@ -139,6 +151,7 @@ public final class AcceleratorOptions {
     /** All options, in the order the documentation lists them. */
     public static List<ConfigOption<?>> all() {
         return List.of(ENABLED, PYTHON_EXECUTABLE, BATCH_SIZE, BATCH_MAX_BYTES, BATCH_MAX_DELAY, MEMORY_ARROW_LIMIT,
-                SIDECAR_TIMEOUT, SIDECAR_HEARTBEAT_INTERVAL, ENCODE_STAGES, WINDOW_AGGREGATE, FAIL_ON_FALLBACK);
+                SIDECAR_TIMEOUT, SIDECAR_HEARTBEAT_INTERVAL, ENCODE_STAGES, WINDOW_AGGREGATE,
+                GROUP_AGGREGATE, FAIL_ON_FALLBACK);
     }
 }

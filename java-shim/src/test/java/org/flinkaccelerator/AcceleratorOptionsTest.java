@@ -21,6 +21,7 @@ class AcceleratorOptionsTest {
                 "accelerator.batch.max-bytes", "accelerator.batch.max-delay", "accelerator.memory.arrow-limit",
                 "accelerator.sidecar.timeout", "accelerator.sidecar.heartbeat-interval",
                 "accelerator.encode-stages.enabled", "accelerator.window-aggregate.enabled",
+                "accelerator.group-aggregate.enabled",
                 "accelerator.fallback.fail-on-fallback"), keys);
     }
 

@@ -57,13 +57,37 @@ public final class AccelerationReport {
      * whenever the option is off, and the option asks for them only where they can run.
      */
     public record WindowAggregate(String name, ExecNode<?> node, String descriptor, List<String> reasons,
-            String operator) {
+            String operator) implements StatefulOperator {
         public WindowAggregate {
             reasons = List.copyOf(reasons);
         }
+    }
 
-        public boolean accelerated() {
-            return operator != null;
+    /**
+     * One group aggregate seen with {@code accelerator.group-aggregate.enabled}, as a
+     * {@link WindowAggregate} is: not a stock part for {@link FailOnFallback} when it stays stock.
+     */
+    public record GroupAggregate(String name, ExecNode<?> node, String descriptor, List<String> reasons,
+            String operator) implements StatefulOperator {
+        public GroupAggregate {
+            reasons = List.copyOf(reasons);
+        }
+    }
+
+    /** A stateful operator the report lists in a section of its own: accelerated as {@code operator}, or stock for {@code reasons}. */
+    public interface StatefulOperator {
+        String name();
+
+        ExecNode<?> node();
+
+        String descriptor();
+
+        List<String> reasons();
+
+        String operator();
+
+        default boolean accelerated() {
+            return operator() != null;
         }
     }
 
@@ -72,6 +96,7 @@ public final class AccelerationReport {
     private final List<Segment> segments = new ArrayList<>();
     private final Set<String> notSegments = new LinkedHashSet<>();
     private final List<WindowAggregate> windowAggregates = new ArrayList<>();
+    private final List<GroupAggregate> groupAggregates = new ArrayList<>();
 
     public void accelerated(String name, List<ExecNode<?>> nodes, String operator) {
         segments.add(new Segment(name, nodes, operator, List.of(), Shape.WHOLE));
@@ -94,7 +119,8 @@ public final class AccelerationReport {
     /** True when some part of the plan runs accelerated and some part on stock Flink. */
     public boolean isPartial() {
         return (segments.stream().anyMatch(Segment::accelerated)
-                || windowAggregates.stream().anyMatch(WindowAggregate::accelerated)) && !stockParts().isEmpty();
+                || windowAggregates.stream().anyMatch(WindowAggregate::accelerated)
+                || groupAggregates.stream().anyMatch(GroupAggregate::accelerated)) && !stockParts().isEmpty();
     }
 
     /** A sink (or the whole plan) that is not a segment, with why: "<sink table>: <why>". */
@@ -113,6 +139,16 @@ public final class AccelerationReport {
 
     public List<WindowAggregate> windowAggregates() {
         return Collections.unmodifiableList(windowAggregates);
+    }
+
+    /** A group aggregate that runs as {@code operator} with {@code descriptor}, or stays stock for {@code reasons}. */
+    public void groupAggregate(String name, ExecNode<?> node, String descriptor, List<String> reasons,
+            String operator) {
+        groupAggregates.add(new GroupAggregate(name, node, descriptor, reasons, operator));
+    }
+
+    public List<GroupAggregate> groupAggregates() {
+        return Collections.unmodifiableList(groupAggregates);
     }
 
     public List<Segment> segments() {
@@ -145,7 +181,10 @@ public final class AccelerationReport {
             }
         }
         for (WindowAggregate aggregate : windowAggregates) {
-            markers.put(aggregate.node(), marker(aggregate));
+            markers.put(aggregate.node(), marker("window aggregate", aggregate));
+        }
+        for (GroupAggregate aggregate : groupAggregates) {
+            markers.put(aggregate.node(), marker("group aggregate", aggregate));
         }
         StringBuilder out = new StringBuilder();
         Map<ExecNode<?>, Integer> shown = new IdentityHashMap<>();
@@ -158,18 +197,20 @@ public final class AccelerationReport {
         for (String line : stock) {
             out.append("  ").append(line).append('\n');
         }
-        renderWindowAggregates(out);
+        renderStateful(out, WINDOW_AGGREGATES_HEADER, windowAggregates);
+        renderStateful(out, GROUP_AGGREGATES_HEADER, groupAggregates);
         return out.toString();
     }
 
     static final String WINDOW_AGGREGATES_HEADER = "Window aggregates (accelerator.window-aggregate.enabled):";
+    static final String GROUP_AGGREGATES_HEADER = "Group aggregates (accelerator.group-aggregate.enabled):";
 
-    private void renderWindowAggregates(StringBuilder out) {
-        if (windowAggregates.isEmpty()) {
+    private static void renderStateful(StringBuilder out, String header, List<? extends StatefulOperator> operators) {
+        if (operators.isEmpty()) {
             return;
         }
-        out.append('\n').append(WINDOW_AGGREGATES_HEADER).append('\n');
-        for (WindowAggregate aggregate : windowAggregates) {
+        out.append('\n').append(header).append('\n');
+        for (StatefulOperator aggregate : operators) {
             if (aggregate.accelerated()) {
                 out.append("  ").append(aggregate.name()).append(": runs as ").append(aggregate.operator())
                         .append(", descriptor:\n    ")
@@ -198,10 +239,10 @@ public final class AccelerationReport {
         }
     }
 
-    private static String marker(WindowAggregate aggregate) {
+    private static String marker(String what, StatefulOperator aggregate) {
         return aggregate.accelerated()
                 ? "[accelerated: " + aggregate.operator() + "]"
-                : "[stock: window aggregate " + aggregate.name() + ": " + String.join("; ", aggregate.reasons()) + "]";
+                : "[stock: " + what + " " + aggregate.name() + ": " + String.join("; ", aggregate.reasons()) + "]";
     }
 
     private static String marker(Segment segment) {

@@ -109,7 +109,7 @@ public final class AccelerateWindowAggregates implements RewriteRule {
     }
 
     /** Makes every consumer of {@code stock} in {@code graph} read {@code accelerated} instead. */
-    private static void replace(ExecNodeGraph graph, ExecNode<?> stock, ExecNode<?> accelerated) {
+    static void replace(ExecNodeGraph graph, ExecNode<?> stock, ExecNode<?> accelerated) {
         Set<ExecNode<?>> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
         List<ExecNode<?>> pending = new ArrayList<>(graph.getRootNodes());
         while (!pending.isEmpty()) {
@@ -152,7 +152,8 @@ public final class AccelerateWindowAggregates implements RewriteRule {
         return tableRead(node) + SUFFIX;
     }
 
-    private static String tableRead(ExecNode<?> node) {
+    /** The table whose source scan feeds {@code node} through first inputs, or "window" when there is none. */
+    static String tableRead(ExecNode<?> node) {
         for (ExecNode<?> n = node; ; n = n.getInputEdges().get(0).getSource()) {
             if (n instanceof StreamExecTableSourceScan scan) {
                 return scan.getTableSourceSpec().getContextResolvedTable().getIdentifier().getObjectName();

@@ -4,15 +4,16 @@ import java.util.List;
 
 /**
  * The rules the planner applies when the accelerator is enabled, in order: window aggregates first
- * (with accelerator.window-aggregate.enabled; they do not depend on Kafka), then whole Kafka segments, then the Kafka
- * sources left over, partly (rows stages feeding stock operators), then the Kafka sinks left over,
+ * (with accelerator.window-aggregate.enabled) and group aggregates (with
+ * accelerator.group-aggregate.enabled; neither depends on Kafka), then whole Kafka segments, then
+ * the Kafka sources left over, partly (rows stages feeding stock operators), then the Kafka sinks left over,
  * partly (encode stages fed by stock operators).
  */
 public final class RewriteRules {
     private RewriteRules() {}
 
     public static List<RewriteRule> all() {
-        return List.of(new AccelerateWindowAggregates(), new ExportKafkaSegments(), new AccelerateKafkaSources(),
-                new AccelerateKafkaSinks());
+        return List.of(new AccelerateWindowAggregates(), new AccelerateGroupAggregates(), new ExportKafkaSegments(),
+                new AccelerateKafkaSources(), new AccelerateKafkaSinks());
     }
 }

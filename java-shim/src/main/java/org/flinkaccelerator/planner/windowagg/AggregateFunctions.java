@@ -18,7 +18,7 @@ import org.apache.flink.table.types.logical.RowType;
  * (not the SQL name) decides, because it is what fixes the accumulator and result types and the
  * overflow rules the sidecar reproduces (docs/design/stateful-window-aggregate.md, §5).
  */
-final class AggregateFunctions {
+public final class AggregateFunctions {
     private AggregateFunctions() {}
 
     static final String SUPPORTED = "only COUNT(*), COUNT(x), SUM, MIN and MAX are";
@@ -44,7 +44,7 @@ final class AggregateFunctions {
      * The reason the node's {@code call} stays stock for its DISTINCT or FILTER, or null. Read from
      * the node's calls, not the derived infos: the derivation moves DISTINCT into distinct views.
      */
-    static String callProblem(AggregateCall call, RowType input) {
+    public static String callProblem(AggregateCall call, RowType input) {
         if (call.isDistinct()) {
             return shown(call, input) + " is not accelerated: DISTINCT aggregates stay stock";
         }
@@ -55,7 +55,7 @@ final class AggregateFunctions {
     }
 
     /** The reason the function of {@code info} stays stock, or null when the sidecar runs it ({@link #spec}). */
-    static String functionProblem(AggregateInfo info, RowType input) {
+    public static String functionProblem(AggregateInfo info, RowType input) {
         String shown = shown(info.agg(), input);
         UserDefinedFunction function = info.function();
         if (FUNCTIONS.containsKey(function.getClass())) {
@@ -71,7 +71,7 @@ final class AggregateFunctions {
     }
 
     /** {@code info} as the sidecar runs it; only for infos without a {@link #problem}. */
-    static AggregateSpec spec(AggregateInfo info, RowType input, boolean emit) {
+    public static AggregateSpec spec(AggregateInfo info, RowType input, boolean emit) {
         String function = FUNCTIONS.get(info.function().getClass());
         String arg = info.argIndexes().length == 0 ? null : input.getFieldNames().get(info.argIndexes()[0]);
         DataType[] acc = info.externalAccTypes();

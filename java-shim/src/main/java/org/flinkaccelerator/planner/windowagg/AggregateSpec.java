@@ -10,7 +10,7 @@ import java.util.Map;
  * {@code emit} false for a COUNT(*) the planner inserted only to tell empty windows.
  */
 public record AggregateSpec(String function, String arg, String acc, boolean emit) {
-    Map<String, Object> tree() {
+    public Map<String, Object> tree() {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("function", function);
         out.put("arg", arg);

@@ -7,17 +7,17 @@ import java.lang.reflect.Field;
  * and windowing in fields without getters, so they are read reflectively, as the Calc programs
  * are; a Flink whose fields moved gives a {@link Missing} naming the field, and the node stays stock.
  */
-final class StockFields {
+public final class StockFields {
     private StockFields() {}
 
     /** A field the accelerator needs is not there; the message is the one-line stock reason. */
-    static final class Missing extends RuntimeException {
+    public static final class Missing extends RuntimeException {
         Missing(String message, Throwable cause) {
             super(message, cause);
         }
     }
 
-    static Object read(Object node, Class<?> owner, String name) {
+    public static Object read(Object node, Class<?> owner, String name) {
         try {
             Field field = owner.getDeclaredField(name);
             field.setAccessible(true);

@@ -16,19 +16,19 @@ import org.flinkaccelerator.sidecar.SidecarStage;
  * answer's schema metadata carries what the answer says besides its rows.
  */
 public final class WindowAggCalls {
-    static final String CALL = "accelerator.call";
+    public static final String CALL = "accelerator.call";
     static final String PROGRESS = "accelerator.progress";
     static final String TIMER_WATERMARK = "accelerator.timer_watermark";
     static final String WATERMARK = "accelerator.watermark";
-    static final String KEY_GROUP_START = "accelerator.key_group_start";
-    static final String KEY_GROUP_END = "accelerator.key_group_end";
-    static final String STATE_FORMAT = "accelerator.state_format";
-    static final String STATE_FINGERPRINT = "accelerator.state_fingerprint";
-    static final String STATE_BUDGET = "accelerator.state_budget";
+    public static final String KEY_GROUP_START = "accelerator.key_group_start";
+    public static final String KEY_GROUP_END = "accelerator.key_group_end";
+    public static final String STATE_FORMAT = "accelerator.state_format";
+    public static final String STATE_FINGERPRINT = "accelerator.state_fingerprint";
+    public static final String STATE_BUDGET = "accelerator.state_budget";
     static final String DROPPED = "accelerator.dropped";
     static final String EMPTY = "accelerator.empty";
-    static final String STATE_ENTRIES = "accelerator.state_entries";
-    static final String STATE_BYTES = "accelerator.state_bytes";
+    public static final String STATE_ENTRIES = "accelerator.state_entries";
+    public static final String STATE_BYTES = "accelerator.state_bytes";
 
     /** Answer columns: the key's bytes and the window end. */
     public static final String KEY = "$key";
@@ -90,7 +90,12 @@ public final class WindowAggCalls {
         return stateBytes;
     }
 
-    private VectorSchemaRoot call(VectorSchemaRoot batch, String call, Map<String, String> arguments) {
+    /**
+     * One call of any stage speaking this protocol (the group aggregate's too): {@code batch}
+     * (null for none) under a schema whose metadata names {@code call} with its arguments; reads
+     * the state gauges of the answer, which the caller closes.
+     */
+    public VectorSchemaRoot call(VectorSchemaRoot batch, String call, Map<String, String> arguments) {
         Map<String, String> metadata = new HashMap<>(arguments);
         metadata.put(CALL, call);
         List<FieldVector> vectors = batch == null ? List.of() : batch.getFieldVectors();
@@ -113,17 +118,18 @@ public final class WindowAggCalls {
         return number(fireAnswer, EMPTY);
     }
 
-    private static long number(VectorSchemaRoot answer, String key) {
+    /** A number the answer's schema metadata carries under {@code key}. */
+    public static long number(VectorSchemaRoot answer, String key) {
         Map<String, String> metadata = answer.getSchema().getCustomMetadata();
         String value = metadata == null ? null : metadata.get(key);
         if (value == null) {
-            throw new SidecarException("the window_agg stage's answer has no '" + key + "' in its schema metadata "
-                    + metadata + ": the sidecar runs another version of the window_agg protocol");
+            throw new SidecarException("the stage's answer has no '" + key + "' in its schema metadata "
+                    + metadata + ": the sidecar runs another version of its protocol");
         }
         try {
             return Long.parseLong(value);
         } catch (NumberFormatException e) {
-            throw new SidecarException("the window_agg stage answered '" + key + "' = '" + value + "', not a long", e);
+            throw new SidecarException("the stage answered '" + key + "' = '" + value + "', not a long", e);
         }
     }
 }

@@ -46,7 +46,7 @@ import org.flinkaccelerator.sidecar.TestPython;
  * its key selector and key type), ours from the descriptor the planner export writes for the
  * same exec node. Random input streams and a canonical form of the output to compare.
  */
-final class WindowAggHarnesses {
+public final class WindowAggHarnesses {
     static final String TABLE = """
             CREATE TABLE bids (k1 STRING, k2 INT, a BIGINT, b INT, c DOUBLE, d DECIMAL(10, 2), ts TIMESTAMP(3),
               WATERMARK FOR ts AS ts) WITH (
@@ -249,7 +249,8 @@ final class WindowAggHarnesses {
 
     private static final String[] STRINGS = {"a", "b", "\u00fcn\u00efcode", "", "a long key string with spaces"};
 
-    private static Object value(LogicalType type, String name, Random random) {
+    /** A random value of {@code type}: NULLs, extremes and, for DOUBLE, NaN and both zeros; a few values for a key field ({@code k...}). */
+    public static Object value(LogicalType type, String name, Random random) {
         boolean key = name.startsWith("k");
         // A global phase's COUNT partials (count1$0, count$1, ...) are never NULL: the local phase starts them at 0.
         if (random.nextInt(key ? 12 : 7) == 0 && type.isNullable() && !name.startsWith("count")) {
@@ -317,7 +318,7 @@ final class WindowAggHarnesses {
      * timestamp, its fields and the hex of Flink's binary form of the row (what byte-identical
      * means), a watermark as its timestamp.
      */
-    static List<String> output(KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness,
+    public static List<String> output(KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness,
             RowType outputType) {
         RowDataSerializer serializer = new RowDataSerializer(outputType);
         RowData.FieldGetter[] getters = new RowData.FieldGetter[outputType.getFieldCount()];

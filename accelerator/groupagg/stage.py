@@ -1,0 +1,138 @@
+"""The `group_agg` stage: the sidecar half of a non-windowed group aggregate.
+
+The JVM operator keeps Flink's control flow (keys, watermarks, checkpoints) and sends the rows in
+batches; the stage keeps every key's accumulators and answers each batch with the changelog
+stock Flink's `GroupAggFunction` emits for its rows (`emission`). Calls, named in the request
+schema's metadata as the window aggregate's are (`accelerator.windowagg.protocol`):
+
+- `update`: rows in arrival order; answers `$row` (the batch row), `$kind` (RowKind byte) and the
+  values of every row to emit, in emission order.
+- `snapshot` / `restore`: the state as Arrow rows (`$key_group`, `$key`, one `$acc<i>` per
+  aggregate), grouped by key group, for Flink's raw keyed state; restore takes only key groups of
+  the subtask's range, so rescaling needs nothing else.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+from accelerator.groupagg import emission, spec as specs
+from accelerator.groupagg.state import GroupAggState
+from accelerator.sidecar.stages import register
+from accelerator.windowagg import protocol
+from accelerator.windowagg.protocol import CallError
+from accelerator.windowagg.stage import StateBudgetError, operand
+
+KIND = "group_agg"
+ROW = "$row"
+CHANGE = "$kind"
+ACC_PREFIX = "$acc"
+#: The state payload format this sidecar writes and reads (GroupAggStateFormat.VERSION in the jar).
+STATE_FORMAT_VERSION = 1
+
+EMPTY = pa.RecordBatch.from_arrays([], schema=pa.schema([]))
+
+
+class GroupAggStateError(ValueError):
+    """State that cannot be restored into this stage."""
+
+
+class GroupAggStage:
+    def __init__(self, descriptor: dict):
+        self.spec = specs.parse(descriptor)
+        self.name = self.spec.name
+        self.state = GroupAggState(self.spec)
+        self.state_schema = pa.schema(
+            [pa.field(specs.KEY_GROUP, pa.int32(), nullable=False), pa.field(specs.KEY, pa.binary(), nullable=False)]
+            + [pa.field(f"{ACC_PREFIX}{i}", a.acc_arrow, nullable=a.acc.nullable)
+               for i, a in enumerate(self.spec.aggregates)])
+        self.answer_schema = pa.schema([pa.field(ROW, pa.int32(), nullable=False),
+                                        pa.field(CHANGE, pa.int8(), nullable=False)] + list(self.spec.output_fields))
+        self._calls = {"update": self.update, "snapshot": self.snapshot, "restore": self.restore}
+
+    def process(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+        call = protocol.call_of(batch)
+        if call not in self._calls:
+            raise CallError(f"stage {self.name!r}: a group_agg stage answers {list(self._calls)}, not {call!r}")
+        answer = self._calls[call](batch)
+        metadata = {**(answer.schema.metadata or {}),
+                    protocol.STATE_ENTRIES: str(self.state.entries).encode(),
+                    protocol.STATE_BYTES: str(self.state.nbytes()).encode()}
+        return answer.replace_schema_metadata(metadata)
+
+    def update(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+        self._check_columns(batch, self.spec.input_schema, "update")
+        key_groups = batch.column(specs.KEY_GROUP).to_numpy(zero_copy_only=False)
+        slots, created = self.state.slots(batch.column(specs.KEY), key_groups)
+        operands = [operand(a, batch) for a in self.spec.aggregates]
+        before, after = emission.running_values(self.state.accumulators, slots, operands)
+        first = created & (emission.occurrence(slots) == 0)
+        out = emission.emission(first, emission.changed(before, after), self.spec.generate_update_before)
+        sources = pa.array(out.sources)
+        columns = [pa.array(out.rows.astype(np.int32), pa.int32()), pa.array(out.kinds, pa.int8())]
+        columns += [pa.concat_arrays([prev, new]).take(sources) for prev, new in zip(before, after)]
+        self._check_budget(batch)
+        return pa.RecordBatch.from_arrays(columns, schema=self.answer_schema)
+
+    def snapshot(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+        state = self.state
+        slots = state.live_slots()
+        slots = slots[np.argsort(state.key_group[slots], kind="stable")]
+        columns = [pa.array(state.key_group[slots], pa.int32()), state.keys(slots)]
+        columns += [column.to_arrow(slots) for column in state.accumulators]
+        metadata = {protocol.STATE_FORMAT: str(STATE_FORMAT_VERSION).encode()}
+        if self.spec.fingerprint is not None:
+            metadata[protocol.STATE_FINGERPRINT] = self.spec.fingerprint.encode()
+        return pa.RecordBatch.from_arrays(columns, schema=self.state_schema.with_metadata(metadata))
+
+    def restore(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+        self._check_state_format(batch)
+        self._check_columns(batch, self.state_schema, "restore")
+        first, last = protocol.long(batch, protocol.KEY_GROUP_START), protocol.long(batch, protocol.KEY_GROUP_END)
+        key_groups = batch.column(specs.KEY_GROUP).to_numpy(zero_copy_only=False)
+        outside = (key_groups < first) | (key_groups > last)
+        if outside.any():
+            raise GroupAggStateError(
+                f"stage {self.name!r}: restored state holds key group {int(key_groups[outside][0])}, outside this"
+                f" subtask's key groups {first}-{last}; Flink hands each subtask only its own key groups, so the"
+                f" state was not written for this job's max parallelism")
+        keys = batch.column(specs.KEY)
+        listed = keys.to_pylist()
+        if len(set(listed)) != len(listed) or any(self.state.holds(k) for k in listed):
+            raise GroupAggStateError(f"stage {self.name!r}: restored state holds a key twice")
+        slots, _ = self.state.slots(keys, key_groups)
+        for i, column in enumerate(self.state.accumulators):
+            column.put(slots, batch.column(f"{ACC_PREFIX}{i}"))
+        self._check_budget(batch)
+        return EMPTY
+
+    def _check_budget(self, batch: pa.RecordBatch) -> None:
+        budget = protocol.long(batch, protocol.STATE_BUDGET)
+        size = self.state.nbytes()
+        if size > budget:
+            raise StateBudgetError(
+                f"stage {self.name!r}: the group aggregate's state ({self.state.entries} keys, {size} bytes) outgrew"
+                f" its budget of {budget} bytes, the operator's share of the slot's managed memory; raise"
+                f" taskmanager.memory.managed.size, or the OPERATOR weight in"
+                f" taskmanager.memory.managed.consumer-weights, or the job's parallelism (this version does not"
+                f" spill state to disk)")
+
+    def _check_state_format(self, batch: pa.RecordBatch) -> None:
+        version = protocol.long(batch, protocol.STATE_FORMAT)
+        if version != STATE_FORMAT_VERSION:
+            newer = " by a newer flink-accelerator" if version > STATE_FORMAT_VERSION else " by an older flink-accelerator"
+            raise GroupAggStateError(f"stage {self.name!r}: state written{newer} in state format {version};"
+                                     f" this sidecar reads format {STATE_FORMAT_VERSION}")
+        if self.spec.fingerprint is not None and protocol.text(batch, protocol.STATE_FINGERPRINT) != self.spec.fingerprint:
+            raise GroupAggStateError(f"stage {self.name!r}: the query's group aggregate changed (keys or aggregates);"
+                                     f" this state cannot be restored into it")
+
+    def _check_columns(self, batch: pa.RecordBatch, schema: pa.Schema, call: str) -> None:
+        got = [(f.name, f.type) for f in batch.schema]
+        want = [(f.name, f.type) for f in schema]
+        if got != want:
+            raise CallError(f"stage {self.name!r}: {call} columns {got} are not {want}")
+
+
+register(KIND, GroupAggStage)

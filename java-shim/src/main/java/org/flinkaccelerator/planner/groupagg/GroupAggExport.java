@@ -1,0 +1,217 @@
+package org.flinkaccelerator.planner.groupagg;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.table.api.config.ExecutionConfigOptions;
+import org.apache.flink.table.planner.calcite.FlinkTypeFactory;
+import org.apache.flink.table.planner.calcite.FlinkTypeSystem;
+import org.apache.flink.table.planner.plan.nodes.exec.StateMetadata;
+import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecGroupAggregate;
+import org.apache.flink.table.planner.plan.utils.AggregateInfo;
+import org.apache.flink.table.planner.plan.utils.AggregateInfoList;
+import org.apache.flink.table.planner.plan.utils.AggregateUtil;
+import org.apache.flink.table.planner.utils.JavaScalaConversionUtil;
+import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarBinaryType;
+import org.apache.flink.util.TimeUtils;
+import org.flinkaccelerator.planner.stage.FallbackReason;
+import org.flinkaccelerator.planner.stage.StageDescriptor;
+import org.flinkaccelerator.planner.windowagg.AggregateFunctions;
+import org.flinkaccelerator.planner.windowagg.AggregateSpec;
+import org.flinkaccelerator.planner.windowagg.StockFields;
+import org.flinkaccelerator.stage.JsonText;
+
+/**
+ * The outcome of exporting one stock group aggregate ({@code StreamExecGroupAggregate}): its
+ * descriptor ({@code "kind": "group_agg"}, docs/design/stateful-group-aggregate.md) when the
+ * sidecar reproduces what {@code GroupAggFunction} emits, otherwise every reason it stays stock.
+ * The aggregates are derived as the exec node derives them, so the descriptor names the same
+ * functions and accumulators the stock operator runs.
+ */
+public record GroupAggExport(String name, Map<String, Object> descriptor, List<FallbackReason> fallback) {
+    public static final String KIND = "group_agg";
+    /** Version of the state layout: per key, its key group, key bytes and accumulators. */
+    public static final int STATE_FORMAT = 1;
+
+    static final String KEY = "$key";
+    static final String KEY_GROUP = "$key_group";
+    static final String AGGREGATES = "aggregates";
+    static final String INPUT = "input";
+    static final String STATE = "state";
+
+    public GroupAggExport {
+        fallback = List.copyOf(fallback);
+    }
+
+    public boolean accelerated() {
+        return descriptor != null;
+    }
+
+    /** The descriptor's JSON text, or a {"protocol", "kind", "name", "fallback"} document of the reasons. */
+    public String toJson() {
+        if (accelerated()) {
+            return JsonText.pretty(descriptor);
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("protocol", StageDescriptor.PROTOCOL);
+        out.put("kind", KIND);
+        out.put("name", name);
+        out.put("fallback", fallback.stream().map(FallbackReason::tree).toList());
+        return JsonText.pretty(out);
+    }
+
+    /** Exports {@code node} under {@code name}, with {@code config} the plan's table configuration. */
+    public static GroupAggExport of(String name, GroupAggNode node, ReadableConfig config) {
+        List<FallbackReason> reasons = new ArrayList<>();
+        if (node.needRetraction()) {
+            reasons.add(new FallbackReason(INPUT, "the input is not insert-only (the aggregate consumes"
+                    + " retractions); only group aggregates over an append-only input are accelerated"));
+        }
+        if (node.grouping().length == 0) {
+            reasons.add(new FallbackReason(INPUT, "the aggregate has no GROUP BY keys (one global group);"
+                    + " only keyed group aggregates are accelerated"));
+        }
+        if (config.get(ExecutionConfigOptions.TABLE_EXEC_MINIBATCH_ENABLED)) {
+            reasons.add(new FallbackReason(AGGREGATES, "'" + ExecutionConfigOptions.TABLE_EXEC_MINIBATCH_ENABLED.key()
+                    + "' is true, so stock Flink runs the mini-batch group aggregate, which is not accelerated"));
+        }
+        long retention = stateRetentionMillis(node, config);
+        if (retention > 0) {
+            reasons.add(new FallbackReason(STATE, "state TTL ('" + ExecutionConfigOptions.IDLE_STATE_RETENTION.key()
+                    + "' or a STATE_TTL hint) is " + retention + " ms; only group aggregates without state TTL are"
+                    + " accelerated"));
+        }
+        RowType input = node.inputType();
+        for (AggregateCall call : node.aggCalls()) {
+            String problem = AggregateFunctions.callProblem(call, input);
+            if (problem != null) {
+                reasons.add(new FallbackReason(AGGREGATES, problem));
+            }
+        }
+        AggregateInfoList infos = infos(node);
+        for (AggregateInfo info : infos.aggInfos()) {
+            String problem = AggregateFunctions.functionProblem(info, input);
+            if (problem != null) {
+                reasons.add(new FallbackReason(AGGREGATES, problem));
+            }
+        }
+        if (infos.distinctInfos().length > 0 && reasons.isEmpty()) {
+            reasons.add(new FallbackReason(AGGREGATES, "DISTINCT aggregates stay stock"));
+        }
+        if (reasons.isEmpty() && config.get(ExecutionConfigOptions.TABLE_EXEC_ASYNC_STATE_ENABLED)
+                && AggregateUtil.isAsyncStateEnabled(config, infos)) {
+            reasons.add(new FallbackReason(STATE, "'" + ExecutionConfigOptions.TABLE_EXEC_ASYNC_STATE_ENABLED.key()
+                    + "' is true, so stock Flink runs this aggregate with asynchronous state, which is not"
+                    + " accelerated"));
+        }
+        if (!reasons.isEmpty()) {
+            return new GroupAggExport(name, null, reasons);
+        }
+        return new GroupAggExport(name, descriptor(name, node, infos), List.of());
+    }
+
+    /**
+     * The state retention {@code GroupAggFunction} gets: the node's state metadata (a STATE_TTL hint
+     * or the configuration when the node was made), else {@code table.exec.state.ttl}, as
+     * {@code StateMetadata.getStateTtlForOneInputOperator} reads them.
+     */
+    static long stateRetentionMillis(GroupAggNode node, ReadableConfig config) {
+        Object metadata;
+        try {
+            metadata = StockFields.read(node.node(), StreamExecGroupAggregate.class, "stateMetadataList");
+        } catch (StockFields.Missing e) {
+            metadata = null;
+        }
+        if (metadata instanceof List<?> list && !list.isEmpty() && list.get(0) instanceof StateMetadata state) {
+            return TimeUtils.parseDuration(state.getStateTtl()).toMillis();
+        }
+        Duration ttl = config.get(ExecutionConfigOptions.IDLE_STATE_RETENTION);
+        return ttl == null ? 0 : ttl.toMillis();
+    }
+
+    /** As {@code StreamExecGroupAggregate.translateToPlanInternal} derives them. */
+    static AggregateInfoList infos(GroupAggNode node) {
+        FlinkTypeFactory types = new FlinkTypeFactory(GroupAggExport.class.getClassLoader(), FlinkTypeSystem.INSTANCE);
+        return AggregateUtil.transformToStreamAggregateInfoList(types, node.inputType(),
+                JavaScalaConversionUtil.toScala(Arrays.asList(node.aggCalls())), node.aggCallNeedRetractions(),
+                node.needRetraction(), true, true);
+    }
+
+    private static Map<String, Object> descriptor(String name, GroupAggNode node, AggregateInfoList infos) {
+        RowType input = node.inputType();
+        List<AggregateSpec> aggregates = new ArrayList<>();
+        for (AggregateInfo info : infos.aggInfos()) {
+            aggregates.add(AggregateFunctions.spec(info, input, true));
+        }
+        List<Map<String, Object>> keys = new ArrayList<>();
+        for (int k : node.grouping()) {
+            keys.add(field(input.getFieldNames().get(k), input.getTypeAt(k).asSerializableString()));
+        }
+        List<Map<String, Object>> inputFields = new ArrayList<>();
+        inputFields.add(field(KEY, new VarBinaryType(VarBinaryType.MAX_LENGTH).asSerializableString()));
+        inputFields.add(field(KEY_GROUP, new IntType(false).asSerializableString()));
+        Set<Integer> args = new LinkedHashSet<>();
+        for (AggregateInfo info : infos.aggInfos()) {
+            Arrays.stream(info.argIndexes()).forEach(args::add);
+        }
+        for (int i : args) {
+            inputFields.add(field(input.getFieldNames().get(i), input.getTypeAt(i).asSerializableString()));
+        }
+        List<Map<String, Object>> output = new ArrayList<>();
+        for (RowType.RowField f : node.outputType().getFields()) {
+            output.add(field(f.getName(), f.getType().asSerializableString()));
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("protocol", StageDescriptor.PROTOCOL);
+        out.put("kind", KIND);
+        out.put("name", name);
+        out.put("keys", keys);
+        out.put("input", Map.of("fields", inputFields));
+        out.put("aggregates", aggregates.stream().map(AggregateSpec::tree).toList());
+        out.put("generate_update_before", node.generateUpdateBefore());
+        out.put("output", Map.of("fields", output));
+        Map<String, Object> state = new LinkedHashMap<>();
+        state.put("format", STATE_FORMAT);
+        state.put("fingerprint", fingerprint(keys, aggregates));
+        out.put("state", state);
+        return out;
+    }
+
+    /**
+     * The SHA-256 of what decides whether saved state fits the query: the kind, the keys (names and
+     * types) and each aggregate with its argument and accumulator type.
+     */
+    static String fingerprint(List<Map<String, Object>> keys, List<AggregateSpec> aggregates) {
+        Map<String, Object> state = new LinkedHashMap<>();
+        state.put("kind", KIND);
+        state.put("keys", keys);
+        state.put("aggregates", aggregates.stream().map(AggregateSpec::tree).toList());
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256")
+                    .digest(JsonText.pretty(state).getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("this JVM has no SHA-256", e);
+        }
+    }
+
+    private static Map<String, Object> field(String name, String type) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("name", name);
+        out.put("type", type);
+        return out;
+    }
+}

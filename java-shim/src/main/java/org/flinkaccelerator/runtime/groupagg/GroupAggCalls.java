@@ -1,0 +1,56 @@
+package org.flinkaccelerator.runtime.groupagg;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.flinkaccelerator.runtime.windowagg.WindowAggCalls;
+import org.flinkaccelerator.sidecar.SidecarStage;
+
+/**
+ * The three calls of a group_agg stage, over the window aggregate's call protocol (the call and
+ * its arguments in the request schema's metadata, the state gauges in the answer's):
+ * {@code update} answers the changelog rows the batch's rows produce, {@code snapshot} the whole
+ * state by key group, {@code restore} takes a key group's state back.
+ */
+final class GroupAggCalls {
+    /** update answer columns before the values: the batch row that produced it and its RowKind byte. */
+    static final String ROW = "$row";
+    static final String KIND = "$kind";
+
+    private final WindowAggCalls calls;
+    private final String stateBudget;
+
+    GroupAggCalls(SidecarStage stage, long stateBudget) {
+        this.calls = new WindowAggCalls(stage, stateBudget);
+        this.stateBudget = Long.toString(stateBudget);
+    }
+
+    /** Accumulates {@code batch} in row order; the answer (closed by the caller) holds every row to emit, in order. */
+    VectorSchemaRoot update(VectorSchemaRoot batch) {
+        return calls.call(batch, "update", Map.of(WindowAggCalls.STATE_BUDGET, stateBudget));
+    }
+
+    /** The whole state, grouped by key group; the caller closes it. */
+    VectorSchemaRoot snapshot() {
+        return calls.call(null, "snapshot", Map.of());
+    }
+
+    /** Restores snapshot rows written in {@code format} for {@code fingerprint} into a subtask of key groups {@code first}..{@code last}. */
+    void restore(VectorSchemaRoot entries, int first, int last, int format, String fingerprint) {
+        Map<String, String> metadata = new HashMap<>();
+        metadata.put(WindowAggCalls.KEY_GROUP_START, Integer.toString(first));
+        metadata.put(WindowAggCalls.KEY_GROUP_END, Integer.toString(last));
+        metadata.put(WindowAggCalls.STATE_FORMAT, Integer.toString(format));
+        metadata.put(WindowAggCalls.STATE_FINGERPRINT, fingerprint);
+        metadata.put(WindowAggCalls.STATE_BUDGET, stateBudget);
+        calls.call(entries, "restore", metadata).close();
+    }
+
+    long stateEntries() {
+        return calls.stateEntries();
+    }
+
+    long stateBytes() {
+        return calls.stateBytes();
+    }
+}

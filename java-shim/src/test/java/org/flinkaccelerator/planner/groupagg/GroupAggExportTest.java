@@ -1,0 +1,93 @@
+package org.flinkaccelerator.planner.groupagg;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.stream.Collectors;
+import org.apache.flink.table.api.Schema;
+import org.apache.flink.table.api.TableDescriptor;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
+import org.flinkaccelerator.planner.stage.FallbackReason;
+import org.flinkaccelerator.planner.stage.SqlPlans;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Which group aggregates the planner export accelerates, planned by Flink's real planner: a
+ * one-phase aggregate of COUNT, SUM, MIN and MAX over an insert-only input is; every other shape
+ * stays stock, with a reason naming what is not reproduced.
+ */
+class GroupAggExportTest {
+    private static final String TABLE = "CREATE TABLE bids (auction BIGINT, bidder BIGINT, price INT, rate DOUBLE,"
+            + " note STRING, ts TIMESTAMP(3)) WITH ('connector' = 'kafka', 'topic' = 'bids',"
+            + " 'properties.bootstrap.servers' = 'localhost:9092', 'scan.startup.mode' = 'earliest-offset',"
+            + " 'format' = 'json')";
+
+    /** The exports of the plan's group aggregates (the stock reason of those found stock before export), sinks first. */
+    private static List<GroupAggExport> exports(String select, String... options) {
+        SqlPlans plans = new SqlPlans();
+        for (int i = 0; i < options.length; i += 2) {
+            plans.set(options[i], options[i + 1]);
+        }
+        plans.env().executeSql(TABLE);
+        plans.env().createTemporaryTable("results", TableDescriptor.forConnector("print").schema(Schema.newBuilder()
+                .fromResolvedSchema(plans.env().sqlQuery(select).getResolvedSchema()).build()).build());
+        ExecNodeGraph graph = plans.plan("INSERT INTO results " + select + ";\n");
+        return GroupAggNode.find(graph).stream().map(f -> f.readable()
+                ? GroupAggExport.of("bids-group-agg", f.fields(), plans.config())
+                : new GroupAggExport("bids-group-agg", null, List.of(f.stock()))).toList();
+    }
+
+    private static String reasons(GroupAggExport export) {
+        return export.fallback().stream().map(FallbackReason::toString).collect(Collectors.joining("; "));
+    }
+
+    private static String onlyReasons(String select, String... options) {
+        List<GroupAggExport> exports = exports(select, options);
+        assertEquals(1, exports.size(), "one group aggregate");
+        assertTrue(!exports.get(0).accelerated(), exports.get(0).toJson());
+        return reasons(exports.get(0));
+    }
+
+    @Test
+    void aOnePhaseAggregateOfTheSupportedFunctionsIsExportedWithItsAccumulators() {
+        List<GroupAggExport> exports = exports("SELECT auction, COUNT(*), COUNT(note), SUM(price), MIN(rate),"
+                + " MAX(bidder) FROM bids GROUP BY auction");
+        assertEquals(1, exports.size());
+        String json = exports.get(0).toJson();
+        assertTrue(exports.get(0).accelerated(), json);
+        assertTrue(json.contains("\"function\": \"count1\"") && json.contains("\"function\": \"max\"")
+                && json.contains("\"generate_update_before\": true") && json.contains("\"format\": 1"), json);
+    }
+
+    @Test
+    void eachShapeNotReproducedStaysStockWithItsReason() {
+        assertTrue(onlyReasons("SELECT auction, COUNT(DISTINCT bidder) FROM bids GROUP BY auction")
+                .contains("COUNT(DISTINCT bidder) is not accelerated: DISTINCT aggregates stay stock"));
+        assertTrue(onlyReasons("SELECT auction, COUNT(*) FILTER (WHERE price > 3) FROM bids GROUP BY auction")
+                .contains("aggregates with FILTER stay stock"));
+        assertTrue(onlyReasons("SELECT auction, AVG(price) FROM bids GROUP BY auction")
+                .contains("AVG(price) is not accelerated"));
+        assertTrue(onlyReasons("SELECT auction, SUM(price) FROM bids GROUP BY auction", "table.exec.state.ttl", "1 h")
+                .contains("state TTL ('table.exec.state.ttl' or a STATE_TTL hint) is 3600000 ms"));
+        assertTrue(onlyReasons("SELECT COUNT(*) FROM bids").contains("no GROUP BY keys"));
+        String miniBatch = onlyReasons("SELECT auction, SUM(price) FROM bids GROUP BY auction",
+                "table.exec.mini-batch.enabled", "true", "table.exec.mini-batch.allow-latency", "1 s",
+                "table.exec.mini-batch.size", "100", "table.optimizer.agg-phase-strategy", "ONE_PHASE");
+        assertTrue(miniBatch.contains("'table.exec.mini-batch.enabled' is true"), miniBatch);
+        String twoPhase = onlyReasons("SELECT auction, SUM(price) FROM bids GROUP BY auction",
+                "table.exec.mini-batch.enabled", "true", "table.exec.mini-batch.allow-latency", "1 s",
+                "table.exec.mini-batch.size", "100", "table.optimizer.agg-phase-strategy", "TWO_PHASE");
+        assertTrue(twoPhase.contains("two-phase (local/global) group aggregates"), twoPhase);
+    }
+
+    @Test
+    void anAggregateOverAnUpdatingInputStaysStock() {
+        List<GroupAggExport> exports = exports("SELECT n, COUNT(*) FROM (SELECT auction, COUNT(*) AS n FROM bids"
+                + " GROUP BY auction) GROUP BY n");
+        assertEquals(2, exports.size());
+        // Sinks first: the outer aggregate reads the inner one's updates.
+        assertTrue(reasons(exports.get(0)).contains("the input is not insert-only"), reasons(exports.get(0)));
+        assertTrue(exports.get(1).accelerated(), reasons(exports.get(1)));
+    }
+}

@@ -1,0 +1,242 @@
+package org.flinkaccelerator.runtime.groupagg;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.util.ExceptionUtils;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.flinkaccelerator.runtime.windowagg.WindowAggHarnesses;
+
+/**
+ * Stock Flink's {@code GroupAggFunction} and the accelerated group aggregate, planned from the same
+ * SQL, on the same random insert-only streams in Flink's keyed operator harness: the output
+ * sequences (changelog kinds, timestamps, Flink's binary rows, watermarks) must be equal, with
+ * update-befores and without, batches of one row, of a few and of thousands, checkpoint barriers
+ * at random points, a restore mid-stream and a rescale of the key groups from 2 subtasks to 1 and 3.
+ */
+class AcceleratedGroupAggOperatorTest {
+    private static final int MAX_PARALLELISM = 128;
+    static final String ALL_FUNCTIONS = "SELECT k1, k2, COUNT(*) AS n, COUNT(c) AS nc, SUM(a) AS sa, SUM(b) AS sb,"
+            + " SUM(c) AS sc, SUM(d) AS sd, MIN(a) AS mia, MAX(b) AS mab, MIN(c) AS mic, MAX(c) AS mac,"
+            + " MIN(d) AS mid, MAX(d) AS mad FROM bids GROUP BY k1, k2";
+    /** Without a COUNT, a row often leaves every value as it was: stock emits nothing for it. */
+    static final String EXTREMES = "SELECT k1, MIN(b) AS mib, MAX(c) AS mac, MAX(d) AS mad FROM bids GROUP BY k1";
+
+    static Stream<Arguments> queries() {
+        return Stream.of(Arguments.of(ALL_FUNCTIONS, GroupAggHarnesses.Sink.UPSERT, "k1, k2"),
+                Arguments.of(ALL_FUNCTIONS, GroupAggHarnesses.Sink.RETRACT, ""),
+                Arguments.of(EXTREMES, GroupAggHarnesses.Sink.RETRACT, ""));
+    }
+
+    private static List<String> run(GroupAggHarnesses.Planned planned, OneInputStreamOperator<RowData, RowData> operator,
+            List<GroupAggHarnesses.Event> events, List<Integer> barriers) throws Exception {
+        try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
+                planned.harness(operator, MAX_PARALLELISM, 1, 0)) {
+            harness.open();
+            long checkpoint = 0;
+            for (int i = 0; i < events.size(); i++) {
+                if (barriers.contains(i)) {
+                    harness.prepareSnapshotPreBarrier(++checkpoint);
+                    harness.snapshot(checkpoint, checkpoint);
+                }
+                GroupAggHarnesses.feed(harness, events.get(i));
+            }
+            harness.endInput();
+            return WindowAggHarnesses.output(harness, planned.outputType());
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("queries")
+    void sameOutputAsStockForBatchesOfEverySize(String query, GroupAggHarnesses.Sink sink, String keys)
+            throws Exception {
+        GroupAggHarnesses.Planned planned = GroupAggHarnesses.plan(query, sink, keys);
+        assertEquals(sink == GroupAggHarnesses.Sink.RETRACT,
+                planned.spec().descriptorJson().contains("\"generate_update_before\": true"),
+                planned.spec().descriptorJson());
+        List<GroupAggHarnesses.Event> events = GroupAggHarnesses.stream(planned.inputType(), 3, 400);
+        List<String> stock = run(planned, planned.newStock(), events, List.of());
+        for (int batch : new int[] {1, 7, 10_000}) {
+            assertEquals(stock, run(planned, planned.newAccelerated(batch), events, List.of()), "batch " + batch);
+        }
+        assertTrue(stock.stream().anyMatch(l -> l.startsWith("+U")), "updates: " + stock);
+        assertEquals(sink == GroupAggHarnesses.Sink.RETRACT, stock.stream().anyMatch(l -> l.startsWith("-U")));
+        long rows = events.stream().filter(e -> e.row() != null).count();
+        long emitted = stock.stream().filter(l -> l.startsWith("+")).count();
+        if (query.equals(EXTREMES)) {
+            assertTrue(emitted < rows / 2, "most rows change no extreme: " + emitted + " of " + rows);
+        } else {
+            assertEquals(rows, emitted, "COUNT(*) changes with every row");
+        }
+    }
+
+    @Test
+    void barriersAtRandomPointsGiveStockOutput() throws Exception {
+        GroupAggHarnesses.Planned planned = GroupAggHarnesses.plan(ALL_FUNCTIONS, GroupAggHarnesses.Sink.RETRACT, "");
+        List<GroupAggHarnesses.Event> events = GroupAggHarnesses.stream(planned.inputType(), 5, 600);
+        Random random = new Random(5);
+        List<Integer> barriers = new ArrayList<>();
+        for (int i = 0; i < events.size(); i += 1 + random.nextInt(150)) {
+            barriers.add(i);
+        }
+        assertEquals(run(planned, planned.newStock(), events, barriers),
+                run(planned, planned.newAccelerated(), events, barriers));
+    }
+
+    @Test
+    void aRowWaitsNoLongerThanTheMaxDelay() throws Exception {
+        GroupAggHarnesses.Planned planned = GroupAggHarnesses.plan(ALL_FUNCTIONS, GroupAggHarnesses.Sink.UPSERT,
+                "k1, k2");
+        List<GroupAggHarnesses.Event> events = GroupAggHarnesses.stream(planned.inputType(), 4, 3);
+        try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
+                planned.harness(planned.newAccelerated(), MAX_PARALLELISM, 1, 0)) {
+            harness.open();
+            harness.setProcessingTime(0);
+            GroupAggHarnesses.feed(harness, events.get(0));
+            assertEquals(0, harness.getOutput().size(), "the row waits in its batch");
+            harness.setProcessingTime(planned.spec().maxDelay().toMillis());
+            assertEquals(1, harness.getOutput().size(), "sent once the max delay passed");
+        }
+    }
+
+    /**
+     * Runs the events on {@code before} subtasks up to {@code cut}, snapshots every subtask and
+     * continues from the repartitioned snapshot on {@code after} subtasks; rows go to the subtask
+     * owning their key group, watermarks to all. Each subtask's output, before the cut then after.
+     */
+    private static List<String> rescaled(GroupAggHarnesses.Planned planned,
+            Supplier<OneInputStreamOperator<RowData, RowData>> operators, List<GroupAggHarnesses.Event> events,
+            int cut, int before, int after) throws Exception {
+        List<String> out = new ArrayList<>();
+        List<KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData>> first = new ArrayList<>();
+        OperatorSubtaskState[] states = new OperatorSubtaskState[before];
+        try {
+            for (int i = 0; i < before; i++) {
+                first.add(planned.harness(operators.get(), MAX_PARALLELISM, before, i));
+                first.get(i).open();
+            }
+            route(planned, first, events.subList(0, cut));
+            for (int i = 0; i < before; i++) {
+                first.get(i).prepareSnapshotPreBarrier(1);
+                states[i] = first.get(i).snapshot(1, 1);
+                out.add("subtask " + i + " of " + before);
+                out.addAll(WindowAggHarnesses.output(first.get(i), planned.outputType()));
+            }
+        } finally {
+            for (var harness : first) {
+                harness.close();
+            }
+        }
+        OperatorSubtaskState merged = AbstractStreamOperatorTestHarness.repackageState(states);
+        List<KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData>> second = new ArrayList<>();
+        try {
+            for (int i = 0; i < after; i++) {
+                second.add(planned.harness(operators.get(), MAX_PARALLELISM, after, i));
+                second.get(i).initializeState(AbstractStreamOperatorTestHarness.repartitionOperatorState(merged,
+                        MAX_PARALLELISM, before, after, i));
+                second.get(i).open();
+            }
+            route(planned, second, events.subList(cut, events.size()));
+            for (int i = 0; i < after; i++) {
+                second.get(i).endInput();
+                out.add("subtask " + i + " of " + after);
+                out.addAll(WindowAggHarnesses.output(second.get(i), planned.outputType()));
+            }
+        } finally {
+            for (var harness : second) {
+                harness.close();
+            }
+        }
+        return out;
+    }
+
+    private static void route(GroupAggHarnesses.Planned planned,
+            List<KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData>> harnesses,
+            List<GroupAggHarnesses.Event> events) throws Exception {
+        for (GroupAggHarnesses.Event event : events) {
+            if (event.row() == null) {
+                for (var harness : harnesses) {
+                    GroupAggHarnesses.feed(harness, event);
+                }
+            } else {
+                RowData key = planned.keySelector().getKey(event.row());
+                GroupAggHarnesses.feed(harnesses.get(KeyGroupRangeAssignment.assignKeyToParallelOperator(key,
+                        MAX_PARALLELISM, harnesses.size())), event);
+            }
+        }
+    }
+
+    @Test
+    void restoreAndRescaleFromTwoToOneAndThreeGiveStockOutput() throws Exception {
+        GroupAggHarnesses.Planned planned = GroupAggHarnesses.plan(ALL_FUNCTIONS, GroupAggHarnesses.Sink.RETRACT, "");
+        for (int[] scale : new int[][] {{1, 1}, {2, 1}, {2, 3}}) {
+            List<GroupAggHarnesses.Event> events = GroupAggHarnesses.stream(planned.inputType(),
+                    11 + scale[0] * 10L + scale[1], 600);
+            int cut = events.size() / 2;
+            List<String> stock = rescaled(planned, () -> {
+                try {
+                    return planned.newStock();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }, events, cut, scale[0], scale[1]);
+            assertEquals(stock, rescaled(planned, planned::newAccelerated, events, cut, scale[0], scale[1]),
+                    scale[0] + " -> " + scale[1] + " subtasks");
+            // After the cut, keys seen before it update (their state was restored) rather than insert again.
+            List<String> afterCut = stock.subList(stock.lastIndexOf("subtask 0 of " + scale[1]), stock.size());
+            assertTrue(afterCut.stream().filter(l -> l.startsWith("+I")).count() < 10, "restored keys: " + afterCut);
+        }
+    }
+
+    private static OperatorSubtaskState snapshotAfter(GroupAggHarnesses.Planned planned,
+            OneInputStreamOperator<RowData, RowData> operator, List<GroupAggHarnesses.Event> events) throws Exception {
+        try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
+                planned.harness(operator, MAX_PARALLELISM, 1, 0)) {
+            harness.open();
+            GroupAggHarnesses.feed(harness, events);
+            harness.prepareSnapshotPreBarrier(1);
+            return harness.snapshot(1, 1);
+        }
+    }
+
+    private static String restoreFailure(GroupAggHarnesses.Planned planned, OperatorSubtaskState state)
+            throws Exception {
+        try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
+                planned.harness(planned.newAccelerated(), MAX_PARALLELISM, 1, 0)) {
+            Exception e = assertThrows(Exception.class, () -> {
+                harness.initializeState(state);
+                harness.open();
+            });
+            return ExceptionUtils.findThrowable(e, GroupAggStateException.class)
+                    .orElseThrow(() -> new AssertionError("not a GroupAggStateException", e)).getMessage();
+        }
+    }
+
+    @Test
+    void stockStateAndStateOfAnotherQueryAreRefusedNamingWhatToDo() throws Exception {
+        GroupAggHarnesses.Planned planned = GroupAggHarnesses.plan(ALL_FUNCTIONS, GroupAggHarnesses.Sink.RETRACT, "");
+        List<GroupAggHarnesses.Event> events = GroupAggHarnesses.stream(planned.inputType(), 3, 200);
+        String fromStock = restoreFailure(planned, snapshotAfter(planned, planned.newStock(), events));
+        assertTrue(fromStock.contains("written by stock Flink's group aggregate")
+                && fromStock.contains("accelerator.group-aggregate.enabled: false"), fromStock);
+        GroupAggHarnesses.Planned other = GroupAggHarnesses.plan(ALL_FUNCTIONS.replace("SUM(a)", "SUM(b)"),
+                GroupAggHarnesses.Sink.RETRACT, "");
+        String fromOther = restoreFailure(other, snapshotAfter(planned, planned.newAccelerated(), events));
+        assertTrue(fromOther.contains("the query's group aggregate changed"), fromOther);
+    }
+}
