@@ -130,3 +130,34 @@ def test_window_aggregates_are_accelerated_only_with_their_option(tmp_path):
     windowed = [p for p in stock_parts if p.startswith("window aggregate ")]
     assert windowed == ["window aggregate bid_t-window-agg: aggregates: AVG(price) is not accelerated; only"
                         " COUNT(*), COUNT(x), SUM, MIN and MAX are"], stock_parts
+
+
+GROUPED = """
+CREATE TABLE bid_g (auction BIGINT, price BIGINT) WITH (
+  'connector' = 'kafka', 'topic' = 'bids', 'properties.bootstrap.servers' = 'localhost:1',
+  'scan.startup.mode' = 'earliest-offset', 'format' = 'json');
+CREATE TABLE out_g (auction BIGINT, total BIGINT, PRIMARY KEY (auction) NOT ENFORCED) WITH (
+  'connector' = 'upsert-kafka', 'topic' = 'out', 'properties.bootstrap.servers' = 'localhost:1',
+  'key.format' = 'json', 'value.format' = 'json');
+INSERT INTO out_g SELECT auction, SUM(price) FROM bid_g GROUP BY auction;
+INSERT INTO out_g SELECT auction, COUNT(DISTINCT price) FROM bid_g GROUP BY auction;
+"""
+
+
+def test_group_aggregates_are_accelerated_only_with_their_option(tmp_path):
+    """accelerator.group-aggregate.enabled: the accelerated operator with its descriptor, or the stock reasons."""
+    off = explain(tmp_path, GROUPED)
+    assert off.returncode == 0, off.stderr
+    assert "Group aggregates (" not in off.stdout, off.stdout
+
+    on = explain(tmp_path, "SET 'accelerator.group-aggregate.enabled' = 'true';\n" + GROUPED)
+    assert on.returncode == 0, on.stderr
+    summed, distinct = on.stdout.split("\n== ")[0], on.stdout.split("\n== ")[1]
+    aggregate = next(line for line in summed.splitlines() if "GroupAggregate(" in line)
+    assert aggregate.endswith("[accelerated: Accelerated[bid_g-group-agg]]"), aggregate
+    assert "  bid_g-group-agg: runs as Accelerated[bid_g-group-agg], descriptor:\n    {\n      \"protocol\": 1,\n" \
+           "      \"kind\": \"group_agg\",\n" in summed, summed
+    stock_parts = Explained(on.returncode, on.stdout, on.stderr).stock_parts
+    assert [p for p in stock_parts if p.startswith("group aggregate ")] == [
+        "group aggregate bid_g-group-agg: aggregates: COUNT(DISTINCT price) is not accelerated: DISTINCT"
+        " aggregates stay stock"], stock_parts
