@@ -1,0 +1,12 @@
+SET 'accelerator.group-aggregate.enabled' = 'true';
+SET 'table.exec.mini-batch.enabled' = 'true';
+SET 'table.exec.mini-batch.allow-latency' = '1 s';
+SET 'table.exec.mini-batch.size' = '100';
+SET 'table.optimizer.agg-phase-strategy' = 'ONE_PHASE';
+CREATE TABLE events (k STRING, x BIGINT, i INT, d DOUBLE, m DECIMAL(10, 2)) WITH (
+  'connector' = 'kafka', 'topic' = '${topic:events}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'json');
+CREATE TABLE totals (k STRING, n BIGINT, total BIGINT, PRIMARY KEY (k) NOT ENFORCED) WITH (
+  'connector' = 'upsert-kafka', 'topic' = '${topic:totals}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'key.format' = 'json', 'value.format' = 'json');
+INSERT INTO totals SELECT k, COUNT(*), SUM(x) FROM events GROUP BY k;
