@@ -33,7 +33,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * same: barriers at random points (each one a stock buffer flush point), a snapshot mid-stream
  * restored into fresh operators, and rescaling from 2 subtasks to 1 and to 3 (max parallelism
  * 128) with Flink's own repartitioning of operator and keyed state. Outputs must be equal per
- * subtask, in order, for TUMBLE and HOP windows ({@code AcceleratedWindowAggOperatorTest.WINDOWS}).
+ * subtask, in order, for TUMBLE, HOP and CUMULATE windows ({@code AcceleratedWindowAggOperatorTest.WINDOWS});
+ * CUMULATE also restored at every few events of a short stream.
  * And each mismatch the state format guards fails with its message.
  */
 class AcceleratedWindowAggCheckpointTest {
@@ -53,7 +54,7 @@ class AcceleratedWindowAggCheckpointTest {
 
     private static List<WindowAggHarnesses.Event> events(WindowAggHarnesses.Planned planned, long seed, int rows) {
         return WindowAggHarnesses.stream(planned.inputType(), planned.spec().timeIndex(), seed, rows,
-                AcceleratedWindowAggOperatorTest.SIZE);
+                AcceleratedWindowAggOperatorTest.SIZE, planned.spec().slideMillis());
     }
 
     /** Runs the events through one harness, taking a checkpoint (barrier and snapshot) before each event at {@code barriers}. */
@@ -79,11 +80,12 @@ class AcceleratedWindowAggCheckpointTest {
     @ParameterizedTest
     @MethodSource("org.flinkaccelerator.runtime.windowagg.AcceleratedWindowAggOperatorTest#windowsAndBackends")
     void barriersAtRandomPointsGiveStockOutput(String window, WindowAggHarnesses.Backend backend) throws Exception {
-        // RocksDB repeats one shorter stream: its snapshots are slower.
-        boolean heap = backend == WindowAggHarnesses.Backend.HEAP;
+        // RocksDB (slower snapshots) and CUMULATE (restoreAtEveryPoint below covers it too) repeat
+        // one shorter stream.
         WindowAggHarnesses.Planned planned = planned(window).on(backend);
-        for (long seed = 5; seed <= (heap ? 7 : 5); seed++) {
-            List<WindowAggHarnesses.Event> events = events(planned, seed, heap ? 1500 : 700);
+        boolean full = backend == WindowAggHarnesses.Backend.HEAP && !planned.spec().cumulative();
+        for (long seed = 5; seed <= (full ? 7 : 5); seed++) {
+            List<WindowAggHarnesses.Event> events = events(planned, seed, full ? 1500 : 700);
             Random random = new Random(seed);
             List<Integer> barriers = new ArrayList<>();
             for (int i = 0; i < events.size(); i += 1 + random.nextInt(120)) {
@@ -179,21 +181,42 @@ class AcceleratedWindowAggCheckpointTest {
         restoreAndRescale(planned);
     }
 
+    @Test
+    void restoreAtEveryPointGivesStockOutput() throws Exception {
+        // CUMULATE's state after a partial window is the merged first slice: a restore anywhere
+        // (before or after a window of its max-size window fired, with late rows in the first
+        // slice) must continue from exactly stock's state. A short stream, restored every few events.
+        WindowAggHarnesses.Planned planned = planned(AcceleratedWindowAggOperatorTest.CUMULATE);
+        List<WindowAggHarnesses.Event> events = events(planned, 31, 150);
+        for (int cut = 1; cut < events.size(); cut += 12) {
+            List<String> stock = rescaled(planned, stockOperators(planned), events, cut, 1, 1);
+            assertEquals(stock, rescaled(planned, planned::newAccelerated, events, cut, 1, 1), "restored at " + cut);
+            assertTrue(stock.stream().filter(l -> l.startsWith("+I")).count() > 10, "windows fired: " + stock);
+        }
+    }
+
+    /** Fresh stock operators, one per subtask. */
+    private static Supplier<OneInputStreamOperator<RowData, RowData>> stockOperators(WindowAggHarnesses.Planned planned) {
+        return () -> {
+            try {
+                return planned.newStock();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        };
+    }
+
     private static void restoreAndRescale(WindowAggHarnesses.Planned planned) throws Exception {
         // RocksDB takes the 2 -> 1 leg: both subtasks' key groups restored into one.
         int[][] scales = planned.backend() == WindowAggHarnesses.Backend.HEAP ? new int[][] {{1, 1}, {2, 1}, {2, 3}}
                 : new int[][] {{2, 1}};
+        // CUMULATE: shorter streams (restoreAtEveryPoint restores it at many more points).
+        int rows = planned.spec().cumulative() ? 700 : 1500;
         for (int[] scale : scales) {
             long seed = 11 + scale[0] * 10L + scale[1];
-            List<WindowAggHarnesses.Event> events = events(planned, seed, 1500);
+            List<WindowAggHarnesses.Event> events = events(planned, seed, rows);
             int cut = events.size() / 2;
-            List<String> stock = rescaled(planned, () -> {
-                try {
-                    return planned.newStock();
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            }, events, cut, scale[0], scale[1]);
+            List<String> stock = rescaled(planned, stockOperators(planned), events, cut, scale[0], scale[1]);
             List<String> ours = rescaled(planned, planned::newAccelerated, events, cut, scale[0], scale[1]);
             assertEquals(stock, ours, scale[0] + " -> " + scale[1] + " subtasks");
             assertTrue(stock.stream().filter(l -> l.startsWith("+I")).count() > 20, "windows fired: " + stock);
