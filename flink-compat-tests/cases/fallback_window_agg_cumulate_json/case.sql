@@ -8,5 +8,5 @@ CREATE TABLE per_window (k STRING, window_start TIMESTAMP(3), window_end TIMESTA
   'format' = 'json');
 INSERT INTO per_window
 SELECT k, window_start, window_end, COUNT(*), SUM(x)
-FROM TABLE(CUMULATE(TABLE events, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '20' SECOND))
+FROM TABLE(CUMULATE(TABLE events, DESCRIPTOR(ts), INTERVAL '10' SECOND, INTERVAL '10' SECOND))
 GROUP BY k, window_start, window_end;
