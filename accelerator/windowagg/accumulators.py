@@ -1,4 +1,6 @@
-"""Accumulator columns of the five aggregates, folded with the arithmetic of Flink's generated code.
+"""Accumulator columns of COUNT(*), COUNT, SUM, MIN and MAX, folded with the arithmetic of Flink's
+generated code (AVG's two-field accumulator is `averages.AverageAccumulator`; `for_aggregate`
+makes either).
 
 One `AccumulatorColumn` holds one aggregate's accumulator for every slot of the state. `fold`
 applies a sequence of (slot, operand) pairs in their order, so the order-sensitive cases come out
@@ -26,14 +28,23 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from accelerator.windowagg import decimals
+from accelerator.windowagg.averages import AverageAccumulator
 from accelerator.windowagg.spec import Aggregate
 
 _NUMPY = {"INT": np.int32, "BIGINT": np.int64, "DOUBLE": np.float64}
 
 
+def for_aggregate(aggregate: Aggregate, capacity: int = 0):
+    """The accumulator of `aggregate`'s function, with `capacity` slots."""
+    if aggregate.function == "avg":
+        return AverageAccumulator(aggregate, capacity)
+    return AccumulatorColumn(aggregate, capacity)
+
+
 class AccumulatorColumn:
     """One aggregate's accumulators, one per state slot: `values` (numpy; Python ints for
-    DECIMAL) and `valid` (False where the accumulator is NULL)."""
+    DECIMAL) and `valid` (False where the accumulator is NULL). Its one accumulator field is
+    also its value."""
 
     def __init__(self, aggregate: Aggregate, capacity: int = 0):
         self.function = aggregate.function
@@ -134,13 +145,21 @@ class AccumulatorColumn:
             elif (x < values[slot]) if self.function == "min" else (x > values[slot]):
                 values[slot] = x
 
+    def merge(self, slots: np.ndarray, partials: list[pa.Array]) -> None:
+        """Merges partial accumulators (their one field) into `slots`, in order."""
+        self.fold(slots, partials[0])
+
     def merge_from(self, other: "AccumulatorColumn", slots: np.ndarray) -> None:
         """Merges `other`'s accumulators of `slots` into this column's (one each, in order)."""
-        self.fold(slots, other.to_arrow(slots))
+        self.merge(slots, other.state(slots))
 
     # -- Arrow -------------------------------------------------------------------------------
 
-    def to_arrow(self, slots: np.ndarray) -> pa.Array:
+    def state(self, slots: np.ndarray) -> list[pa.Array]:
+        """The accumulator fields of `slots`, as checkpoints and partials carry them."""
+        return [self.value(slots)]
+
+    def value(self, slots: np.ndarray) -> pa.Array:
         valid = self.valid[slots]
         if self.root == "DECIMAL":
             return decimals.from_unscaled(self.values[slots].tolist(), valid, self.arrow_type)
@@ -150,8 +169,9 @@ class AccumulatorColumn:
             values = np.where(valid, values, np.zeros(1, dtype=values.dtype))
         return pa.array(values, type=self.arrow_type, mask=mask)
 
-    def put(self, slots: np.ndarray, column: pa.Array) -> None:
-        """Sets the accumulators of `slots` to a column's values (restore)."""
+    def put(self, slots: np.ndarray, columns: list[pa.Array]) -> None:
+        """Sets the accumulators of `slots` to the fields' values (restore)."""
+        column = columns[0]
         valid = column.is_valid().to_numpy(zero_copy_only=False)
         if self.is_count and not valid.all():
             raise ValueError("a COUNT accumulator is NULL in the restored state")

@@ -22,8 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from accelerator.windowagg import windows
-from accelerator.windowagg.accumulators import AccumulatorColumn
+from accelerator.windowagg import accumulators, windows
 from accelerator.windowagg.spec import WindowAggSpec
 from accelerator.windowagg.state import WindowAggState
 
@@ -75,7 +74,7 @@ def fire(state: WindowAggState, spec: WindowAggSpec, watermark: int) -> Fired:
         fired.keys += [keys[i] for i in emitted.tolist()]
         fired.ends += [end] * len(emitted)
         for chunks, column in zip(fired.values, merged):
-            chunks.append(column.to_arrow(emitted))
+            chunks.append(column.value(emitted))
         fired.empty += len(keys) - len(emitted)
         _expire(state, spec, keys, end)
         following = windows.next_window(end, window) if window.shared else None
@@ -93,12 +92,12 @@ def fire(state: WindowAggState, spec: WindowAggSpec, watermark: int) -> Fired:
 
 
 def _merge(state: WindowAggState, spec: WindowAggSpec, keys: list[bytes], group: dict[bytes, int], end: int,
-           waiting: set[int]) -> list[AccumulatorColumn]:
+           waiting: set[int]) -> list:
     """A fresh accumulator per key, with the window's slices merged into it in stock's order; for
     CUMULATE it becomes the first slice's state (`SliceSharedSyncStateWindowAggProcessor.merge`
     updates the merge target)."""
     every = np.arange(len(keys))
-    merged = [AccumulatorColumn(a, len(keys)) for a in spec.aggregates]
+    merged = [accumulators.for_aggregate(a, len(keys)) for a in spec.aggregates]
     for column in merged:
         column.reset(every)
     slice_ends = windows.merged_slices(end, spec.window)
@@ -112,12 +111,12 @@ def _merge(state: WindowAggState, spec: WindowAggSpec, keys: list[bytes], group:
         at = np.array([i for i, _ in found], dtype=np.int64)
         slots = np.array([s for _, s in found], dtype=np.int64)
         for target, source in zip(merged, state.accumulators):
-            target.fold(at, source.to_arrow(slots))
+            target.merge(at, source.state(slots))
     if spec.window.cumulative:
         first = state.slots(pa.array(keys, pa.binary()), np.array([group[k] for k in keys], dtype=np.int32),
                             np.full(len(keys), slice_ends[0], dtype=np.int64))
         for target, column in zip(state.accumulators, merged):
-            target.put(first, column.to_arrow(every))
+            target.put(first, column.state(every))
         state.sliced[first] = True
     return merged
 

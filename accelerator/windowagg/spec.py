@@ -20,9 +20,15 @@ TIME = "$time"
 WINDOW_END = "window_end"
 
 PHASES = ("single", "global")
-FUNCTIONS = ("count1", "count", "sum", "min", "max")
+FUNCTIONS = ("count1", "count", "sum", "min", "max", "avg")
 #: Argument types SUM/MIN/MAX run on (DECIMAL at any precision and scale).
 NUMERIC_ROOTS = ("INT", "BIGINT", "DOUBLE", "DECIMAL")
+#: AVG's argument types by the type of its sum (`AvgAggFunction.getSumType`); the result is the
+#: argument's type, DECIMAL's `LogicalTypeMerging.findAvgAggType`.
+AVG_SUM_ROOTS = {"TINYINT": "BIGINT", "SMALLINT": "BIGINT", "INT": "BIGINT", "BIGINT": "BIGINT",
+                 "FLOAT": "DOUBLE", "DOUBLE": "DOUBLE", "DECIMAL": "DECIMAL"}
+#: AVG's count field (`AvgAggFunction.getAggBufferTypes`).
+AVG_COUNT = types.DataType("BIGINT")
 WINDOW_PROPERTIES = ("window_start", "window_end", "window_time")
 #: Flink's largest DECIMAL precision: a DECIMAL sum's accumulator (`LogicalTypeMerging.findSumAggType`).
 MAX_DECIMAL_PRECISION = 38
@@ -63,16 +69,29 @@ class Window:
 @dataclass(frozen=True)
 class Aggregate:
     """One aggregate call: its function, the input column it reads (None for COUNT(*) in phase
-    single), its accumulator type and whether its value is part of the output row."""
+    single; in phase global its partial accumulator's first field, `count_arg` AVG's partial
+    count), its accumulator type (AVG: of its sum), whether its value is part of the output row
+    and that value's type (the accumulator's but for AVG)."""
 
     function: str
     arg: str | None
     acc: types.DataType
     emit: bool
+    result: types.DataType
+    count_arg: str | None = None
 
     @property
     def acc_arrow(self) -> pa.DataType:
         return types.to_arrow(self.acc)
+
+    @property
+    def acc_types(self) -> tuple[types.DataType, ...]:
+        """The accumulator's fields, as checkpoints and partials hold them."""
+        return (self.acc, AVG_COUNT) if self.function == "avg" else (self.acc,)
+
+    @property
+    def result_arrow(self) -> pa.DataType:
+        return types.to_arrow(self.result)
 
 
 @dataclass(frozen=True)
@@ -161,10 +180,8 @@ def _parse(descriptor: dict, name: str | None) -> WindowAggSpec:
     if len(output) != len(emitted) + len(properties):
         raise refuse(f"{len(output)} output fields for {len(emitted)} emitted aggregates and"
                      f" {len(properties)} window properties")
-    for (field_name, field_type), agg in zip(output, emitted):
-        if types.to_arrow(field_type) != agg.acc_arrow:
-            raise refuse(f"output field {field_name!r} is {field_type.serializable()} but {agg.function}'s"
-                         f" accumulator is {agg.acc.serializable()}")
+    results = iter(output)
+    aggregates = tuple(_with_result(a, next(results), input_types, refuse) if a.emit else a for a in aggregates)
     for (field_name, field_type), prop in zip(output[len(emitted):], properties):
         if field_type.root not in ("TIMESTAMP", types.TIMESTAMP_LTZ) or field_type.params != (3,):
             raise refuse(f"window property {prop!r} as {field_type.serializable()}; Flink emits TIMESTAMP(3)"
@@ -178,8 +195,34 @@ def _parse(descriptor: dict, name: str | None) -> WindowAggSpec:
                          tuple(t for _, t in output[len(emitted):]), int(state.get("format", 1)), state.get("fingerprint"))
 
 
+def _with_result(agg: Aggregate, field: tuple[str, types.DataType], input_types: dict[str, types.DataType],
+                 refuse) -> Aggregate:
+    """`agg` with its output field's type as its result, which must be the one Flink's function has."""
+    name, result = field
+    if agg.function != "avg":
+        if types.to_arrow(result) != agg.acc_arrow:
+            raise refuse(f"output field {name!r} is {result.serializable()} but {agg.function}'s"
+                         f" accumulator is {agg.acc.serializable()}")
+        return agg
+    if agg.acc.root == "DECIMAL":
+        expected = {types.to_arrow(_avg_decimal(agg.acc.scale))}
+    elif agg.count_arg is None:
+        expected = {types.to_arrow(input_types[agg.arg])}
+    else:
+        expected = {types.to_arrow(types.DataType(r)) for r, s in AVG_SUM_ROOTS.items() if s == agg.acc.root}
+    if types.to_arrow(result) not in expected:
+        raise refuse(f"output field {name!r} is {result.serializable()}, which is not Flink's AVG result over a"
+                     f" {agg.acc.serializable()} sum")
+    return Aggregate(agg.function, agg.arg, agg.acc, agg.emit, result, agg.count_arg)
+
+
+def _avg_decimal(scale: int) -> types.DataType:
+    """`LogicalTypeMerging.findAvgAggType` of a DECIMAL of this scale: DECIMAL(38, max(6, s))."""
+    return types.DataType("DECIMAL", params=(MAX_DECIMAL_PRECISION, max(6, scale)))
+
+
 def _aggregate(a: dict, phase: str, input_types: dict[str, types.DataType], refuse) -> Aggregate:
-    function, arg = a["function"], a.get("arg")
+    function, arg, count_arg = a["function"], a.get("arg"), a.get("count_arg")
     if function not in FUNCTIONS:
         raise refuse(f"aggregate function {function!r}; this sidecar runs {list(FUNCTIONS)}")
     acc = types.parse(a["acc"])
@@ -189,7 +232,7 @@ def _aggregate(a: dict, phase: str, input_types: dict[str, types.DataType], refu
         raise refuse(f"{function} in phase global names no partial accumulator column (its 'arg')")
     if function == "count1" and phase == "single" and arg is not None:
         raise refuse("count1 takes no argument")
-    if function in ("count", "sum", "min", "max") and arg is None:
+    if function in ("count", "sum", "min", "max", "avg") and arg is None:
         raise refuse(f"{function} needs an argument")
     expected = _acc_type(function, input_types[arg] if arg is not None else None, phase)
     if expected is not None and types.to_arrow(acc) != types.to_arrow(expected):
@@ -200,11 +243,22 @@ def _aggregate(a: dict, phase: str, input_types: dict[str, types.DataType], refu
                      f" {function} accumulator {acc.serializable()}")
     if function in ("sum", "min", "max") and acc.root not in NUMERIC_ROOTS:
         raise refuse(f"{function} over {acc.serializable()}; this sidecar runs {list(NUMERIC_ROOTS)}")
+    if function == "avg" and phase == "single" and input_types[arg].root not in AVG_SUM_ROOTS:
+        raise refuse(f"avg over {input_types[arg].serializable()}; this sidecar runs {list(AVG_SUM_ROOTS)}")
+    if function == "avg" and acc.root not in AVG_SUM_ROOTS.values():
+        raise refuse(f"avg sums as {acc.serializable()}; Flink's AVG sums as BIGINT, DOUBLE or DECIMAL")
+    if (count_arg is not None) != (function == "avg" and phase == "global"):
+        raise refuse(f"{function} in phase {phase} {'names' if count_arg else 'needs'} a partial count column"
+                     f" ('count_arg'); only AVG in phase global has one")
+    if count_arg is not None and input_types.get(count_arg, AVG_COUNT).root != "BIGINT":
+        raise refuse(f"avg's partial count {count_arg!r} is {input_types[count_arg].serializable()}, not BIGINT")
+    if count_arg is not None and count_arg not in input_types:
+        raise refuse(f"avg reads the partial count {count_arg!r}, which is no input field")
     # Flink declares COUNT's accumulator as a nullable BIGINT (its state serializer's type) and
     # starts it at 0, so it is never null; both spellings are the same accumulator.
     if function in ("count1", "count") and acc.root != "BIGINT":
         raise refuse(f"{function} accumulates as {acc.serializable()}, not BIGINT")
-    return Aggregate(function, arg, acc, bool(a.get("emit", True)))
+    return Aggregate(function, arg, acc, bool(a.get("emit", True)), acc, count_arg)
 
 
 def _acc_type(function: str, arg: types.DataType | None, phase: str) -> types.DataType | None:
@@ -214,6 +268,9 @@ def _acc_type(function: str, arg: types.DataType | None, phase: str) -> types.Da
         return types.DataType("BIGINT", nullable=False)
     if phase == "global" or arg is None:
         return None
+    if function == "avg":
+        root = AVG_SUM_ROOTS.get(arg.root, arg.root)
+        return types.DataType(root, params=(MAX_DECIMAL_PRECISION, arg.scale) if root == "DECIMAL" else ())
     if function == "sum" and arg.root == "DECIMAL":
         return types.DataType("DECIMAL", params=(MAX_DECIMAL_PRECISION, arg.scale))
     return types.DataType(arg.root, params=arg.params)

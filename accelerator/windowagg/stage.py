@@ -60,8 +60,7 @@ class WindowAggStage:
         self.state_schema = pa.schema(
             [pa.field(specs.KEY_GROUP, pa.int32(), nullable=False)] + list(PAIRS_SCHEMA)
             + [pa.field(SLICE, pa.bool_(), nullable=False), pa.field(TIMER, pa.bool_(), nullable=False)]
-            + [pa.field(f"{ACC_PREFIX}{i}", a.acc_arrow, nullable=a.acc.nullable)
-               for i, a in enumerate(self.spec.aggregates)])
+            + [pa.field(name, types.to_arrow(t), nullable=t.nullable) for name, t in _state_fields(self.spec)])
         self.fire_schema = pa.schema(list(PAIRS_SCHEMA) + list(self.spec.output_fields))
         self._calls = {"update": self.update, "flush": self.flush, "fire": self.fire,
                        "snapshot": self.snapshot, "restore": self.restore}
@@ -106,7 +105,7 @@ class WindowAggStage:
         else:
             self.state.open_buffers(slots)
             for column, aggregate in zip(self.state.buffers, self.spec.aggregates):
-                column.fold(slots, rows.column(aggregate.arg))
+                column.merge(slots, [rows.column(name) for name in _partial_columns(aggregate)])
         if behind.any():
             mask = pa.array(behind)
             timers = self.state.slots(keys.filter(mask), key_groups[behind],
@@ -175,7 +174,7 @@ class WindowAggStage:
         columns = [pa.array(state.key_group[slots], pa.int32()), state.keys(slots),
                    pa.array(state.window_end[slots], pa.int64()), pa.array(state.sliced[slots]),
                    pa.array(state.timer[slots])]
-        columns += [column.to_arrow(slots) for column in state.accumulators]
+        columns += [field for column in state.accumulators for field in column.state(slots)]
         metadata = {protocol.STATE_FORMAT: str(protocol.STATE_FORMAT_VERSION).encode()}
         if self.spec.fingerprint is not None:
             metadata[protocol.STATE_FINGERPRINT] = self.spec.fingerprint.encode()
@@ -204,8 +203,9 @@ class WindowAggStage:
         slots = self.state.slots(batch.column(specs.KEY), key_groups, ends)
         self.state.sliced[slots] = sliced
         self.state.timer[slots] = timer
-        for i, column in enumerate(self.state.accumulators):
-            column.put(slots, batch.column(f"{ACC_PREFIX}{i}"))
+        names = iter(name for name, _ in _state_fields(self.spec))
+        for column, aggregate in zip(self.state.accumulators, self.spec.aggregates):
+            column.put(slots, [batch.column(next(names)) for _ in aggregate.acc_types])
         self._check_budget(batch)
         return EMPTY
 
@@ -240,9 +240,21 @@ class WindowAggStage:
             raise CallError(f"stage {self.name!r}: {call} columns {_describe(got)} are not {_describe(want)}")
 
 
+def _state_fields(spec: specs.WindowAggSpec) -> list[tuple[str, types.DataType]]:
+    """The state payload's accumulator columns: `$acc<i>` per aggregate, `$acc<i>.<j>` for an
+    accumulator's further fields (AVG's count)."""
+    return [(f"{ACC_PREFIX}{i}" + (f".{j}" if j else ""), t)
+            for i, a in enumerate(spec.aggregates) for j, t in enumerate(a.acc_types)]
+
+
+def _partial_columns(aggregate: specs.Aggregate) -> list[str]:
+    """The input columns of an aggregate's partial accumulator (phase global)."""
+    return [aggregate.arg] if aggregate.count_arg is None else [aggregate.arg, aggregate.count_arg]
+
+
 def _operand(aggregate: specs.Aggregate, rows: pa.RecordBatch) -> pa.Array:
     """What phase single accumulates: a 1 per row (COUNT(*)), a 1 per non-NULL argument (COUNT),
-    the argument (SUM, MIN, MAX)."""
+    the argument (SUM, MIN, MAX, AVG)."""
     if aggregate.function == "count1":
         return pa.array(np.ones(rows.num_rows, dtype=np.int64))
     argument = rows.column(aggregate.arg)

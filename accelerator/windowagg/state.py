@@ -18,7 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from accelerator.windowagg.accumulators import AccumulatorColumn
+from accelerator.windowagg import accumulators
 from accelerator.windowagg.spec import WindowAggSpec
 
 _INITIAL_CAPACITY = 1024
@@ -43,8 +43,8 @@ class WindowAggState:
         self.sliced = np.zeros(0, dtype=bool)
         self.timer = np.zeros(0, dtype=bool)
         self.pending: list[int] = []
-        self.accumulators = [AccumulatorColumn(a) for a in spec.aggregates]
-        self.buffers = [AccumulatorColumn(a) for a in spec.aggregates] if spec.phase == "global" else []
+        self.accumulators = [accumulators.for_aggregate(a) for a in spec.aggregates]
+        self.buffers = [accumulators.for_aggregate(a) for a in spec.aggregates] if spec.phase == "global" else []
         self._grow(_INITIAL_CAPACITY)
 
     @property

@@ -3,7 +3,9 @@ sidecar: the arithmetic runs in the JVM the format oracles use (Java's `Integer.
 `Double.sum` are the language's `+`; `DecimalDataUtils.add` is the call Flink's generated code
 makes for `aggDecimalPlus`, NULL when the sum needs more than 38 digits), and the control flow is
 transcribed from the functions' expressions (SumAggFunction, MinAggFunction, MaxAggFunction:
-`sum = x IS NULL ? sum : (sum IS NULL ? x : sum + x)`, `min = ... (x < min ? x : min)`)."""
+`sum = x IS NULL ? sum : (sum IS NULL ? x : sum + x)`, `min = ... (x < min ? x : min)`;
+AvgAggFunction: `sum = x IS NULL ? sum : sum + x` from 0, `count + 1`, value `count = 0 ? NULL :
+CAST(sum / count AS result)`, the division being `DecimalDataUtils.divide` for a DECIMAL sum)."""
 
 from __future__ import annotations
 
@@ -19,7 +21,8 @@ def _java():
     jc = j.jpype.JClass
     return {"INT": jc("java.lang.Integer").sum, "BIGINT": jc("java.lang.Long").sum,
             "DOUBLE": jc("java.lang.Double").sum, "DecimalDataUtils": jc("org.apache.flink.table.data.DecimalDataUtils"),
-            "DecimalData": j.DecimalData, "BigDecimal": j.BigDecimal}
+            "DecimalData": j.DecimalData, "BigDecimal": j.BigDecimal, "BigInteger": jc("java.math.BigInteger"),
+            "Double": jc("java.lang.Double")}
 
 
 def plus(type_root: str, a, b, scale: int = 0):
@@ -68,3 +71,35 @@ def max_of(operands, start=None):
         if x is not None and (held is None or x > held):
             held = x
     return held
+
+
+def avg_of(result_root: str, operands, scale: int = 0, result_scale: int = 0):
+    """AVG's value over `operands` in order, for a result of `result_root` (TINYINT to BIGINT sum
+    as BIGINT; FLOAT and DOUBLE as DOUBLE; DECIMAL(p, scale) as DECIMAL(38, scale) and divide into
+    DECIMAL(38, result_scale))."""
+    present = [x for x in operands if x is not None]
+    if not present:
+        return None
+    j = _java()
+    if result_root == "DECIMAL":
+        total = Decimal(0)
+        for x in present:
+            total = None if total is None else plus("DECIMAL", total, x, scale)
+        if total is None:
+            return None
+        dividend = j["DecimalData"].fromBigDecimal(j["BigDecimal"](str(total)), 38, scale)
+        divisor = j["DecimalData"].fromBigDecimal(j["BigDecimal"](len(present)), 19, 0)
+        quotient = j["DecimalDataUtils"].divide(dividend, divisor, 38, result_scale)
+        return None if quotient is None else Decimal(str(quotient.toBigDecimal().toPlainString()))
+    if result_root in ("FLOAT", "DOUBLE"):
+        total = 0.0
+        for x in present:
+            total = plus("DOUBLE", total, x)
+        quotient = total / len(present)  # Java's double / (double) long: one IEEE division
+        return float(j["Double"].valueOf(quotient).floatValue()) if result_root == "FLOAT" else quotient
+    total = 0
+    for x in present:
+        total = plus("BIGINT", total, x)
+    quotient = int(j["BigInteger"].valueOf(total).divide(j["BigInteger"].valueOf(len(present))).longValue())
+    bits = {"TINYINT": 8, "SMALLINT": 16, "INT": 32, "BIGINT": 64}[result_root]
+    return (quotient + 2 ** (bits - 1)) % 2 ** bits - 2 ** (bits - 1)  # Java's narrowing cast

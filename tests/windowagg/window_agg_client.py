@@ -134,7 +134,7 @@ def descriptor(aggregates: list[dict], phase: str = "single", size_ms: int = 10_
                properties: tuple[str, ...] = ("window_start", "window_end"), ltz: bool = False,
                outputs: list[dict] | None = None, slide_ms: int | None = None, step_ms: int | None = None) -> dict:
     """A window_agg descriptor as §2 of the design shows it. `arguments`: input column -> type;
-    `aggregates`: function, arg, acc (emit defaults to true); outputs default to one per emitted
+    `aggregates`: function, arg, acc (emit defaults to true; result, the output type, to acc); outputs default to one per emitted
     aggregate (named after the function and its index) then the window properties. A `slide_ms`
     makes it a HOP window, a `step_ms` a CUMULATE window of max size `size_ms`."""
     arguments = arguments or {}
@@ -143,7 +143,8 @@ def descriptor(aggregates: list[dict], phase: str = "single", size_ms: int = 10_
     fields += [{"name": n, "type": t} for n, t in arguments.items()]
     aggregates = [{"emit": True, **a} for a in aggregates]
     if outputs is None:
-        outputs = [{"name": f"{a['function']}{i}", "type": a["acc"]} for i, a in enumerate(aggregates) if a["emit"]]
+        outputs = [{"name": f"{a['function']}{i}", "type": a.get("result", a["acc"])}
+                   for i, a in enumerate(aggregates) if a["emit"]]
         for p in properties:
             kind = "TIMESTAMP_LTZ(3)" if ltz and p == "window_time" else "TIMESTAMP(3)"
             kind = "TIMESTAMP(3) WITH LOCAL TIME ZONE" if kind == "TIMESTAMP_LTZ(3)" else kind
