@@ -32,8 +32,9 @@ _EXACT = decimal.Context(prec=100, rounding=decimal.ROUND_HALF_UP, Emin=-999, Em
 
 
 class AverageAccumulator:
-    """AVG's accumulators, one per state slot: `sums` (int64, float64, or Python ints of the
-    unscaled DECIMAL with `sum_valid` False where the sum overflowed to NULL) and `counts`."""
+    """AVG's accumulators, one per state slot: `sums` (int64, float64 or Python ints of the
+    unscaled DECIMAL; `sum_valid` False where the sum is NULL: a DECIMAL overflow, or a NULL
+    partial sum merged) and `counts`."""
 
     def __init__(self, aggregate: Aggregate, capacity: int = 0):
         self.sum_type = aggregate.acc
@@ -108,7 +109,7 @@ class AverageAccumulator:
         if self.decimal:
             sums = decimals.from_unscaled(self.sums[slots].tolist(), valid, self.sum_arrow)
         else:
-            sums = pa.array(self.sums[slots], type=self.sum_arrow)
+            sums = pa.array(self.sums[slots], type=self.sum_arrow, mask=None if valid.all() else ~valid)
         return [sums, pa.array(self.counts[slots], pa.int64())]
 
     def value(self, slots: np.ndarray) -> pa.Array:
@@ -123,12 +124,13 @@ class AverageAccumulator:
                          for s, c, ok in zip(sums.tolist(), divisors.tolist(), valid.tolist())]
             valid &= np.array([q is not None for q in quotients], dtype=bool)
             return decimals.from_unscaled([q or 0 for q in quotients], valid, self.result_arrow)
-        if self.sum_type.root == "BIGINT":
-            floor = sums // divisors
-            # Java's long division truncates toward zero; numpy's // floors.
-            quotients = floor + ((sums - floor * divisors != 0) & (sums < 0))
-        else:
-            quotients = sums / divisors
+        with np.errstate(all="ignore"):  # Long.MIN_VALUE / -1 wraps, x / 0.0 is infinite, as in Java
+            if self.sum_type.root == "BIGINT":
+                floor = sums // divisors
+                # Java's long division truncates toward zero; numpy's // floors.
+                quotients = floor + ((sums - floor * divisors != 0) & ((sums < 0) != (divisors < 0)))
+            else:
+                quotients = sums / divisors
         values = quotients.astype(self.result_arrow.to_pandas_dtype())  # Java's narrowing cast
         return pa.array(values, type=self.result_arrow, mask=None if valid.all() else ~valid)
 

@@ -7,6 +7,7 @@ mismatch between the jar and the sidecar shows at open, not as different output.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import pyarrow as pa
@@ -213,7 +214,7 @@ def _with_result(agg: Aggregate, field: tuple[str, types.DataType], input_types:
     if types.to_arrow(result) not in expected:
         raise refuse(f"output field {name!r} is {result.serializable()}, which is not Flink's AVG result over a"
                      f" {agg.acc.serializable()} sum")
-    return Aggregate(agg.function, agg.arg, agg.acc, agg.emit, result, agg.count_arg)
+    return dataclasses.replace(agg, result=result)
 
 
 def _avg_decimal(scale: int) -> types.DataType:

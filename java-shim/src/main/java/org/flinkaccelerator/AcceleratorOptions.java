@@ -119,7 +119,7 @@ public final class AcceleratorOptions {
                     .booleanType()
                     .defaultValue(false)
                     .withDescription(
-                            "Runs event-time TUMBLE, HOP and CUMULATE window aggregates (COUNT, SUM, MIN, MAX)"
+                            "Runs event-time TUMBLE, HOP and CUMULATE window aggregates (COUNT, SUM, MIN, MAX, AVG)"
                                     + " in the sidecar: when"
                                     + " true, each window aggregate the sidecar reproduces exactly runs as an"
                                     + " accelerated operator (its state in Flink's checkpoints, not"

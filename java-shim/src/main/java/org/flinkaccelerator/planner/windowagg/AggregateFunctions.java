@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.flink.table.functions.UserDefinedFunction;
+import org.apache.flink.table.planner.functions.aggfunctions.AvgAggFunction;
 import org.apache.flink.table.planner.functions.aggfunctions.Count1AggFunction;
 import org.apache.flink.table.planner.functions.aggfunctions.CountAggFunction;
 import org.apache.flink.table.planner.functions.aggfunctions.MaxAggFunction;
@@ -21,7 +22,7 @@ import org.apache.flink.table.types.logical.RowType;
 public final class AggregateFunctions {
     private AggregateFunctions() {}
 
-    static final String SUPPORTED = "only COUNT(*), COUNT(x), SUM, MIN and MAX are";
+    static final String SUPPORTED = "only COUNT(*), COUNT(x), SUM, MIN, MAX and AVG are";
     static final String SUPPORTED_TYPES = "SUM, MIN and MAX are over INT, BIGINT, DOUBLE and DECIMAL";
 
     private static final Map<Class<?>, String> FUNCTIONS = Map.ofEntries(
@@ -38,7 +39,14 @@ public final class AggregateFunctions {
             Map.entry(MaxAggFunction.IntMaxAggFunction.class, "max"),
             Map.entry(MaxAggFunction.LongMaxAggFunction.class, "max"),
             Map.entry(MaxAggFunction.DoubleMaxAggFunction.class, "max"),
-            Map.entry(MaxAggFunction.DecimalMaxAggFunction.class, "max"));
+            Map.entry(MaxAggFunction.DecimalMaxAggFunction.class, "max"),
+            Map.entry(AvgAggFunction.ByteAvgAggFunction.class, "avg"),
+            Map.entry(AvgAggFunction.ShortAvgAggFunction.class, "avg"),
+            Map.entry(AvgAggFunction.IntAvgAggFunction.class, "avg"),
+            Map.entry(AvgAggFunction.LongAvgAggFunction.class, "avg"),
+            Map.entry(AvgAggFunction.FloatAvgAggFunction.class, "avg"),
+            Map.entry(AvgAggFunction.DoubleAvgAggFunction.class, "avg"),
+            Map.entry(AvgAggFunction.DecimalAvgAggFunction.class, "avg"));
 
     /**
      * The reason the node's {@code call} stays stock for its DISTINCT or FILTER, or null. Read from
@@ -75,10 +83,11 @@ public final class AggregateFunctions {
         String function = FUNCTIONS.get(info.function().getClass());
         String arg = info.argIndexes().length == 0 ? null : input.getFieldNames().get(info.argIndexes()[0]);
         DataType[] acc = info.externalAccTypes();
-        if (acc.length != 1) {
-            throw new IllegalStateException(function + " has " + acc.length + " accumulator fields, expected 1");
+        int expected = info.function() instanceof AvgAggFunction ? 2 : 1;
+        if (acc.length != expected) {
+            throw new IllegalStateException(function + " has " + acc.length + " accumulator fields, expected " + expected);
         }
-        return new AggregateSpec(function, arg, acc[0].getLogicalType().asSerializableString(), emit);
+        return new AggregateSpec(function, arg, acc[0].getLogicalType().asSerializableString(), emit, null);
     }
 
     /** The call as SQL shows it, with field names: {@code SUM(price)}, {@code COUNT(DISTINCT bidder)}. */

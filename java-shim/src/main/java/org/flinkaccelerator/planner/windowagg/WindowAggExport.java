@@ -128,16 +128,21 @@ public record WindowAggExport(String name, WindowAggPhase phase, Map<String, Obj
         int countStar = infos.getIndexOfCountStar();
         List<Map<String, Object>> input = inputFields(node, infos);
         List<AggregateSpec> exported = new ArrayList<>();
+        int column = 3;
         for (int i = 0; i < all.length; i++) {
             boolean hidden = infos.countStarInserted() && i == countStar;
             AggregateSpec spec = AggregateFunctions.spec(all[i], node.aggInputType(), !hidden);
             aggregates.add(spec);
-            // The global phase reads each aggregate's partial accumulator (one column each for the
-            // functions exported), in aggregate order after the key, key group and time. The
-            // fingerprint keeps the argument columns, so SUM(a) state never restores into SUM(b).
-            exported.add(node.phase() == WindowAggPhase.GLOBAL
-                    ? new AggregateSpec(spec.function(), (String) input.get(3 + i).get("name"), spec.acc(), spec.emit())
-                    : spec);
+            // The global phase reads each aggregate's partial accumulator (its fields' columns), in
+            // aggregate order after the key, key group and time. The fingerprint keeps the argument
+            // columns, so SUM(a) state never restores into SUM(b).
+            if (node.phase() == WindowAggPhase.GLOBAL) {
+                int fields = all[i].externalAccTypes().length;
+                spec = spec.partial(input.subList(column, column + fields).stream()
+                        .map(f -> (String) f.get("name")).toList());
+                column += fields;
+            }
+            exported.add(spec);
         }
         List<Map<String, Object>> keys = new ArrayList<>();
         for (int k : node.grouping()) {

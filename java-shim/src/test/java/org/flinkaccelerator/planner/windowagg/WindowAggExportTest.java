@@ -2,6 +2,7 @@ package org.flinkaccelerator.planner.windowagg;
 
 import static org.flinkaccelerator.planner.windowagg.WindowAggPlans.query;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -88,6 +89,28 @@ class WindowAggExportTest {
         assertEquals(List.of("count1$0", "count$1", "sum$2", "min$3", "max$4"), texts(d.get("aggregates"), "arg"));
         assertEquals(List.of("auction", "EXPR$3", "EXPR$4", "EXPR$5", "EXPR$6", "EXPR$7", "window_start", "window_end"),
                 texts(d.get("output").get("fields"), "name"));
+    }
+
+    @Test
+    void avgSumsAndCountsWithItsResultTypeInBothPhases() throws Exception {
+        String columns = "auction, window_start, window_end, AVG(qty), AVG(amount), AVG(rate)";
+        WindowAggPlans single = new WindowAggPlans().set("table.optimizer.agg-phase-strategy", "ONE_PHASE");
+        JsonNode d = json(single.export(query(columns, TUMBLE_10S, BY_AUCTION)));
+        assertEquals(List.of("avg", "avg", "avg"), texts(d.get("aggregates"), "function"));
+        assertEquals(List.of("qty", "amount", "rate"), texts(d.get("aggregates"), "arg"));
+        // AvgAggFunction's sum field: BIGINT for SMALLINT, DECIMAL(38, s), DOUBLE; the count is implied.
+        assertEquals(List.of("BIGINT", "DECIMAL(38, 2)", "DOUBLE"), texts(d.get("aggregates"), "acc"));
+        assertFalse(d.get("aggregates").get(0).has("count_arg"));
+        assertEquals(List.of("BIGINT", "SMALLINT", "DECIMAL(38, 6)", "DOUBLE", "TIMESTAMP(3) NOT NULL",
+                "TIMESTAMP(3) NOT NULL"), texts(d.get("output").get("fields"), "type"));
+
+        JsonNode global = json(new WindowAggPlans().export(query(columns, TUMBLE_10S, BY_AUCTION)));
+        assertEquals("global", global.get("phase").asText());
+        // The local phase ships each AVG's (sum, count); the hidden COUNT(*) is not derived for TUMBLE.
+        assertEquals(List.of("$key", "$key_group", "$time", "sum$0", "count$1", "sum$2", "count$3", "sum$4", "count$5"),
+                texts(global.get("input").get("fields"), "name"));
+        assertEquals(List.of("sum$0", "sum$2", "sum$4"), texts(global.get("aggregates"), "arg"));
+        assertEquals(List.of("count$1", "count$3", "count$5"), texts(global.get("aggregates"), "count_arg"));
     }
 
     @Test

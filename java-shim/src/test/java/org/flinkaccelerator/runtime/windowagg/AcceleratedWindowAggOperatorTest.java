@@ -96,6 +96,34 @@ class AcceleratedWindowAggOperatorTest {
         }
     }
 
+    /** AVG over every argument type it is accelerated for, over {@code window}. */
+    static String averages(String window) {
+        return "SELECT k1, k2, window_start, window_end, COUNT(*), AVG(e), AVG(f), AVG(b), AVG(a), AVG(g), AVG(c),"
+                + " AVG(d) FROM TABLE(" + window + ") GROUP BY k1, k2, window_start, window_end";
+    }
+
+    /** TUMBLE in one phase, and a HOP of two slices in two (its windows merge slices of merged partials). */
+    static Stream<Arguments> windowsAndPhases() {
+        return Stream.of(Arguments.of(WINDOWS[0], true), Arguments.of(WINDOWS[1], false));
+    }
+
+    @ParameterizedTest
+    @MethodSource("windowsAndPhases")
+    void averagesEqualStock(String window, boolean onePhase) throws Exception {
+        // Integer averages truncate a wrapping BIGINT sum; FLOAT ones round a double quotient; DECIMAL
+        // ones divide into scale 6. Two-phase: random (sum, count) partials, counts of 0 and below included.
+        WindowAggHarnesses.Planned planned = onePhase ? WindowAggHarnesses.plan(averages(window), ONE_PHASE)
+                : WindowAggHarnesses.plan(averages(window));
+        assertEquals(onePhase ? WindowAggSpec.SINGLE : WindowAggSpec.GLOBAL, planned.spec().phase());
+        for (long seed = 1; seed <= 2; seed++) {
+            List<WindowAggHarnesses.Event> events = WindowAggHarnesses.stream(planned.inputType(), timeIndex(planned),
+                    seed, 1500, SIZE);
+            List<String> stock = run(planned, planned.newStock(), events);
+            assertTrue(stock.stream().filter(l -> l.startsWith("+I")).count() > 20, "windows fire: " + stock.size());
+            assertEquals(stock, run(planned, planned.newAccelerated(), events), "seed " + seed);
+        }
+    }
+
     @Test
     void doubleAndDecimalKeysGroupAsFlinkDoes() throws Exception {
         // -0.0 and 0.0, and NaN, are keys of their own or not exactly as Flink's BinaryRowData says.

@@ -48,8 +48,8 @@ import org.flinkaccelerator.sidecar.TestPython;
  */
 public final class WindowAggHarnesses {
     static final String TABLE = """
-            CREATE TABLE bids (k1 STRING, k2 INT, a BIGINT, b INT, c DOUBLE, d DECIMAL(10, 2), ts TIMESTAMP(3),
-              WATERMARK FOR ts AS ts) WITH (
+            CREATE TABLE bids (k1 STRING, k2 INT, a BIGINT, b INT, c DOUBLE, d DECIMAL(10, 2), e TINYINT,
+              f SMALLINT, g FLOAT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH (
               'connector' = 'kafka', 'topic' = 'bids', 'properties.bootstrap.servers' = 'localhost:9092',
               'scan.startup.mode' = 'earliest-offset', 'format' = 'json');
             CREATE TABLE bids_ltz (k1 STRING, b INT, c DOUBLE, ts TIMESTAMP_LTZ(3), WATERMARK FOR ts AS ts) WITH (
@@ -266,6 +266,16 @@ public final class WindowAggHarnesses {
                 }
                 return random.nextInt(10) == 0 ? (random.nextBoolean() ? Integer.MAX_VALUE - random.nextInt(3)
                         : Integer.MIN_VALUE + random.nextInt(3)) : random.nextInt(2001) - 1000;
+            case TINYINT:
+                return (byte) (random.nextInt(10) == 0 ? (random.nextBoolean() ? Byte.MAX_VALUE : Byte.MIN_VALUE)
+                        : random.nextInt(201) - 100);
+            case SMALLINT:
+                return (short) (random.nextInt(10) == 0 ? (random.nextBoolean() ? Short.MAX_VALUE : Short.MIN_VALUE)
+                        : random.nextInt(20001) - 10000);
+            case FLOAT: {
+                int shape = random.nextInt(20);
+                return shape == 0 ? Float.NaN : shape == 1 ? -0.0f : shape == 2 ? 3e38f : (float) random.nextGaussian() * 100;
+            }
             case BIGINT:
                 return random.nextInt(10) == 0 ? (random.nextBoolean() ? Long.MAX_VALUE - random.nextInt(3)
                         : Long.MIN_VALUE + random.nextInt(3)) : (long) random.nextInt(2_000_001) - 1_000_000;
