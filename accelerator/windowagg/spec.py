@@ -80,6 +80,9 @@ class Aggregate:
     emit: bool
     result: types.DataType
     count_arg: str | None = None
+    #: The BOOLEAN input column of a FILTER (WHERE ...) clause (phase single): only rows where it
+    #: is TRUE are accumulated; the global phase merges partials the local phase filtered.
+    filter: str | None = None
 
     @property
     def acc_arrow(self) -> pa.DataType:
@@ -259,7 +262,10 @@ def _aggregate(a: dict, phase: str, input_types: dict[str, types.DataType], refu
     # starts it at 0, so it is never null; both spellings are the same accumulator.
     if function in ("count1", "count") and acc.root != "BIGINT":
         raise refuse(f"{function} accumulates as {acc.serializable()}, not BIGINT")
-    return Aggregate(function, arg, acc, bool(a.get("emit", True)), acc, count_arg)
+    where = a.get("filter")
+    if where is not None and (phase != "single" or where not in input_types or input_types[where].root != "BOOLEAN"):
+        raise refuse(f"{function}'s FILTER column {where!r} is no BOOLEAN input field of phase single")
+    return Aggregate(function, arg, acc, bool(a.get("emit", True)), acc, count_arg, where)
 
 
 def _acc_type(function: str, arg: types.DataType | None, phase: str) -> types.DataType | None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from accelerator.formats import timestamps, types
 from accelerator.sidecar.stages import register
@@ -254,13 +255,19 @@ def _partial_columns(aggregate: specs.Aggregate) -> list[str]:
 
 def _operand(aggregate: specs.Aggregate, rows: pa.RecordBatch) -> pa.Array:
     """What phase single accumulates: a 1 per row (COUNT(*)), a 1 per non-NULL argument (COUNT),
-    the argument (SUM, MIN, MAX, AVG)."""
+    the argument (SUM, MIN, MAX, AVG); NULL, which every function skips, for a row its FILTER
+    clause does not hold for (Flink's generated code accumulates only when the filter is TRUE)."""
     if aggregate.function == "count1":
-        return pa.array(np.ones(rows.num_rows, dtype=np.int64))
-    argument = rows.column(aggregate.arg)
-    if aggregate.function == "count":
-        return pa.array(np.ones(rows.num_rows, dtype=np.int64), mask=argument.is_null().to_numpy(zero_copy_only=False))
-    return argument
+        operand = pa.array(np.ones(rows.num_rows, dtype=np.int64))
+    elif aggregate.function == "count":
+        skipped = rows.column(aggregate.arg).is_null().to_numpy(zero_copy_only=False)
+        operand = pa.array(np.ones(rows.num_rows, dtype=np.int64), mask=skipped)
+    else:
+        operand = rows.column(aggregate.arg)
+    if aggregate.filter is None:
+        return operand
+    holds = pc.fill_null(rows.column(aggregate.filter), False)
+    return pc.if_else(holds, operand, pa.nulls(rows.num_rows, operand.type))
 
 
 def operand(aggregate: specs.Aggregate, rows: pa.RecordBatch) -> pa.Array:

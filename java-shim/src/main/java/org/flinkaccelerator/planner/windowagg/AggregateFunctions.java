@@ -49,15 +49,12 @@ public final class AggregateFunctions {
             Map.entry(AvgAggFunction.DecimalAvgAggFunction.class, "avg"));
 
     /**
-     * The reason the node's {@code call} stays stock for its DISTINCT or FILTER, or null. Read from
-     * the node's calls, not the derived infos: the derivation moves DISTINCT into distinct views.
+     * The reason the node's {@code call} stays stock for its DISTINCT, or null. Read from the node's
+     * calls, not the derived infos: the derivation moves DISTINCT into distinct views.
      */
     public static String callProblem(AggregateCall call, RowType input) {
         if (call.isDistinct()) {
             return shown(call, input) + " is not accelerated: DISTINCT aggregates stay stock";
-        }
-        if (call.filterArg >= 0) {
-            return shown(call, input) + " is not accelerated: aggregates with FILTER stay stock";
         }
         return null;
     }
@@ -87,7 +84,9 @@ public final class AggregateFunctions {
         if (acc.length != expected) {
             throw new IllegalStateException(function + " has " + acc.length + " accumulator fields, expected " + expected);
         }
-        return new AggregateSpec(function, arg, acc[0].getLogicalType().asSerializableString(), emit, null);
+        int filterArg = info.agg().filterArg;
+        String filter = filterArg < 0 ? null : input.getFieldNames().get(filterArg);
+        return new AggregateSpec(function, arg, acc[0].getLogicalType().asSerializableString(), emit, null, filter);
     }
 
     /** The call as SQL shows it, with field names: {@code SUM(price)}, {@code COUNT(DISTINCT bidder)}. */

@@ -9,13 +9,17 @@ import java.util.Map;
  * {@code arg} the input field it reads: its argument column in phase single (null for count1), its
  * partial accumulator's first column in phase global; {@code acc} its accumulator's (first
  * field's) type; {@code emit} false for a COUNT(*) the planner inserted only to tell empty windows;
- * {@code countArg} AVG's partial count column in phase global, else null (and not in the tree,
- * so the state fingerprints of the other aggregates stay as they were).
+ * {@code countArg} AVG's partial count column in phase global, else null; {@code filter} the
+ * BOOLEAN column of its FILTER (WHERE ...) clause in phase single, else null. Both are in the tree
+ * only when set, so the state fingerprints of aggregates without them stay as they were.
  */
-public record AggregateSpec(String function, String arg, String acc, boolean emit, String countArg) {
-    /** The same aggregate reading its partial accumulator from {@code columns} (phase global). */
+public record AggregateSpec(String function, String arg, String acc, boolean emit, String countArg, String filter) {
+    /**
+     * The same aggregate reading its partial accumulator from {@code columns} (phase global), with
+     * no filter: the local phase applied it, and merging partials has none.
+     */
     public AggregateSpec partial(List<String> columns) {
-        return new AggregateSpec(function, columns.get(0), acc, emit, columns.size() > 1 ? columns.get(1) : null);
+        return new AggregateSpec(function, columns.get(0), acc, emit, columns.size() > 1 ? columns.get(1) : null, null);
     }
 
     public Map<String, Object> tree() {
@@ -26,6 +30,9 @@ public record AggregateSpec(String function, String arg, String acc, boolean emi
         out.put("emit", emit);
         if (countArg != null) {
             out.put("count_arg", countArg);
+        }
+        if (filter != null) {
+            out.put("filter", filter);
         }
         return out;
     }

@@ -170,7 +170,7 @@ public record WindowAggExport(String name, WindowAggPhase phase, Map<String, Obj
     /**
      * The batch the sidecar gets: the key's bytes, its key group and the time ({@code $time}: the
      * rowtime's millisecond, single phase; the slice end, global phase), then the aggregates'
-     * argument columns once each (single phase) or the local phase's accumulators (global phase).
+     * argument and FILTER columns once each (single phase) or the local phase's accumulators (global phase).
      */
     private static List<Map<String, Object>> inputFields(WindowAggNode node, AggregateInfoList infos) {
         List<Map<String, Object>> out = new ArrayList<>();
@@ -182,6 +182,9 @@ public record WindowAggExport(String name, WindowAggPhase phase, Map<String, Obj
             Set<Integer> args = new LinkedHashSet<>();
             for (AggregateInfo info : infos.aggInfos()) {
                 Arrays.stream(info.argIndexes()).forEach(args::add);
+                if (info.agg().filterArg >= 0) {
+                    args.add(info.agg().filterArg);
+                }
             }
             for (int i : args) {
                 out.add(field(input.getFieldNames().get(i), input.getTypeAt(i).asSerializableString()));

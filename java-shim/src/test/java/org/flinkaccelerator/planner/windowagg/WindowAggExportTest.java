@@ -3,6 +3,7 @@ package org.flinkaccelerator.planner.windowagg;
 import static org.flinkaccelerator.planner.windowagg.WindowAggPlans.query;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -111,6 +112,29 @@ class WindowAggExportTest {
                 texts(global.get("input").get("fields"), "name"));
         assertEquals(List.of("sum$0", "sum$2", "sum$4"), texts(global.get("aggregates"), "arg"));
         assertEquals(List.of("count$1", "count$3", "count$5"), texts(global.get("aggregates"), "count_arg"));
+    }
+
+    @Test
+    void filterClausesNameTheirBooleanColumnInPhaseSingleOnly() throws Exception {
+        String columns = "auction, window_start, window_end, COUNT(*) FILTER (WHERE price > 10),"
+                + " SUM(bidder) FILTER (WHERE note IS NOT NULL), MAX(price)";
+        WindowAggPlans single = new WindowAggPlans().set("table.optimizer.agg-phase-strategy", "ONE_PHASE");
+        JsonNode d = json(single.export(query(columns, TUMBLE_10S, BY_AUCTION)));
+        JsonNode aggregates = d.get("aggregates");
+        // Each condition is a column Flink computes before the aggregate ($f<n>), read as BOOLEAN input.
+        List<String> inputs = texts(d.get("input").get("fields"), "name");
+        for (int i = 0; i < 2; i++) {
+            String filter = aggregates.get(i).get("filter").asText();
+            assertTrue(filter.matches("\\$f\\d+"), filter);
+            String type = d.get("input").get("fields").get(inputs.indexOf(filter)).get("type").asText();
+            assertTrue(type.startsWith("BOOLEAN"), type);
+        }
+        assertNotEquals(aggregates.get(0).get("filter"), aggregates.get(1).get("filter"));
+        assertFalse(aggregates.get(2).has("filter"));
+
+        // Two phases: the local phase filters; the global one merges partials, with no filter.
+        JsonNode global = json(new WindowAggPlans().export(query(columns, TUMBLE_10S, BY_AUCTION)));
+        global.get("aggregates").forEach(a -> assertFalse(a.has("filter"), a.toString()));
     }
 
     @Test

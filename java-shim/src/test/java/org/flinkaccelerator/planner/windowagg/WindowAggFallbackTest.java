@@ -87,17 +87,6 @@ class WindowAggFallbackTest {
     }
 
     @Test
-    void filter() {
-        List<String> reasons = reasons("auction, window_start, window_end, SUM(price) FILTER (WHERE price > 10)",
-                TUMBLE_10S, BY_AUCTION);
-        assertEquals(1, reasons.size(), reasons.toString());
-        // The FILTER's condition is a column Flink computes before the aggregate, named $f<n>.
-        String reason = reasons.get(0);
-        assertTrue(reason.matches("aggregates: SUM\\(price\\) FILTER \\(WHERE \\$f\\d+\\) is not accelerated:"
-                + " aggregates with FILTER stay stock"), reason);
-    }
-
-    @Test
     void sumOverAnotherType() {
         assertEquals(List.of("aggregates: SUM(qty) over SMALLINT is not accelerated; SUM, MIN and MAX are over INT,"
                 + " BIGINT, DOUBLE and DECIMAL", "aggregates: MIN(note) over STRING is not accelerated; SUM, MIN and"

@@ -266,6 +266,8 @@ public final class WindowAggHarnesses {
                 }
                 return random.nextInt(10) == 0 ? (random.nextBoolean() ? Integer.MAX_VALUE - random.nextInt(3)
                         : Integer.MIN_VALUE + random.nextInt(3)) : random.nextInt(2001) - 1000;
+            case BOOLEAN:
+                return random.nextBoolean();
             case TINYINT:
                 return (byte) (random.nextInt(10) == 0 ? (random.nextBoolean() ? Byte.MAX_VALUE : Byte.MIN_VALUE)
                         : random.nextInt(201) - 100);
