@@ -1,4 +1,4 @@
--- Stays stock: AVG over a HOP window (the HOP window itself is accelerated).
+-- AVG over a HOP window in two phases: the global phase reads each AVG's partial sum and count (count_arg).
 CREATE TABLE bids (auction BIGINT, price BIGINT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH (
   'connector' = 'kafka', 'topic' = '${topic:bids}', 'properties.bootstrap.servers' = '${bootstrap}',
   'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'json');
