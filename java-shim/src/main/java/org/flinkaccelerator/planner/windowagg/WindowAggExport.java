@@ -129,8 +129,11 @@ public record WindowAggExport(String name, WindowAggPhase phase, Map<String, Obj
         List<Map<String, Object>> input = inputFields(node, infos);
         List<AggregateSpec> exported = new ArrayList<>();
         int column = 3;
+        int field = 0;
         for (int i = 0; i < all.length; i++) {
-            boolean hidden = infos.countStarInserted() && i == countStar;
+            // getIndexOfCountStar is an accumulator field index: AVG's two fields move it past i.
+            boolean hidden = infos.countStarInserted() && field == countStar;
+            field += all[i].externalAccTypes().length;
             AggregateSpec spec = AggregateFunctions.spec(all[i], node.aggInputType(), !hidden);
             aggregates.add(spec);
             // The global phase reads each aggregate's partial accumulator (its fields' columns), in
