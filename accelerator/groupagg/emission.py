@@ -65,9 +65,9 @@ def running_values(columns: list[AccumulatorColumn], slots: np.ndarray,
         prev, new = [], []
         for rows in levels:
             level_slots = slots[rows]
-            prev.append(column.to_arrow(level_slots))
+            prev.append(column.value(level_slots))
             column.fold(level_slots, operand.take(pa.array(rows)))
-            new.append(column.to_arrow(level_slots))
+            new.append(column.value(level_slots))
         before.append(_in_row_order(prev, back, column.arrow_type))
         after.append(_in_row_order(new, back, column.arrow_type))
     return before, after

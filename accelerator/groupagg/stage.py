@@ -80,7 +80,8 @@ class GroupAggStage:
         slots = state.live_slots()
         slots = slots[np.argsort(state.key_group[slots], kind="stable")]
         columns = [pa.array(state.key_group[slots], pa.int32()), state.keys(slots)]
-        columns += [column.to_arrow(slots) for column in state.accumulators]
+        # One field per accumulator: the group aggregate runs the one-field functions only (GroupAggExport).
+        columns += [column.state(slots)[0] for column in state.accumulators]
         metadata = {protocol.STATE_FORMAT: str(STATE_FORMAT_VERSION).encode()}
         if self.spec.fingerprint is not None:
             metadata[protocol.STATE_FINGERPRINT] = self.spec.fingerprint.encode()
@@ -103,7 +104,7 @@ class GroupAggStage:
             raise GroupAggStateError(f"stage {self.name!r}: restored state holds a key twice")
         slots, _ = self.state.slots(keys, key_groups)
         for i, column in enumerate(self.state.accumulators):
-            column.put(slots, batch.column(f"{ACC_PREFIX}{i}"))
+            column.put(slots, [batch.column(f"{ACC_PREFIX}{i}")])
         self._check_budget(batch)
         return EMPTY
 

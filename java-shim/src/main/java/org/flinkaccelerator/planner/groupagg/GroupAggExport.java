@@ -51,6 +51,8 @@ public record GroupAggExport(String name, Map<String, Object> descriptor, List<F
     static final String AGGREGATES = "aggregates";
     static final String INPUT = "input";
     static final String STATE = "state";
+    /** The sidecar functions the group aggregate's emission runs (`accelerator/groupagg`); AVG and FILTER not yet. */
+    static final List<String> GROUP_FUNCTIONS = List.of("count1", "count", "sum", "min", "max");
 
     public GroupAggExport {
         fallback = List.copyOf(fallback);
@@ -97,6 +99,10 @@ public record GroupAggExport(String name, Map<String, Object> descriptor, List<F
         RowType input = node.inputType();
         for (AggregateCall call : node.aggCalls()) {
             String problem = AggregateFunctions.callProblem(call, input);
+            if (problem == null && call.filterArg >= 0) {
+                problem = AggregateFunctions.shown(call, input) + " is not accelerated: group aggregates with"
+                        + " FILTER stay stock (the window aggregate runs them)";
+            }
             if (problem != null) {
                 reasons.add(new FallbackReason(AGGREGATES, problem));
             }
@@ -104,6 +110,10 @@ public record GroupAggExport(String name, Map<String, Object> descriptor, List<F
         AggregateInfoList infos = infos(node);
         for (AggregateInfo info : infos.aggInfos()) {
             String problem = AggregateFunctions.functionProblem(info, input);
+            if (problem == null && !GROUP_FUNCTIONS.contains(AggregateFunctions.spec(info, input, true).function())) {
+                problem = AggregateFunctions.shown(info.agg(), input) + " is not accelerated: group aggregates run "
+                        + String.join(", ", GROUP_FUNCTIONS) + " only (the window aggregate also runs AVG)";
+            }
             if (problem != null) {
                 reasons.add(new FallbackReason(AGGREGATES, problem));
             }

@@ -90,7 +90,7 @@ public final class AggregateFunctions {
     }
 
     /** The call as SQL shows it, with field names: {@code SUM(price)}, {@code COUNT(DISTINCT bidder)}. */
-    static String shown(AggregateCall call, RowType input) {
+    public static String shown(AggregateCall call, RowType input) {
         String args = call.getArgList().stream().map(i -> input.getFieldNames().get(i))
                 .collect(Collectors.joining(", "));
         String name = call.getAggregation().getName();

@@ -117,7 +117,7 @@ class AcceleratedWindowAggOperatorTest {
         assertEquals(onePhase ? WindowAggSpec.SINGLE : WindowAggSpec.GLOBAL, planned.spec().phase());
         for (long seed = 1; seed <= 2; seed++) {
             List<WindowAggHarnesses.Event> events = WindowAggHarnesses.stream(planned.inputType(), timeIndex(planned),
-                    seed, 1500, SIZE);
+                    seed, 1500, SIZE, planned.spec().slideMillis());
             List<String> stock = run(planned, planned.newStock(), events);
             assertTrue(stock.stream().filter(l -> l.startsWith("+I")).count() > 20, "windows fire: " + stock.size());
             assertEquals(stock, run(planned, planned.newAccelerated(), events), "seed " + seed);
@@ -142,7 +142,7 @@ class AcceleratedWindowAggOperatorTest {
         WindowAggHarnesses.Planned planned = onePhase ? WindowAggHarnesses.plan(filtered(window), ONE_PHASE)
                 : WindowAggHarnesses.plan(filtered(window));
         List<WindowAggHarnesses.Event> events = WindowAggHarnesses.stream(planned.inputType(), timeIndex(planned),
-                5, 1500, SIZE);
+                5, 1500, SIZE, planned.spec().slideMillis());
         List<String> stock = run(planned, planned.newStock(), events);
         assertTrue(stock.stream().filter(l -> l.startsWith("+I")).count() > 20, "windows fire: " + stock.size());
         assertEquals(stock, run(planned, planned.newAccelerated(), events));
