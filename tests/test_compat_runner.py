@@ -168,3 +168,47 @@ def test_an_accelerated_failure_must_name_the_cases_bad_record(tmp_path):
     wrong = runner._compare(case, stock, accelerated("topic 'c-src-acc', partition 0, offset 2"))
     assert (named.status, named.passed) == ("identical", True)
     assert (wrong.status, wrong.passed) == ("mismatch", False) and "offset 1" in wrong.detail
+
+
+def test_the_report_is_written_before_the_services_stop(tmp_path, monkeypatch):
+    # A stop-cluster.sh that times out at the end of a suite must not lose the suite's results.
+    import subprocess
+    from contextlib import nullcontext
+
+    from accelerator.compat import runner
+    from accelerator.compat.runner import CaseResult, read_report, run_suite
+
+    class StopTimesOut:
+        def __init__(self, **_):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *_):
+            raise subprocess.TimeoutExpired("stop-cluster.sh", 120)
+
+    class Gateway:
+        def __init__(self, _cluster):
+            pass
+
+        def start(self):
+            return self
+
+        def stop(self):
+            pass
+
+    monkeypatch.setattr(runner, "KafkaBroker", nullcontext)
+    monkeypatch.setattr(runner, "FlinkCluster", StopTimesOut)
+    monkeypatch.setattr(runner, "SqlGateway", Gateway)
+    monkeypatch.setattr(runner.locations, "shim_jar", lambda: tmp_path / "no.jar")
+    monkeypatch.setattr(runner.CompatRunner, "run_case", lambda self, case: CaseResult(
+        case, "identical", True, "stock", [], 1, 1, 1))
+    report = tmp_path / "report.json"
+    try:
+        run_suite(["fn_a", "fn_b"], workers=1, report=report, out=lambda _: None)
+    except subprocess.TimeoutExpired:
+        pass
+    else:
+        raise AssertionError("the fake cluster's stop must time out")
+    assert [r.name for r in read_report(report)[1]] == ["fn_a", "fn_b"]

@@ -295,10 +295,11 @@ def run_suite(case_list: list[cases.Case], *, workers: int = 2, parallelism: int
             for result in pool.map(runner.run_case, case_list):
                 out(result.line())
                 results.append(result)
+        # Before the services stop: a slow or failing shutdown must not lose a whole suite's results.
+        if report is not None:
+            write_report(report, locations.flink_version(), results)
         gateway.stop()
     passed = sum(r.passed for r in results)
-    if report is not None:
-        write_report(report, locations.flink_version(), results)
     out(f"compat: {len(case_list)} cases in {time.monotonic() - started:.0f}s"
         + ("" if jar.exists() else " (no accelerator jar built: both runs are stock)"))
     out(f"{passed} passed, {len(results) - passed} failed")
