@@ -29,7 +29,8 @@ class GraphRewriterTest {
     @Test
     void todaysRulesLeaveAGraphWithoutKafkaSegmentsUntouched() {
         ExecNodeGraph graph = graph();
-        assertEquals(List.of("accelerate-window-aggregates", "export-kafka-segments", "accelerate-kafka-sources",
+        assertEquals(List.of("accelerate-window-aggregates", "accelerate-group-aggregates", "export-kafka-segments",
+                "accelerate-kafka-sources",
                 "accelerate-kafka-sinks"),
                 RewriteRules.all().stream().map(RewriteRule::name).collect(Collectors.toList()),
                 "a rule was added: extend the end-to-end tests");
