@@ -19,10 +19,11 @@ import pyarrow as pa
 
 from accelerator.groupagg import emission, spec as specs
 from accelerator.groupagg.state import GroupAggState
+from accelerator.sidecar import keyed_state
 from accelerator.sidecar.stages import register
 from accelerator.windowagg import protocol
 from accelerator.windowagg.protocol import CallError
-from accelerator.windowagg.stage import StateBudgetError, operand
+from accelerator.windowagg.stage import operand
 
 KIND = "group_agg"
 ROW = "$row"
@@ -109,31 +110,15 @@ class GroupAggStage:
         return EMPTY
 
     def _check_budget(self, batch: pa.RecordBatch) -> None:
-        budget = protocol.long(batch, protocol.STATE_BUDGET)
-        size = self.state.nbytes()
-        if size > budget:
-            raise StateBudgetError(
-                f"stage {self.name!r}: the group aggregate's state ({self.state.entries} keys, {size} bytes) outgrew"
-                f" its budget of {budget} bytes, the operator's share of the slot's managed memory; raise"
-                f" taskmanager.memory.managed.size, or the OPERATOR weight in"
-                f" taskmanager.memory.managed.consumer-weights, or the job's parallelism (this version does not"
-                f" spill state to disk)")
+        keyed_state.check_budget(self.name, "the group aggregate's state", f"{self.state.entries} keys",
+                                 self.state.nbytes(), batch)
 
     def _check_state_format(self, batch: pa.RecordBatch) -> None:
-        version = protocol.long(batch, protocol.STATE_FORMAT)
-        if version != STATE_FORMAT_VERSION:
-            newer = " by a newer flink-accelerator" if version > STATE_FORMAT_VERSION else " by an older flink-accelerator"
-            raise GroupAggStateError(f"stage {self.name!r}: state written{newer} in state format {version};"
-                                     f" this sidecar reads format {STATE_FORMAT_VERSION}")
-        if self.spec.fingerprint is not None and protocol.text(batch, protocol.STATE_FINGERPRINT) != self.spec.fingerprint:
-            raise GroupAggStateError(f"stage {self.name!r}: the query's group aggregate changed (keys or aggregates);"
-                                     f" this state cannot be restored into it")
+        keyed_state.check_state_format(self.name, batch, STATE_FORMAT_VERSION, self.spec.fingerprint,
+                                       GroupAggStateError, "group aggregate",
+                                       "keys or aggregates")
 
     def _check_columns(self, batch: pa.RecordBatch, schema: pa.Schema, call: str) -> None:
-        got = [(f.name, f.type) for f in batch.schema]
-        want = [(f.name, f.type) for f in schema]
-        if got != want:
-            raise CallError(f"stage {self.name!r}: {call} columns {got} are not {want}")
-
+        keyed_state.check_columns(self.name, batch, schema, call)
 
 register(KIND, GroupAggStage)

@@ -25,6 +25,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from accelerator.formats import timestamps, types
+from accelerator.sidecar import keyed_state
 from accelerator.sidecar.stages import register
 from accelerator.windowagg import firing, protocol, spec as specs, windows
 from accelerator.windowagg.protocol import CallError
@@ -47,10 +48,6 @@ PAIRS_SCHEMA = pa.schema([pa.field(specs.KEY, pa.binary(), nullable=False),
 class WindowAggStateError(ValueError):
     """State that cannot be restored into this stage, or a call order that would make its state
     diverge from stock Flink's."""
-
-
-class StateBudgetError(ValueError):
-    """The state outgrew the managed memory the operator reserved for it."""
 
 
 class WindowAggStage:
@@ -102,7 +99,7 @@ class WindowAggStage:
         self.state.add_pending(slots)
         if self.spec.phase == "single":
             for column, aggregate in zip(self.state.accumulators, self.spec.aggregates):
-                column.fold(slots, _operand(aggregate, rows))
+                column.fold(slots, operand(aggregate, rows))
         else:
             self.state.open_buffers(slots)
             for column, aggregate in zip(self.state.buffers, self.spec.aggregates):
@@ -211,35 +208,17 @@ class WindowAggStage:
         return EMPTY
 
     def _check_budget(self, batch: pa.RecordBatch) -> None:
-        budget = protocol.long(batch, protocol.STATE_BUDGET)
-        size = self.state.nbytes()
-        if size > budget:
-            raise StateBudgetError(
-                f"stage {self.name!r}: the window state ({self.state.entries} open (key, window) entries, {size} bytes)"
-                f" outgrew its budget of {budget} bytes, the operator's share of the slot's managed memory; raise"
-                f" taskmanager.memory.managed.size, or the OPERATOR weight in"
-                f" taskmanager.memory.managed.consumer-weights, or the job's parallelism (this version does not"
-                f" spill window state to disk)")
+        keyed_state.check_budget(self.name, "the window state",
+                                 f"{self.state.entries} open (key, window) entries",
+                                 self.state.nbytes(), batch)
 
     def _check_state_format(self, batch: pa.RecordBatch) -> None:
-        version = protocol.long(batch, protocol.STATE_FORMAT)
-        if version != protocol.STATE_FORMAT_VERSION:
-            newer = (" by a newer flink-accelerator" if version > protocol.STATE_FORMAT_VERSION
-                     else " by an older flink-accelerator")
-            raise WindowAggStateError(f"stage {self.name!r}: state written{newer} in state format {version};"
-                                      f" this sidecar reads format {protocol.STATE_FORMAT_VERSION}")
-        if self.spec.fingerprint is not None:
-            fingerprint = protocol.text(batch, protocol.STATE_FINGERPRINT)
-            if fingerprint != self.spec.fingerprint:
-                raise WindowAggStateError(f"stage {self.name!r}: the query's window aggregate changed (keys,"
-                                          f" aggregates or window); this state cannot be restored into it")
+        keyed_state.check_state_format(self.name, batch, protocol.STATE_FORMAT_VERSION, self.spec.fingerprint,
+                                       WindowAggStateError, "window aggregate",
+                                       "keys, aggregates or window")
 
     def _check_columns(self, batch: pa.RecordBatch, schema: pa.Schema, call: str) -> None:
-        got = [(f.name, f.type) for f in batch.schema]
-        want = [(f.name, f.type) for f in schema]
-        if got != want:
-            raise CallError(f"stage {self.name!r}: {call} columns {_describe(got)} are not {_describe(want)}")
-
+        keyed_state.check_columns(self.name, batch, schema, call)
 
 def _state_fields(spec: specs.WindowAggSpec) -> list[tuple[str, types.DataType]]:
     """The state payload's accumulator columns: `$acc<i>` per aggregate, `$acc<i>.<j>` for an
@@ -253,7 +232,7 @@ def _partial_columns(aggregate: specs.Aggregate) -> list[str]:
     return [aggregate.arg] if aggregate.count_arg is None else [aggregate.arg, aggregate.count_arg]
 
 
-def _operand(aggregate: specs.Aggregate, rows: pa.RecordBatch) -> pa.Array:
+def operand(aggregate: specs.Aggregate, rows: pa.RecordBatch) -> pa.Array:
     """What phase single accumulates: a 1 per row (COUNT(*)), a 1 per non-NULL argument (COUNT),
     the argument (SUM, MIN, MAX, AVG); NULL, which every function skips, for a row its FILTER
     clause does not hold for (Flink's generated code accumulates only when the filter is TRUE)."""
@@ -268,16 +247,6 @@ def _operand(aggregate: specs.Aggregate, rows: pa.RecordBatch) -> pa.Array:
         return operand
     holds = pc.fill_null(rows.column(aggregate.filter), False)
     return pc.if_else(holds, operand, pa.nulls(rows.num_rows, operand.type))
-
-
-def operand(aggregate: specs.Aggregate, rows: pa.RecordBatch) -> pa.Array:
-    """What a single-phase aggregate accumulates of `rows`: the entry point of the other operators
-    that fold input rows (the group aggregate)."""
-    return _operand(aggregate, rows)
-
-
-def _describe(fields) -> str:
-    return "[" + ", ".join(f"{n} {t}" for n, t in fields) + "]"
 
 
 register(KIND, WindowAggStage)

@@ -1,0 +1,52 @@
+"""Checks every stateful stage (window aggregate, group aggregate) makes on the keyed state it
+holds for a JVM operator: its size against the operator's managed-memory budget, the format and
+query fingerprint of a state being restored, and the columns of a call. One place, so each
+operator family fails the same way, with what to change."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+from accelerator.windowagg import protocol
+from accelerator.windowagg.protocol import CallError
+
+
+class StateBudgetError(ValueError):
+    """The state outgrew the managed memory the operator reserved for it."""
+
+
+def check_budget(stage: str, held: str, entries: str, size: int, batch: pa.RecordBatch) -> None:
+    """Fails when `size` bytes of state (`held` says what, `entries` how many, for the message)
+    exceed the budget the call carries (`protocol.STATE_BUDGET`)."""
+    budget = protocol.long(batch, protocol.STATE_BUDGET)
+    if size > budget:
+        raise StateBudgetError(
+            f"stage {stage!r}: {held} ({entries}, {size} bytes) outgrew its budget of {budget} bytes, the operator's share"
+            f" of the slot's managed memory; raise taskmanager.memory.managed.size, or the OPERATOR weight in"
+            f" taskmanager.memory.managed.consumer-weights, or the job's parallelism (this version does not"
+            f" spill state to disk)")
+
+
+def check_state_format(stage: str, batch: pa.RecordBatch, version: int, fingerprint: str | None,
+                       error: type[Exception], operator: str, parts: str) -> None:
+    """Fails with `error` when the state being restored was written in another format than
+    `version`, or for another query (`fingerprint`: the `operator`'s `parts` differ)."""
+    written = protocol.long(batch, protocol.STATE_FORMAT)
+    if written != version:
+        by = " by a newer flink-accelerator" if written > version else " by an older flink-accelerator"
+        raise error(f"stage {stage!r}: state written{by} in state format {written}; this sidecar reads format"
+                    f" {version}")
+    if fingerprint is not None and protocol.text(batch, protocol.STATE_FINGERPRINT) != fingerprint:
+        raise error(f"stage {stage!r}: the query's {operator} changed ({parts}); this state cannot be restored into it")
+
+
+def check_columns(stage: str, batch: pa.RecordBatch, schema: pa.Schema, call: str) -> None:
+    """Fails when a call's columns are not the ones its stage was opened for."""
+    got = [(f.name, f.type) for f in batch.schema]
+    want = [(f.name, f.type) for f in schema]
+    if got != want:
+        raise CallError(f"stage {stage!r}: {call} columns {_describe(got)} are not {_describe(want)}")
+
+
+def _describe(fields) -> str:
+    return "[" + ", ".join(f"{n} {t}" for n, t in fields) + "]"
