@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import pyarrow as pa
 
 from accelerator.formats import types
-from accelerator.sidecar.stages import DescriptorError
+from accelerator.sidecar.stages import DescriptorError, parse_descriptor
 from accelerator.windowagg import spec as window_specs
 from accelerator.windowagg.spec import Aggregate
 
@@ -29,13 +29,7 @@ class GroupAggSpec:
 
 
 def parse(descriptor: dict) -> GroupAggSpec:
-    name = descriptor.get("name")
-    try:
-        return _parse(descriptor, name)
-    except DescriptorError:
-        raise
-    except (KeyError, TypeError, ValueError) as exc:
-        raise DescriptorError(f"stage {name!r}: malformed group_agg descriptor ({type(exc).__name__}: {exc})") from exc
+    return parse_descriptor(descriptor, "group_agg", _parse)
 
 
 def _parse(descriptor: dict, name: str | None) -> GroupAggSpec:

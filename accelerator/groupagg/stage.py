@@ -83,22 +83,13 @@ class GroupAggStage:
         columns = [pa.array(state.key_group[slots], pa.int32()), state.keys(slots)]
         # One field per accumulator: the group aggregate runs the one-field functions only (GroupAggExport).
         columns += [column.state(slots)[0] for column in state.accumulators]
-        metadata = {protocol.STATE_FORMAT: str(STATE_FORMAT_VERSION).encode()}
-        if self.spec.fingerprint is not None:
-            metadata[protocol.STATE_FINGERPRINT] = self.spec.fingerprint.encode()
+        metadata = keyed_state.state_metadata(STATE_FORMAT_VERSION, self.spec.fingerprint)
         return pa.RecordBatch.from_arrays(columns, schema=self.state_schema.with_metadata(metadata))
 
     def restore(self, batch: pa.RecordBatch) -> pa.RecordBatch:
         self._check_state_format(batch)
         self._check_columns(batch, self.state_schema, "restore")
-        first, last = protocol.long(batch, protocol.KEY_GROUP_START), protocol.long(batch, protocol.KEY_GROUP_END)
-        key_groups = batch.column(specs.KEY_GROUP).to_numpy(zero_copy_only=False)
-        outside = (key_groups < first) | (key_groups > last)
-        if outside.any():
-            raise GroupAggStateError(
-                f"stage {self.name!r}: restored state holds key group {int(key_groups[outside][0])}, outside this"
-                f" subtask's key groups {first}-{last}; Flink hands each subtask only its own key groups, so the"
-                f" state was not written for this job's max parallelism")
+        key_groups = keyed_state.restored_key_groups(self.name, batch, GroupAggStateError)
         keys = batch.column(specs.KEY)
         listed = keys.to_pylist()
         if len(set(listed)) != len(listed) or any(self.state.holds(k) for k in listed):

@@ -5,10 +5,12 @@ operator family fails the same way, with what to change."""
 
 from __future__ import annotations
 
+import numpy as np
 import pyarrow as pa
 
 from accelerator.windowagg import protocol
 from accelerator.windowagg.protocol import CallError
+from accelerator.windowagg.spec import KEY_GROUP
 
 
 class StateBudgetError(ValueError):
@@ -38,6 +40,27 @@ def check_state_format(stage: str, batch: pa.RecordBatch, version: int, fingerpr
                     f" {version}")
     if fingerprint is not None and protocol.text(batch, protocol.STATE_FINGERPRINT) != fingerprint:
         raise error(f"stage {stage!r}: the query's {operator} changed ({parts}); this state cannot be restored into it")
+
+
+def state_metadata(version: int, fingerprint: str | None) -> dict[bytes, bytes]:
+    """The schema metadata a snapshot's state batch carries: its format and the query's fingerprint."""
+    metadata = {protocol.STATE_FORMAT: str(version).encode()}
+    if fingerprint is not None:
+        metadata[protocol.STATE_FINGERPRINT] = fingerprint.encode()
+    return metadata
+
+
+def restored_key_groups(stage: str, batch: pa.RecordBatch, error: type[Exception]) -> np.ndarray:
+    """The key group of each restored row; fails with `error` for one outside the subtask's range
+    (the call's `protocol.KEY_GROUP_START`..`KEY_GROUP_END`)."""
+    first, last = protocol.long(batch, protocol.KEY_GROUP_START), protocol.long(batch, protocol.KEY_GROUP_END)
+    key_groups = batch.column(KEY_GROUP).to_numpy(zero_copy_only=False)
+    outside = (key_groups < first) | (key_groups > last)
+    if outside.any():
+        raise error(f"stage {stage!r}: restored state holds key group {int(key_groups[outside][0])}, outside this"
+                    f" subtask's key groups {first}-{last}; Flink hands each subtask only its own key groups, so the"
+                    f" state was not written for this job's max parallelism")
+    return key_groups
 
 
 def check_columns(stage: str, batch: pa.RecordBatch, schema: pa.Schema, call: str) -> None:

@@ -9,7 +9,7 @@ integer `row` attribute (like `accelerator.formats.FormatError`) names the offen
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Callable, Protocol
+from typing import Callable, Protocol, TypeVar
 
 import pyarrow as pa
 
@@ -27,12 +27,25 @@ class Stage(Protocol):
 
 
 StageFactory = Callable[[dict], Stage]
+T = TypeVar("T")
 
 _FACTORIES: dict[str, StageFactory] = {}
 
 
 class DescriptorError(ValueError):
     """The stage descriptor cannot be run by this sidecar."""
+
+
+def parse_descriptor(descriptor: dict, kind: str, parse: Callable[[dict, str | None], T]) -> T:
+    """`parse(descriptor, name)`, its missing keys and wrong types reported as a malformed `kind`
+    descriptor of the stage named in it (a DescriptorError names the stage already)."""
+    name = descriptor.get("name")
+    try:
+        return parse(descriptor, name)
+    except DescriptorError:
+        raise
+    except (KeyError, TypeError, ValueError) as exc:
+        raise DescriptorError(f"stage {name!r}: malformed {kind} descriptor ({type(exc).__name__}: {exc})") from exc
 
 
 def register(kind: str, factory: StageFactory) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import pyarrow as pa
 
 from accelerator.formats import types
-from accelerator.sidecar.stages import DescriptorError
+from accelerator.sidecar.stages import DescriptorError, parse_descriptor
 
 KEY = "$key"
 KEY_GROUP = "$key_group"
@@ -128,13 +128,7 @@ class WindowAggSpec:
 
 
 def parse(descriptor: dict) -> WindowAggSpec:
-    name = descriptor.get("name")
-    try:
-        return _parse(descriptor, name)
-    except DescriptorError:
-        raise
-    except (KeyError, TypeError, ValueError) as exc:
-        raise DescriptorError(f"stage {name!r}: malformed window_agg descriptor ({type(exc).__name__}: {exc})") from exc
+    return parse_descriptor(descriptor, "window_agg", _parse)
 
 
 def _parse(descriptor: dict, name: str | None) -> WindowAggSpec:

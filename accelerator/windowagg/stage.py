@@ -173,22 +173,13 @@ class WindowAggStage:
                    pa.array(state.window_end[slots], pa.int64()), pa.array(state.sliced[slots]),
                    pa.array(state.timer[slots])]
         columns += [field for column in state.accumulators for field in column.state(slots)]
-        metadata = {protocol.STATE_FORMAT: str(protocol.STATE_FORMAT_VERSION).encode()}
-        if self.spec.fingerprint is not None:
-            metadata[protocol.STATE_FINGERPRINT] = self.spec.fingerprint.encode()
+        metadata = keyed_state.state_metadata(protocol.STATE_FORMAT_VERSION, self.spec.fingerprint)
         return pa.RecordBatch.from_arrays(columns, schema=self.state_schema.with_metadata(metadata))
 
     def restore(self, batch: pa.RecordBatch) -> pa.RecordBatch:
         self._check_state_format(batch)
         self._check_columns(batch, self.state_schema, "restore")
-        first, last = protocol.long(batch, protocol.KEY_GROUP_START), protocol.long(batch, protocol.KEY_GROUP_END)
-        key_groups = batch.column(specs.KEY_GROUP).to_numpy(zero_copy_only=False)
-        outside = (key_groups < first) | (key_groups > last)
-        if outside.any():
-            raise WindowAggStateError(
-                f"stage {self.name!r}: restored state holds key group {int(key_groups[outside][0])}, outside this"
-                f" subtask's key groups {first}-{last}; Flink hands each subtask only its own key groups, so the"
-                f" state was not written for this job's max parallelism")
+        key_groups = keyed_state.restored_key_groups(self.name, batch, WindowAggStateError)
         ends = batch.column(WINDOW_END).to_numpy(zero_copy_only=False)
         pairs = list(zip(batch.column(specs.KEY).to_pylist(), ends.tolist()))
         if len(set(pairs)) != len(pairs) or any(self.state.holds(*pair) for pair in pairs):
