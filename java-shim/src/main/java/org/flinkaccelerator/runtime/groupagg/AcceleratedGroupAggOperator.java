@@ -2,25 +2,13 @@ package org.flinkaccelerator.runtime.groupagg;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
-import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.flink.api.common.state.ListState;
-import org.apache.flink.api.common.state.ListStateDescriptor;
-import org.apache.flink.api.common.typeutils.base.StringSerializer;
-import org.apache.flink.core.memory.ManagedMemoryUseCase;
-import org.apache.flink.runtime.execution.Environment;
-import org.apache.flink.runtime.memory.MemoryManager;
-import org.apache.flink.runtime.memory.MemoryReservationException;
-import org.apache.flink.runtime.state.KeyGroupRange;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
-import org.apache.flink.runtime.state.KeyGroupStatePartitionStreamProvider;
-import org.apache.flink.runtime.state.KeyedStateCheckpointOutputStream;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
@@ -28,25 +16,16 @@ import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.api.common.operators.ProcessingTimeService.ProcessingTimeCallback;
-import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinarySegmentUtils;
 import org.apache.flink.table.data.utils.JoinedRowData;
-import org.apache.flink.table.runtime.operators.TableStreamOperator;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.types.RowKind;
-import org.apache.flink.util.IOUtils;
-import org.flinkaccelerator.runtime.ArrowMemory;
 import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
-import org.flinkaccelerator.runtime.arrow.RowDataArrowWriter;
-import org.flinkaccelerator.runtime.windowagg.WindowAggCalls;
+import org.flinkaccelerator.runtime.state.SidecarStateOperator;
 import org.flinkaccelerator.sidecar.SidecarException;
-import org.flinkaccelerator.sidecar.SidecarProcess;
-import org.flinkaccelerator.sidecar.SidecarSettings;
 import org.flinkaccelerator.sidecar.SidecarStage;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A non-windowed group aggregate whose accumulators live in the Python sidecar's
@@ -62,33 +41,14 @@ import org.slf4j.LoggerFactory;
  * at once and the operator emits them in the rows' order. A checkpoint writes the sidecar's
  * accumulators per key group into raw keyed state ({@link GroupAggStateFormat}).
  */
-public final class AcceleratedGroupAggOperator extends TableStreamOperator<RowData>
+public final class AcceleratedGroupAggOperator extends SidecarStateOperator<GroupAggSpec, GroupAggCalls>
         implements OneInputStreamOperator<RowData, RowData>, BoundedOneInput {
     private static final long serialVersionUID = 1L;
-    private static final Logger LOG = LoggerFactory.getLogger(AcceleratedGroupAggOperator.class);
+    private static final Kind KIND = new Kind("group_agg", "group aggregate", "group", "group keys",
+            GroupAggStateFormat.FORMAT);
 
-    /** Gauges in the operator's group (docs/metrics.md). */
-    static final String STATE_ENTRIES = "stateEntries";
-    static final String STATE_BYTES = "stateBytes";
-    static final String STATE_BUDGET_BYTES = "stateBudgetBytes";
-
-    private final GroupAggSpec spec;
-
-    private transient String name;
     private transient RowData.FieldGetter[] arguments;
-    private transient String fingerprint;
 
-    private transient MemoryManager memoryManager;
-    private transient long stateBudget;
-    private transient ArrowMemory arrowMemory;
-    private transient BufferAllocator allocator;
-    private transient SidecarProcess sidecar;
-    private transient SidecarStage stage;
-    private transient GroupAggCalls calls;
-
-    private transient VectorSchemaRoot batchRoot;
-    private transient RowDataArrowWriter batchWriter;
-    private transient GenericRowData batchRow;
     private transient long batchBytes;
     /** Per buffered row: its key (Flink's key object, copied) and its timestamp, for the output rows. */
     private transient List<RowData> batchKeys;
@@ -98,78 +58,31 @@ public final class AcceleratedGroupAggOperator extends TableStreamOperator<RowDa
     private transient boolean delayFlushScheduled;
 
     private transient RowDataSerializer outCopier;
-    private transient ListState<String> formatState;
-    private transient int restoreCalls;
 
     public AcceleratedGroupAggOperator(GroupAggSpec spec) {
-        this.spec = spec;
-    }
-
-    public GroupAggSpec spec() {
-        return spec;
-    }
-
-    /** Raw keyed state holds the sidecar's state; the operator registers no timers. */
-    @Override
-    protected boolean isUsingCustomRawKeyedState() {
-        return true;
+        super(spec);
     }
 
     @Override
-    public void initializeState(StateInitializationContext context) throws Exception {
-        super.initializeState(context);
-        name = spec.operatorName();
-        fingerprint = spec.fingerprint();
+    protected Kind kind() {
+        return KIND;
+    }
+
+    @Override
+    protected GroupAggCalls openCalls(SidecarStage stage, long stateBudget) {
+        return new GroupAggCalls(stage, stateBudget);
+    }
+
+    @Override
+    protected void initializeOwnState(StateInitializationContext context) {
         int[] indexes = spec.argumentIndexes();
         arguments = new RowData.FieldGetter[indexes.length];
         for (int i = 0; i < arguments.length; i++) {
             arguments[i] = RowData.createFieldGetter(spec.inputType().getTypeAt(indexes[i]), indexes[i]);
         }
-        formatState = context.getOperatorStateStore().getUnionListState(
-                new ListStateDescriptor<>(GroupAggStateFormat.MARKER_STATE, StringSerializer.INSTANCE));
-        if (context.isRestored()) {
-            GroupAggStateFormat.checkMarkers(formatState.get(), fingerprint);
-        }
-        startSidecar();
-        if (context.isRestored()) {
-            restore(context.getRawKeyedStateInputs());
-        }
-    }
-
-    private void startSidecar() throws Exception {
-        Environment environment = getContainingTask().getEnvironment();
-        stateBudget = computeMemorySize();
-        try {
-            environment.getMemoryManager().reserveMemory(this, stateBudget);
-        } catch (MemoryReservationException e) {
-            throw new IllegalStateException(name + ": cannot reserve its share of the slot's managed memory ("
-                    + stateBudget + " bytes) for its group state: " + e.getMessage() + "; raise"
-                    + " taskmanager.memory.managed.size", e);
-        }
-        memoryManager = environment.getMemoryManager();
-        double pythonFraction = getOperatorConfig().getManagedMemoryFractionOperatorUseCaseOfSlot(
-                ManagedMemoryUseCase.PYTHON, environment.getJobConfiguration(),
-                environment.getTaskManagerInfo().getConfiguration(), getUserCodeClassloader());
-        arrowMemory = ArrowMemory.open(name + "#" + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
-                environment.getMemoryManager(), pythonFraction, spec.arrowLimit());
-        allocator = arrowMemory.allocator();
-        batchRoot = RowDataArrowWriter.createRoot(spec.batchType(), allocator);
-        batchWriter = new RowDataArrowWriter(spec.batchType(), batchRoot);
-        batchRow = new GenericRowData(spec.batchType().getFieldCount());
         batchKeys = new ArrayList<>();
         batchTimestamps = new long[16];
         batchHasTimestamp = new boolean[16];
-        SidecarSettings settings = new SidecarSettings(spec.pythonExecutable(), spec.sidecarTimeout(),
-                SidecarSettings.DEFAULT_START_TIMEOUT, SidecarSettings.DEFAULT_INITIAL_REGION_BYTES);
-        sidecar = SidecarProcess.start(settings);
-        try {
-            stage = SidecarStage.open(sidecar, spec.descriptorJson(), allocator);
-        } catch (SidecarException e) {
-            throw new SidecarException(name + ": the Python sidecar refused the group aggregate: " + e.getMessage(), e);
-        }
-        calls = new GroupAggCalls(stage, stateBudget);
-        LOG.info("{} (subtask {}): sidecar pid {} runs group_agg stage {} with a state budget of {} bytes", name,
-                getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), sidecar.pid(), stage.id(), stateBudget);
     }
 
     @Override
@@ -180,9 +93,6 @@ public final class AcceleratedGroupAggOperator extends TableStreamOperator<RowDa
             delayFlushScheduled = false;
             sendBatch();
         };
-        metrics.gauge(STATE_ENTRIES, () -> calls == null ? 0L : calls.stateEntries());
-        metrics.gauge(STATE_BYTES, () -> calls == null ? 0L : calls.stateBytes());
-        metrics.gauge(STATE_BUDGET_BYTES, () -> stateBudget);
     }
 
     // -- rows ------------------------------------------------------------------------------------
@@ -301,108 +211,5 @@ public final class AcceleratedGroupAggOperator extends TableStreamOperator<RowDa
         // did not (a test harness) still gets a snapshot holding every row.
         sendBatch();
         super.snapshotState(context);
-        formatState.update(Collections.singletonList(GroupAggStateFormat.marker(fingerprint)));
-        KeyedStateCheckpointOutputStream out = context.getRawKeyedOperatorStateOutput();
-        try (VectorSchemaRoot entries = calls.snapshot()) {
-            IntVector groups = (IntVector) column(entries, WindowAggCalls.KEY_GROUP);
-            int row = 0;
-            int count = entries.getRowCount();
-            for (int keyGroup : keyGroupRange()) {
-                int first = row;
-                while (row < count && groups.get(row) == keyGroup) {
-                    row++;
-                }
-                if (row < count && groups.get(row) < keyGroup) {
-                    throw new SidecarException(name + ": the sidecar's snapshot holds key group " + groups.get(row)
-                            + " out of order or outside this subtask's key groups " + keyGroupRange());
-                }
-                out.startNewKeyGroup(keyGroup);
-                if (row == first) {
-                    GroupAggStateFormat.FRAMES.write(out, fingerprint, null);
-                } else {
-                    try (VectorSchemaRoot slice = entries.slice(first, row - first)) {
-                        GroupAggStateFormat.FRAMES.write(out, fingerprint, slice);
-                    }
-                }
-            }
-            if (row != count) {
-                throw new SidecarException(name + ": the sidecar's snapshot holds key group " + groups.get(row)
-                        + ", outside this subtask's key groups " + keyGroupRange());
-            }
-        }
-    }
-
-    /** Hands each restored key group's rows to the sidecar in calls of at most {@code accelerator.batch.max-bytes}. */
-    private void restore(Iterable<KeyGroupStatePartitionStreamProvider> inputs) throws Exception {
-        KeyGroupRange range = keyGroupRange();
-        long entries = 0;
-        restoreCalls = 0;
-        for (KeyGroupStatePartitionStreamProvider input : inputs) {
-            int keyGroup = input.getKeyGroupId();
-            try (VectorSchemaRoot rows = GroupAggStateFormat.FRAMES.read(input.getStream(), keyGroup, fingerprint,
-                    allocator)) {
-                if (rows == null) {
-                    continue;
-                }
-                int count = rows.getRowCount();
-                long bytes = rows.getFieldVectors().stream().mapToLong(FieldVector::getBufferSize).sum();
-                int perCall = (int) Math.max(1, Math.min(count, spec.batchBytes() * count / Math.max(1, bytes)));
-                for (int from = 0; from < count; from += perCall) {
-                    try (VectorSchemaRoot chunk = rows.slice(from, Math.min(perCall, count - from))) {
-                        calls.restore(chunk, range.getStartKeyGroup(), range.getEndKeyGroup(),
-                                GroupAggStateFormat.VERSION, fingerprint);
-                    } catch (SidecarException e) {
-                        throw new SidecarException(name + ": restoring key group " + keyGroup + " failed: "
-                                + e.getMessage(), e);
-                    }
-                    restoreCalls++;
-                }
-                entries += count;
-            }
-        }
-        LOG.info("{} (subtask {}): restored {} group keys of key groups {} in {} calls", name,
-                getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), entries, range, restoreCalls);
-    }
-
-    private KeyGroupRange keyGroupRange() {
-        var task = getRuntimeContext().getTaskInfo();
-        return KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(task.getMaxNumberOfParallelSubtasks(),
-                task.getNumberOfParallelSubtasks(), task.getIndexOfThisSubtask());
-    }
-
-    private FieldVector column(VectorSchemaRoot root, String column) {
-        FieldVector vector = root.getVector(column);
-        if (vector == null) {
-            throw new SidecarException(name + ": the group_agg stage's answer has no '" + column + "' column: "
-                    + root.getSchema());
-        }
-        return vector;
-    }
-
-    /** Stops the sidecar and frees the Arrow buffers; each step runs whatever the ones before it threw. */
-    @Override
-    public void close() throws Exception {
-        try {
-            if (stage != null) {
-                stage.close();
-            }
-        } catch (RuntimeException e) {
-            LOG.warn("{}: closing the stage failed; the sidecar is stopped anyway", name, e);
-        } finally {
-            MemoryManager reserved = memoryManager;
-            AutoCloseable release = () -> {
-                if (reserved != null) {
-                    reserved.releaseMemory(this, stateBudget);
-                }
-            };
-            AutoCloseable[] resources = {sidecar, batchRoot, arrowMemory, release, super::close};
-            stage = null;
-            sidecar = null;
-            memoryManager = null;
-            batchRoot = null;
-            allocator = null;
-            arrowMemory = null;
-            IOUtils.closeAll(resources);
-        }
     }
 }

@@ -3,6 +3,7 @@ package org.flinkaccelerator.runtime.groupagg;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.flinkaccelerator.runtime.state.SidecarStateCalls;
 import org.flinkaccelerator.runtime.windowagg.WindowAggCalls;
 import org.flinkaccelerator.sidecar.SidecarStage;
 
@@ -12,7 +13,7 @@ import org.flinkaccelerator.sidecar.SidecarStage;
  * {@code update} answers the changelog rows the batch's rows produce, {@code snapshot} the whole
  * state by key group, {@code restore} takes a key group's state back.
  */
-final class GroupAggCalls {
+final class GroupAggCalls implements SidecarStateCalls {
     /** update answer columns before the values: the batch row that produced it and its RowKind byte. */
     static final String ROW = "$row";
     static final String KIND = "$kind";
@@ -31,12 +32,14 @@ final class GroupAggCalls {
     }
 
     /** The whole state, grouped by key group; the caller closes it. */
-    VectorSchemaRoot snapshot() {
+    @Override
+    public VectorSchemaRoot snapshot() {
         return calls.call(null, "snapshot", Map.of());
     }
 
     /** Restores snapshot rows written in {@code format} for {@code fingerprint} into a subtask of key groups {@code first}..{@code last}. */
-    void restore(VectorSchemaRoot entries, int first, int last, int format, String fingerprint) {
+    @Override
+    public void restore(VectorSchemaRoot entries, int first, int last, int format, String fingerprint) {
         Map<String, String> metadata = new HashMap<>();
         metadata.put(WindowAggCalls.KEY_GROUP_START, Integer.toString(first));
         metadata.put(WindowAggCalls.KEY_GROUP_END, Integer.toString(last));
@@ -46,11 +49,13 @@ final class GroupAggCalls {
         calls.call(entries, "restore", metadata).close();
     }
 
-    long stateEntries() {
+    @Override
+    public long stateEntries() {
         return calls.stateEntries();
     }
 
-    long stateBytes() {
+    @Override
+    public long stateBytes() {
         return calls.stateBytes();
     }
 }

@@ -1,7 +1,6 @@
 package org.flinkaccelerator.runtime.groupagg;
 
 import java.io.IOException;
-import java.io.Serializable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +12,7 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
 import org.flinkaccelerator.AcceleratorOptions;
 import org.flinkaccelerator.runtime.SidecarLimits;
+import org.flinkaccelerator.runtime.state.SidecarStateSpec;
 
 /**
  * Everything an {@link AcceleratedGroupAggOperator} needs at run time, fixed at planning time:
@@ -29,7 +29,7 @@ import org.flinkaccelerator.runtime.SidecarLimits;
  * @param arrowLimit most bytes the operator's Arrow buffers may hold ({@code accelerator.memory.arrow-limit})
  */
 public record GroupAggSpec(String descriptorJson, RowType inputType, String pythonExecutable, int batchSize,
-        long batchBytes, Duration maxDelay, Duration sidecarTimeout, long arrowLimit) implements Serializable {
+        long batchBytes, Duration maxDelay, Duration sidecarTimeout, long arrowLimit) implements SidecarStateSpec {
     private static final long serialVersionUID = 1L;
     /** The transport columns before the arguments: the key's bytes and its key group. */
     static final int TRANSPORT_COLUMNS = 2;

@@ -1,6 +1,7 @@
 package org.flinkaccelerator.runtime.groupagg;
 
 import org.flinkaccelerator.runtime.state.KeyGroupFrames;
+import org.flinkaccelerator.runtime.state.SidecarStateFormat;
 
 /**
  * The accelerated group aggregate's state in Flink's checkpoints: one {@link KeyGroupFrames} frame
@@ -17,11 +18,13 @@ public final class GroupAggStateFormat {
     static final KeyGroupFrames FRAMES = new KeyGroupFrames(new byte[] {'F', 'A', 'G', 'A'}, VERSION,
             "group aggregate", GroupAggStateFormat::checkVersion, GroupAggStateFormat::checkFingerprint,
             GroupAggStateException::new);
+    static final SidecarStateFormat FORMAT = new SidecarStateFormat(FRAMES, MARKER_STATE,
+            GroupAggStateFormat::checkMarkers);
 
     private GroupAggStateFormat() {}
 
     public static String marker(String fingerprint) {
-        return VERSION + ":" + fingerprint;
+        return FORMAT.marker(fingerprint);
     }
 
     /** Fails unless the restored markers (the union of all subtasks') say this jar and this query wrote the state. */

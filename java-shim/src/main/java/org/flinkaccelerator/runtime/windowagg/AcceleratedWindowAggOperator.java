@@ -7,31 +7,21 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
-import org.apache.flink.api.common.typeutils.base.StringSerializer;
-import org.apache.flink.core.memory.ManagedMemoryUseCase;
 import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Meter;
 import org.apache.flink.metrics.MeterView;
 import org.apache.flink.runtime.checkpoint.CheckpointType;
-import org.apache.flink.runtime.execution.Environment;
-import org.apache.flink.runtime.memory.MemoryManager;
-import org.apache.flink.runtime.memory.MemoryReservationException;
 import org.apache.flink.runtime.state.AbstractKeyedStateBackend;
-import org.apache.flink.runtime.state.KeyGroupRange;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
-import org.apache.flink.runtime.state.KeyGroupStatePartitionStreamProvider;
-import org.apache.flink.runtime.state.KeyedStateCheckpointOutputStream;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.InternalTimer;
@@ -41,26 +31,18 @@ import org.apache.flink.streaming.api.operators.TimestampedCollector;
 import org.apache.flink.streaming.api.operators.Triggerable;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinarySegmentUtils;
 import org.apache.flink.table.data.utils.JoinedRowData;
-import org.apache.flink.table.runtime.operators.TableStreamOperator;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
-import org.apache.flink.util.IOUtils;
-import org.flinkaccelerator.runtime.ArrowMemory;
 import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
-import org.flinkaccelerator.runtime.arrow.RowDataArrowWriter;
+import org.flinkaccelerator.runtime.state.SidecarStateOperator;
 import org.flinkaccelerator.sidecar.SidecarException;
-import org.flinkaccelerator.sidecar.SidecarProcess;
-import org.flinkaccelerator.sidecar.SidecarSettings;
 import org.flinkaccelerator.sidecar.SidecarStage;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * An event-time TUMBLE, HOP or CUMULATE window aggregate whose state and values live in the Python
@@ -78,45 +60,27 @@ import org.slf4j.LoggerFactory;
  * flushes the same way before the barrier and writes the sidecar's state per key group into
  * raw keyed state ({@link WindowAggStateFormat}); the timers are Flink's keyed state.
  */
-public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowData>
+public final class AcceleratedWindowAggOperator extends SidecarStateOperator<WindowAggSpec, WindowAggCalls>
         implements OneInputStreamOperator<RowData, RowData>, Triggerable<RowData, Long> {
     private static final long serialVersionUID = 1L;
-    private static final Logger LOG = LoggerFactory.getLogger(AcceleratedWindowAggOperator.class);
+    private static final Kind KIND = new Kind("window_agg", "window aggregate", "window", "window entries",
+            WindowAggStateFormat.FORMAT);
 
     static final String TIMERS = "accelerator-window-timers";
     static final String LATE_ELEMENTS_DROPPED = "numLateRecordsDropped";
     static final String LATE_ELEMENTS_DROPPED_RATE = "lateRecordsDroppedRate";
     static final String WATERMARK_LATENCY = "watermarkLatency";
-    /** Gauges beside stock's window metrics in the operator's group (docs/metrics.md). */
-    static final String STATE_ENTRIES = "stateEntries";
-    static final String STATE_BYTES = "stateBytes";
-    static final String STATE_BUDGET_BYTES = "stateBudgetBytes";
 
-    private final WindowAggSpec spec;
-
-    private transient String name;
     private transient boolean global;
     private transient int keyArity;
     private transient int timePrecision;
     private transient RowData.FieldGetter[] arguments;
     private transient int[] argumentIndexes;
-    private transient String fingerprint;
     private transient RowType valuesType;
     private transient RowDataSerializer keySerializer;
 
-    private transient MemoryManager memoryManager;
-    /** The managed memory reserved for the sidecar's state: the operator's share, as stock's window buffer takes it. */
-    private transient long stateBudget;
-    private transient ArrowMemory arrowMemory;
-    private transient BufferAllocator allocator;
-    private transient SidecarProcess sidecar;
-    private transient SidecarStage stage;
-    private transient WindowAggCalls calls;
     private transient StockFlushModel model;
 
-    private transient VectorSchemaRoot batchRoot;
-    private transient RowDataArrowWriter batchWriter;
-    private transient GenericRowData batchRow;
     private transient long batchDropped;
     private transient long batchBytes;
 
@@ -133,30 +97,28 @@ public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowD
     /** Timers of the current firing that may find no row: windows the sidecar removed as empty (COUNT(*) 0). */
     private transient long firedEmpty;
 
-    private transient int restoreCalls;
     private transient ListState<Long> watermarkState;
-    private transient ListState<String> formatState;
 
     private transient Counter numLateRecordsDropped;
     private transient Meter lateRecordsDroppedRate;
 
     public AcceleratedWindowAggOperator(WindowAggSpec spec) {
-        this.spec = spec;
+        super(spec);
     }
 
-    public WindowAggSpec spec() {
-        return spec;
+    @Override
+    protected Kind kind() {
+        return KIND;
+    }
+
+    @Override
+    protected WindowAggCalls openCalls(SidecarStage stage, long stateBudget) {
+        return new WindowAggCalls(stage, stateBudget);
     }
 
     /** The rows dropped as late so far (metric numLateRecordsDropped). */
     public Counter getNumLateRecordsDropped() {
         return numLateRecordsDropped;
-    }
-
-    /** Raw keyed state holds the sidecar's state; Flink must keep the timers in managed keyed state. */
-    @Override
-    protected boolean isUsingCustomRawKeyedState() {
-        return true;
     }
 
     /**
@@ -169,8 +131,7 @@ public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowD
     }
 
     @Override
-    public void initializeState(StateInitializationContext context) throws Exception {
-        super.initializeState(context);
+    protected void initializeOwnState(StateInitializationContext context) throws Exception {
         readSpec();
         if (getKeyedStateBackend() instanceof AbstractKeyedStateBackend<?> backend
                 && backend.requiresLegacySynchronousTimerSnapshots(CheckpointType.CHECKPOINT)) {
@@ -182,8 +143,6 @@ public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowD
         }
         watermarkState = context.getOperatorStateStore().getUnionListState(
                 new ListStateDescriptor<>("watermark", LongSerializer.INSTANCE));
-        formatState = context.getOperatorStateStore().getUnionListState(
-                new ListStateDescriptor<>(WindowAggStateFormat.MARKER_STATE, StringSerializer.INSTANCE));
         if (context.isRestored()) {
             // As stock: the smallest watermark any subtask had (the union list holds all of them).
             long min = Long.MAX_VALUE;
@@ -193,19 +152,12 @@ public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowD
             if (min != Long.MAX_VALUE) {
                 currentWatermark = min;
             }
-            WindowAggStateFormat.checkMarkers(formatState.get(), fingerprint);
-        }
-        startSidecar();
-        if (context.isRestored()) {
-            restore(context.getRawKeyedStateInputs());
         }
     }
 
     private void readSpec() {
-        name = spec.operatorName();
         global = WindowAggSpec.GLOBAL.equals(spec.phase());
         keyArity = spec.keyArity();
-        fingerprint = spec.fingerprint();
         valuesType = spec.valuesType();
         keySerializer = new RowDataSerializer(spec.keyType());
         LogicalType timeType = spec.inputType().getTypeAt(spec.timeIndex());
@@ -217,41 +169,6 @@ public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowD
         }
         model = new StockFlushModel(spec.sizeMillis(), spec.slideMillis(), spec.offsetMillis(), spec.zone(),
                 spec.cumulative());
-    }
-
-    private void startSidecar() throws Exception {
-        Environment environment = getContainingTask().getEnvironment();
-        stateBudget = computeMemorySize();
-        try {
-            environment.getMemoryManager().reserveMemory(this, stateBudget);
-        } catch (MemoryReservationException e) {
-            throw new IllegalStateException(name + ": cannot reserve its share of the slot's managed memory ("
-                    + stateBudget + " bytes) for its window state: " + e.getMessage() + "; raise"
-                    + " taskmanager.memory.managed.size", e);
-        }
-        // Set once reserved: close releases exactly what was reserved.
-        memoryManager = environment.getMemoryManager();
-        double pythonFraction = getOperatorConfig().getManagedMemoryFractionOperatorUseCaseOfSlot(
-                ManagedMemoryUseCase.PYTHON, environment.getJobConfiguration(),
-                environment.getTaskManagerInfo().getConfiguration(), getUserCodeClassloader());
-        arrowMemory = ArrowMemory.open(name + "#" + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
-                environment.getMemoryManager(), pythonFraction, spec.arrowLimit());
-        allocator = arrowMemory.allocator();
-        RowType batchType = spec.batchType();
-        batchRoot = RowDataArrowWriter.createRoot(batchType, allocator);
-        batchWriter = new RowDataArrowWriter(batchType, batchRoot);
-        batchRow = new GenericRowData(batchType.getFieldCount());
-        SidecarSettings settings = new SidecarSettings(spec.pythonExecutable(), spec.sidecarTimeout(),
-                SidecarSettings.DEFAULT_START_TIMEOUT, SidecarSettings.DEFAULT_INITIAL_REGION_BYTES);
-        sidecar = SidecarProcess.start(settings);
-        try {
-            stage = SidecarStage.open(sidecar, spec.descriptorJson(), allocator);
-        } catch (SidecarException e) {
-            throw new SidecarException(name + ": the Python sidecar refused the window aggregate: " + e.getMessage(), e);
-        }
-        calls = new WindowAggCalls(stage, stateBudget);
-        LOG.info("{} (subtask {}): sidecar pid {} runs window_agg stage {} with a state budget of {} bytes", name,
-                getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), sidecar.pid(), stage.id(), stateBudget);
     }
 
     @Override
@@ -272,9 +189,6 @@ public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowD
             long watermark = timerService.currentWatermark();
             return watermark < 0 ? 0L : timerService.currentProcessingTime() - watermark;
         });
-        metrics.gauge(STATE_ENTRIES, () -> calls == null ? 0L : calls.stateEntries());
-        metrics.gauge(STATE_BYTES, () -> calls == null ? 0L : calls.stateBytes());
-        metrics.gauge(STATE_BUDGET_BYTES, () -> stateBudget);
     }
 
     // -- rows ------------------------------------------------------------------------------------
@@ -497,121 +411,13 @@ public final class AcceleratedWindowAggOperator extends TableStreamOperator<RowD
         flushForSnapshot();
         super.snapshotState(context);
         watermarkState.update(Collections.singletonList(currentWatermark));
-        formatState.update(Collections.singletonList(WindowAggStateFormat.marker(fingerprint)));
-        KeyedStateCheckpointOutputStream out = context.getRawKeyedOperatorStateOutput();
-        try (VectorSchemaRoot entries = calls.snapshot()) {
-            IntVector groups = (IntVector) column(entries, WindowAggCalls.KEY_GROUP);
-            int row = 0;
-            int count = entries.getRowCount();
-            for (int keyGroup : keyGroupRange()) {
-                int first = row;
-                while (row < count && groups.get(row) == keyGroup) {
-                    row++;
-                }
-                if (row < count && groups.get(row) < keyGroup) {
-                    throw new SidecarException(name + ": the sidecar's snapshot holds key group " + groups.get(row)
-                            + " out of order or outside this subtask's key groups " + keyGroupRange());
-                }
-                out.startNewKeyGroup(keyGroup);
-                if (row == first) {
-                    WindowAggStateFormat.write(out, fingerprint, null);
-                } else {
-                    try (VectorSchemaRoot slice = entries.slice(first, row - first)) {
-                        WindowAggStateFormat.write(out, fingerprint, slice);
-                    }
-                }
-            }
-            if (row != count) {
-                throw new SidecarException(name + ": the sidecar's snapshot holds key group " + groups.get(row)
-                        + ", outside this subtask's key groups " + keyGroupRange());
-            }
-        }
     }
 
-    /**
-     * Hands each restored key group's entries to the sidecar in calls of at most
-     * {@code accelerator.batch.max-bytes} (one entry at least), so a large state never travels as
-     * one message.
-     */
-    private void restore(Iterable<KeyGroupStatePartitionStreamProvider> inputs) throws Exception {
-        KeyGroupRange range = keyGroupRange();
-        long entries = 0;
-        restoreCalls = 0;
-        for (KeyGroupStatePartitionStreamProvider input : inputs) {
-            int keyGroup = input.getKeyGroupId();
-            try (VectorSchemaRoot rows = WindowAggStateFormat.read(input.getStream(), keyGroup, fingerprint,
-                    allocator)) {
-                if (rows == null) {
-                    continue;
-                }
-                int count = rows.getRowCount();
-                long bytes = rows.getFieldVectors().stream().mapToLong(FieldVector::getBufferSize).sum();
-                int perCall = (int) Math.max(1, Math.min(count, spec.batchBytes() * count / Math.max(1, bytes)));
-                for (int from = 0; from < count; from += perCall) {
-                    try (VectorSchemaRoot chunk = rows.slice(from, Math.min(perCall, count - from))) {
-                        calls.restore(chunk, range.getStartKeyGroup(), range.getEndKeyGroup(),
-                                WindowAggStateFormat.VERSION, fingerprint);
-                    } catch (SidecarException e) {
-                        throw new SidecarException(name + ": restoring key group " + keyGroup + " failed: "
-                                + e.getMessage(), e);
-                    }
-                    restoreCalls++;
-                }
-                entries += count;
-            }
-        }
-        LOG.info("{} (subtask {}): restored {} window entries of key groups {} in {} calls", name,
-                getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), entries, range, restoreCalls);
-    }
-
-    /** The {@code restore} calls of the last restore (each at most {@code accelerator.batch.max-bytes}). */
-    int restoreCalls() {
-        return restoreCalls;
-    }
-
-    private KeyGroupRange keyGroupRange() {
-        var task = getRuntimeContext().getTaskInfo();
-        return KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(task.getMaxNumberOfParallelSubtasks(),
-                task.getNumberOfParallelSubtasks(), task.getIndexOfThisSubtask());
-    }
-
-    private FieldVector column(VectorSchemaRoot root, String column) {
-        FieldVector vector = root.getVector(column);
-        if (vector == null) {
-            throw new SidecarException(name + ": the window_agg stage's answer has no '" + column + "' column: "
-                    + root.getSchema());
-        }
-        return vector;
-    }
-
-    /** Stops the sidecar and frees the Arrow buffers; each step runs whatever the ones before it threw. */
     @Override
-    public void close() throws Exception {
-        try {
-            if (fired != null) {
-                fired.close();
-                fired = null;
-            }
-            if (stage != null) {
-                stage.close();
-            }
-        } catch (RuntimeException e) {
-            LOG.warn("{}: closing the stage failed; the sidecar is stopped anyway", name, e);
-        } finally {
-            MemoryManager reserved = memoryManager;
-            AutoCloseable release = () -> {
-                if (reserved != null) {
-                    reserved.releaseMemory(this, stateBudget);
-                }
-            };
-            AutoCloseable[] resources = {sidecar, batchRoot, arrowMemory, release, super::close};
-            stage = null;
-            sidecar = null;
-            memoryManager = null;
-            batchRoot = null;
-            allocator = null;
-            arrowMemory = null;
-            IOUtils.closeAll(resources);
+    protected void releaseAnswers() {
+        if (fired != null) {
+            fired.close();
+            fired = null;
         }
     }
 

@@ -6,6 +6,7 @@ import java.util.Map;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.flinkaccelerator.runtime.state.SidecarStateCalls;
 import org.flinkaccelerator.sidecar.SidecarException;
 import org.flinkaccelerator.sidecar.SidecarStage;
 
@@ -15,7 +16,7 @@ import org.flinkaccelerator.sidecar.SidecarStage;
  * names the call ({@code accelerator.call}) and carries its arguments as decimal strings; the
  * answer's schema metadata carries what the answer says besides its rows.
  */
-public final class WindowAggCalls {
+public final class WindowAggCalls implements SidecarStateCalls {
     public static final String CALL = "accelerator.call";
     static final String PROGRESS = "accelerator.progress";
     static final String TIMER_WATERMARK = "accelerator.timer_watermark";
@@ -33,7 +34,6 @@ public final class WindowAggCalls {
     /** Answer columns: the key's bytes and the window end. */
     public static final String KEY = "$key";
     public static final String WINDOW_END = "$window_end";
-    public static final String KEY_GROUP = "$key_group";
 
     private final SidecarStage stage;
     private final String stateBudget;
@@ -65,11 +65,13 @@ public final class WindowAggCalls {
     }
 
     /** The whole state, grouped by key group; the caller closes it. */
+    @Override
     public VectorSchemaRoot snapshot() {
         return call(null, "snapshot", Map.of());
     }
 
     /** Restores entries of the snapshot schema, written in {@code format} for {@code fingerprint}, into a subtask owning key groups {@code first}..{@code last}. */
+    @Override
     public void restore(VectorSchemaRoot entries, int first, int last, int format, String fingerprint) {
         Map<String, String> metadata = new HashMap<>();
         metadata.put(KEY_GROUP_START, Integer.toString(first));
@@ -81,11 +83,13 @@ public final class WindowAggCalls {
     }
 
     /** Entries in the sidecar's state after the last call (a gauge). */
+    @Override
     public long stateEntries() {
         return stateEntries;
     }
 
     /** Approximate bytes of the sidecar's state after the last call (a gauge). */
+    @Override
     public long stateBytes() {
         return stateBytes;
     }

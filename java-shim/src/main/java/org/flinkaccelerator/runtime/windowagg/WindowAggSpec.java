@@ -1,7 +1,6 @@
 package org.flinkaccelerator.runtime.windowagg;
 
 import java.io.IOException;
-import java.io.Serializable;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -14,6 +13,7 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
 import org.flinkaccelerator.AcceleratorOptions;
 import org.flinkaccelerator.runtime.SidecarLimits;
+import org.flinkaccelerator.runtime.state.SidecarStateSpec;
 
 /**
  * Everything an {@link AcceleratedWindowAggOperator} needs at run time, fixed at planning time:
@@ -32,7 +32,7 @@ import org.flinkaccelerator.runtime.SidecarLimits;
  * @param arrowLimit most bytes the operator's Arrow buffers may hold ({@code accelerator.memory.arrow-limit})
  */
 public record WindowAggSpec(String descriptorJson, RowType inputType, int timeIndex, String pythonExecutable,
-        int batchSize, long batchBytes, Duration sidecarTimeout, long arrowLimit) implements Serializable {
+        int batchSize, long batchBytes, Duration sidecarTimeout, long arrowLimit) implements SidecarStateSpec {
     private static final long serialVersionUID = 1L;
 
     public static final String SINGLE = "single";

@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.flinkaccelerator.runtime.state.KeyGroupFrames;
+import org.flinkaccelerator.runtime.state.SidecarStateFormat;
 
 /**
  * The accelerated window aggregate's state in Flink's checkpoints
@@ -26,11 +27,13 @@ public final class WindowAggStateFormat {
     private static final KeyGroupFrames FRAMES = new KeyGroupFrames(MAGIC, VERSION, "window",
             WindowAggStateFormat::checkVersion, WindowAggStateFormat::checkFingerprint,
             (message, cause) -> new WindowAggStateException(message, cause));
+    static final SidecarStateFormat FORMAT = new SidecarStateFormat(FRAMES, MARKER_STATE,
+            WindowAggStateFormat::checkMarkers);
 
     private WindowAggStateFormat() {}
 
     public static String marker(String fingerprint) {
-        return VERSION + ":" + fingerprint;
+        return FORMAT.marker(fingerprint);
     }
 
     /** Fails unless the restored markers (the union of all subtasks') say this jar and this query wrote the state. */
