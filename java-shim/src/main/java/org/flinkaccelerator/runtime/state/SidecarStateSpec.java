@@ -15,6 +15,9 @@ public interface SidecarStateSpec extends Serializable {
     /** The stage descriptor the sidecar opens. */
     String descriptorJson();
 
+    /** The operator's input row, as the planner's node feeds it. */
+    RowType inputType();
+
     /** The rows of one {@code update} call as the operator writes them. */
     RowType batchType();
 
