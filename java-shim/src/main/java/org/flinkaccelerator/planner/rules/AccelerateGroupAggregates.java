@@ -5,7 +5,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.flink.configuration.ReadableConfig;
-import org.apache.flink.table.planner.plan.nodes.exec.ExecEdge;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.flinkaccelerator.AcceleratorOptions;
 import org.flinkaccelerator.planner.groupagg.AcceleratedGroupAggExecNode;
@@ -49,12 +48,12 @@ public final class AccelerateGroupAggregates implements RewriteRule {
         Set<String> names = new HashSet<>();
         List<String> summary = new ArrayList<>();
         for (GroupAggNode.Found aggregate : found) {
-            String name = StageNames.unique(AccelerateWindowAggregates.tableRead(aggregate.node()) + SUFFIX, names);
+            String name = StageNames.unique(StageNames.tableRead(aggregate.node()) + SUFFIX, names);
             GroupAggExport export = export(name, aggregate, config);
             AcceleratedGroupAggExecNode replacement = export.accelerated() ? replacement(aggregate, export, config)
                     : null;
             if (replacement != null) {
-                AccelerateWindowAggregates.replace(graph, aggregate.node(), replacement);
+                NodeReplacement.replace(graph, aggregate.node(), replacement);
                 summary.add(name + " runs as " + replacement.spec().operatorName());
                 LOG.debug("flink-accelerator: group aggregate {}:\n{}", name, export.toJson());
                 report.groupAggregate(name, aggregate.node(), export.toJson(), List.of(),
@@ -83,12 +82,7 @@ public final class AccelerateGroupAggregates implements RewriteRule {
                     config.get(AcceleratorOptions.MEMORY_ARROW_LIMIT).getBytes());
             AcceleratedGroupAggExecNode node = new AcceleratedGroupAggExecNode(config, spec, fields.grouping(),
                     fields.outputType());
-            List<ExecEdge> inputs = new ArrayList<>();
-            for (ExecEdge edge : aggregate.node().getInputEdges()) {
-                inputs.add(ExecEdge.builder().source(edge.getSource()).target(node).shuffle(edge.getShuffle())
-                        .exchangeMode(edge.getExchangeMode()).build());
-            }
-            node.setInputEdges(inputs);
+            NodeReplacement.takeInputs(aggregate.node(), node);
             return node;
         } catch (RuntimeException e) {
             LOG.warn("flink-accelerator: could not build the accelerated group aggregate {}; it runs as stock Flink",

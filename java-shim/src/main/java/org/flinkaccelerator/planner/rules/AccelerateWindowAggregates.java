@@ -2,16 +2,13 @@ package org.flinkaccelerator.planner.rules;
 
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.planner.plan.logical.SliceAttachedWindowingStrategy;
 import org.apache.flink.table.planner.plan.logical.TimeAttributeWindowingStrategy;
-import org.apache.flink.table.planner.plan.nodes.exec.ExecEdge;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
-import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecTableSourceScan;
 import org.flinkaccelerator.AcceleratorOptions;
 import org.flinkaccelerator.planner.report.AccelerationReport;
 import org.flinkaccelerator.planner.stage.FallbackReason;
@@ -61,7 +58,7 @@ public final class AccelerateWindowAggregates implements RewriteRule {
             AcceleratedWindowAggExecNode replacement = export.accelerated() ? replacement(aggregate, export, config)
                     : null;
             if (replacement != null) {
-                replace(graph, aggregate.node(), replacement);
+                NodeReplacement.replace(graph, aggregate.node(), replacement);
                 summary.add(name + " (" + export.phase().text() + ") runs as " + replacement.spec().operatorName());
                 LOG.debug("flink-accelerator: window aggregate {}:\n{}", name, export.toJson());
                 report.windowAggregate(name, aggregate.node(), export.toJson(), List.of(),
@@ -94,39 +91,12 @@ public final class AccelerateWindowAggregates implements RewriteRule {
                     config.get(AcceleratorOptions.MEMORY_ARROW_LIMIT).getBytes());
             AcceleratedWindowAggExecNode node = new AcceleratedWindowAggExecNode(config, spec, fields.grouping(),
                     fields.outputType());
-            List<ExecEdge> inputs = new ArrayList<>();
-            for (ExecEdge edge : aggregate.node().getInputEdges()) {
-                inputs.add(ExecEdge.builder().source(edge.getSource()).target(node).shuffle(edge.getShuffle())
-                        .exchangeMode(edge.getExchangeMode()).build());
-            }
-            node.setInputEdges(inputs);
+            NodeReplacement.takeInputs(aggregate.node(), node);
             return node;
         } catch (RuntimeException e) {
             LOG.warn("flink-accelerator: could not build the accelerated window aggregate {}; it runs as stock Flink",
                     export.name(), e);
             return null;
-        }
-    }
-
-    /** Makes every consumer of {@code stock} in {@code graph} read {@code accelerated} instead. */
-    static void replace(ExecNodeGraph graph, ExecNode<?> stock, ExecNode<?> accelerated) {
-        Set<ExecNode<?>> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-        List<ExecNode<?>> pending = new ArrayList<>(graph.getRootNodes());
-        while (!pending.isEmpty()) {
-            ExecNode<?> node = pending.remove(pending.size() - 1);
-            if (!seen.add(node)) {
-                continue;
-            }
-            List<ExecEdge> edges = node.getInputEdges();
-            for (int i = 0; i < edges.size(); i++) {
-                ExecEdge old = edges.get(i);
-                if (old.getSource() == stock) {
-                    node.replaceInputEdge(i, ExecEdge.builder().source(accelerated).target(node)
-                            .shuffle(old.getShuffle()).exchangeMode(old.getExchangeMode()).build());
-                } else {
-                    pending.add(old.getSource());
-                }
-            }
         }
     }
 
@@ -149,18 +119,6 @@ public final class AccelerateWindowAggregates implements RewriteRule {
      * scan feeds it through first inputs (or "window" when there is none), then {@value #SUFFIX}.
      */
     public static String baseName(ExecNode<?> node) {
-        return tableRead(node) + SUFFIX;
-    }
-
-    /** The table whose source scan feeds {@code node} through first inputs, or "window" when there is none. */
-    static String tableRead(ExecNode<?> node) {
-        for (ExecNode<?> n = node; ; n = n.getInputEdges().get(0).getSource()) {
-            if (n instanceof StreamExecTableSourceScan scan) {
-                return scan.getTableSourceSpec().getContextResolvedTable().getIdentifier().getObjectName();
-            }
-            if (n.getInputEdges().isEmpty()) {
-                return "window";
-            }
-        }
+        return StageNames.tableRead(node) + SUFFIX;
     }
 }
