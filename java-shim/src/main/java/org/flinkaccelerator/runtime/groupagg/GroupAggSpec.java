@@ -1,18 +1,13 @@
 package org.flinkaccelerator.runtime.groupagg;
 
-import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
-import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
-import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
 import org.flinkaccelerator.AcceleratorOptions;
 import org.flinkaccelerator.runtime.SidecarLimits;
 import org.flinkaccelerator.runtime.state.SidecarStateSpec;
+import org.flinkaccelerator.runtime.state.StateStageDescriptor;
 
 /**
  * Everything an {@link AcceleratedGroupAggOperator} needs at run time, fixed at planning time:
@@ -50,40 +45,13 @@ public record GroupAggSpec(String descriptorJson, RowType inputType, String pyth
         if (maxDelay.isNegative() || maxDelay.isZero()) {
             throw new IllegalArgumentException("accelerator.batch.max-delay must be positive, got " + maxDelay);
         }
-        JsonNode descriptor = parse(descriptorJson);
-        if (!"group_agg".equals(descriptor.path("kind").asText())) {
-            throw new IllegalArgumentException("not a group_agg descriptor: kind " + descriptor.path("kind"));
-        }
-        if (descriptor.path("state").path("fingerprint").asText().length() != 64) {
-            throw new IllegalArgumentException("the descriptor has no 64-digit state.fingerprint");
-        }
-        for (String name : argumentNames(descriptor)) {
-            if (!inputType.getFieldNames().contains(name)) {
-                throw new IllegalArgumentException("the descriptor's input column '" + name + "' is not a field of "
-                        + inputType);
-            }
-        }
-    }
-
-    private static JsonNode parse(String json) {
-        try {
-            return new ObjectMapper().readTree(json);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("the group_agg descriptor is not JSON: " + e.getMessage(), e);
-        }
+        JsonNode descriptor = StateStageDescriptor.parse(descriptorJson, "group_agg");
+        StateStageDescriptor.checkKind(descriptor, "group_agg");
+        StateStageDescriptor.checkStateAndInput(descriptor, TRANSPORT_COLUMNS, inputType);
     }
 
     private JsonNode descriptor() {
-        return parse(descriptorJson);
-    }
-
-    private static List<String> argumentNames(JsonNode descriptor) {
-        List<String> names = new ArrayList<>();
-        JsonNode fields = descriptor.path("input").path("fields");
-        for (int i = TRANSPORT_COLUMNS; i < fields.size(); i++) {
-            names.add(fields.get(i).path("name").asText());
-        }
-        return names;
+        return StateStageDescriptor.parse(descriptorJson, "group_agg");
     }
 
     public String name() {
@@ -101,31 +69,22 @@ public record GroupAggSpec(String descriptorJson, RowType inputType, String pyth
 
     /** The input fields (indexes into {@link #inputType}) sent after the transport columns, in order. */
     public int[] argumentIndexes() {
-        return argumentNames(descriptor()).stream().mapToInt(n -> inputType.getFieldNames().indexOf(n)).toArray();
+        return StateStageDescriptor.argumentNames(descriptor(), TRANSPORT_COLUMNS).stream()
+                .mapToInt(n -> inputType.getFieldNames().indexOf(n)).toArray();
     }
 
     /** The row of one {@code update} batch: {@code $key}, {@code $key_group}, then the arguments. */
     public RowType batchType() {
-        return fieldsType(descriptor().path("input").path("fields"), 0);
+        return StateStageDescriptor.fieldsType(descriptor().path("input").path("fields"), 0);
     }
 
     /** What follows the key in an output row: the aggregate values. */
     public RowType valuesType() {
-        return fieldsType(descriptor().path("output").path("fields"), keyArity());
+        return StateStageDescriptor.fieldsType(descriptor().path("output").path("fields"), keyArity());
     }
 
     public RowType outputType() {
-        return fieldsType(descriptor().path("output").path("fields"), 0);
-    }
-
-    private static RowType fieldsType(JsonNode fields, int from) {
-        List<RowType.RowField> out = new ArrayList<>();
-        for (int i = from; i < fields.size(); i++) {
-            LogicalType type = LogicalTypeParser.parse(fields.get(i).path("type").asText(),
-                    GroupAggSpec.class.getClassLoader());
-            out.add(new RowType.RowField(fields.get(i).path("name").asText(), type));
-        }
-        return new RowType(false, out);
+        return StateStageDescriptor.fieldsType(descriptor().path("output").path("fields"), 0);
     }
 
     /** The operator's name in the job graph and the web UI. */

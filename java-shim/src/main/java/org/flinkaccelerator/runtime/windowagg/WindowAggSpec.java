@@ -1,19 +1,14 @@
 package org.flinkaccelerator.runtime.windowagg;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.time.ZoneId;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
-import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
-import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
 import org.flinkaccelerator.AcceleratorOptions;
 import org.flinkaccelerator.runtime.SidecarLimits;
 import org.flinkaccelerator.runtime.state.SidecarStateSpec;
+import org.flinkaccelerator.runtime.state.StateStageDescriptor;
 
 /**
  * Everything an {@link AcceleratedWindowAggOperator} needs at run time, fixed at planning time:
@@ -38,6 +33,8 @@ public record WindowAggSpec(String descriptorJson, RowType inputType, int timeIn
     public static final String SINGLE = "single";
     public static final String CUMULATE = "cumulate";
     public static final String GLOBAL = "global";
+    /** The transport columns before the arguments: {@code $key}, {@code $key_group} and {@code $time}. */
+    static final int TRANSPORT_COLUMNS = 3;
 
     /** With the defaults of the accelerator's options for the batch and memory limits. */
     public WindowAggSpec(String descriptorJson, RowType inputType, int timeIndex, String pythonExecutable) {
@@ -55,10 +52,8 @@ public record WindowAggSpec(String descriptorJson, RowType inputType, int timeIn
             throw new IllegalArgumentException("time field " + timeIndex + " is not a field of " + inputType);
         }
         SidecarLimits.check(batchSize, batchBytes, arrowLimit, sidecarTimeout);
-        JsonNode descriptor = parse(descriptorJson);
-        if (!"window_agg".equals(descriptor.path("kind").asText())) {
-            throw new IllegalArgumentException("not a window_agg descriptor: kind " + descriptor.path("kind"));
-        }
+        JsonNode descriptor = StateStageDescriptor.parse(descriptorJson, "window_agg");
+        StateStageDescriptor.checkKind(descriptor, "window_agg");
         String phase = descriptor.path("phase").asText();
         if (!SINGLE.equals(phase) && !GLOBAL.equals(phase)) {
             throw new IllegalArgumentException("window_agg phase is '" + phase + "', not single or global");
@@ -68,37 +63,11 @@ public record WindowAggSpec(String descriptorJson, RowType inputType, int timeIn
             throw new IllegalArgumentException("only TUMBLE, HOP and CUMULATE windows run accelerated, not "
                     + descriptor.path("window"));
         }
-        if (descriptor.path("state").path("fingerprint").asText().length() != 64) {
-            throw new IllegalArgumentException("the descriptor has no 64-digit state.fingerprint");
-        }
-        for (String name : argumentNames(descriptor)) {
-            if (!inputType.getFieldNames().contains(name)) {
-                throw new IllegalArgumentException("the descriptor's input column '" + name + "' is not a field of "
-                        + inputType);
-            }
-        }
-    }
-
-    private static JsonNode parse(String json) {
-        try {
-            return new ObjectMapper().readTree(json);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("the window_agg descriptor is not JSON: " + e.getMessage(), e);
-        }
+        StateStageDescriptor.checkStateAndInput(descriptor, TRANSPORT_COLUMNS, inputType);
     }
 
     private JsonNode descriptor() {
-        return parse(descriptorJson);
-    }
-
-    /** The input columns after {@code $key}, {@code $key_group} and {@code $time}. */
-    private static List<String> argumentNames(JsonNode descriptor) {
-        List<String> names = new ArrayList<>();
-        JsonNode fields = descriptor.path("input").path("fields");
-        for (int i = 3; i < fields.size(); i++) {
-            names.add(fields.get(i).path("name").asText());
-        }
-        return names;
+        return StateStageDescriptor.parse(descriptorJson, "window_agg");
     }
 
     /** The descriptor's name (the operator's, in the job graph). */
@@ -145,37 +114,28 @@ public record WindowAggSpec(String descriptorJson, RowType inputType, int timeIn
 
     /** The input fields (indexes into {@link #inputType}) sent after the three transport columns, in order. */
     public int[] argumentIndexes() {
-        return argumentNames(descriptor()).stream().mapToInt(n -> inputType.getFieldNames().indexOf(n)).toArray();
+        return StateStageDescriptor.argumentNames(descriptor(), TRANSPORT_COLUMNS).stream()
+                .mapToInt(n -> inputType.getFieldNames().indexOf(n)).toArray();
     }
 
     /** The row of one {@code update} batch: {@code $key}, {@code $key_group}, {@code $time}, then the arguments. */
     public RowType batchType() {
-        return fieldsType(descriptor().path("input").path("fields"), 0);
+        return StateStageDescriptor.fieldsType(descriptor().path("input").path("fields"), 0);
     }
 
     /** What follows the key in an output row: the emitted aggregate values, then the window properties. */
     public RowType valuesType() {
-        return fieldsType(descriptor().path("output").path("fields"), keyArity());
+        return StateStageDescriptor.fieldsType(descriptor().path("output").path("fields"), keyArity());
     }
 
     /** The key row (the grouping fields), as the descriptor's {@code keys} list them. */
     public RowType keyType() {
-        return fieldsType(descriptor().path("keys"), 0);
+        return StateStageDescriptor.fieldsType(descriptor().path("keys"), 0);
     }
 
     /** The operator's output row: the key fields, then {@link #valuesType()}. */
     public RowType outputType() {
-        return fieldsType(descriptor().path("output").path("fields"), 0);
-    }
-
-    private static RowType fieldsType(JsonNode fields, int from) {
-        List<RowType.RowField> out = new ArrayList<>();
-        for (int i = from; i < fields.size(); i++) {
-            LogicalType type = LogicalTypeParser.parse(fields.get(i).path("type").asText(),
-                    WindowAggSpec.class.getClassLoader());
-            out.add(new RowType.RowField(fields.get(i).path("name").asText(), type));
-        }
-        return new RowType(false, out);
+        return StateStageDescriptor.fieldsType(descriptor().path("output").path("fields"), 0);
     }
 
     /** The operator's name in the job graph and the web UI. */
