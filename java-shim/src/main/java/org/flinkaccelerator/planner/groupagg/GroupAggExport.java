@@ -1,12 +1,8 @@
 package org.flinkaccelerator.planner.groupagg;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -31,6 +27,7 @@ import org.flinkaccelerator.planner.stage.FallbackReason;
 import org.flinkaccelerator.planner.stage.StageDescriptor;
 import org.flinkaccelerator.planner.windowagg.AggregateFunctions;
 import org.flinkaccelerator.planner.windowagg.AggregateSpec;
+import org.flinkaccelerator.planner.windowagg.StateFingerprint;
 import org.flinkaccelerator.planner.windowagg.StockFields;
 import org.flinkaccelerator.stage.JsonText;
 
@@ -209,13 +206,7 @@ public record GroupAggExport(String name, Map<String, Object> descriptor, List<F
         state.put("kind", KIND);
         state.put("keys", keys);
         state.put("aggregates", aggregates.stream().map(AggregateSpec::tree).toList());
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256")
-                    .digest(JsonText.pretty(state).getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("this JVM has no SHA-256", e);
-        }
+        return StateFingerprint.sha256(state);
     }
 
     private static Map<String, Object> field(String name, String type) {

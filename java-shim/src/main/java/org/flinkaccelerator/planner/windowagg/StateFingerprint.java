@@ -15,7 +15,7 @@ import org.flinkaccelerator.stage.JsonText;
  * names and anything outside the aggregate do not count, so a restore into the same aggregate
  * works, and one into a changed aggregate is refused instead of misreading the accumulators.
  */
-final class StateFingerprint {
+public final class StateFingerprint {
     private StateFingerprint() {}
 
     static String of(String phase, List<Map<String, Object>> keys, Map<String, Object> window, List<AggregateSpec> aggregates) {
@@ -24,6 +24,11 @@ final class StateFingerprint {
         state.put("keys", keys);
         state.put("window", window);
         state.put("aggregates", aggregates.stream().map(AggregateSpec::tree).toList());
+        return sha256(state);
+    }
+
+    /** The SHA-256 (64 hex digits) of {@code state} as pretty JSON: the fingerprint of any stateful stage. */
+    public static String sha256(Map<String, Object> state) {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256")
                     .digest(JsonText.pretty(state).getBytes(StandardCharsets.UTF_8));
