@@ -10,12 +10,11 @@ import java.util.Random;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
-import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
-import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.util.ExceptionUtils;
+import org.flinkaccelerator.runtime.state.RescaledRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -116,69 +115,16 @@ class AcceleratedGroupAggOperatorTest {
 
     /**
      * Runs the events on {@code before} subtasks up to {@code cut}, snapshots every subtask and
-     * continues from the repartitioned snapshot on {@code after} subtasks; rows go to the subtask
-     * owning their key group, watermarks to all. Each subtask's output, before the cut then after.
+     * continues from the repartitioned snapshot on {@code after} subtasks ({@link RescaledRun}).
+     * Each subtask's output, before the cut then after.
      */
     private static List<String> rescaled(GroupAggHarnesses.Planned planned,
             Supplier<OneInputStreamOperator<RowData, RowData>> operators, List<GroupAggHarnesses.Event> events,
             int cut, int before, int after) throws Exception {
-        List<String> out = new ArrayList<>();
-        List<KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData>> first = new ArrayList<>();
-        OperatorSubtaskState[] states = new OperatorSubtaskState[before];
-        try {
-            for (int i = 0; i < before; i++) {
-                first.add(planned.harness(operators.get(), MAX_PARALLELISM, before, i));
-                first.get(i).open();
-            }
-            route(planned, first, events.subList(0, cut));
-            for (int i = 0; i < before; i++) {
-                first.get(i).prepareSnapshotPreBarrier(1);
-                states[i] = first.get(i).snapshot(1, 1);
-                out.add("subtask " + i + " of " + before);
-                out.addAll(WindowAggHarnesses.output(first.get(i), planned.outputType()));
-            }
-        } finally {
-            for (var harness : first) {
-                harness.close();
-            }
-        }
-        OperatorSubtaskState merged = AbstractStreamOperatorTestHarness.repackageState(states);
-        List<KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData>> second = new ArrayList<>();
-        try {
-            for (int i = 0; i < after; i++) {
-                second.add(planned.harness(operators.get(), MAX_PARALLELISM, after, i));
-                second.get(i).initializeState(AbstractStreamOperatorTestHarness.repartitionOperatorState(merged,
-                        MAX_PARALLELISM, before, after, i));
-                second.get(i).open();
-            }
-            route(planned, second, events.subList(cut, events.size()));
-            for (int i = 0; i < after; i++) {
-                second.get(i).endInput();
-                out.add("subtask " + i + " of " + after);
-                out.addAll(WindowAggHarnesses.output(second.get(i), planned.outputType()));
-            }
-        } finally {
-            for (var harness : second) {
-                harness.close();
-            }
-        }
-        return out;
-    }
-
-    private static void route(GroupAggHarnesses.Planned planned,
-            List<KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData>> harnesses,
-            List<GroupAggHarnesses.Event> events) throws Exception {
-        for (GroupAggHarnesses.Event event : events) {
-            if (event.row() == null) {
-                for (var harness : harnesses) {
-                    GroupAggHarnesses.feed(harness, event);
-                }
-            } else {
-                RowData key = planned.keySelector().getKey(event.row());
-                GroupAggHarnesses.feed(harnesses.get(KeyGroupRangeAssignment.assignKeyToParallelOperator(key,
-                        MAX_PARALLELISM, harnesses.size())), event);
-            }
-        }
+        return new RescaledRun<GroupAggHarnesses.Event>(planned::harness,
+                event -> event.row() == null ? null : planned.keySelector().getKey(event.row()), GroupAggHarnesses::feed,
+                harness -> WindowAggHarnesses.output(harness, planned.outputType()), MAX_PARALLELISM)
+                .run(operators, events, cut, before, after, true);
     }
 
     @Test

@@ -15,14 +15,11 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
-import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
-import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.flink.streaming.api.watermark.Watermark;
-import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.util.ExceptionUtils;
+import org.flinkaccelerator.runtime.state.RescaledRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
@@ -99,71 +96,17 @@ class AcceleratedWindowAggCheckpointTest {
     }
 
     /**
-     * Runs the events on {@code before} subtasks up to {@code cut}, snapshots every subtask, and
-     * continues from the repartitioned snapshot on {@code after} subtasks; rows go to the subtask
-     * owning their key's key group, watermarks to all. Returns each subtask's output, before the
-     * cut then after it.
+     * Runs the events on {@code before} subtasks up to {@code cut}, snapshots every subtask and
+     * continues from the repartitioned snapshot on {@code after} subtasks ({@link RescaledRun}).
+     * Each subtask's output, before the cut then after.
      */
     private static List<String> rescaled(WindowAggHarnesses.Planned planned,
             Supplier<OneInputStreamOperator<RowData, RowData>> operators, List<WindowAggHarnesses.Event> events,
             int cut, int before, int after) throws Exception {
-        List<String> out = new ArrayList<>();
-        List<KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData>> first = new ArrayList<>();
-        OperatorSubtaskState[] states = new OperatorSubtaskState[before];
-        try {
-            for (int i = 0; i < before; i++) {
-                first.add(planned.harness(operators.get(), MAX_PARALLELISM, before, i));
-                first.get(i).open();
-            }
-            route(planned, first, events.subList(0, cut));
-            for (int i = 0; i < before; i++) {
-                first.get(i).prepareSnapshotPreBarrier(1);
-                states[i] = first.get(i).snapshot(1, 1);
-                out.add("subtask " + i + " of " + before);
-                out.addAll(WindowAggHarnesses.output(first.get(i), planned.outputType()));
-            }
-        } finally {
-            for (var harness : first) {
-                harness.close();
-            }
-        }
-        OperatorSubtaskState merged = AbstractStreamOperatorTestHarness.repackageState(states);
-        List<KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData>> second = new ArrayList<>();
-        try {
-            for (int i = 0; i < after; i++) {
-                second.add(planned.harness(operators.get(), MAX_PARALLELISM, after, i));
-                second.get(i).initializeState(AbstractStreamOperatorTestHarness.repartitionOperatorState(merged,
-                        MAX_PARALLELISM, before, after, i));
-                second.get(i).open();
-            }
-            route(planned, second, events.subList(cut, events.size()));
-            for (int i = 0; i < after; i++) {
-                out.add("subtask " + i + " of " + after);
-                out.addAll(WindowAggHarnesses.output(second.get(i), planned.outputType()));
-            }
-        } finally {
-            for (var harness : second) {
-                harness.close();
-            }
-        }
-        return out;
-    }
-
-    private static void route(WindowAggHarnesses.Planned planned,
-            List<KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData>> harnesses,
-            List<WindowAggHarnesses.Event> events) throws Exception {
-        for (WindowAggHarnesses.Event event : events) {
-            if (event instanceof WindowAggHarnesses.Row row) {
-                RowData key = planned.keySelector().getKey(row.row());
-                int subtask = KeyGroupRangeAssignment.assignKeyToParallelOperator(key, MAX_PARALLELISM,
-                        harnesses.size());
-                harnesses.get(subtask).processElement(new StreamRecord<>(row.row()));
-            } else {
-                for (var harness : harnesses) {
-                    harness.processWatermark(new Watermark(((WindowAggHarnesses.Mark) event).watermark()));
-                }
-            }
-        }
+        return new RescaledRun<WindowAggHarnesses.Event>(planned::harness,
+                event -> event instanceof WindowAggHarnesses.Row row ? planned.keySelector().getKey(row.row()) : null,
+                WindowAggHarnesses::feed, harness -> WindowAggHarnesses.output(harness, planned.outputType()), MAX_PARALLELISM)
+                .run(operators, events, cut, before, after, false);
     }
 
     @ParameterizedTest

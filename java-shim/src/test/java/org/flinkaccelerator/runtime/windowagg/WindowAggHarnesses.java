@@ -317,11 +317,16 @@ public final class WindowAggHarnesses {
     static void feed(KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness, List<Event> events,
             int from, int to) throws Exception {
         for (Event event : events.subList(from, to)) {
-            if (event instanceof Row row) {
-                harness.processElement(new StreamRecord<>(row.row()));
-            } else {
-                harness.processWatermark(new Watermark(((Mark) event).watermark()));
-            }
+            feed(harness, event);
+        }
+    }
+
+    static void feed(KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness, Event event)
+            throws Exception {
+        if (event instanceof Row row) {
+            harness.processElement(new StreamRecord<>(row.row()));
+        } else {
+            harness.processWatermark(new Watermark(((Mark) event).watermark()));
         }
     }
 
