@@ -20,22 +20,7 @@ public final class AcceleratedGroupAggExecNode extends SidecarStateExecNode<Grou
     static final long MEMORY_WEIGHT = 100L;
 
     public AcceleratedGroupAggExecNode(ReadableConfig config, GroupAggSpec spec, int[] grouping, RowType outputType) {
-        super(CONTEXT, config, spec, grouping, outputType);
-    }
-
-    @Override
-    protected String uidName() {
-        return UID_NAME;
-    }
-
-    @Override
-    protected long memoryWeight() {
-        return MEMORY_WEIGHT;
-    }
-
-    @Override
-    protected String computes() {
-        return "group aggregate";
+        super(CONTEXT, UID_NAME, MEMORY_WEIGHT, "group aggregate", config, spec, grouping, outputType);
     }
 
     @Override

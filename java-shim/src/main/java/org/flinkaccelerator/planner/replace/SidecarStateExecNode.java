@@ -30,7 +30,7 @@ import org.flinkaccelerator.runtime.state.SidecarStateSpec;
  * selector stock builds for the same grouping (the one the keyed exchange before it uses), with a
  * managed-memory weight for the sidecar's state and the PYTHON use case at slot scope for its
  * Arrow buffers. Its uid (when {@code table.exec.uid.generation} gives one) ends in the
- * subclass's own uid name, never stock's, so uid-matched savepoints do not cross.
+ * node's own uid name, never stock's, so uid-matched savepoints do not cross.
  *
  * @param <S> the operator's spec
  */
@@ -38,38 +38,39 @@ public abstract class SidecarStateExecNode<S extends SidecarStateSpec> extends E
         implements StreamExecNode<RowData>, SingleTransformationTranslator<RowData> {
     private final S spec;
     private final int[] grouping;
+    private final String uidName;
+    private final long memoryWeight;
+    private final String computes;
 
     /**
      * @param context the node's context name and version ("accelerated-window-aggregate_1")
+     * @param uidName the end of the transformation's uid, never stock's
+     * @param memoryWeight the managed-memory weight the transformation declares for the sidecar's state
+     * @param computes what the operator computes, for the transformation's description ("window aggregate")
      * @param spec the operator's spec (descriptor and input)
      * @param grouping the key fields of the input rows, as the stock node's {@code grouping}
      * @param outputType the stock node's output row
      */
-    protected SidecarStateExecNode(String context, ReadableConfig config, S spec, int[] grouping,
-            RowType outputType) {
-        this(ExecNodeContext.newNodeId(), context, config, spec, grouping, outputType);
+    protected SidecarStateExecNode(String context, String uidName, long memoryWeight, String computes,
+            ReadableConfig config, S spec, int[] grouping, RowType outputType) {
+        this(ExecNodeContext.newNodeId(), context, uidName, memoryWeight, computes, config, spec, grouping,
+                outputType);
     }
 
-    private SidecarStateExecNode(int id, String context, ReadableConfig config, S spec, int[] grouping,
-            RowType outputType) {
+    private SidecarStateExecNode(int id, String context, String uidName, long memoryWeight, String computes,
+            ReadableConfig config, S spec, int[] grouping, RowType outputType) {
         super(id, new ExecNodeContext(context).withId(id), config, List.of(InputProperty.DEFAULT), outputType,
                 spec.operatorName());
         this.spec = spec;
         this.grouping = grouping.clone();
+        this.uidName = uidName;
+        this.memoryWeight = memoryWeight;
+        this.computes = computes;
     }
 
     public S spec() {
         return spec;
     }
-
-    /** The end of the transformation's uid, never stock's. */
-    protected abstract String uidName();
-
-    /** The managed-memory weight the transformation declares for the sidecar's state. */
-    protected abstract long memoryWeight();
-
-    /** What the operator computes, for the transformation's description ("window aggregate"). */
-    protected abstract String computes();
 
     protected abstract OneInputStreamOperator<RowData, RowData> createOperator();
 
@@ -84,13 +85,13 @@ public abstract class SidecarStateExecNode<S extends SidecarStateSpec> extends E
                     + " is not the spec's " + spec.inputType());
         }
         OneInputTransformation<RowData, RowData> transformation = ExecNodeUtil.createOneInputTransformation(input,
-                createTransformationMeta(uidName(), config), SimpleOperatorFactory.of(createOperator()),
-                InternalTypeInfo.of((RowType) getOutputType()), input.getParallelism(), memoryWeight(), false);
+                createTransformationMeta(uidName, config), SimpleOperatorFactory.of(createOperator()),
+                InternalTypeInfo.of((RowType) getOutputType()), input.getParallelism(), memoryWeight, false);
         RowDataKeySelector keys = KeySelectorUtil.getRowDataSelector(planner.getFlinkContext().getClassLoader(),
                 grouping, InternalTypeInfo.of(inputType));
         // Named as the other accelerated operators are (the web UI, ManagedMemoryTest).
         transformation.setName(spec.operatorName());
-        transformation.setDescription(spec.operatorName() + ": " + computes() + " in the Python sidecar");
+        transformation.setDescription(spec.operatorName() + ": " + computes + " in the Python sidecar");
         transformation.setStateKeySelector(keys);
         transformation.setStateKeyType(keys.getProducedType());
         transformation.declareManagedMemoryUseCaseAtSlotScope(ManagedMemoryUseCase.PYTHON);

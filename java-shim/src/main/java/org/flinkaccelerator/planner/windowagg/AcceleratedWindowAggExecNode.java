@@ -22,22 +22,7 @@ public final class AcceleratedWindowAggExecNode extends SidecarStateExecNode<Win
     static final long MEMORY_WEIGHT = 100L;
 
     public AcceleratedWindowAggExecNode(ReadableConfig config, WindowAggSpec spec, int[] grouping, RowType outputType) {
-        super(CONTEXT, config, spec, grouping, outputType);
-    }
-
-    @Override
-    protected String uidName() {
-        return UID_NAME;
-    }
-
-    @Override
-    protected long memoryWeight() {
-        return MEMORY_WEIGHT;
-    }
-
-    @Override
-    protected String computes() {
-        return "window aggregate";
+        super(CONTEXT, UID_NAME, MEMORY_WEIGHT, "window aggregate", config, spec, grouping, outputType);
     }
 
     @Override
