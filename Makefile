@@ -23,10 +23,10 @@ PYTEST_ARGS  ?=
 # The native format kernels (Rust) are compiled by the package's own install (setuptools-rust).
 NATIVE_SRC   := native/Cargo.toml native/Cargo.lock $(shell find native/src -type f 2>/dev/null)
 
-.PHONY: help setup venv shim dist test test-java test-python test-python-services test-python-unit compat compat-docs compat-versions compat-release demo bench bench-p2 bench-stateful bench-quick bench-formats soak clean-cache
+.PHONY: help setup venv shim dist test test-java test-python compat compat-docs compat-versions compat-release demo bench bench-p2 bench-stateful bench-quick bench-formats soak clean-cache
 help:
 	@echo "make demo   - run the main job on a local Kafka broker and stock Flink $(FLINK_VERSION)"
-	@echo "make test   - everything CI runs: Java unit tests, Python and end-to-end tests, the compat suite (two at a time)"
+	@echo "make test   - everything CI runs: Java unit tests, then the Python and end-to-end tests"
 	@echo "make setup  - only provision (venv, shim jar, runtime jars, Flink distribution)"
 	@echo "make dist   - the installable wheel (native kernels and the jar inside) and the jar, in dist/ (docs/deploy.md)"
 	@echo "make compat - the compatibility suite alone (stock vs accelerated Flink on every case);"
@@ -70,28 +70,15 @@ $(FLINK_DIST): $(RUNTIME_JARS) $(wildcard flink-compat-tests/protos/*.proto) | $
 	rm -rf $(FLINK_HOME)
 	$(PY) -m accelerator.testing.distribution
 
-# Two parts at a time on CI's two cores, in this order as a slot frees: the pytest tests that start
-# services (the longest part), the Java tests, the service-free pytest tests, the compat suite.
-# Each part's output is printed whole when it ends; every part runs (--keep-going) and any failed
-# part fails the run. Provisioning comes first, alone: the parts share the jar it builds.
-test: setup
-	@$(MAKE) --no-print-directory -j2 --keep-going --output-sync=target \
-		test-python-services test-java test-python-unit compat
+test: test-java test-python compat
 
 # The sidecar tests start the real Python sidecar from the venv; tests that plan csv tables take
-# flink-csv from the distribution (it is not in the Maven repositories). `test`, not `verify`: the
-# package phase would rewrite the jar under the tests that run beside these.
+# flink-csv from the distribution (it is not in the Maven repositories).
 test-java: $(VENV)/.installed $(FLINK_DIST)
-	$(MVN) -f java-shim/pom.xml test
+	$(MVN) -f java-shim/pom.xml verify
 
 test-python: setup
 	$(PY) -m pytest $(PYTEST_ARGS)
-
-test-python-services: setup
-	$(PY) -m pytest -m services $(PYTEST_ARGS)
-
-test-python-unit: setup
-	$(PY) -m pytest -m "not services" $(PYTEST_ARGS)
 
 compat: setup
 	$(PY) -m accelerator compat --workers 3 --report $(CACHE)/compat-report-$(FLINK_VERSION).json
