@@ -85,16 +85,28 @@ def post(cluster, path: str, body: dict) -> dict:
         return json.loads(response.read())
 
 
+#: Why Flink refuses to trigger a checkpoint while a task of the job is still (re)starting.
+NOT_ALL_TASKS_RUNNING = "Not all required tasks are currently running"
+
+
 def checkpoint(cluster, job_id: str, timeout_s: float = 120) -> int:
-    """Trigger a checkpoint through Flink's REST API and wait until it completes; its id."""
-    trigger = post(cluster, f"/jobs/{job_id}/checkpoints", {})["request-id"]
+    """Trigger a checkpoint through Flink's REST API and wait until it completes; its id. A trigger
+    Flink refuses because a task is still starting (the job shows RUNNING before all its tasks do,
+    e.g. just after a restart) is repeated; any other failure fails."""
     deadline = time.monotonic() + timeout_s
+    trigger = post(cluster, f"/jobs/{job_id}/checkpoints", {})["request-id"]
     while True:
         result = cluster.rest(f"/jobs/{job_id}/checkpoints/{trigger}")
         if result["status"]["id"] == "COMPLETED":
             operation = result.get("operation", {})
-            assert "checkpointId" in operation, f"checkpoint {trigger} failed: {result}"
-            return operation["checkpointId"]
+            if "checkpointId" in operation:
+                return operation["checkpointId"]
+            assert NOT_ALL_TASKS_RUNNING in json.dumps(operation.get("failureCause", {})), \
+                f"checkpoint {trigger} failed: {result}"
+            assert time.monotonic() < deadline, f"checkpoint of {job_id}: tasks not running after {timeout_s} s"
+            time.sleep(0.5)
+            trigger = post(cluster, f"/jobs/{job_id}/checkpoints", {})["request-id"]
+            continue
         assert time.monotonic() < deadline, f"checkpoint {trigger} not done after {timeout_s} s"
         time.sleep(0.1)
 
