@@ -36,13 +36,16 @@ import org.junit.jupiter.api.Test;
  * The replay of a batch through Flink's source event-time logic: what a downstream operator sees
  * (rows and watermarks, in order) is what Flink's Kafka source emits for the same messages: the
  * watermark after each message is the minimum over the subtask's splits, a split announced but
- * silent holds it back, a released split stops counting, and a message whose rows a filter dropped
- * still moves its split's watermark.
+ * silent holds it back, a released split stops counting, a message whose rows a filter dropped
+ * still moves its split's watermark, and the stream goes idle and active again when Flink's does.
  */
 class WatermarkedRowsTest {
     /** value, partition, offset: the raw source's row for a table of topic "t". */
     private static final RecordCoordinates.Layout LAYOUT = new RecordCoordinates.Layout("t", -1, 1, 2);
     private static final KafkaSplitMarkers MARKERS = new KafkaSplitMarkers(LAYOUT, 3);
+    /** The default pipeline.auto-watermark-interval, and an idle timeout shorter than it. */
+    private static final long IDLE_INTERVAL = 200;
+    private static final Duration IDLE_TIMEOUT = Duration.ofMillis(100);
 
     private final BufferAllocator allocator = new RootAllocator();
     private final TestProcessingTimeService time = new TestProcessingTimeService();
@@ -54,8 +57,12 @@ class WatermarkedRowsTest {
     }
 
     private WatermarkedRows rows(boolean onEvent, long interval) throws Exception {
+        return rows(onEvent, interval, Duration.ZERO);
+    }
+
+    private WatermarkedRows rows(boolean onEvent, long interval, Duration idleTimeout) throws Exception {
         time.setCurrentTime(0); // the test clock starts at Long.MIN_VALUE
-        return new WatermarkedRows(new WatermarkSpec(onEvent, Duration.ZERO), LAYOUT, new Recording(),
+        return new WatermarkedRows(new WatermarkSpec(onEvent, idleTimeout), LAYOUT, new Recording(),
                 new UnregisteredMetricsGroup(), time, interval,
                 UnregisteredMetricGroups.createUnregisteredTaskMetricGroup().getIOMetricGroup());
     }
@@ -124,6 +131,79 @@ class WatermarkedRowsTest {
         replay(watermarked, new int[] {0}, new Long[] {90L}, new int[] {0});
         time.setCurrentTime(400);
         assertEquals("row 0@1000", seen.get(seen.size() - 1), "no watermark after the final one");
+    }
+
+    /** Moves the clock to {@code millis} one watermark interval at a time, as the task's timer would. */
+    private void advanceTo(long millis) throws Exception {
+        for (long t = time.getCurrentProcessingTime() + IDLE_INTERVAL; t <= millis; t += IDLE_INTERVAL) {
+            time.setCurrentTime(t);
+        }
+    }
+
+    /**
+     * Flink's source goes idle once its main output and every split have had nothing for the idle
+     * timeout: its split-local output counts as idle until the combined watermark first advances.
+     * A split read and released between two periodic emits never advances it, so the source is
+     * still idle at end of input, and Flink's chain and network outputs drop the final watermark of
+     * an idle output: windows after a bounded source with a short idle timeout may never fire.
+     * The rows stage must leave the stream idle there too.
+     */
+    @Test
+    void periodicAndReleasedBetweenTwoEmitsTheSourceStaysIdle() throws Exception {
+        WatermarkedRows watermarked = rows(false, IDLE_INTERVAL, IDLE_TIMEOUT);
+        watermarked.marker(MARKERS.added("t-0"));
+        watermarked.marker(MARKERS.added("t-1"));
+        advanceTo(400);
+        assertEquals(List.of("status WatermarkStatus(IDLE)"), seen);
+        seen.clear();
+        replay(watermarked, new int[] {1, 1}, new Long[] {10L, 20L}, new int[] {0, 1});
+        watermarked.marker(MARKERS.released("t-0"));
+        watermarked.marker(MARKERS.released("t-1"));
+        advanceTo(1000);
+        assertEquals(List.of("row 0@1000", "row 1@1001"), seen, "no watermark, no ACTIVE: still idle at the end");
+    }
+
+    /**
+     * With {@code on-event} emission each record of the only split advances the combined watermark
+     * at once, which marks the source active again before the watermark: whatever the timing, the
+     * stream is active when the split ends, so the final watermark fires every window.
+     */
+    @Test
+    void onEventTheOnlySplitsRecordsMakeTheIdleSourceActiveToItsEnd() throws Exception {
+        WatermarkedRows watermarked = rows(true, IDLE_INTERVAL, IDLE_TIMEOUT);
+        watermarked.marker(MARKERS.added("t-0"));
+        advanceTo(400);
+        assertEquals(List.of("status WatermarkStatus(IDLE)"), seen);
+        seen.clear();
+        replay(watermarked, new int[] {0, 0}, new Long[] {10L, 20L}, new int[] {0, 1});
+        watermarked.marker(MARKERS.released("t-0"));
+        advanceTo(1000);
+        assertEquals(List.of("row 0@1000", "status WatermarkStatus(ACTIVE)", "watermark 10", "row 1@1001",
+                "watermark 20"), seen);
+    }
+
+    /**
+     * {@code on-event} with further, empty splits: while they are announced and not yet idle they
+     * hold the combined watermark at its start, so records of the data split read and released in
+     * the same fetch as them leave an idle source idle (Flink's Kafka reader finishes empty splits
+     * on its first fetch, with whatever data that fetch returns). Whether the empty splits were
+     * idle by then is a race between the broker and the idle timeout, in Flink as here.
+     */
+    @Test
+    void onEventEmptySplitsThatAreNotIdleYetKeepTheSourceIdle() throws Exception {
+        WatermarkedRows watermarked = rows(true, IDLE_INTERVAL, IDLE_TIMEOUT);
+        advanceTo(400);
+        assertEquals(List.of("status WatermarkStatus(IDLE)"), seen);
+        seen.clear();
+        watermarked.marker(MARKERS.added("t-0"));
+        watermarked.marker(MARKERS.added("t-1"));
+        watermarked.marker(MARKERS.added("t-2"));
+        replay(watermarked, new int[] {1, 1}, new Long[] {10L, 20L}, new int[] {0, 1});
+        watermarked.marker(MARKERS.released("t-0"));
+        watermarked.marker(MARKERS.released("t-1"));
+        watermarked.marker(MARKERS.released("t-2"));
+        advanceTo(1000);
+        assertEquals(List.of("row 0@1000", "row 1@1001"), seen);
     }
 
     private final class Recording implements Output<StreamRecord<RowData>> {
