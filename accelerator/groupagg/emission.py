@@ -5,10 +5,11 @@ Per row, stock reads the key's accumulators (creating them on its first row), ta
 accumulates the row, takes the value again and emits `+I new` on the key's first row, else
 `-U prev` (with update-befores) and `+U new` when the values differ under its generated equaliser
 (Java `==` for primitives: NaN differs from itself, 0.0 equals -0.0; `equals` for DECIMAL; two
-NULLs are equal), else nothing.
+NULLs are equal), else nothing. It compares the values, not the accumulators: an AVG whose sum
+and count moved but whose quotient did not emits nothing.
 
 The running values are computed by occurrence level: the rows that are their key's r-th in the
-batch have distinct keys, so one `AccumulatorColumn.fold` over them is exact (the same folds, and
+batch have distinct keys, so one accumulator `fold` over them is exact (the same folds, and
 so the same Java arithmetic, as the window aggregate's), and the levels run in order. The work is
 vectorized across keys; the number of levels is the most rows one key has in the batch. A segmented
 cumulative sum (numpy, DataFusion window functions) would be one pass per batch, but would need an
@@ -25,6 +26,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from accelerator.windowagg.accumulators import AccumulatorColumn
+from accelerator.windowagg.averages import AverageAccumulator
+
+#: What `accumulators.for_aggregate` makes: both fold operands and give values per slot.
+Accumulator = AccumulatorColumn | AverageAccumulator
 
 INSERT, UPDATE_BEFORE, UPDATE_AFTER = 0, 1, 2  # Flink's RowKind byte values
 
@@ -50,10 +55,10 @@ def occurrence(slots: np.ndarray) -> np.ndarray:
     return rank
 
 
-def running_values(columns: list[AccumulatorColumn], slots: np.ndarray,
+def running_values(columns: list[Accumulator], value_types: list[pa.DataType], slots: np.ndarray,
                    operands: list[pa.Array]) -> tuple[list[pa.Array], list[pa.Array]]:
     """Folds each row's operands into its slot's accumulators in row order; returns, per
-    aggregate, the value before and after each row."""
+    aggregate, the value (of its `value_types` entry) before and after each row."""
     rank = occurrence(slots)
     positions = np.argsort(rank, kind="stable")  # by level, rows in order within each
     bounds = np.cumsum(np.bincount(rank))
@@ -61,15 +66,15 @@ def running_values(columns: list[AccumulatorColumn], slots: np.ndarray,
     back = np.empty(len(positions), dtype=np.int64)
     back[positions] = np.arange(len(positions))
     before, after = [], []
-    for column, operand in zip(columns, operands):
+    for column, value_type, operand in zip(columns, value_types, operands):
         prev, new = [], []
         for rows in levels:
             level_slots = slots[rows]
             prev.append(column.value(level_slots))
             column.fold(level_slots, operand.take(pa.array(rows)))
             new.append(column.value(level_slots))
-        before.append(_in_row_order(prev, back, column.arrow_type))
-        after.append(_in_row_order(new, back, column.arrow_type))
+        before.append(_in_row_order(prev, back, value_type))
+        after.append(_in_row_order(new, back, value_type))
     return before, after
 
 

@@ -42,19 +42,15 @@ def _parse(descriptor: dict, name: str | None) -> GroupAggSpec:
     aggregates = tuple(window_specs.parse_aggregate(a, dict(fields), refuse) for a in descriptor["aggregates"])
     if not all(a.emit for a in aggregates):
         raise refuse("a group aggregate emits every aggregate it derives")
+    # No keys is a global aggregate: one group, Flink's empty key (its bytes in `$key` as any key's).
     keys = [k["name"] for k in descriptor.get("keys", [])]
-    if not keys:
-        raise refuse("a group aggregate without keys; only keyed ones run in the sidecar")
     output = [(f["name"], types.parse(f["type"])) for f in descriptor["output"]["fields"]]
     if [n for n, _ in output[:len(keys)]] != keys:
         raise refuse(f"output fields start {[n for n, _ in output[:len(keys)]]}, not the keys {keys}")
     values = output[len(keys):]
     if len(values) != len(aggregates):
         raise refuse(f"{len(values)} output values for {len(aggregates)} aggregates")
-    for (field_name, field_type), aggregate in zip(values, aggregates):
-        if types.to_arrow(field_type) != aggregate.acc_arrow:
-            raise refuse(f"output field {field_name!r} is {field_type.serializable()} but {aggregate.function}'s"
-                         f" accumulator is {aggregate.acc.serializable()}")
+    aggregates = tuple(window_specs.with_result(a, value, dict(fields), refuse) for a, value in zip(aggregates, values))
     state = descriptor.get("state") or {}
     return GroupAggSpec(name, pa.schema([types.to_arrow_field(n, t) for n, t in fields]), aggregates,
                         tuple(types.to_arrow_field(n, t) for n, t in values),

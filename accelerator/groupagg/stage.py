@@ -7,8 +7,8 @@ schema's metadata as the window aggregate's are (`accelerator.windowagg.protocol
 
 - `update`: rows in arrival order; answers `$row` (the batch row), `$kind` (RowKind byte) and the
   values of every row to emit, in emission order.
-- `snapshot` / `restore`: the state as Arrow rows (`$key_group`, `$key`, one `$acc<i>` per
-  aggregate), grouped by key group, for Flink's raw keyed state; restore takes only key groups of
+- `snapshot` / `restore`: the state as Arrow rows (`$key_group`, `$key`, `$acc<i>` per aggregate
+  and `$acc<i>.1` for AVG's count, as the window aggregate's), grouped by key group, for Flink's raw keyed state; restore takes only key groups of
   the subtask's range, so rescaling needs nothing else.
 """
 
@@ -17,18 +17,18 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
+from accelerator.formats import types
 from accelerator.groupagg import emission, spec as specs
 from accelerator.groupagg.state import GroupAggState
 from accelerator.sidecar import keyed_state
 from accelerator.sidecar.stages import register
 from accelerator.windowagg import protocol
 from accelerator.windowagg.protocol import CallError
-from accelerator.windowagg.stage import operand
+from accelerator.windowagg.stage import operand, state_fields
 
 KIND = "group_agg"
 ROW = "$row"
 CHANGE = "$kind"
-ACC_PREFIX = "$acc"
 #: The state payload format this sidecar writes and reads (GroupAggStateFormat.VERSION in the jar).
 STATE_FORMAT_VERSION = 1
 
@@ -46,8 +46,7 @@ class GroupAggStage:
         self.state = GroupAggState(self.spec)
         self.state_schema = pa.schema(
             [pa.field(specs.KEY_GROUP, pa.int32(), nullable=False), pa.field(specs.KEY, pa.binary(), nullable=False)]
-            + [pa.field(f"{ACC_PREFIX}{i}", a.acc_arrow, nullable=a.acc.nullable)
-               for i, a in enumerate(self.spec.aggregates)])
+            + [pa.field(name, types.to_arrow(t), nullable=t.nullable) for name, t in state_fields(self.spec.aggregates)])
         self.answer_schema = pa.schema([pa.field(ROW, pa.int32(), nullable=False),
                                         pa.field(CHANGE, pa.int8(), nullable=False)] + list(self.spec.output_fields))
         self._calls = {"update": self.update, "snapshot": self.snapshot, "restore": self.restore}
@@ -67,7 +66,8 @@ class GroupAggStage:
         key_groups = batch.column(specs.KEY_GROUP).to_numpy(zero_copy_only=False)
         slots, created = self.state.slots(batch.column(specs.KEY), key_groups)
         operands = [operand(a, batch) for a in self.spec.aggregates]
-        before, after = emission.running_values(self.state.accumulators, slots, operands)
+        before, after = emission.running_values(self.state.accumulators,
+                                                [f.type for f in self.spec.output_fields], slots, operands)
         first = created & (emission.occurrence(slots) == 0)
         out = emission.emission(first, emission.changed(before, after), self.spec.generate_update_before)
         sources = pa.array(out.sources)
@@ -81,8 +81,7 @@ class GroupAggStage:
         slots = state.live_slots()
         slots = slots[np.argsort(state.key_group[slots], kind="stable")]
         columns = [pa.array(state.key_group[slots], pa.int32()), state.keys(slots)]
-        # One field per accumulator: the group aggregate runs the one-field functions only (GroupAggExport).
-        columns += [column.state(slots)[0] for column in state.accumulators]
+        columns += [field for column in state.accumulators for field in column.state(slots)]
         metadata = keyed_state.state_metadata(STATE_FORMAT_VERSION, self.spec.fingerprint)
         return pa.RecordBatch.from_arrays(columns, schema=self.state_schema.with_metadata(metadata))
 
@@ -95,8 +94,9 @@ class GroupAggStage:
         if len(set(listed)) != len(listed) or any(self.state.holds(k) for k in listed):
             raise GroupAggStateError(f"stage {self.name!r}: restored state holds a key twice")
         slots, _ = self.state.slots(keys, key_groups)
-        for i, column in enumerate(self.state.accumulators):
-            column.put(slots, [batch.column(f"{ACC_PREFIX}{i}")])
+        names = iter(name for name, _ in state_fields(self.spec.aggregates))
+        for column, aggregate in zip(self.state.accumulators, self.spec.aggregates):
+            column.put(slots, [batch.column(next(names)) for _ in aggregate.acc_types])
         self._check_budget(batch)
         return EMPTY
 

@@ -1,6 +1,6 @@
 """The group aggregate's state: one slot per key, holding its key group and one accumulator per
-aggregate (`AccumulatorColumn`, the window aggregate's, with Java's arithmetic). A key that has a
-slot has had a row: stock's `accState` is non-null for it, so its next row is no first row."""
+aggregate (the window aggregate's, `accumulators.for_aggregate`, with Java's arithmetic). A key
+that has a slot has had a row: stock's `accState` is non-null for it, so its next row is no first row."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from accelerator.groupagg.spec import GroupAggSpec
-from accelerator.windowagg.accumulators import AccumulatorColumn
+from accelerator.windowagg import accumulators
 
 _INITIAL_CAPACITY = 64
 #: A dict entry and the bytes object header, besides the key's own bytes.
@@ -24,7 +24,7 @@ class GroupAggState:
         self._keys: list[bytes | None] = []
         self._entry_bytes = 0
         self.key_group = np.zeros(0, dtype=np.int32)
-        self.accumulators = [AccumulatorColumn(a) for a in spec.aggregates]
+        self.accumulators = [accumulators.for_aggregate(a) for a in spec.aggregates]
         self._grow(_INITIAL_CAPACITY)
 
     @property

@@ -179,7 +179,7 @@ def _parse(descriptor: dict, name: str | None) -> WindowAggSpec:
         raise refuse(f"{len(output)} output fields for {len(emitted)} emitted aggregates and"
                      f" {len(properties)} window properties")
     results = iter(output)
-    aggregates = tuple(_with_result(a, next(results), input_types, refuse) if a.emit else a for a in aggregates)
+    aggregates = tuple(with_result(a, next(results), input_types, refuse) if a.emit else a for a in aggregates)
     for (field_name, field_type), prop in zip(output[len(emitted):], properties):
         if field_type.root not in ("TIMESTAMP", types.TIMESTAMP_LTZ) or field_type.params != (3,):
             raise refuse(f"window property {prop!r} as {field_type.serializable()}; Flink emits TIMESTAMP(3)"
@@ -193,7 +193,7 @@ def _parse(descriptor: dict, name: str | None) -> WindowAggSpec:
                          tuple(t for _, t in output[len(emitted):]), int(state.get("format", 1)), state.get("fingerprint"))
 
 
-def _with_result(agg: Aggregate, field: tuple[str, types.DataType], input_types: dict[str, types.DataType],
+def with_result(agg: Aggregate, field: tuple[str, types.DataType], input_types: dict[str, types.DataType],
                  refuse) -> Aggregate:
     """`agg` with its output field's type as its result, which must be the one Flink's function has."""
     name, result = field

@@ -58,7 +58,7 @@ class WindowAggStage:
         self.state_schema = pa.schema(
             [pa.field(specs.KEY_GROUP, pa.int32(), nullable=False)] + list(PAIRS_SCHEMA)
             + [pa.field(SLICE, pa.bool_(), nullable=False), pa.field(TIMER, pa.bool_(), nullable=False)]
-            + [pa.field(name, types.to_arrow(t), nullable=t.nullable) for name, t in _state_fields(self.spec)])
+            + [pa.field(name, types.to_arrow(t), nullable=t.nullable) for name, t in state_fields(self.spec.aggregates)])
         self.fire_schema = pa.schema(list(PAIRS_SCHEMA) + list(self.spec.output_fields))
         self._calls = {"update": self.update, "flush": self.flush, "fire": self.fire,
                        "snapshot": self.snapshot, "restore": self.restore}
@@ -192,7 +192,7 @@ class WindowAggStage:
         slots = self.state.slots(batch.column(specs.KEY), key_groups, ends)
         self.state.sliced[slots] = sliced
         self.state.timer[slots] = timer
-        names = iter(name for name, _ in _state_fields(self.spec))
+        names = iter(name for name, _ in state_fields(self.spec.aggregates))
         for column, aggregate in zip(self.state.accumulators, self.spec.aggregates):
             column.put(slots, [batch.column(next(names)) for _ in aggregate.acc_types])
         self._check_budget(batch)
@@ -211,11 +211,11 @@ class WindowAggStage:
     def _check_columns(self, batch: pa.RecordBatch, schema: pa.Schema, call: str) -> None:
         keyed_state.check_columns(self.name, batch, schema, call)
 
-def _state_fields(spec: specs.WindowAggSpec) -> list[tuple[str, types.DataType]]:
+def state_fields(aggregates: tuple[specs.Aggregate, ...]) -> list[tuple[str, types.DataType]]:
     """The state payload's accumulator columns: `$acc<i>` per aggregate, `$acc<i>.<j>` for an
-    accumulator's further fields (AVG's count)."""
+    accumulator's further fields (AVG's count); the group aggregate's state uses the same."""
     return [(f"{ACC_PREFIX}{i}" + (f".{j}" if j else ""), t)
-            for i, a in enumerate(spec.aggregates) for j, t in enumerate(a.acc_types)]
+            for i, a in enumerate(aggregates) for j, t in enumerate(a.acc_types)]
 
 
 def _partial_columns(aggregate: specs.Aggregate) -> list[str]:

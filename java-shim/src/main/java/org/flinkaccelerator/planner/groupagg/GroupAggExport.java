@@ -48,8 +48,6 @@ public record GroupAggExport(String name, Map<String, Object> descriptor, List<F
     static final String AGGREGATES = "aggregates";
     static final String INPUT = "input";
     static final String STATE = "state";
-    /** The sidecar functions the group aggregate's emission runs (`accelerator/groupagg`); AVG and FILTER not yet. */
-    static final List<String> GROUP_FUNCTIONS = List.of("count1", "count", "sum", "min", "max");
 
     public GroupAggExport {
         fallback = List.copyOf(fallback);
@@ -79,10 +77,6 @@ public record GroupAggExport(String name, Map<String, Object> descriptor, List<F
             reasons.add(new FallbackReason(INPUT, "the input is not insert-only (the aggregate consumes"
                     + " retractions); only group aggregates over an append-only input are accelerated"));
         }
-        if (node.grouping().length == 0) {
-            reasons.add(new FallbackReason(INPUT, "the aggregate has no GROUP BY keys (one global group);"
-                    + " only keyed group aggregates are accelerated"));
-        }
         if (config.get(ExecutionConfigOptions.TABLE_EXEC_MINIBATCH_ENABLED)) {
             reasons.add(new FallbackReason(AGGREGATES, "'" + ExecutionConfigOptions.TABLE_EXEC_MINIBATCH_ENABLED.key()
                     + "' is true, so stock Flink runs the mini-batch group aggregate, which is not accelerated"));
@@ -96,10 +90,6 @@ public record GroupAggExport(String name, Map<String, Object> descriptor, List<F
         RowType input = node.inputType();
         for (AggregateCall call : node.aggCalls()) {
             String problem = AggregateFunctions.callProblem(call, input);
-            if (problem == null && call.filterArg >= 0) {
-                problem = AggregateFunctions.shown(call, input) + " is not accelerated: group aggregates with"
-                        + " FILTER stay stock (the window aggregate runs them)";
-            }
             if (problem != null) {
                 reasons.add(new FallbackReason(AGGREGATES, problem));
             }
@@ -107,10 +97,6 @@ public record GroupAggExport(String name, Map<String, Object> descriptor, List<F
         AggregateInfoList infos = infos(node);
         for (AggregateInfo info : infos.aggInfos()) {
             String problem = AggregateFunctions.functionProblem(info, input);
-            if (problem == null && !GROUP_FUNCTIONS.contains(AggregateFunctions.spec(info, input, true).function())) {
-                problem = AggregateFunctions.shown(info.agg(), input) + " is not accelerated: group aggregates run "
-                        + String.join(", ", GROUP_FUNCTIONS) + " only (the window aggregate also runs AVG)";
-            }
             if (problem != null) {
                 reasons.add(new FallbackReason(AGGREGATES, problem));
             }
@@ -173,6 +159,9 @@ public record GroupAggExport(String name, Map<String, Object> descriptor, List<F
         Set<Integer> args = new LinkedHashSet<>();
         for (AggregateInfo info : infos.aggInfos()) {
             Arrays.stream(info.argIndexes()).forEach(args::add);
+            if (info.agg().filterArg >= 0) {
+                args.add(info.agg().filterArg);
+            }
         }
         for (int i : args) {
             inputFields.add(field(input.getFieldNames().get(i), input.getTypeAt(i).asSerializableString()));

@@ -24,8 +24,8 @@ import org.flinkaccelerator.runtime.windowagg.WindowAggHarnesses;
 /**
  * Stock Flink's {@code GroupAggFunction} and the accelerated group aggregate, planned from the same
  * SQL, on the same random insert-only streams in Flink's keyed operator harness: the output
- * sequences (changelog kinds, timestamps, Flink's binary rows, watermarks) must be equal, with
- * update-befores and without, batches of one row, of a few and of thousands, checkpoint barriers
+ * sequences (changelog kinds, timestamps, Flink's binary rows, watermarks) must be equal for
+ * COUNT, SUM, MIN, MAX and AVG, FILTER clauses and an aggregate without keys, with update-befores and without, batches of one row, of a few and of thousands, checkpoint barriers
  * at random points, a restore mid-stream and a rescale of the key groups from 2 subtasks to 1 and 3.
  */
 class AcceleratedGroupAggOperatorTest {
@@ -36,10 +36,36 @@ class AcceleratedGroupAggOperatorTest {
     /** Without a COUNT, a row often leaves every value as it was: stock emits nothing for it. */
     static final String EXTREMES = "SELECT k1, MIN(b) AS mib, MAX(c) AS mac, MAX(d) AS mad FROM bids GROUP BY k1";
 
+    /** AVG over every argument type Flink averages: BIGINT sums (wrapping), DOUBLE sums, DECIMAL(38, s) sums. */
+    static final String AVERAGES = "SELECT k1, k2, AVG(a) AS aa, AVG(b) AS ab, AVG(c) AS ac, AVG(d) AS ad,"
+            + " AVG(CAST(b AS TINYINT)) AS avt, AVG(CAST(b AS SMALLINT)) AS asm, AVG(CAST(c AS FLOAT)) AS af"
+            + " FROM bids GROUP BY k1, k2";
+    /**
+     * A truncated integer average often stays equal while its sum and count move: stock compares the
+     * values, not the accumulators, and emits nothing for such a row.
+     */
+    static final String TRUNCATED_AVERAGE = "SELECT k1, AVG(CAST(b AS TINYINT)) AS avt FROM bids GROUP BY k1";
+    /** FILTER clauses: a FALSE or NULL condition skips the row for that aggregate only. */
+    static final String FILTERS = "SELECT k1, COUNT(*) AS n, COUNT(*) FILTER (WHERE b > 0) AS np,"
+            + " SUM(a) FILTER (WHERE c > 0) AS sa, AVG(d) FILTER (WHERE k2 = 1) AS ad,"
+            + " MAX(c) FILTER (WHERE b < 0) AS mc, MIN(b) FILTER (WHERE d IS NULL) AS mb FROM bids GROUP BY k1";
+    /** No GROUP BY keys: one global group under Flink's empty key. */
+    static final String GLOBAL = "SELECT COUNT(*) AS n, SUM(a) AS sa, AVG(c) AS ac, MIN(d) AS md,"
+            + " COUNT(*) FILTER (WHERE b > 0) AS np FROM bids";
+
     static Stream<Arguments> queries() {
         return Stream.of(Arguments.of(ALL_FUNCTIONS, GroupAggHarnesses.Sink.UPSERT, "k1, k2"),
                 Arguments.of(ALL_FUNCTIONS, GroupAggHarnesses.Sink.RETRACT, ""),
-                Arguments.of(EXTREMES, GroupAggHarnesses.Sink.RETRACT, ""));
+                Arguments.of(EXTREMES, GroupAggHarnesses.Sink.RETRACT, ""),
+                Arguments.of(AVERAGES, GroupAggHarnesses.Sink.UPSERT, "k1, k2"),
+                Arguments.of(TRUNCATED_AVERAGE, GroupAggHarnesses.Sink.RETRACT, ""),
+                Arguments.of(FILTERS, GroupAggHarnesses.Sink.RETRACT, ""),
+                Arguments.of(GLOBAL, GroupAggHarnesses.Sink.RETRACT, ""));
+    }
+
+    /** The queries whose state differs in shape (one- and two-field accumulators, FILTERs, the empty key). */
+    static Stream<String> stateShapes() {
+        return Stream.of(ALL_FUNCTIONS, AVERAGES, FILTERS, GLOBAL);
     }
 
     private static List<String> run(GroupAggHarnesses.Planned planned, OneInputStreamOperator<RowData, RowData> operator,
@@ -79,14 +105,24 @@ class AcceleratedGroupAggOperatorTest {
         long emitted = stock.stream().filter(l -> l.startsWith("+")).count();
         if (query.equals(EXTREMES)) {
             assertTrue(emitted < rows / 2, "most rows change no extreme: " + emitted + " of " + rows);
+        } else if (query.equals(TRUNCATED_AVERAGE)) {
+            // Beyond the rows whose argument is NULL (they change no accumulator), rows that move the
+            // sum and count but not the truncated quotient emit nothing.
+            int argument = planned.inputType().getFieldCount() - 1;
+            long nulls = events.stream().filter(e -> e.row() != null && e.row().isNullAt(argument)).count();
+            assertTrue(emitted + nulls < rows - 10, "rows that leave the average equal emit nothing: " + emitted
+                    + " emitted, " + nulls + " NULL arguments, of " + rows);
+        } else if (query.equals(AVERAGES)) {
+            assertTrue(emitted > rows / 2, "averages change with most rows: " + emitted + " of " + rows);
         } else {
             assertEquals(rows, emitted, "COUNT(*) changes with every row");
         }
     }
 
-    @Test
-    void barriersAtRandomPointsGiveStockOutput() throws Exception {
-        GroupAggHarnesses.Planned planned = GroupAggHarnesses.plan(ALL_FUNCTIONS, GroupAggHarnesses.Sink.RETRACT, "");
+    @ParameterizedTest
+    @MethodSource("stateShapes")
+    void barriersAtRandomPointsGiveStockOutput(String query) throws Exception {
+        GroupAggHarnesses.Planned planned = GroupAggHarnesses.plan(query, GroupAggHarnesses.Sink.RETRACT, "");
         List<GroupAggHarnesses.Event> events = GroupAggHarnesses.stream(planned.inputType(), 5, 600);
         Random random = new Random(5);
         List<Integer> barriers = new ArrayList<>();
@@ -127,9 +163,10 @@ class AcceleratedGroupAggOperatorTest {
                 .run(operators, events, cut, before, after, true);
     }
 
-    @Test
-    void restoreAndRescaleFromTwoToOneAndThreeGiveStockOutput() throws Exception {
-        GroupAggHarnesses.Planned planned = GroupAggHarnesses.plan(ALL_FUNCTIONS, GroupAggHarnesses.Sink.RETRACT, "");
+    @ParameterizedTest
+    @MethodSource("stateShapes")
+    void restoreAndRescaleFromTwoToOneAndThreeGiveStockOutput(String query) throws Exception {
+        GroupAggHarnesses.Planned planned = GroupAggHarnesses.plan(query, GroupAggHarnesses.Sink.RETRACT, "");
         for (int[] scale : new int[][] {{1, 1}, {2, 1}, {2, 3}}) {
             List<GroupAggHarnesses.Event> events = GroupAggHarnesses.stream(planned.inputType(),
                     11 + scale[0] * 10L + scale[1], 600);
