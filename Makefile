@@ -77,11 +77,18 @@ test: test-java test-python compat
 test-java: $(VENV)/.installed $(FLINK_DIST)
 	$(MVN) -f java-shim/pom.xml verify
 
+# The tests without services run on two processes (one per core: most of them wait on a JVM
+# oracle or a sidecar part of the time); the service tests, which time faults against running
+# jobs, one at a time.
 test-python: setup
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -m "not services" -n 2 --dist loadfile $(PYTEST_ARGS)
+	$(PY) -m pytest -m services $(PYTEST_ARGS)
 
+# Cases at once: each spends most of its time waiting on Kafka, the gateway and job scheduling,
+# so six keep both cores busy (three left a third of the CPU idle).
+COMPAT_WORKERS ?= 6
 compat: setup
-	$(PY) -m accelerator compat --workers 3 --report $(CACHE)/compat-report-$(FLINK_VERSION).json
+	$(PY) -m accelerator compat --workers $(COMPAT_WORKERS) --report $(CACHE)/compat-report-$(FLINK_VERSION).json
 
 # The other supported Flink releases (flink.supported.versions in java-shim/pom.xml): the suite on
 # each one's stock distribution with the same jar, its report committed under flink-compat-tests/results/
@@ -94,10 +101,10 @@ compat-versions:
 		$(MAKE) --no-print-directory compat-release FLINK_VERSION=$$v || status=1; done; exit $$status
 
 compat-release: setup
-	$(PY) -m accelerator compat --workers 3 --report $(RELEASE_REPORTS)/flink-$(FLINK_VERSION).json
+	$(PY) -m accelerator compat --workers $(COMPAT_WORKERS) --report $(RELEASE_REPORTS)/flink-$(FLINK_VERSION).json
 
 compat-docs: setup
-	$(PY) -m accelerator compat --workers 3 --report $(CACHE)/compat-report-$(FLINK_VERSION).json \
+	$(PY) -m accelerator compat --workers $(COMPAT_WORKERS) --report $(CACHE)/compat-report-$(FLINK_VERSION).json \
 		--summary docs/compatibility.md --other-reports $(wildcard $(RELEASE_REPORTS)/flink-*.json)
 
 demo: setup

@@ -12,12 +12,12 @@ import re
 import sys
 import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from accelerator.compat import case as cases
-from accelerator.compat import encoding, inputs
+from accelerator.compat import encoding, fallback, inputs
 from accelerator.compat.compare import EQUIVALENT, ERROR, IDENTICAL, MISMATCH, Comparison, compare
 from accelerator.testing import locations
 from accelerator.testing.flink import FlinkCluster, JobFailed, SqlSubmissionFailed
@@ -123,19 +123,26 @@ def achieved(graph_acceleration: str, stock_parts: list[str]) -> str:
 
 
 class CompatRunner:
-    def __init__(self, broker: KafkaBroker, cluster: FlinkCluster, gateway: SqlGateway, parallelism: int = 1):
+    def __init__(self, broker: KafkaBroker, cluster: FlinkCluster, gateway: SqlGateway, parallelism: int = 1,
+                 fallback_reasons: Future[dict[str, list[str]]] | None = None):
         self.broker, self.cluster, self.gateway, self.parallelism = broker, cluster, gateway, parallelism
-        #: case name -> the stock parts of its plan with reasons (`compat.fallback`), when known
-        self.fallback_reasons: dict[str, list[str]] = {}
+        #: case name -> the stock parts of its plan with reasons (`compat.fallback`); planned beside
+        #: the first cases (one JVM planning every case takes minutes), waited for by the first result
+        self._fallback_reasons = fallback_reasons
+
+    def reasons_of(self, case: cases.Case) -> list[str]:
+        """The stock parts of the case's plan with their reasons (none when unknown)."""
+        return self._fallback_reasons.result().get(case.name, []) if self._fallback_reasons else []
 
     def run_case(self, case: cases.Case) -> CaseResult:
-        reasons = self.fallback_reasons.get(case.name, [])
         try:
             records = self._input_records(case)
             stock = self._run(case, records, accelerated=False)
             accelerated = self._run(case, records, accelerated=True)
         except (cases.CaseError, SqlSubmissionFailed, TimeoutError, ProduceFailed) as error:
-            return CaseResult(case.name, ERROR, False, "stock", reasons, 0, 0, 0, case.expect, str(error))
+            return CaseResult(case.name, ERROR, False, "stock", self.reasons_of(case), 0, 0, 0, case.expect,
+                              str(error))
+        reasons = self.reasons_of(case)
         comparison = self._compare(case, stock, accelerated)
         acceleration = achieved(accelerated.acceleration, reasons)
         # Only where nothing runs stock: a stock source feeding an encode stage hands on rows, not messages.
@@ -284,13 +291,10 @@ def run_suite(case_list: list[cases.Case], *, workers: int = 2, parallelism: int
             config={"taskmanager.memory.process.size": "2560m",
                     "accelerator.python.executable": python_executable}) as cluster:
         gateway = SqlGateway(cluster).start()
-        runner = CompatRunner(broker, cluster, gateway, parallelism)
-        if jar.exists():
-            from accelerator.compat.fallback import fallback_reasons
-
-            runner.fallback_reasons = fallback_reasons(case_list, jar)
         started = time.monotonic()
-        with ThreadPoolExecutor(max_workers=workers) as pool:
+        with ThreadPoolExecutor(max_workers=1) as planner, ThreadPoolExecutor(max_workers=workers) as pool:
+            reasons = planner.submit(fallback.fallback_reasons, case_list, jar) if jar.exists() else None
+            runner = CompatRunner(broker, cluster, gateway, parallelism, reasons)
             results = []
             for result in pool.map(runner.run_case, case_list):
                 out(result.line())
