@@ -10,12 +10,16 @@ import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -87,18 +91,34 @@ public final class TestProtos {
                 digest.update(Files.readAllBytes(proto));
             }
             Path out = tools.resolveSibling("test-protos").resolve(HexFormat.of().formatHex(digest.digest(), 0, 8));
-            Path classes = out.resolve("classes");
-            Path descriptors = out.resolve("descriptors.pb");
-            if (!Files.exists(out.resolve(".done"))) {
-                build(protoc, runtime, dir, protos, out, classes, descriptors);
+            if (!Files.isDirectory(out)) {
+                buildOnce(protoc, runtime, dir, protos, out);
             }
-            URLClassLoader loader = new URLClassLoader(new URL[] {url(classes), url(runtime)},
+            URLClassLoader loader = new URLClassLoader(new URL[] {url(out.resolve("classes")), url(runtime)},
                     ClassLoader.getPlatformClassLoader());
-            return new Compiled(loader, Files.readAllBytes(descriptors));
+            return new Compiled(loader, Files.readAllBytes(out.resolve("descriptors.pb")));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (NoSuchAlgorithmException | InterruptedException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Builds into a folder of this JVM's own and renames it to {@code out}: the test JVMs run side by
+     * side, and a folder that exists is complete (the JVM that loses the race uses the winner's).
+     */
+    private static void buildOnce(Path protoc, Path runtime, Path dir, List<Path> protos, Path out)
+            throws IOException, InterruptedException {
+        Files.createDirectories(out.getParent());
+        Path building = Files.createTempDirectory(out.getParent(), out.getFileName() + ".building-");
+        build(protoc, runtime, dir, protos, building, building.resolve("classes"), building.resolve("descriptors.pb"));
+        try {
+            Files.move(building, out, StandardCopyOption.ATOMIC_MOVE);
+        } catch (FileAlreadyExistsException | DirectoryNotEmptyException raced) {
+            try (Stream<Path> files = Files.walk(building)) {
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
         }
     }
 
@@ -138,7 +158,6 @@ public final class TestProtos {
         }
         JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
         assertEquals(0, compiler.run(null, null, null, javac.toArray(new String[0])), "javac failed on " + sources);
-        Files.createFile(out.resolve(".done"));
     }
 
     private static URL url(Path path) {
