@@ -10,8 +10,6 @@ import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryNotEmptyException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -115,7 +113,11 @@ public final class TestProtos {
         build(protoc, runtime, dir, protos, building, building.resolve("classes"), building.resolve("descriptors.pb"));
         try {
             Files.move(building, out, StandardCopyOption.ATOMIC_MOVE);
-        } catch (FileAlreadyExistsException | DirectoryNotEmptyException raced) {
+        } catch (IOException raced) {
+            // rename(2) onto the other JVM's complete folder fails ("Directory not empty").
+            if (!Files.isDirectory(out)) {
+                throw raced;
+            }
             try (Stream<Path> files = Files.walk(building)) {
                 files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
