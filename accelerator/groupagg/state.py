@@ -1,93 +1,52 @@
-"""The group aggregate's state: one slot per key, holding its key group and one accumulator per
-aggregate (the window aggregate's, `accumulators.for_aggregate`, with Java's arithmetic). A key
-that has a slot has had a row: stock's `accState` is non-null for it, so its next row is no first row."""
+"""The group aggregate's state: one slot per key (`KeySlots`), holding one accumulator per
+aggregate (the window aggregate's, `accumulators.for_aggregate`, with Java's arithmetic). A key that has a
+slot has had a row: stock's `accState` is non-null for it, so its next row is no first row."""
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from accelerator.groupagg.spec import GroupAggSpec
+from accelerator.sidecar.key_slots import KeySlots
 from accelerator.windowagg import accumulators
-
-_INITIAL_CAPACITY = 64
-#: A dict entry and the bytes object header, besides the key's own bytes.
-_ENTRY_OBJECT_BYTES = 100
 
 
 class GroupAggState:
     def __init__(self, spec: GroupAggSpec):
-        self._slot_of: dict[bytes, int] = {}
-        self._keys: list[bytes | None] = []
-        self._entry_bytes = 0
-        self.key_group = np.zeros(0, dtype=np.int32)
         self.accumulators = [accumulators.for_aggregate(a) for a in spec.aggregates]
-        self._grow(_INITIAL_CAPACITY)
+        self.key_slots = KeySlots(self._grow)
+
+    def _grow(self, capacity: int) -> None:
+        for column in self.accumulators:
+            column.grow(capacity)
 
     @property
     def entries(self) -> int:
-        return len(self._slot_of)
+        return self.key_slots.entries
+
+    @property
+    def key_group(self) -> np.ndarray:
+        return self.key_slots.key_group
 
     def nbytes(self) -> int:
-        """The state's memory, estimated from what it holds: the per-slot arrays at their capacity,
-        the table from key to slot, and each key's bytes and table entry."""
-        return (self.key_group.nbytes + sys.getsizeof(self._slot_of) + sys.getsizeof(self._keys)
-                + self._entry_bytes + sum(c.nbytes() for c in self.accumulators))
+        """The state's memory, estimated from what it holds: the slots and the accumulators."""
+        return self.key_slots.nbytes() + sum(c.nbytes() for c in self.accumulators)
 
     def slots(self, keys: pa.Array, key_groups: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Each row's slot, created fresh (accumulators as Flink's `createAccumulators`) where the
         key has none, and per row whether its slot was created by this call."""
-        n = len(keys)
-        if n == 0:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool)
-        if keys.null_count:
-            raise ValueError("a $key is NULL; every row carries its key's bytes")
-        encoded = pc.dictionary_encode(keys)
-        key_ids = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-        # dictionary_encode numbers the keys in first-occurrence order, so slots are made in that order.
-        _, first = np.unique(key_ids, return_index=True)
-        key_list = encoded.dictionary.to_pylist()
-        key_slots = np.empty(len(key_list), dtype=np.int64)
-        created = np.zeros(len(key_list), dtype=bool)
-        for key_id, row in enumerate(first.tolist()):
-            key = key_list[key_id]
-            slot = self._slot_of.get(key)
-            if slot is None:
-                slot = self._create(key, int(key_groups[row]))
-                created[key_id] = True
-            key_slots[key_id] = slot
-        fresh = key_slots[created]
+        slots, created = self.key_slots.slots(keys, key_groups)
+        fresh = np.unique(slots[created])
         for column in self.accumulators:
             column.reset(fresh)
-        return key_slots[key_ids], created[key_ids]
-
-    def _create(self, key: bytes, key_group: int) -> int:
-        if len(self._slot_of) == len(self._keys):
-            self._grow(2 * len(self._keys))
-        slot = len(self._slot_of)
-        self._slot_of[key] = slot
-        self._keys[slot] = key
-        self._entry_bytes += sys.getsizeof(key) + _ENTRY_OBJECT_BYTES
-        self.key_group[slot] = key_group
-        return slot
-
-    def _grow(self, capacity: int) -> None:
-        extra = capacity - len(self._keys)
-        self._keys.extend([None] * extra)
-        self.key_group = np.concatenate([self.key_group, np.zeros(extra, dtype=np.int32)])
-        for column in self.accumulators:
-            column.grow(capacity)
+        return slots, created
 
     def holds(self, key: bytes) -> bool:
-        return key in self._slot_of
+        return self.key_slots.holds(key)
 
     def live_slots(self) -> np.ndarray:
-        """Every slot, in creation order (slots are never freed: without state TTL a key's
-        accumulators live as long as the job)."""
-        return np.arange(len(self._slot_of), dtype=np.int64)
+        return self.key_slots.live_slots()
 
     def keys(self, slots: np.ndarray) -> pa.Array:
-        return pa.array([self._keys[s] for s in slots.tolist()], pa.binary())
+        return self.key_slots.keys(slots)

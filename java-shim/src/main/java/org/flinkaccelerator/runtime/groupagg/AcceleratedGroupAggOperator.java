@@ -1,31 +1,9 @@
 package org.flinkaccelerator.runtime.groupagg;
 
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.TinyIntVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
-import org.apache.flink.runtime.state.StateInitializationContext;
-import org.apache.flink.runtime.state.StateSnapshotContext;
-import org.apache.flink.streaming.api.operators.BoundedOneInput;
-import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
-import org.apache.flink.streaming.api.watermark.Watermark;
-import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.flink.api.common.operators.ProcessingTimeService.ProcessingTimeCallback;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.data.binary.BinaryRowData;
-import org.apache.flink.table.data.binary.BinarySegmentUtils;
 import org.apache.flink.table.data.utils.JoinedRowData;
-import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.types.RowKind;
-import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
-import org.flinkaccelerator.runtime.state.SidecarStateOperator;
-import org.flinkaccelerator.sidecar.SidecarException;
-import org.flinkaccelerator.sidecar.SidecarStage;
+import org.flinkaccelerator.runtime.state.ChangelogBatchOperator;
 
 /**
  * A non-windowed group aggregate whose accumulators live in the Python sidecar's
@@ -33,31 +11,13 @@ import org.flinkaccelerator.sidecar.SidecarStage;
  * {@code KeyedProcessOperator}) emits for each input row, in input order: {@code +I} on a key's
  * first row, then {@code -U} (when the planner asks for update-befores) and {@code +U} when the
  * aggregate value changed, nothing when it did not; each output row is the key joined with the
- * values, stamped with its input row's timestamp.
- *
- * <p>Rows are buffered and sent as one {@code update} batch when the batch is full, when its first
- * row has waited {@code accelerator.batch.max-delay}, before a watermark is forwarded, before a
- * checkpoint barrier and at end of input; the sidecar computes every row's output for the batch
- * at once and the operator emits them in the rows' order. A checkpoint writes the sidecar's
- * accumulators per key group into raw keyed state ({@link GroupAggStateFormat}).
+ * values. Batching and emission are {@link ChangelogBatchOperator}'s; a checkpoint writes the
+ * sidecar's accumulators per key group into raw keyed state ({@link GroupAggStateFormat}).
  */
-public final class AcceleratedGroupAggOperator extends SidecarStateOperator<GroupAggSpec, GroupAggCalls>
-        implements OneInputStreamOperator<RowData, RowData>, BoundedOneInput {
+public final class AcceleratedGroupAggOperator extends ChangelogBatchOperator<GroupAggSpec> {
     private static final long serialVersionUID = 1L;
     private static final Kind KIND = new Kind("group_agg", "group aggregate", "group", "group keys",
             GroupAggStateFormat.FORMAT);
-
-    private transient RowData.FieldGetter[] arguments;
-
-    private transient long batchBytes;
-    /** Per buffered row: its key (Flink's key object, copied) and its timestamp, for the output rows. */
-    private transient List<RowData> batchKeys;
-    private transient long[] batchTimestamps;
-    private transient boolean[] batchHasTimestamp;
-    private transient ProcessingTimeCallback delayFlush;
-    private transient boolean delayFlushScheduled;
-
-    private transient RowDataSerializer outCopier;
 
     public AcceleratedGroupAggOperator(GroupAggSpec spec) {
         super(spec);
@@ -69,147 +29,12 @@ public final class AcceleratedGroupAggOperator extends SidecarStateOperator<Grou
     }
 
     @Override
-    protected GroupAggCalls openCalls(SidecarStage stage, long stateBudget) {
-        return new GroupAggCalls(stage, stateBudget);
+    protected String option() {
+        return "accelerator.group-aggregate.enabled";
     }
 
     @Override
-    protected void initializeOwnState(StateInitializationContext context) {
-        int[] indexes = spec.argumentIndexes();
-        arguments = new RowData.FieldGetter[indexes.length];
-        for (int i = 0; i < arguments.length; i++) {
-            arguments[i] = RowData.createFieldGetter(spec.inputType().getTypeAt(indexes[i]), indexes[i]);
-        }
-        batchKeys = new ArrayList<>();
-        batchTimestamps = new long[16];
-        batchHasTimestamp = new boolean[16];
-    }
-
-    @Override
-    public void open() throws Exception {
-        super.open();
-        outCopier = getExecutionConfig().isObjectReuseEnabled() ? new RowDataSerializer(spec.outputType()) : null;
-        delayFlush = time -> {
-            delayFlushScheduled = false;
-            sendBatch();
-        };
-    }
-
-    // -- rows ------------------------------------------------------------------------------------
-
-    @Override
-    public void processElement(StreamRecord<RowData> element) throws Exception {
-        RowData row = element.getValue();
-        if (row.getRowKind() != RowKind.INSERT) {
-            throw new SidecarException(name + ": received a " + row.getRowKind() + " row, but the planner"
-                    + " accelerated this group aggregate for an insert-only input; run the job with"
-                    + " accelerator.group-aggregate.enabled: false");
-        }
-        BinaryRowData key = (BinaryRowData) getCurrentKey();
-        byte[] keyBytes = BinarySegmentUtils.copyToBytes(key.getSegments(), key.getOffset(), key.getSizeInBytes());
-        int at = batchWriter.rowCount();
-        if (at == batchTimestamps.length) {
-            batchTimestamps = Arrays.copyOf(batchTimestamps, 2 * at);
-            batchHasTimestamp = Arrays.copyOf(batchHasTimestamp, 2 * at);
-        }
-        batchKeys.add(key.copy());
-        batchTimestamps[at] = element.getTimestamp();
-        batchHasTimestamp[at] = element.hasTimestamp();
-        batchRow.setField(0, keyBytes);
-        batchRow.setField(1, KeyGroupRangeAssignment.assignToKeyGroup(key,
-                getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks()));
-        for (int i = 0; i < arguments.length; i++) {
-            batchRow.setField(GroupAggSpec.TRANSPORT_COLUMNS + i, arguments[i].getFieldOrNull(row));
-        }
-        batchWriter.write(batchRow);
-        batchBytes += keyBytes.length + 16L * (GroupAggSpec.TRANSPORT_COLUMNS + arguments.length);
-        if (batchWriter.rowCount() >= spec.batchSize() || batchBytes >= spec.batchBytes()) {
-            sendBatch();
-        } else if (!delayFlushScheduled) {
-            delayFlushScheduled = true;
-            getProcessingTimeService().registerTimer(
-                    getProcessingTimeService().getCurrentProcessingTime() + spec.maxDelay().toMillis(), delayFlush);
-        }
-    }
-
-    /** Sends the buffered rows ({@code update}) and emits the rows the answer holds, in order. */
-    private void sendBatch() {
-        // Nothing was started when opening failed (a refused restore): nothing is buffered.
-        int rows = batchWriter == null ? 0 : batchWriter.rowCount();
-        if (rows == 0) {
-            return;
-        }
-        VectorSchemaRoot answer;
-        try {
-            answer = calls.update(batchWriter.finish());
-        } catch (SidecarException e) {
-            throw new SidecarException(name + ": update of " + rows + " rows failed: " + e.getMessage(), e);
-        } finally {
-            batchWriter.reset();
-            batchBytes = 0;
-        }
-        try (answer) {
-            emit(answer, rows);
-        } finally {
-            batchKeys.clear();
-        }
-    }
-
-    private void emit(VectorSchemaRoot answer, int rows) {
-        IntVector rowIds = (IntVector) column(answer, GroupAggCalls.ROW);
-        TinyIntVector kinds = (TinyIntVector) column(answer, GroupAggCalls.KIND);
-        List<FieldVector> vectors = answer.getFieldVectors();
-        List<FieldVector> values = vectors.subList(2, vectors.size());
-        List<Field> fields = new ArrayList<>();
-        values.forEach(v -> fields.add(v.getField()));
-        ArrowRowBatch valueRows = new ArrowRowBatch(spec.valuesType(),
-                new VectorSchemaRoot(fields, new ArrayList<>(values), answer.getRowCount()));
-        int previous = -1;
-        for (int i = 0; i < answer.getRowCount(); i++) {
-            int row = rowIds.get(i);
-            if (row < previous || row >= rows) {
-                throw new SidecarException(name + ": the sidecar answered output " + i + " for batch row " + row
-                        + " after row " + previous + " of " + rows + "; its answers must follow the rows' order");
-            }
-            previous = row;
-            JoinedRowData out = new JoinedRowData(RowKind.fromByteValue(kinds.get(i)), batchKeys.get(row),
-                    valueRows.reusedRow(i));
-            RowData emitted = outCopier == null ? out : outCopier.copy(out);
-            output.collect(batchHasTimestamp[row] ? new StreamRecord<>(emitted, batchTimestamps[row])
-                    : new StreamRecord<>(emitted));
-        }
-    }
-
-    @Override
-    public void processWatermark(Watermark mark) throws Exception {
-        sendBatch();
-        super.processWatermark(mark);
-    }
-
-    @Override
-    public void endInput() throws Exception {
-        sendBatch();
-    }
-
-    @Override
-    public void finish() throws Exception {
-        sendBatch();
-        super.finish();
-    }
-
-    // -- checkpoints -----------------------------------------------------------------------------
-
-    @Override
-    public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
-        sendBatch();
-        super.prepareSnapshotPreBarrier(checkpointId);
-    }
-
-    @Override
-    public void snapshotState(StateSnapshotContext context) throws Exception {
-        // Flink calls prepareSnapshotPreBarrier first, which left nothing buffered; a caller that
-        // did not (a test harness) still gets a snapshot holding every row.
-        sendBatch();
-        super.snapshotState(context);
+    protected RowData output(RowKind kind, RowData key, RowData values) {
+        return new JoinedRowData(kind, key, values);
     }
 }

@@ -4,10 +4,6 @@ package org.flinkaccelerator.runtime.groupagg;
 public final class GroupAggStateException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    public GroupAggStateException(String message) {
-        super(message);
-    }
-
     public GroupAggStateException(String message, Throwable cause) {
         super(message, cause);
     }

@@ -1,33 +1,33 @@
-package org.flinkaccelerator.runtime.groupagg;
+package org.flinkaccelerator.runtime.state;
 
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.flinkaccelerator.runtime.state.SidecarStateCalls;
 import org.flinkaccelerator.runtime.windowagg.WindowAggCalls;
 import org.flinkaccelerator.sidecar.SidecarStage;
 
 /**
- * The three calls of a group_agg stage, over the window aggregate's call protocol (the call and
- * its arguments in the request schema's metadata, the state gauges in the answer's):
- * {@code update} answers the changelog rows the batch's rows produce, {@code snapshot} the whole
- * state by key group, {@code restore} takes a key group's state back.
+ * The three calls of a keyed stage answering changelog rows (group_agg, deduplicate), over the
+ * window aggregate's call protocol (the call and its arguments in the request schema's metadata,
+ * the state gauges in the answer's): {@code update} answers the changelog rows the batch's rows
+ * produce, {@code snapshot} the whole state by key group, {@code restore} takes a key group's
+ * state back.
  */
-final class GroupAggCalls implements SidecarStateCalls {
+public final class ChangelogCalls implements SidecarStateCalls {
     /** update answer columns before the values: the batch row that produced it and its RowKind byte. */
-    static final String ROW = "$row";
-    static final String KIND = "$kind";
+    public static final String ROW = "$row";
+    public static final String KIND = "$kind";
 
     private final WindowAggCalls calls;
     private final String stateBudget;
 
-    GroupAggCalls(SidecarStage stage, long stateBudget) {
+    public ChangelogCalls(SidecarStage stage, long stateBudget) {
         this.calls = new WindowAggCalls(stage, stateBudget);
         this.stateBudget = Long.toString(stateBudget);
     }
 
-    /** Accumulates {@code batch} in row order; the answer (closed by the caller) holds every row to emit, in order. */
-    VectorSchemaRoot update(VectorSchemaRoot batch) {
+    /** Runs {@code batch} in row order; the answer (closed by the caller) holds every row to emit, in order. */
+    public VectorSchemaRoot update(VectorSchemaRoot batch) {
         return calls.call(batch, "update", Map.of(WindowAggCalls.STATE_BUDGET, stateBudget));
     }
 

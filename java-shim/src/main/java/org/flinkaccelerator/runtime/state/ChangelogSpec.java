@@ -1,0 +1,72 @@
+package org.flinkaccelerator.runtime.state;
+
+import java.time.Duration;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * What a {@link ChangelogBatchOperator} reads from its spec: besides the sidecar's settings, the
+ * batch limits and the descriptor of a stage whose rows start with the two transport columns
+ * ({@code $key}, {@code $key_group}).
+ */
+public interface ChangelogSpec extends SidecarStateSpec {
+    /** The transport columns before the row's own: the key's bytes and its key group. */
+    int TRANSPORT_COLUMNS = 2;
+
+    /** The descriptor's stage kind ("group_agg"). */
+    String kind();
+
+    /** Rows per {@code update} call at most ({@code accelerator.batch.size}). */
+    int batchSize();
+
+    /** Longest a row waits in a partial batch ({@code accelerator.batch.max-delay}). */
+    Duration maxDelay();
+
+    /** What an update answer carries after {@code $row} and {@code $kind}, per output row. */
+    RowType valuesType();
+
+    /** The operator's output row. */
+    RowType outputType();
+
+    default JsonNode descriptor() {
+        return StateStageDescriptor.parse(descriptorJson(), kind());
+    }
+
+    default String name() {
+        return descriptor().path("name").asText();
+    }
+
+    @Override
+    default String fingerprint() {
+        return descriptor().path("state").path("fingerprint").asText();
+    }
+
+    /** The row of one {@code update} batch: {@code $key}, {@code $key_group}, then the stage's columns. */
+    @Override
+    default RowType batchType() {
+        return StateStageDescriptor.fieldsType(descriptor().path("input").path("fields"), 0);
+    }
+
+    /** The input fields (indexes into {@link #inputType}) sent after the transport columns, in order. */
+    default int[] columnIndexes() {
+        return StateStageDescriptor.argumentNames(descriptor(), TRANSPORT_COLUMNS).stream()
+                .mapToInt(n -> inputType().getFieldNames().indexOf(n)).toArray();
+    }
+
+    /** The operator's name in the job graph and the web UI. */
+    @Override
+    default String operatorName() {
+        return "Accelerated[" + name() + "]";
+    }
+
+    /**
+     * Fails unless {@code descriptorJson} is a descriptor of stage kind {@code kind}, with a state
+     * fingerprint and input columns of {@code inputType} (a record's compact constructor calls it
+     * before its fields are set).
+     */
+    static void check(String descriptorJson, String kind, RowType inputType) {
+        JsonNode descriptor = StateStageDescriptor.parse(descriptorJson, kind);
+        StateStageDescriptor.checkKind(descriptor, kind);
+        StateStageDescriptor.checkStateAndInput(descriptor, TRANSPORT_COLUMNS, inputType);
+    }
+}
