@@ -32,8 +32,10 @@ appender.err.layout.pattern = %d{HH:mm:ss} %-5p %c{1} - %m%n
 STOCK_SECTION = "Runs on stock Flink:"
 WINDOW_AGGREGATES_SECTION = "Window aggregates (accelerator.window-aggregate.enabled):"
 GROUP_AGGREGATES_SECTION = "Group aggregates (accelerator.group-aggregate.enabled):"
+DEDUPLICATIONS_SECTION = "Deduplications (accelerator.deduplicate.enabled):"
 #: The sections of stateful operators, and how their stock lines are named in `stock_parts`.
-STATEFUL_SECTIONS = {WINDOW_AGGREGATES_SECTION: "window aggregate", GROUP_AGGREGATES_SECTION: "group aggregate"}
+STATEFUL_SECTIONS = {WINDOW_AGGREGATES_SECTION: "window aggregate", GROUP_AGGREGATES_SECTION: "group aggregate",
+                     DEDUPLICATIONS_SECTION: "deduplication"}
 STAYS_STOCK = ": stays stock: "
 FILE_MARKER = "##### file "
 EXIT_MARKER = "##### exit "

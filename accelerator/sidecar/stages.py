@@ -88,8 +88,9 @@ class IdentityStage:
 register("identity", IdentityStage)
 
 
-# Register the default kind, the encode kind and the window and group aggregates; imported last
+# Register the default kind, the encode kind, the window and group aggregates and the deduplication; imported last
 # because they register themselves through this module.
 from accelerator.sidecar import encode_stage, segment_stage  # noqa: E402,F401
 from accelerator.windowagg import stage as window_agg_stage  # noqa: E402,F401
 from accelerator.groupagg import stage as group_agg_stage  # noqa: E402,F401
+from accelerator.dedup import stage as dedup_stage  # noqa: E402,F401

@@ -139,6 +139,19 @@ public final class AcceleratorOptions {
                                     + " the stock operator), and 'accelerator explain' lists its descriptor, or why"
                                     + " it stays stock. Has no effect unless 'accelerator.enabled' is true.");
 
+    public static final ConfigOption<Boolean> DEDUPLICATE =
+            key("accelerator.deduplicate.enabled")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Runs deduplications (ROW_NUMBER() OVER (PARTITION BY ... ORDER BY <processing or event"
+                                    + " time>) = 1 without the row number, first or last row, over an insert-only"
+                                    + " input, mini-batch off, no state TTL) in the sidecar: when true, each"
+                                    + " deduplication the sidecar reproduces exactly runs as an accelerated operator"
+                                    + " (its state in Flink's checkpoints, not savepoint-compatible with the stock"
+                                    + " operator), and 'accelerator explain' lists its descriptor, or why it stays"
+                                    + " stock. Has no effect unless 'accelerator.enabled' is true.");
+
     public static final ConfigOption<Boolean> FAIL_ON_FALLBACK =
             key("accelerator.fallback.fail-on-fallback")
                     .booleanType()
@@ -152,6 +165,6 @@ public final class AcceleratorOptions {
     public static List<ConfigOption<?>> all() {
         return List.of(ENABLED, PYTHON_EXECUTABLE, BATCH_SIZE, BATCH_MAX_BYTES, BATCH_MAX_DELAY, MEMORY_ARROW_LIMIT,
                 SIDECAR_TIMEOUT, SIDECAR_HEARTBEAT_INTERVAL, ENCODE_STAGES, WINDOW_AGGREGATE,
-                GROUP_AGGREGATE, FAIL_ON_FALLBACK);
+                GROUP_AGGREGATE, DEDUPLICATE, FAIL_ON_FALLBACK);
     }
 }

@@ -29,9 +29,8 @@ class GraphRewriterTest {
     @Test
     void todaysRulesLeaveAGraphWithoutKafkaSegmentsUntouched() {
         ExecNodeGraph graph = graph();
-        assertEquals(List.of("accelerate-window-aggregates", "accelerate-group-aggregates", "export-kafka-segments",
-                "accelerate-kafka-sources",
-                "accelerate-kafka-sinks"),
+        assertEquals(List.of("accelerate-window-aggregates", "accelerate-group-aggregates", "accelerate-deduplicates",
+                "export-kafka-segments", "accelerate-kafka-sources", "accelerate-kafka-sinks"),
                 RewriteRules.all().stream().map(RewriteRule::name).collect(Collectors.toList()),
                 "a rule was added: extend the end-to-end tests");
         assertSame(graph, new GraphRewriter(RewriteRules.all()).rewrite(graph, new Configuration()));

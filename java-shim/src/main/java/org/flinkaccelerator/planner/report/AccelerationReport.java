@@ -74,6 +74,17 @@ public final class AccelerationReport {
         }
     }
 
+    /**
+     * One deduplication seen with {@code accelerator.deduplicate.enabled}, as a
+     * {@link WindowAggregate} is: not a stock part for {@link FailOnFallback} when it stays stock.
+     */
+    public record Deduplication(String name, ExecNode<?> node, String descriptor, List<String> reasons,
+            String operator) implements StatefulOperator {
+        public Deduplication {
+            reasons = List.copyOf(reasons);
+        }
+    }
+
     /** A stateful operator the report lists in a section of its own: accelerated as {@code operator}, or stock for {@code reasons}. */
     public interface StatefulOperator {
         String name();
@@ -97,6 +108,7 @@ public final class AccelerationReport {
     private final Set<String> notSegments = new LinkedHashSet<>();
     private final List<WindowAggregate> windowAggregates = new ArrayList<>();
     private final List<GroupAggregate> groupAggregates = new ArrayList<>();
+    private final List<Deduplication> deduplications = new ArrayList<>();
 
     public void accelerated(String name, List<ExecNode<?>> nodes, String operator) {
         segments.add(new Segment(name, nodes, operator, List.of(), Shape.WHOLE));
@@ -120,7 +132,8 @@ public final class AccelerationReport {
     public boolean isPartial() {
         return (segments.stream().anyMatch(Segment::accelerated)
                 || windowAggregates.stream().anyMatch(WindowAggregate::accelerated)
-                || groupAggregates.stream().anyMatch(GroupAggregate::accelerated)) && !stockParts().isEmpty();
+                || groupAggregates.stream().anyMatch(GroupAggregate::accelerated)
+                || deduplications.stream().anyMatch(Deduplication::accelerated)) && !stockParts().isEmpty();
     }
 
     /** A sink (or the whole plan) that is not a segment, with why: "<sink table>: <why>". */
@@ -149,6 +162,16 @@ public final class AccelerationReport {
 
     public List<GroupAggregate> groupAggregates() {
         return Collections.unmodifiableList(groupAggregates);
+    }
+
+    /** A deduplication that runs as {@code operator} with {@code descriptor}, or stays stock for {@code reasons}. */
+    public void deduplication(String name, ExecNode<?> node, String descriptor, List<String> reasons,
+            String operator) {
+        deduplications.add(new Deduplication(name, node, descriptor, reasons, operator));
+    }
+
+    public List<Deduplication> deduplications() {
+        return Collections.unmodifiableList(deduplications);
     }
 
     public List<Segment> segments() {
@@ -186,6 +209,9 @@ public final class AccelerationReport {
         for (GroupAggregate aggregate : groupAggregates) {
             markers.put(aggregate.node(), marker("group aggregate", aggregate));
         }
+        for (Deduplication deduplication : deduplications) {
+            markers.put(deduplication.node(), marker("deduplication", deduplication));
+        }
         StringBuilder out = new StringBuilder();
         Map<ExecNode<?>, Integer> shown = new IdentityHashMap<>();
         for (ExecNode<?> root : graph.getRootNodes()) {
@@ -199,11 +225,13 @@ public final class AccelerationReport {
         }
         renderStateful(out, WINDOW_AGGREGATES_HEADER, windowAggregates);
         renderStateful(out, GROUP_AGGREGATES_HEADER, groupAggregates);
+        renderStateful(out, DEDUPLICATIONS_HEADER, deduplications);
         return out.toString();
     }
 
     static final String WINDOW_AGGREGATES_HEADER = "Window aggregates (accelerator.window-aggregate.enabled):";
     static final String GROUP_AGGREGATES_HEADER = "Group aggregates (accelerator.group-aggregate.enabled):";
+    static final String DEDUPLICATIONS_HEADER = "Deduplications (accelerator.deduplicate.enabled):";
 
     private static void renderStateful(StringBuilder out, String header, List<? extends StatefulOperator> operators) {
         if (operators.isEmpty()) {

@@ -13,7 +13,7 @@ public final class RewriteRules {
     private RewriteRules() {}
 
     public static List<RewriteRule> all() {
-        return List.of(new AccelerateWindowAggregates(), new AccelerateGroupAggregates(), new ExportKafkaSegments(),
-                new AccelerateKafkaSources(), new AccelerateKafkaSinks());
+        return List.of(new AccelerateWindowAggregates(), new AccelerateGroupAggregates(), new AccelerateDeduplicates(),
+                new ExportKafkaSegments(), new AccelerateKafkaSources(), new AccelerateKafkaSinks());
     }
 }

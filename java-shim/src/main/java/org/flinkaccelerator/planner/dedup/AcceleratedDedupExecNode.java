@@ -1,0 +1,29 @@
+package org.flinkaccelerator.planner.dedup;
+
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.flinkaccelerator.planner.replace.SidecarStateExecNode;
+import org.flinkaccelerator.runtime.dedup.AcceleratedDedupOperator;
+import org.flinkaccelerator.runtime.dedup.DedupSpec;
+
+/**
+ * The ExecNode of an accelerated deduplication, running {@link AcceleratedDedupOperator} with an
+ * OPERATOR weight for its state. Its uid ends in {@value #UID_NAME}, never stock's {@code deduplicate}.
+ */
+public final class AcceleratedDedupExecNode extends SidecarStateExecNode<DedupSpec> {
+    static final String CONTEXT = "accelerated-deduplicate_1";
+    static final String UID_NAME = "accelerated-deduplicate";
+    /** The managed-memory weight declared for the sidecar's state (stock's deduplication keeps it on heap). */
+    static final long MEMORY_WEIGHT = 100L;
+
+    public AcceleratedDedupExecNode(ReadableConfig config, DedupSpec spec, int[] uniqueKeys, RowType outputType) {
+        super(CONTEXT, UID_NAME, MEMORY_WEIGHT, "deduplication", config, spec, uniqueKeys, outputType);
+    }
+
+    @Override
+    protected OneInputStreamOperator<RowData, RowData> createOperator() {
+        return new AcceleratedDedupOperator(spec());
+    }
+}

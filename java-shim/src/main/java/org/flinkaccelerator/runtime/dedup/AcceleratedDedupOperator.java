@@ -1,0 +1,40 @@
+package org.flinkaccelerator.runtime.dedup;
+
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.types.RowKind;
+import org.flinkaccelerator.runtime.state.ChangelogBatchOperator;
+
+/**
+ * A deduplication ({@code ROW_NUMBER() OVER (PARTITION BY k ORDER BY <time>) = 1}) whose kept rows
+ * live in the Python sidecar's {@code deduplicate} stage, emitting what stock Flink's deduplicate
+ * function (run by a {@code KeyedProcessOperator}) emits for each input row, in input order: the
+ * row itself, or the kept row it replaces ({@code -U}) and the row ({@code +U}). Processing time
+ * is the rows' arrival order: the operator reads no clock and registers no timers but the batch's
+ * max-delay flush. Batching and emission are {@link ChangelogBatchOperator}'s; a checkpoint writes
+ * the sidecar's state per key group into raw keyed state ({@link DedupStateFormat}).
+ */
+public final class AcceleratedDedupOperator extends ChangelogBatchOperator<DedupSpec> {
+    private static final long serialVersionUID = 1L;
+    private static final Kind KIND = new Kind(DedupSpec.KIND, "deduplication", "deduplication", "keys",
+            DedupStateFormat.FORMAT);
+
+    public AcceleratedDedupOperator(DedupSpec spec) {
+        super(spec);
+    }
+
+    @Override
+    protected Kind kind() {
+        return KIND;
+    }
+
+    @Override
+    protected String option() {
+        return "accelerator.deduplicate.enabled";
+    }
+
+    @Override
+    protected RowData output(RowKind kind, RowData key, RowData values) {
+        values.setRowKind(kind);
+        return values;
+    }
+}
