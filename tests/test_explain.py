@@ -161,3 +161,37 @@ def test_group_aggregates_are_accelerated_only_with_their_option(tmp_path):
     assert [p for p in stock_parts if p.startswith("group aggregate ")] == [
         "group aggregate bid_g-group-agg: aggregates: COUNT(DISTINCT price) is not accelerated: DISTINCT"
         " aggregates stay stock"], stock_parts
+
+
+DEDUPLICATED = """
+CREATE TABLE bid_d (auction BIGINT, price BIGINT, ts TIMESTAMP(3), pt AS PROCTIME(),
+  WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH (
+  'connector' = 'kafka', 'topic' = 'bids', 'properties.bootstrap.servers' = 'localhost:1',
+  'scan.startup.mode' = 'earliest-offset', 'format' = 'json');
+CREATE TABLE out_d (auction BIGINT, price BIGINT, PRIMARY KEY (auction) NOT ENFORCED) WITH (
+  'connector' = 'upsert-kafka', 'topic' = 'out', 'properties.bootstrap.servers' = 'localhost:1',
+  'key.format' = 'json', 'value.format' = 'json');
+INSERT INTO out_d SELECT auction, price FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY auction
+  ORDER BY pt DESC) AS rn FROM bid_d) WHERE rn = 1;
+INSERT INTO out_d SELECT auction, price FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY auction
+  ORDER BY ts ASC) AS rn FROM bid_d) WHERE rn = 1;
+"""
+
+
+def test_deduplications_are_accelerated_only_with_their_option(tmp_path):
+    """accelerator.deduplicate.enabled: the accelerated operator with its descriptor, or the stock reasons."""
+    off = explain(tmp_path, DEDUPLICATED)
+    assert off.returncode == 0, off.stderr
+    assert "Deduplications (" not in off.stdout, off.stdout
+
+    on = explain(tmp_path, "SET 'accelerator.deduplicate.enabled' = 'true';\n" + DEDUPLICATED)
+    assert on.returncode == 0, on.stderr
+    last, first = on.stdout.split("\n== ")[0], on.stdout.split("\n== ")[1]
+    dedup = next(line for line in last.splitlines() if "Deduplicate(" in line)
+    assert dedup.endswith("[accelerated: Accelerated[bid_d-dedup]]"), dedup
+    assert "\"kind\": \"deduplicate\"" in last and "\"keep\": \"last\"" in last, last
+    stock_parts = Explained(on.returncode, on.stdout, on.stderr).stock_parts
+    assert [p for p in stock_parts if p.startswith("deduplication ")] == [
+        "deduplication bid_d-dedup: deduplicate: an event-time first row is not accelerated: stock Flink runs"
+        " RowTimeDeduplicateKeepFirstRowFunction (insert-only, each key's first row emitted on a watermark); the"
+        " event-time last row and both processing-time deduplications are"], stock_parts
