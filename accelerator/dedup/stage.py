@@ -21,16 +21,11 @@ from accelerator.dedup import choice, spec as specs
 from accelerator.dedup.state import DedupState
 from accelerator.sidecar import keyed_state
 from accelerator.sidecar.stages import register
-from accelerator.windowagg import protocol
-from accelerator.windowagg.protocol import CallError
 
 KIND = "deduplicate"
-ROW = "$row"
-CHANGE = "$kind"
+ROW, CHANGE, EMPTY = keyed_state.ROW, keyed_state.CHANGE, keyed_state.EMPTY
 #: The state payload format this sidecar writes and reads (DedupStateFormat.VERSION in the jar).
 STATE_FORMAT_VERSION = 1
-
-EMPTY = pa.RecordBatch.from_arrays([], schema=pa.schema([]))
 
 
 class DedupStateError(ValueError):
@@ -51,14 +46,7 @@ class DedupStage:
         self._calls = {"update": self.update, "snapshot": self.snapshot, "restore": self.restore}
 
     def process(self, batch: pa.RecordBatch) -> pa.RecordBatch:
-        call = protocol.call_of(batch)
-        if call not in self._calls:
-            raise CallError(f"stage {self.name!r}: a deduplicate stage answers {list(self._calls)}, not {call!r}")
-        answer = self._calls[call](batch)
-        metadata = {**(answer.schema.metadata or {}),
-                    protocol.STATE_ENTRIES: str(self.state.entries).encode(),
-                    protocol.STATE_BYTES: str(self.state.nbytes()).encode()}
-        return answer.replace_schema_metadata(metadata)
+        return keyed_state.run_call(self.name, KIND, self._calls, self.state, batch)
 
     def update(self, batch: pa.RecordBatch) -> pa.RecordBatch:
         keyed_state.check_columns(self.name, batch, self.spec.input_schema, "update")
@@ -94,9 +82,7 @@ class DedupStage:
         keyed_state.check_columns(self.name, batch, self.state_schema, "restore")
         key_groups = keyed_state.restored_key_groups(self.name, batch, DedupStateError)
         keys = batch.column(specs.KEY)
-        listed = keys.to_pylist()
-        if len(set(listed)) != len(listed) or any(self.state.key_slots.holds(k) for k in listed):
-            raise DedupStateError(f"stage {self.name!r}: restored state holds a key twice")
+        keyed_state.check_new_keys(self.name, keys, self.state.key_slots.holds, DedupStateError)
         slots, _ = self.state.key_slots.slots(keys, key_groups)
         if not self.spec.keeps_rows:
             self.state.present[slots] = True

@@ -22,17 +22,12 @@ from accelerator.groupagg import emission, spec as specs
 from accelerator.groupagg.state import GroupAggState
 from accelerator.sidecar import keyed_state
 from accelerator.sidecar.stages import register
-from accelerator.windowagg import protocol
-from accelerator.windowagg.protocol import CallError
 from accelerator.windowagg.stage import operand, state_fields
 
 KIND = "group_agg"
-ROW = "$row"
-CHANGE = "$kind"
+ROW, CHANGE, EMPTY = keyed_state.ROW, keyed_state.CHANGE, keyed_state.EMPTY
 #: The state payload format this sidecar writes and reads (GroupAggStateFormat.VERSION in the jar).
 STATE_FORMAT_VERSION = 1
-
-EMPTY = pa.RecordBatch.from_arrays([], schema=pa.schema([]))
 
 
 class GroupAggStateError(ValueError):
@@ -52,14 +47,7 @@ class GroupAggStage:
         self._calls = {"update": self.update, "snapshot": self.snapshot, "restore": self.restore}
 
     def process(self, batch: pa.RecordBatch) -> pa.RecordBatch:
-        call = protocol.call_of(batch)
-        if call not in self._calls:
-            raise CallError(f"stage {self.name!r}: a group_agg stage answers {list(self._calls)}, not {call!r}")
-        answer = self._calls[call](batch)
-        metadata = {**(answer.schema.metadata or {}),
-                    protocol.STATE_ENTRIES: str(self.state.entries).encode(),
-                    protocol.STATE_BYTES: str(self.state.nbytes()).encode()}
-        return answer.replace_schema_metadata(metadata)
+        return keyed_state.run_call(self.name, KIND, self._calls, self.state, batch)
 
     def update(self, batch: pa.RecordBatch) -> pa.RecordBatch:
         self._check_columns(batch, self.spec.input_schema, "update")
@@ -90,9 +78,7 @@ class GroupAggStage:
         self._check_columns(batch, self.state_schema, "restore")
         key_groups = keyed_state.restored_key_groups(self.name, batch, GroupAggStateError)
         keys = batch.column(specs.KEY)
-        listed = keys.to_pylist()
-        if len(set(listed)) != len(listed) or any(self.state.holds(k) for k in listed):
-            raise GroupAggStateError(f"stage {self.name!r}: restored state holds a key twice")
+        keyed_state.check_new_keys(self.name, keys, self.state.holds, GroupAggStateError)
         slots, _ = self.state.slots(keys, key_groups)
         names = iter(name for name, _ in state_fields(self.spec.aggregates))
         for column, aggregate in zip(self.state.accumulators, self.spec.aggregates):

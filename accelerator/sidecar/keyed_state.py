@@ -1,7 +1,8 @@
-"""Checks every stateful stage (window aggregate, group aggregate) makes on the keyed state it
-holds for a JVM operator: its size against the operator's managed-memory budget, the format and
-query fingerprint of a state being restored, and the columns of a call. One place, so each
-operator family fails the same way, with what to change."""
+"""Checks every stateful stage (window aggregate, group aggregate, deduplication) makes on the
+keyed state it holds for a JVM operator: its size against the operator's managed-memory budget,
+the format and query fingerprint of a state being restored, and the columns of a call; and how a
+call is dispatched and answered with the state gauges. One place, so each operator family fails
+the same way, with what to change."""
 
 from __future__ import annotations
 
@@ -11,6 +12,33 @@ import pyarrow as pa
 from accelerator.windowagg import protocol
 from accelerator.windowagg.protocol import CallError
 from accelerator.windowagg.spec import KEY_GROUP
+
+
+#: The columns before the values in a changelog stage's update answer: the batch row and its RowKind byte.
+ROW = "$row"
+CHANGE = "$kind"
+#: The answer of a call that answers no rows (restore).
+EMPTY = pa.RecordBatch.from_arrays([], schema=pa.schema([]))
+
+
+def run_call(stage: str | None, kind: str, calls: dict, state, batch: pa.RecordBatch) -> pa.RecordBatch:
+    """Runs the one of `calls` the batch names; the answer carries the gauges of `state` (its
+    `entries` and `nbytes()`)."""
+    call = protocol.call_of(batch)
+    if call not in calls:
+        raise CallError(f"stage {stage!r}: a {kind} stage answers {list(calls)}, not {call!r}")
+    answer = calls[call](batch)
+    metadata = {**(answer.schema.metadata or {}),
+                protocol.STATE_ENTRIES: str(state.entries).encode(),
+                protocol.STATE_BYTES: str(state.nbytes()).encode()}
+    return answer.replace_schema_metadata(metadata)
+
+
+def check_new_keys(stage: str | None, keys: pa.Array, holds, error: type[Exception]) -> None:
+    """Fails with `error` when restored `keys` repeat a key or one the stage `holds` already."""
+    listed = keys.to_pylist()
+    if len(set(listed)) != len(listed) or any(holds(k) for k in listed):
+        raise error(f"stage {stage!r}: restored state holds a key twice")
 
 
 class StateBudgetError(ValueError):

@@ -59,15 +59,7 @@ public record DedupExport(String name, Map<String, Object> descriptor, List<Fall
 
     /** The descriptor's JSON text, or a {"protocol", "kind", "name", "fallback"} document of the reasons. */
     public String toJson() {
-        if (accelerated()) {
-            return JsonText.pretty(descriptor);
-        }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("protocol", StageDescriptor.PROTOCOL);
-        out.put("kind", KIND);
-        out.put("name", name);
-        out.put("fallback", fallback.stream().map(FallbackReason::tree).toList());
-        return JsonText.pretty(out);
+        return accelerated() ? JsonText.pretty(descriptor) : FallbackReason.document(KIND, name, fallback);
     }
 
     /** Exports {@code node} under {@code name}, with {@code config} the plan's table configuration. */

@@ -1,10 +1,8 @@
 package org.flinkaccelerator.runtime.dedup;
 
 import java.time.Duration;
-import java.util.Objects;
 import org.apache.flink.table.types.logical.RowType;
 import org.flinkaccelerator.AcceleratorOptions;
-import org.flinkaccelerator.runtime.SidecarLimits;
 import org.flinkaccelerator.runtime.state.ChangelogSpec;
 import org.flinkaccelerator.runtime.state.StateStageDescriptor;
 
@@ -36,14 +34,8 @@ public record DedupSpec(String descriptorJson, RowType inputType, String pythonE
     }
 
     public DedupSpec {
-        Objects.requireNonNull(descriptorJson, "descriptorJson");
-        Objects.requireNonNull(inputType, "inputType");
-        Objects.requireNonNull(pythonExecutable, "pythonExecutable");
-        SidecarLimits.check(batchSize, batchBytes, arrowLimit, sidecarTimeout);
-        if (maxDelay.isNegative() || maxDelay.isZero()) {
-            throw new IllegalArgumentException("accelerator.batch.max-delay must be positive, got " + maxDelay);
-        }
-        ChangelogSpec.check(descriptorJson, KIND, inputType);
+        ChangelogSpec.check(descriptorJson, KIND, inputType, pythonExecutable, batchSize, batchBytes, maxDelay,
+                sidecarTimeout, arrowLimit);
     }
 
     @Override

@@ -1,10 +1,8 @@
 package org.flinkaccelerator.runtime.groupagg;
 
 import java.time.Duration;
-import java.util.Objects;
 import org.apache.flink.table.types.logical.RowType;
 import org.flinkaccelerator.AcceleratorOptions;
-import org.flinkaccelerator.runtime.SidecarLimits;
 import org.flinkaccelerator.runtime.state.ChangelogSpec;
 import org.flinkaccelerator.runtime.state.StateStageDescriptor;
 
@@ -35,14 +33,8 @@ public record GroupAggSpec(String descriptorJson, RowType inputType, String pyth
     }
 
     public GroupAggSpec {
-        Objects.requireNonNull(descriptorJson, "descriptorJson");
-        Objects.requireNonNull(inputType, "inputType");
-        Objects.requireNonNull(pythonExecutable, "pythonExecutable");
-        SidecarLimits.check(batchSize, batchBytes, arrowLimit, sidecarTimeout);
-        if (maxDelay.isNegative() || maxDelay.isZero()) {
-            throw new IllegalArgumentException("accelerator.batch.max-delay must be positive, got " + maxDelay);
-        }
-        ChangelogSpec.check(descriptorJson, KIND, inputType);
+        ChangelogSpec.check(descriptorJson, KIND, inputType, pythonExecutable, batchSize, batchBytes, maxDelay,
+                sidecarTimeout, arrowLimit);
     }
 
     static final String KIND = "group_agg";

@@ -1,8 +1,10 @@
 package org.flinkaccelerator.runtime.state;
 
 import java.time.Duration;
+import java.util.Objects;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.table.types.logical.RowType;
+import org.flinkaccelerator.runtime.SidecarLimits;
 
 /**
  * What a {@link ChangelogBatchOperator} reads from its spec: besides the sidecar's settings, the
@@ -60,11 +62,19 @@ public interface ChangelogSpec extends SidecarStateSpec {
     }
 
     /**
-     * Fails unless {@code descriptorJson} is a descriptor of stage kind {@code kind}, with a state
-     * fingerprint and input columns of {@code inputType} (a record's compact constructor calls it
-     * before its fields are set).
+     * Fails unless the settings are within the sidecar's limits and {@code descriptorJson} is a
+     * descriptor of stage kind {@code kind}, with a state fingerprint and input columns of
+     * {@code inputType} (a record's compact constructor calls it before its fields are set).
      */
-    static void check(String descriptorJson, String kind, RowType inputType) {
+    static void check(String descriptorJson, String kind, RowType inputType, String pythonExecutable, int batchSize,
+            long batchBytes, Duration maxDelay, Duration sidecarTimeout, long arrowLimit) {
+        Objects.requireNonNull(descriptorJson, "descriptorJson");
+        Objects.requireNonNull(inputType, "inputType");
+        Objects.requireNonNull(pythonExecutable, "pythonExecutable");
+        SidecarLimits.check(batchSize, batchBytes, arrowLimit, sidecarTimeout);
+        if (maxDelay.isNegative() || maxDelay.isZero()) {
+            throw new IllegalArgumentException("accelerator.batch.max-delay must be positive, got " + maxDelay);
+        }
         JsonNode descriptor = StateStageDescriptor.parse(descriptorJson, kind);
         StateStageDescriptor.checkKind(descriptor, kind);
         StateStageDescriptor.checkStateAndInput(descriptor, TRANSPORT_COLUMNS, inputType);

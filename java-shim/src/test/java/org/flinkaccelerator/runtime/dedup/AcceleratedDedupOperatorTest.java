@@ -49,7 +49,7 @@ class AcceleratedDedupOperatorTest {
     private static List<String> run(DedupHarnesses.Planned planned, OneInputStreamOperator<RowData, RowData> operator,
             List<DedupHarnesses.Event> events, List<Integer> barriers) throws Exception {
         try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
-                planned.harness(operator, MAX_PARALLELISM, 1, 0)) {
+                planned.stock().harness(operator, MAX_PARALLELISM, 1, 0)) {
             harness.open();
             long checkpoint = 0;
             for (int i = 0; i < events.size(); i++) {
@@ -60,7 +60,7 @@ class AcceleratedDedupOperatorTest {
                 DedupHarnesses.feed(harness, events.get(i));
             }
             harness.endInput();
-            return WindowAggHarnesses.output(harness, planned.outputType());
+            return WindowAggHarnesses.output(harness, planned.stock().outputType());
         }
     }
 
@@ -68,8 +68,8 @@ class AcceleratedDedupOperatorTest {
     @MethodSource("queries")
     void sameOutputAsStockForBatchesOfEverySize(String order, boolean upsert, String[] options) throws Exception {
         DedupHarnesses.Planned planned = DedupHarnesses.plan(DedupHarnesses.query(order), upsert, options);
-        List<DedupHarnesses.Event> events = DedupHarnesses.stream(planned.inputType(), 3, 500, 40);
-        List<String> stock = run(planned, planned.newStock(), events, List.of());
+        List<DedupHarnesses.Event> events = DedupHarnesses.stream(planned.stock().inputType(), 3, 500, 40);
+        List<String> stock = run(planned, planned.stock().newStock(), events, List.of());
         for (int batch : new int[] {1, 7, 10_000}) {
             assertEquals(stock, run(planned, planned.newAccelerated(batch), events, List.of()), "batch " + batch);
         }
@@ -89,13 +89,13 @@ class AcceleratedDedupOperatorTest {
     void barriersAtRandomPointsGiveStockOutput() throws Exception {
         for (String order : new String[] {"pt DESC", "ts DESC"}) {
             DedupHarnesses.Planned planned = DedupHarnesses.plan(DedupHarnesses.query(order), false);
-            List<DedupHarnesses.Event> events = DedupHarnesses.stream(planned.inputType(), 5, 600, 60);
+            List<DedupHarnesses.Event> events = DedupHarnesses.stream(planned.stock().inputType(), 5, 600, 60);
             Random random = new Random(5);
             List<Integer> barriers = new ArrayList<>();
             for (int i = 0; i < events.size(); i += 1 + random.nextInt(150)) {
                 barriers.add(i);
             }
-            assertEquals(run(planned, planned.newStock(), events, barriers),
+            assertEquals(run(planned, planned.stock().newStock(), events, barriers),
                     run(planned, planned.newAccelerated(), events, barriers), order);
         }
     }
@@ -103,9 +103,9 @@ class AcceleratedDedupOperatorTest {
     private static List<String> rescaled(DedupHarnesses.Planned planned,
             Supplier<OneInputStreamOperator<RowData, RowData>> operators, List<DedupHarnesses.Event> events, int cut,
             int before, int after) throws Exception {
-        return new RescaledRun<DedupHarnesses.Event>(planned::harness,
-                event -> event.row() == null ? null : planned.keySelector().getKey(event.row()), DedupHarnesses::feed,
-                harness -> WindowAggHarnesses.output(harness, planned.outputType()), MAX_PARALLELISM)
+        return new RescaledRun<DedupHarnesses.Event>(planned.stock()::harness,
+                event -> event.row() == null ? null : planned.stock().keySelector().getKey(event.row()), DedupHarnesses::feed,
+                harness -> WindowAggHarnesses.output(harness, planned.stock().outputType()), MAX_PARALLELISM)
                 .run(operators, events, cut, before, after, true);
     }
 
@@ -114,10 +114,10 @@ class AcceleratedDedupOperatorTest {
         for (String order : new String[] {"pt ASC", "pt DESC", "ts DESC"}) {
             DedupHarnesses.Planned planned = DedupHarnesses.plan(DedupHarnesses.query(order), false);
             for (int[] scale : new int[][] {{1, 1}, {2, 1}, {2, 3}}) {
-                List<DedupHarnesses.Event> events = DedupHarnesses.stream(planned.inputType(),
+                List<DedupHarnesses.Event> events = DedupHarnesses.stream(planned.stock().inputType(),
                         11 + scale[0] * 10L + scale[1], 400, 50);
                 int cut = events.size() / 2;
-                List<String> stock = rescaled(planned, planned::newStock, events, cut, scale[0], scale[1]);
+                List<String> stock = rescaled(planned, planned.stock()::newStock, events, cut, scale[0], scale[1]);
                 assertEquals(stock, rescaled(planned, planned::newAccelerated, events, cut, scale[0], scale[1]),
                         order + ", " + scale[0] + " -> " + scale[1] + " subtasks");
                 // After the cut, keys seen before it do not insert again: their state was restored.
@@ -130,9 +130,9 @@ class AcceleratedDedupOperatorTest {
     @Test
     void aRowWaitsNoLongerThanTheMaxDelay() throws Exception {
         DedupHarnesses.Planned planned = DedupHarnesses.plan(DedupHarnesses.query("pt ASC"), false);
-        List<DedupHarnesses.Event> events = DedupHarnesses.stream(planned.inputType(), 4, 3, 3);
+        List<DedupHarnesses.Event> events = DedupHarnesses.stream(planned.stock().inputType(), 4, 3, 3);
         try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
-                planned.harness(planned.newAccelerated(), MAX_PARALLELISM, 1, 0)) {
+                planned.stock().harness(planned.newAccelerated(), MAX_PARALLELISM, 1, 0)) {
             harness.open();
             harness.setProcessingTime(0);
             DedupHarnesses.feed(harness, events.get(0));
@@ -145,7 +145,7 @@ class AcceleratedDedupOperatorTest {
     private static OperatorSubtaskState snapshotAfter(DedupHarnesses.Planned planned,
             OneInputStreamOperator<RowData, RowData> operator, List<DedupHarnesses.Event> events) throws Exception {
         try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
-                planned.harness(operator, MAX_PARALLELISM, 1, 0)) {
+                planned.stock().harness(operator, MAX_PARALLELISM, 1, 0)) {
             harness.open();
             for (DedupHarnesses.Event event : events) {
                 DedupHarnesses.feed(harness, event);
@@ -158,7 +158,7 @@ class AcceleratedDedupOperatorTest {
     private static String restoreFailure(DedupHarnesses.Planned planned, OperatorSubtaskState state)
             throws Exception {
         try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
-                planned.harness(planned.newAccelerated(), MAX_PARALLELISM, 1, 0)) {
+                planned.stock().harness(planned.newAccelerated(), MAX_PARALLELISM, 1, 0)) {
             Exception e = assertThrows(Exception.class, () -> {
                 harness.initializeState(state);
                 harness.open();
@@ -171,8 +171,8 @@ class AcceleratedDedupOperatorTest {
     @Test
     void stockStateAndStateOfAnotherQueryAreRefusedNamingWhatToDo() throws Exception {
         DedupHarnesses.Planned planned = DedupHarnesses.plan(DedupHarnesses.query("ts DESC"), false);
-        List<DedupHarnesses.Event> events = DedupHarnesses.stream(planned.inputType(), 3, 100, 20);
-        String fromStock = restoreFailure(planned, snapshotAfter(planned, planned.newStock(), events));
+        List<DedupHarnesses.Event> events = DedupHarnesses.stream(planned.stock().inputType(), 3, 100, 20);
+        String fromStock = restoreFailure(planned, snapshotAfter(planned, planned.stock().newStock(), events));
         assertTrue(fromStock.contains("written by stock Flink's deduplication")
                 && fromStock.contains("accelerator.deduplicate.enabled: false"), fromStock);
         DedupHarnesses.Planned other = DedupHarnesses.plan(DedupHarnesses.query("pt DESC"), false);

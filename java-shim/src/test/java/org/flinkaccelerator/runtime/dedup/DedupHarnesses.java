@@ -1,35 +1,23 @@
 package org.flinkaccelerator.runtime.dedup;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.Random;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.dag.Transformation;
-import org.apache.flink.api.java.functions.KeySelector;
-import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
-import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
-import org.apache.flink.streaming.api.operators.SimpleOperatorFactory;
-import org.apache.flink.streaming.api.transformations.OneInputTransformation;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
-import org.apache.flink.table.api.Schema;
-import org.apache.flink.table.api.TableDescriptor;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
-import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.flink.util.InstantiationUtil;
 import org.flinkaccelerator.planner.dedup.DedupExport;
 import org.flinkaccelerator.planner.dedup.DedupNode;
 import org.flinkaccelerator.planner.stage.SqlPlans;
+import org.flinkaccelerator.runtime.state.StockKeyedOperator;
 import org.flinkaccelerator.runtime.windowagg.WindowAggHarnesses;
 import org.flinkaccelerator.sidecar.TestPython;
 
@@ -50,17 +38,8 @@ final class DedupHarnesses {
                 + ") AS rn FROM bids) WHERE rn = 1";
     }
 
-    record Planned(OneInputStreamOperator<RowData, RowData> stock, KeySelector<RowData, RowData> keySelector,
-            TypeInformation<RowData> keyType, RowType inputType, RowType outputType, DedupSpec spec) {
-
-        OneInputStreamOperator<RowData, RowData> newStock() {
-            try {
-                return InstantiationUtil.clone(stock, DedupHarnesses.class.getClassLoader());
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }
-
+    /** Stock's operator for the SQL and the accelerated one's spec, from the same exec node. */
+    record Planned(StockKeyedOperator stock, DedupSpec spec) {
         AcceleratedDedupOperator newAccelerated() {
             return new AcceleratedDedupOperator(spec);
         }
@@ -70,16 +49,6 @@ final class DedupHarnesses {
                     spec.pythonExecutable(), batchSize, spec.batchBytes(), spec.maxDelay(), spec.sidecarTimeout(),
                     spec.arrowLimit()));
         }
-
-        KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness(
-                OneInputStreamOperator<RowData, RowData> operator, int maxParallelism, int parallelism, int subtask)
-                throws Exception {
-            KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
-                    new KeyedOneInputStreamOperatorTestHarness<>(operator, keySelector, keyType, maxParallelism,
-                            parallelism, subtask);
-            harness.setup(new RowDataSerializer(outputType));
-            return harness;
-        }
     }
 
     private DedupHarnesses() {}
@@ -88,25 +57,13 @@ final class DedupHarnesses {
      * Plans {@code INSERT INTO results <select>} into an upsert-kafka sink keyed by k1, k2
      * ({@code upsert}) or a print sink taking the whole changelog, with {@code options} set.
      */
-    @SuppressWarnings("unchecked")
     static Planned plan(String select, boolean upsert, String... options) throws Exception {
         SqlPlans plans = new SqlPlans();
         for (int i = 0; i < options.length; i += 2) {
             plans.set(options[i], options[i + 1]);
         }
         plans.env().executeSql(TABLE);
-        Schema.Builder schema = Schema.newBuilder();
-        for (var column : plans.env().sqlQuery(select).getResolvedSchema().getColumns()) {
-            boolean key = column.getName().equals("k1") || column.getName().equals("k2");
-            schema.column(column.getName(), upsert && key ? column.getDataType().notNull() : column.getDataType());
-        }
-        TableDescriptor results = upsert
-                ? TableDescriptor.forConnector("upsert-kafka").schema(schema.primaryKey("k1", "k2").build())
-                        .option("topic", "results").option("properties.bootstrap.servers", "localhost:9092")
-                        .option("key.format", "json").option("value.format", "json").build()
-                : TableDescriptor.forConnector("print").schema(schema.build()).build();
-        plans.env().createTemporaryTable("results", results);
-        ExecNodeGraph graph = plans.plan("INSERT INTO results " + select + ";\n");
+        ExecNodeGraph graph = StockKeyedOperator.plan(plans, select, upsert ? List.of("k1", "k2") : List.of());
         List<DedupNode.Found> found = DedupNode.find(graph);
         if (found.size() != 1) {
             throw new IllegalStateException("expected one deduplication, found " + found.size());
@@ -116,32 +73,9 @@ final class DedupHarnesses {
             throw new IllegalStateException("the deduplication stays stock: " + export.fallback());
         }
         RowType inputType = found.get(0).fields().inputType();
-        DedupSpec spec = new DedupSpec(export.toJson(), inputType, TestPython.path());
-
-        OneInputTransformation<RowData, RowData> dedup = null;
-        Deque<Transformation<?>> pending = new ArrayDeque<>(plans.translate(graph));
-        while (!pending.isEmpty()) {
-            Transformation<?> t = pending.pop();
-            if (t instanceof OneInputTransformation<?, ?> one
-                    && one.getOperatorFactory() instanceof SimpleOperatorFactory<?> simple
-                    && simple.getOperator() instanceof KeyedProcessOperator<?, ?, ?> keyed
-                    && keyed.getUserFunction().getClass().getPackageName().endsWith("operators.deduplicate")) {
-                dedup = (OneInputTransformation<RowData, RowData>) one;
-            }
-            pending.addAll(t.getInputs());
-        }
-        if (dedup == null) {
-            throw new IllegalStateException("the translated plan has no deduplicate function");
-        }
-        RowType stockInput = ((InternalTypeInfo<RowData>) dedup.getInputType()).toRowType();
-        if (!stockInput.equals(inputType)) {
-            throw new IllegalStateException("the stock operator reads " + stockInput + ", the export " + inputType);
-        }
-        return new Planned((OneInputStreamOperator<RowData, RowData>)
-                ((SimpleOperatorFactory<?>) dedup.getOperatorFactory()).getOperator(),
-                (KeySelector<RowData, RowData>) dedup.getStateKeySelector(),
-                (TypeInformation<RowData>) dedup.getStateKeyType(), inputType,
-                ((InternalTypeInfo<RowData>) dedup.getOutputType()).toRowType(), spec);
+        return new Planned(StockKeyedOperator.translated(plans, graph,
+                f -> f.getClass().getPackageName().endsWith("operators.deduplicate"), inputType),
+                new DedupSpec(export.toJson(), inputType, TestPython.path()));
     }
 
     /** One input event: a row with or without a timestamp, or a watermark. */

@@ -71,7 +71,7 @@ class AcceleratedGroupAggOperatorTest {
     private static List<String> run(GroupAggHarnesses.Planned planned, OneInputStreamOperator<RowData, RowData> operator,
             List<GroupAggHarnesses.Event> events, List<Integer> barriers) throws Exception {
         try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
-                planned.harness(operator, MAX_PARALLELISM, 1, 0)) {
+                planned.stock().harness(operator, MAX_PARALLELISM, 1, 0)) {
             harness.open();
             long checkpoint = 0;
             for (int i = 0; i < events.size(); i++) {
@@ -82,7 +82,7 @@ class AcceleratedGroupAggOperatorTest {
                 GroupAggHarnesses.feed(harness, events.get(i));
             }
             harness.endInput();
-            return WindowAggHarnesses.output(harness, planned.outputType());
+            return WindowAggHarnesses.output(harness, planned.stock().outputType());
         }
     }
 
@@ -94,8 +94,8 @@ class AcceleratedGroupAggOperatorTest {
         assertEquals(sink == GroupAggHarnesses.Sink.RETRACT,
                 planned.spec().descriptorJson().contains("\"generate_update_before\": true"),
                 planned.spec().descriptorJson());
-        List<GroupAggHarnesses.Event> events = GroupAggHarnesses.stream(planned.inputType(), 3, 400);
-        List<String> stock = run(planned, planned.newStock(), events, List.of());
+        List<GroupAggHarnesses.Event> events = GroupAggHarnesses.stream(planned.stock().inputType(), 3, 400);
+        List<String> stock = run(planned, planned.stock().newStock(), events, List.of());
         for (int batch : new int[] {1, 7, 10_000}) {
             assertEquals(stock, run(planned, planned.newAccelerated(batch), events, List.of()), "batch " + batch);
         }
@@ -108,7 +108,7 @@ class AcceleratedGroupAggOperatorTest {
         } else if (query.equals(TRUNCATED_AVERAGE)) {
             // Beyond the rows whose argument is NULL (they change no accumulator), rows that move the
             // sum and count but not the truncated quotient emit nothing.
-            int argument = planned.inputType().getFieldCount() - 1;
+            int argument = planned.stock().inputType().getFieldCount() - 1;
             long nulls = events.stream().filter(e -> e.row() != null && e.row().isNullAt(argument)).count();
             assertTrue(emitted + nulls < rows - 10, "rows that leave the average equal emit nothing: " + emitted
                     + " emitted, " + nulls + " NULL arguments, of " + rows);
@@ -123,13 +123,13 @@ class AcceleratedGroupAggOperatorTest {
     @MethodSource("stateShapes")
     void barriersAtRandomPointsGiveStockOutput(String query) throws Exception {
         GroupAggHarnesses.Planned planned = GroupAggHarnesses.plan(query, GroupAggHarnesses.Sink.RETRACT, "");
-        List<GroupAggHarnesses.Event> events = GroupAggHarnesses.stream(planned.inputType(), 5, 600);
+        List<GroupAggHarnesses.Event> events = GroupAggHarnesses.stream(planned.stock().inputType(), 5, 600);
         Random random = new Random(5);
         List<Integer> barriers = new ArrayList<>();
         for (int i = 0; i < events.size(); i += 1 + random.nextInt(150)) {
             barriers.add(i);
         }
-        assertEquals(run(planned, planned.newStock(), events, barriers),
+        assertEquals(run(planned, planned.stock().newStock(), events, barriers),
                 run(planned, planned.newAccelerated(), events, barriers));
     }
 
@@ -137,9 +137,9 @@ class AcceleratedGroupAggOperatorTest {
     void aRowWaitsNoLongerThanTheMaxDelay() throws Exception {
         GroupAggHarnesses.Planned planned = GroupAggHarnesses.plan(ALL_FUNCTIONS, GroupAggHarnesses.Sink.UPSERT,
                 "k1, k2");
-        List<GroupAggHarnesses.Event> events = GroupAggHarnesses.stream(planned.inputType(), 4, 3);
+        List<GroupAggHarnesses.Event> events = GroupAggHarnesses.stream(planned.stock().inputType(), 4, 3);
         try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
-                planned.harness(planned.newAccelerated(), MAX_PARALLELISM, 1, 0)) {
+                planned.stock().harness(planned.newAccelerated(), MAX_PARALLELISM, 1, 0)) {
             harness.open();
             harness.setProcessingTime(0);
             GroupAggHarnesses.feed(harness, events.get(0));
@@ -157,9 +157,9 @@ class AcceleratedGroupAggOperatorTest {
     private static List<String> rescaled(GroupAggHarnesses.Planned planned,
             Supplier<OneInputStreamOperator<RowData, RowData>> operators, List<GroupAggHarnesses.Event> events,
             int cut, int before, int after) throws Exception {
-        return new RescaledRun<GroupAggHarnesses.Event>(planned::harness,
-                event -> event.row() == null ? null : planned.keySelector().getKey(event.row()), GroupAggHarnesses::feed,
-                harness -> WindowAggHarnesses.output(harness, planned.outputType()), MAX_PARALLELISM)
+        return new RescaledRun<GroupAggHarnesses.Event>(planned.stock()::harness,
+                event -> event.row() == null ? null : planned.stock().keySelector().getKey(event.row()), GroupAggHarnesses::feed,
+                harness -> WindowAggHarnesses.output(harness, planned.stock().outputType()), MAX_PARALLELISM)
                 .run(operators, events, cut, before, after, true);
     }
 
@@ -168,16 +168,10 @@ class AcceleratedGroupAggOperatorTest {
     void restoreAndRescaleFromTwoToOneAndThreeGiveStockOutput(String query) throws Exception {
         GroupAggHarnesses.Planned planned = GroupAggHarnesses.plan(query, GroupAggHarnesses.Sink.RETRACT, "");
         for (int[] scale : new int[][] {{1, 1}, {2, 1}, {2, 3}}) {
-            List<GroupAggHarnesses.Event> events = GroupAggHarnesses.stream(planned.inputType(),
+            List<GroupAggHarnesses.Event> events = GroupAggHarnesses.stream(planned.stock().inputType(),
                     11 + scale[0] * 10L + scale[1], 600);
             int cut = events.size() / 2;
-            List<String> stock = rescaled(planned, () -> {
-                try {
-                    return planned.newStock();
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            }, events, cut, scale[0], scale[1]);
+            List<String> stock = rescaled(planned, planned.stock()::newStock, events, cut, scale[0], scale[1]);
             assertEquals(stock, rescaled(planned, planned::newAccelerated, events, cut, scale[0], scale[1]),
                     scale[0] + " -> " + scale[1] + " subtasks");
             // After the cut, keys seen before it update (their state was restored) rather than insert again.
@@ -189,7 +183,7 @@ class AcceleratedGroupAggOperatorTest {
     private static OperatorSubtaskState snapshotAfter(GroupAggHarnesses.Planned planned,
             OneInputStreamOperator<RowData, RowData> operator, List<GroupAggHarnesses.Event> events) throws Exception {
         try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
-                planned.harness(operator, MAX_PARALLELISM, 1, 0)) {
+                planned.stock().harness(operator, MAX_PARALLELISM, 1, 0)) {
             harness.open();
             GroupAggHarnesses.feed(harness, events);
             harness.prepareSnapshotPreBarrier(1);
@@ -200,7 +194,7 @@ class AcceleratedGroupAggOperatorTest {
     private static String restoreFailure(GroupAggHarnesses.Planned planned, OperatorSubtaskState state)
             throws Exception {
         try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
-                planned.harness(planned.newAccelerated(), MAX_PARALLELISM, 1, 0)) {
+                planned.stock().harness(planned.newAccelerated(), MAX_PARALLELISM, 1, 0)) {
             Exception e = assertThrows(Exception.class, () -> {
                 harness.initializeState(state);
                 harness.open();
@@ -213,8 +207,8 @@ class AcceleratedGroupAggOperatorTest {
     @Test
     void stockStateAndStateOfAnotherQueryAreRefusedNamingWhatToDo() throws Exception {
         GroupAggHarnesses.Planned planned = GroupAggHarnesses.plan(ALL_FUNCTIONS, GroupAggHarnesses.Sink.RETRACT, "");
-        List<GroupAggHarnesses.Event> events = GroupAggHarnesses.stream(planned.inputType(), 3, 200);
-        String fromStock = restoreFailure(planned, snapshotAfter(planned, planned.newStock(), events));
+        List<GroupAggHarnesses.Event> events = GroupAggHarnesses.stream(planned.stock().inputType(), 3, 200);
+        String fromStock = restoreFailure(planned, snapshotAfter(planned, planned.stock().newStock(), events));
         assertTrue(fromStock.contains("written by stock Flink's group aggregate")
                 && fromStock.contains("accelerator.group-aggregate.enabled: false"), fromStock);
         GroupAggHarnesses.Planned other = GroupAggHarnesses.plan(ALL_FUNCTIONS.replace("SUM(a)", "SUM(b)"),

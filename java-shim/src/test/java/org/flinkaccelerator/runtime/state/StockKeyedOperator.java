@@ -1,0 +1,106 @@
+package org.flinkaccelerator.runtime.state;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.function.Predicate;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.dag.Transformation;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.operators.SimpleOperatorFactory;
+import org.apache.flink.streaming.api.transformations.OneInputTransformation;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.table.api.Schema;
+import org.apache.flink.table.api.TableDescriptor;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.util.InstantiationUtil;
+import org.flinkaccelerator.planner.stage.SqlPlans;
+
+/**
+ * A stock keyed operator ({@code KeyedProcessOperator} running a table function) as the planner
+ * translates it for some SQL, with the key selector and types its transformation declares, for
+ * running it and its accelerated counterpart in Flink's keyed operator harness.
+ */
+public record StockKeyedOperator(OneInputStreamOperator<RowData, RowData> stock,
+        KeySelector<RowData, RowData> keySelector, TypeInformation<RowData> keyType, RowType inputType,
+        RowType outputType) {
+
+    /** A fresh copy of the stock operator. */
+    public OneInputStreamOperator<RowData, RowData> newStock() {
+        try {
+            return InstantiationUtil.clone(stock, StockKeyedOperator.class.getClassLoader());
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A harness running {@code operator} as subtask {@code subtask} of {@code parallelism}, keyed as stock is. */
+    public KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness(
+            OneInputStreamOperator<RowData, RowData> operator, int maxParallelism, int parallelism, int subtask)
+            throws Exception {
+        KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
+                new KeyedOneInputStreamOperatorTestHarness<>(operator, keySelector, keyType, maxParallelism,
+                        parallelism, subtask);
+        harness.setup(new RowDataSerializer(outputType));
+        return harness;
+    }
+
+    /**
+     * Plans {@code INSERT INTO results <select>}: results is an upsert-kafka table keyed by
+     * {@code primaryKey} (its columns NOT NULL, as Flink's sink enforcer makes them), or a print
+     * table taking the whole changelog when the key is empty.
+     */
+    public static ExecNodeGraph plan(SqlPlans plans, String select, List<String> primaryKey) {
+        Schema.Builder schema = Schema.newBuilder();
+        for (var column : plans.env().sqlQuery(select).getResolvedSchema().getColumns()) {
+            schema.column(column.getName(), primaryKey.contains(column.getName()) ? column.getDataType().notNull()
+                    : column.getDataType());
+        }
+        TableDescriptor results = primaryKey.isEmpty()
+                ? TableDescriptor.forConnector("print").schema(schema.build()).build()
+                : TableDescriptor.forConnector("upsert-kafka").schema(schema.primaryKey(primaryKey).build())
+                        .option("topic", "results").option("properties.bootstrap.servers", "localhost:9092")
+                        .option("key.format", "json").option("value.format", "json").build();
+        plans.env().createTemporaryTable("results", results);
+        return plans.plan("INSERT INTO results " + select + ";\n");
+    }
+
+    /**
+     * The operator of {@code graph}'s translation whose function {@code function} accepts; fails
+     * unless it reads {@code inputType} (the rows the export was made for).
+     */
+    @SuppressWarnings("unchecked")
+    public static StockKeyedOperator translated(SqlPlans plans, ExecNodeGraph graph, Predicate<Object> function,
+            RowType inputType) {
+        OneInputTransformation<RowData, RowData> found = null;
+        Deque<Transformation<?>> pending = new ArrayDeque<>(plans.translate(graph));
+        while (!pending.isEmpty()) {
+            Transformation<?> t = pending.pop();
+            if (t instanceof OneInputTransformation<?, ?> one
+                    && one.getOperatorFactory() instanceof SimpleOperatorFactory<?> simple
+                    && simple.getOperator() instanceof KeyedProcessOperator<?, ?, ?> keyed
+                    && function.test(keyed.getUserFunction())) {
+                found = (OneInputTransformation<RowData, RowData>) one;
+            }
+            pending.addAll(t.getInputs());
+        }
+        if (found == null) {
+            throw new IllegalStateException("the translated plan has no such keyed function");
+        }
+        RowType stockInput = ((InternalTypeInfo<RowData>) found.getInputType()).toRowType();
+        if (!stockInput.equals(inputType)) {
+            throw new IllegalStateException("the stock operator reads " + stockInput + ", the export " + inputType);
+        }
+        return new StockKeyedOperator((OneInputStreamOperator<RowData, RowData>)
+                ((SimpleOperatorFactory<?>) found.getOperatorFactory()).getOperator(),
+                (KeySelector<RowData, RowData>) found.getStateKeySelector(),
+                (TypeInformation<RowData>) found.getStateKeyType(), inputType,
+                ((InternalTypeInfo<RowData>) found.getOutputType()).toRowType());
+    }
+}
