@@ -1,5 +1,7 @@
 package org.flinkaccelerator.runtime.dedup;
 
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.heap.HeapKeyedStateBackend;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.types.RowKind;
 import org.flinkaccelerator.runtime.state.ChangelogBatchOperator;
@@ -25,6 +27,24 @@ public final class AcceleratedDedupOperator extends ChangelogBatchOperator<Dedup
     @Override
     protected Kind kind() {
         return KIND;
+    }
+
+    /**
+     * Refuses any keyed state backend but the heap one where stock's processing-time last row
+     * compares rows with the kept one: with another backend stock compares with a deserialized
+     * copy and suppresses rows the accelerated operator emits (the planner keeps such a
+     * deduplication stock when it sees the backend in the job's configuration).
+     */
+    @Override
+    protected void initializeOwnState(StateInitializationContext context) {
+        super.initializeOwnState(context);
+        if (spec.comparesKeptRows() && !(getKeyedStateBackend() instanceof HeapKeyedStateBackend)) {
+            throw new IllegalStateException(spec.operatorName() + ": this deduplication keeps the last row by"
+                    + " processing time and reproduces stock Flink's duplicate check on the hashmap state backend"
+                    + " only, but the job runs " + getKeyedStateBackend().getClass().getSimpleName() + "; set"
+                    + " state.backend.type: hashmap, or accelerator.deduplicate.enabled: false, where the job is"
+                    + " planned");
+        }
     }
 
     @Override

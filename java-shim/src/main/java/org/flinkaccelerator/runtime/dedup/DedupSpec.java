@@ -43,6 +43,17 @@ public record DedupSpec(String descriptorJson, RowType inputType, String pythonE
         return KIND;
     }
 
+    /**
+     * Whether the sidecar compares a key's new row with its kept one, as stock's processing-time
+     * last row does when asked for inserts or update-befores.
+     */
+    public boolean comparesKeptRows() {
+        var descriptor = descriptor();
+        return descriptor.path("order").asText().equals("proctime") && descriptor.path("keep").asText().equals("last")
+                && (descriptor.path("generate_update_before").asBoolean()
+                        || descriptor.path("generate_insert").asBoolean());
+    }
+
     /** The output row: the input row, whole. */
     @Override
     public RowType valuesType() {

@@ -13,8 +13,10 @@ import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.util.ExceptionUtils;
 import org.flinkaccelerator.runtime.state.RescaledRun;
+import org.flinkaccelerator.runtime.state.StockKeyedOperator;
 import org.flinkaccelerator.runtime.windowagg.WindowAggHarnesses;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,7 +33,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * checkpoint barriers at random points, and a restore after a rescale from 2 subtasks to 1 and 3.
  */
 class AcceleratedDedupOperatorTest {
-    private static final int MAX_PARALLELISM = 128;
+    private static final int MAX_PARALLELISM = StockKeyedOperator.MAX_PARALLELISM;
 
     /** (ORDER BY, upsert sink, options): every function and flag combination the export accelerates. */
     static Stream<Arguments> queries() {
@@ -127,6 +129,42 @@ class AcceleratedDedupOperatorTest {
         }
     }
 
+    /**
+     * On RocksDB, the event-time last row (no duplicate check) gives stock's output; the
+     * processing-time last row, whose duplicate check depends on the backend, refuses to start.
+     */
+    @Test
+    void onRocksDbTheLastRowByEventTimeMatchesStockAndByProcessingTimeRefusesToStart() throws Exception {
+        DedupHarnesses.Planned rowtime = DedupHarnesses.plan(DedupHarnesses.query("ts DESC"), false);
+        List<DedupHarnesses.Event> events = DedupHarnesses.stream(rowtime.stock().inputType(), 9, 200, 30);
+        assertEquals(runOnRocksDb(rowtime, rowtime.stock().newStock(), events),
+                runOnRocksDb(rowtime, rowtime.newAccelerated(), events));
+        DedupHarnesses.Planned proctime = DedupHarnesses.plan(DedupHarnesses.query("pt DESC"), false);
+        List<DedupHarnesses.Event> proctimeEvents = DedupHarnesses.stream(proctime.stock().inputType(), 9, 20, 10);
+        Exception refused = assertThrows(Exception.class, () -> runOnRocksDb(proctime, proctime.newAccelerated(),
+                proctimeEvents));
+        String message = ExceptionUtils.findThrowable(refused, IllegalStateException.class)
+                .orElseThrow(() -> new AssertionError("not refused", refused)).getMessage();
+        assertTrue(message.contains("hashmap state backend only") && message.contains("RocksDB"), message);
+    }
+
+    private static List<String> runOnRocksDb(DedupHarnesses.Planned planned,
+            OneInputStreamOperator<RowData, RowData> operator, List<DedupHarnesses.Event> events) throws Exception {
+        try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
+                new KeyedOneInputStreamOperatorTestHarness<>(operator, planned.stock().keySelector(),
+                        planned.stock().keyType(), MAX_PARALLELISM, 1, 0)) {
+            // The backend is set before setup, which fixes the harness's configuration.
+            WindowAggHarnesses.Backend.ROCKSDB.apply(harness);
+            harness.setup(new RowDataSerializer(planned.stock().outputType()));
+            harness.open();
+            for (DedupHarnesses.Event event : events) {
+                DedupHarnesses.feed(harness, event);
+            }
+            harness.endInput();
+            return WindowAggHarnesses.output(harness, planned.stock().outputType());
+        }
+    }
+
     @Test
     void aRowWaitsNoLongerThanTheMaxDelay() throws Exception {
         DedupHarnesses.Planned planned = DedupHarnesses.plan(DedupHarnesses.query("pt ASC"), false);
@@ -142,41 +180,17 @@ class AcceleratedDedupOperatorTest {
         }
     }
 
-    private static OperatorSubtaskState snapshotAfter(DedupHarnesses.Planned planned,
-            OneInputStreamOperator<RowData, RowData> operator, List<DedupHarnesses.Event> events) throws Exception {
-        try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
-                planned.stock().harness(operator, MAX_PARALLELISM, 1, 0)) {
-            harness.open();
-            for (DedupHarnesses.Event event : events) {
-                DedupHarnesses.feed(harness, event);
-            }
-            harness.prepareSnapshotPreBarrier(1);
-            return harness.snapshot(1, 1);
-        }
-    }
-
-    private static String restoreFailure(DedupHarnesses.Planned planned, OperatorSubtaskState state)
-            throws Exception {
-        try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
-                planned.stock().harness(planned.newAccelerated(), MAX_PARALLELISM, 1, 0)) {
-            Exception e = assertThrows(Exception.class, () -> {
-                harness.initializeState(state);
-                harness.open();
-            });
-            return ExceptionUtils.findThrowable(e, DedupStateException.class)
-                    .orElseThrow(() -> new AssertionError("not a DedupStateException", e)).getMessage();
-        }
-    }
-
     @Test
     void stockStateAndStateOfAnotherQueryAreRefusedNamingWhatToDo() throws Exception {
         DedupHarnesses.Planned planned = DedupHarnesses.plan(DedupHarnesses.query("ts DESC"), false);
         List<DedupHarnesses.Event> events = DedupHarnesses.stream(planned.stock().inputType(), 3, 100, 20);
-        String fromStock = restoreFailure(planned, snapshotAfter(planned, planned.stock().newStock(), events));
+        OperatorSubtaskState stock = planned.stock().snapshotAfter(planned.stock().newStock(), events, DedupHarnesses::feed);
+        String fromStock = planned.stock().restoreFailure(planned.newAccelerated(), stock, DedupStateException.class);
         assertTrue(fromStock.contains("written by stock Flink's deduplication")
                 && fromStock.contains("accelerator.deduplicate.enabled: false"), fromStock);
         DedupHarnesses.Planned other = DedupHarnesses.plan(DedupHarnesses.query("pt DESC"), false);
-        String fromOther = restoreFailure(other, snapshotAfter(planned, planned.newAccelerated(), events));
+        OperatorSubtaskState ours = planned.stock().snapshotAfter(planned.newAccelerated(), events, DedupHarnesses::feed);
+        String fromOther = other.stock().restoreFailure(other.newAccelerated(), ours, DedupStateException.class);
         assertTrue(fromOther.contains("the query's deduplication changed"), fromOther);
     }
 }

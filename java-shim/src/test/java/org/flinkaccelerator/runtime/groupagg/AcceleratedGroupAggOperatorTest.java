@@ -1,7 +1,6 @@
 package org.flinkaccelerator.runtime.groupagg;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -13,8 +12,8 @@ import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.util.ExceptionUtils;
 import org.flinkaccelerator.runtime.state.RescaledRun;
+import org.flinkaccelerator.runtime.state.StockKeyedOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -29,7 +28,7 @@ import org.flinkaccelerator.runtime.windowagg.WindowAggHarnesses;
  * at random points, a restore mid-stream and a rescale of the key groups from 2 subtasks to 1 and 3.
  */
 class AcceleratedGroupAggOperatorTest {
-    private static final int MAX_PARALLELISM = 128;
+    private static final int MAX_PARALLELISM = StockKeyedOperator.MAX_PARALLELISM;
     static final String ALL_FUNCTIONS = "SELECT k1, k2, COUNT(*) AS n, COUNT(c) AS nc, SUM(a) AS sa, SUM(b) AS sb,"
             + " SUM(c) AS sc, SUM(d) AS sd, MIN(a) AS mia, MAX(b) AS mab, MIN(c) AS mic, MAX(c) AS mac,"
             + " MIN(d) AS mid, MAX(d) AS mad FROM bids GROUP BY k1, k2";
@@ -180,40 +179,18 @@ class AcceleratedGroupAggOperatorTest {
         }
     }
 
-    private static OperatorSubtaskState snapshotAfter(GroupAggHarnesses.Planned planned,
-            OneInputStreamOperator<RowData, RowData> operator, List<GroupAggHarnesses.Event> events) throws Exception {
-        try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
-                planned.stock().harness(operator, MAX_PARALLELISM, 1, 0)) {
-            harness.open();
-            GroupAggHarnesses.feed(harness, events);
-            harness.prepareSnapshotPreBarrier(1);
-            return harness.snapshot(1, 1);
-        }
-    }
-
-    private static String restoreFailure(GroupAggHarnesses.Planned planned, OperatorSubtaskState state)
-            throws Exception {
-        try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
-                planned.stock().harness(planned.newAccelerated(), MAX_PARALLELISM, 1, 0)) {
-            Exception e = assertThrows(Exception.class, () -> {
-                harness.initializeState(state);
-                harness.open();
-            });
-            return ExceptionUtils.findThrowable(e, GroupAggStateException.class)
-                    .orElseThrow(() -> new AssertionError("not a GroupAggStateException", e)).getMessage();
-        }
-    }
-
     @Test
     void stockStateAndStateOfAnotherQueryAreRefusedNamingWhatToDo() throws Exception {
         GroupAggHarnesses.Planned planned = GroupAggHarnesses.plan(ALL_FUNCTIONS, GroupAggHarnesses.Sink.RETRACT, "");
         List<GroupAggHarnesses.Event> events = GroupAggHarnesses.stream(planned.stock().inputType(), 3, 200);
-        String fromStock = restoreFailure(planned, snapshotAfter(planned, planned.stock().newStock(), events));
+        OperatorSubtaskState stock = planned.stock().snapshotAfter(planned.stock().newStock(), events, GroupAggHarnesses::feed);
+        String fromStock = planned.stock().restoreFailure(planned.newAccelerated(), stock, GroupAggStateException.class);
         assertTrue(fromStock.contains("written by stock Flink's group aggregate")
                 && fromStock.contains("accelerator.group-aggregate.enabled: false"), fromStock);
         GroupAggHarnesses.Planned other = GroupAggHarnesses.plan(ALL_FUNCTIONS.replace("SUM(a)", "SUM(b)"),
                 GroupAggHarnesses.Sink.RETRACT, "");
-        String fromOther = restoreFailure(other, snapshotAfter(planned, planned.newAccelerated(), events));
+        OperatorSubtaskState ours = planned.stock().snapshotAfter(planned.newAccelerated(), events, GroupAggHarnesses::feed);
+        String fromOther = other.stock().restoreFailure(other.newAccelerated(), ours, GroupAggStateException.class);
         assertTrue(fromOther.contains("the query's group aggregate changed"), fromOther);
     }
 }

@@ -1,5 +1,7 @@
 package org.flinkaccelerator.runtime.state;
 
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -7,6 +9,7 @@ import java.util.function.Predicate;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.dag.Transformation;
 import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.operators.SimpleOperatorFactory;
@@ -19,6 +22,7 @@ import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.util.ExceptionUtils;
 import org.apache.flink.util.InstantiationUtil;
 import org.flinkaccelerator.planner.stage.SqlPlans;
 
@@ -30,6 +34,8 @@ import org.flinkaccelerator.planner.stage.SqlPlans;
 public record StockKeyedOperator(OneInputStreamOperator<RowData, RowData> stock,
         KeySelector<RowData, RowData> keySelector, TypeInformation<RowData> keyType, RowType inputType,
         RowType outputType) {
+    /** The max parallelism of the harnesses' single-subtask runs. */
+    public static final int MAX_PARALLELISM = 128;
 
     /** A fresh copy of the stock operator. */
     public OneInputStreamOperator<RowData, RowData> newStock() {
@@ -49,6 +55,34 @@ public record StockKeyedOperator(OneInputStreamOperator<RowData, RowData> stock,
                         parallelism, subtask);
         harness.setup(new RowDataSerializer(outputType));
         return harness;
+    }
+
+    /** The snapshot (checkpoint 1) of {@code operator}, one subtask, after {@code events}. */
+    public <E> OperatorSubtaskState snapshotAfter(OneInputStreamOperator<RowData, RowData> operator, List<E> events,
+            RescaledRun.Feed<E> feed) throws Exception {
+        try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
+                harness(operator, MAX_PARALLELISM, 1, 0)) {
+            harness.open();
+            for (E event : events) {
+                feed.feed(harness, event);
+            }
+            harness.prepareSnapshotPreBarrier(1);
+            return harness.snapshot(1, 1);
+        }
+    }
+
+    /** The message of the {@code refusal} with which {@code operator} refuses to restore {@code state}. */
+    public String restoreFailure(OneInputStreamOperator<RowData, RowData> operator, OperatorSubtaskState state,
+            Class<? extends Throwable> refusal) throws Exception {
+        try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
+                harness(operator, MAX_PARALLELISM, 1, 0)) {
+            Exception e = assertThrows(Exception.class, () -> {
+                harness.initializeState(state);
+                harness.open();
+            });
+            return ExceptionUtils.findThrowable(e, refusal)
+                    .orElseThrow(() -> new AssertionError("not a " + refusal.getSimpleName(), e)).getMessage();
+        }
     }
 
     /**

@@ -58,14 +58,14 @@ public final class WindowAggHarnesses {
             """;
 
     /** The keyed state backend a harness runs on, with its timers. */
-    enum Backend {
+    public enum Backend {
         HEAP,
         /** RocksDB with its timers in RocksDB too (Flink's default for it). */
         ROCKSDB,
         /** RocksDB with heap timers: Flink writes the timers into raw keyed state at a checkpoint. */
         ROCKSDB_HEAP_TIMERS;
 
-        void apply(AbstractStreamOperatorTestHarness<?> harness) {
+        public void apply(AbstractStreamOperatorTestHarness<?> harness) {
             if (this == HEAP) {
                 return;
             }
