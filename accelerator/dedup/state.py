@@ -3,7 +3,8 @@ the key has had a row (keep-first on processing time), else its kept row with th
 and, on event time, its rowtime.
 
 Kept rows live in one Arrow table, the store, addressed per slot; a batch's newly kept rows are
-appended, and the store is compacted to the live rows when it holds more than twice as many."""
+appended as a chunk, and the store is compacted to the live rows when it holds more than twice as
+many, or made one chunk again when it has many (taking rows from many chunks is slow)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from accelerator.sidecar.key_slots import KeySlots
 
 INSERT = 0  # Flink's RowKind byte of INSERT
 _COMPACT_SLACK = 1024
+_MAX_CHUNKS = 64
 
 
 class DedupState:
@@ -27,6 +29,8 @@ class DedupState:
         self.kept_kind = np.zeros(0, dtype=np.int8)
         self.kept_rowtime = np.zeros(0, dtype=np.int64)
         self.store = spec.row_schema.empty_table()
+        #: The store's bytes, kept as chunks are added (Table.nbytes walks every chunk).
+        self.store_bytes = 0
         self.key_slots = KeySlots(self._grow)
 
     def _grow(self, capacity: int) -> None:
@@ -42,7 +46,7 @@ class DedupState:
 
     def nbytes(self) -> int:
         return (self.key_slots.nbytes() + self.present.nbytes + self.kept.nbytes + self.kept_kind.nbytes
-                + self.kept_rowtime.nbytes + self.store.nbytes)
+                + self.kept_rowtime.nbytes + self.store_bytes)
 
     def keep(self, batch_rows: pa.Table) -> None:
         """Makes the slots' kept rows that point past the store (at `len(store) + i`, row `i` of
@@ -54,10 +58,15 @@ class DedupState:
             taken = batch_rows.take(pa.array(self.kept[fresh] - base))
             self.kept[fresh] = base + np.arange(len(fresh))
             self.store = pa.concat_tables([self.store, taken])
+            self.store_bytes += taken.nbytes
         held = live[self.kept[live] >= 0]
         if self.store.num_rows > 2 * len(held) + _COMPACT_SLACK:
             self.store = self.store.take(pa.array(self.kept[held])).combine_chunks()
             self.kept[held] = np.arange(len(held))
+            self.store_bytes = self.store.nbytes
+        elif self.store.num_rows and self.store.column(0).num_chunks > _MAX_CHUNKS:
+            self.store = self.store.combine_chunks()
+            self.store_bytes = self.store.nbytes
 
     def kept_rows(self, slots: np.ndarray) -> pa.Table:
         return self.store.take(pa.array(self.kept[slots]))
