@@ -93,12 +93,10 @@ def _equal_values(a: pa.Array, b: pa.Array) -> np.ndarray:
 
 
 def rowtimes(spec: DedupSpec, rows: pa.Table) -> np.ndarray:
-    """The rows' rowtimes in epoch milliseconds, as stock reads them (`RowData.getLong`)."""
+    """The rows' rowtimes in epoch milliseconds, as stock reads them: `RowData.getLong` of the
+    binary row, which is 0 for a NULL (Flink's row writer zeroes a NULL field's slot)."""
     millis = timestamps.millis(rows.column(spec.rowtime).combine_chunks())
-    if millis.null_count:
-        raise ValueError(f"stage {spec.name!r}: a row's rowtime {spec.rowtime!r} is NULL; stock Flink's event-time"
-                         f" deduplication cannot order it either: filter such rows out before the deduplication")
-    return millis.to_numpy(zero_copy_only=False)
+    return pc.fill_null(millis, 0).to_numpy(zero_copy_only=False)
 
 
 def choose(spec: DedupSpec, state: DedupState, slots: np.ndarray, rows: pa.Table) -> Emission:

@@ -88,6 +88,13 @@ def test_rowtime_last_row_a_later_row_with_an_equal_rowtime_wins_an_earlier_rowt
         (0, UB, "a", 2.0, 10), (0, UA, "a", 2.0, 10), (1, I, "b", 4.0, 1)]
 
 
+def test_rowtime_last_row_reads_a_null_rowtime_as_stock_reads_it_from_a_binary_row_0():
+    s = stage("rowtime", "last")
+    assert update(s, [("a", 1.0, None), ("a", 2.0, 0), ("a", 3.0, None)]) == [
+        (0, I, "a", 1.0, None), (1, UB, "a", 1.0, None), (1, UA, "a", 2.0, 0),
+        (2, UB, "a", 2.0, 0), (2, UA, "a", 3.0, None)]
+
+
 def test_rowtime_last_row_without_inserts_nor_update_befores_emits_replacing_rows_as_update_after():
     s = stage("rowtime", "last", update_before=False, insert=False)
     assert [(r, k) for r, k, *_ in update(s, [("a", 1.0, 10), ("a", 2.0, 9), ("a", 3.0, 11)])] == [(0, UA), (2, UA)]

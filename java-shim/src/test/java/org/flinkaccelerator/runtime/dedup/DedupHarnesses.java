@@ -84,7 +84,8 @@ final class DedupHarnesses {
     /**
      * A random insert-only stream over {@code inputType} drawn from a pool of {@code distinct}
      * rows (keys from a few values, NULL included; values with NULLs, NaN and signed zeros), so
-     * that a key sees rows equal to its kept one; rowtimes from a few values (ties), never NULL;
+     * that a key sees rows equal to its kept one; rowtimes from a few values (ties), now and then NULL
+     * (which stock reads as 0 from a binary row);
      * most rows with a record timestamp, and a watermark now and then.
      */
     static List<Event> stream(RowType inputType, long seed, int rows, int distinct) {
@@ -96,7 +97,8 @@ final class DedupHarnesses {
             for (int f = 0; f < inputType.getFieldCount(); f++) {
                 boolean time = inputType.getTypeAt(f).getTypeRoot() == LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE
                         || inputType.getTypeAt(f).getTypeRoot() == LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
-                row.setField(f, time ? TimestampData.fromEpochMillis(1_000L * random.nextInt(6))
+                row.setField(f, time ? (random.nextInt(10) == 0 ? null : TimestampData.fromEpochMillis(1_000L
+                        * random.nextInt(6)))
                         : WindowAggHarnesses.value(inputType.getTypeAt(f), inputType.getFieldNames().get(f), random));
             }
             pool.add(binary.toBinaryRow(row).copy());
