@@ -3,7 +3,7 @@
 The JVM operator keeps Flink's control flow (keys, watermarks, checkpoints) and sends the rows in
 batches; the stage keeps every key's state and answers each batch with what stock Flink's
 deduplicate function emits for its rows (`choice`). Calls, named in the request schema's metadata
-as the window aggregate's are (`accelerator.windowagg.protocol`):
+as every stateful stage's are (`accelerator.sidecar.state_calls`):
 
 - `update`: rows in arrival order (`$key`, `$key_group`, the row); answers `$row` (the batch row),
   `$kind` (RowKind byte) and the row's fields of every row to emit, in emission order.

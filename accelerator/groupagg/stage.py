@@ -3,7 +3,7 @@
 The JVM operator keeps Flink's control flow (keys, watermarks, checkpoints) and sends the rows in
 batches; the stage keeps every key's accumulators and answers each batch with the changelog
 stock Flink's `GroupAggFunction` emits for its rows (`emission`). Calls, named in the request
-schema's metadata as the window aggregate's are (`accelerator.windowagg.protocol`):
+schema's metadata as every stateful stage's are (`accelerator.sidecar.state_calls`):
 
 - `update`: rows in arrival order; answers `$row` (the batch row), `$kind` (RowKind byte) and the
   values of every row to emit, in emission order.

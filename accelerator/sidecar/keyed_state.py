@@ -9,10 +9,11 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from accelerator.windowagg import protocol
-from accelerator.windowagg.protocol import CallError
-from accelerator.windowagg.spec import KEY_GROUP
+from accelerator.sidecar import state_calls
+from accelerator.sidecar.state_calls import CallError
 
+#: The column of every state row and update row naming its Flink key group.
+KEY_GROUP = "$key_group"
 
 #: The columns before the values in a changelog stage's update answer: the batch row and its RowKind byte.
 ROW = "$row"
@@ -24,13 +25,13 @@ EMPTY = pa.RecordBatch.from_arrays([], schema=pa.schema([]))
 def run_call(stage: str | None, kind: str, calls: dict, state, batch: pa.RecordBatch) -> pa.RecordBatch:
     """Runs the one of `calls` the batch names; the answer carries the gauges of `state` (its
     `entries` and `nbytes()`)."""
-    call = protocol.call_of(batch)
+    call = state_calls.call_of(batch)
     if call not in calls:
         raise CallError(f"stage {stage!r}: a {kind} stage answers {list(calls)}, not {call!r}")
     answer = calls[call](batch)
     metadata = {**(answer.schema.metadata or {}),
-                protocol.STATE_ENTRIES: str(state.entries).encode(),
-                protocol.STATE_BYTES: str(state.nbytes()).encode()}
+                state_calls.STATE_ENTRIES: str(state.entries).encode(),
+                state_calls.STATE_BYTES: str(state.nbytes()).encode()}
     return answer.replace_schema_metadata(metadata)
 
 
@@ -47,8 +48,8 @@ class StateBudgetError(ValueError):
 
 def check_budget(stage: str, held: str, entries: str, size: int, batch: pa.RecordBatch) -> None:
     """Fails when `size` bytes of state (`held` says what, `entries` how many, for the message)
-    exceed the budget the call carries (`protocol.STATE_BUDGET`)."""
-    budget = protocol.long(batch, protocol.STATE_BUDGET)
+    exceed the budget the call carries (`state_calls.STATE_BUDGET`)."""
+    budget = state_calls.long(batch, state_calls.STATE_BUDGET)
     if size > budget:
         raise StateBudgetError(
             f"stage {stage!r}: {held} ({entries}, {size} bytes) outgrew its budget of {budget} bytes, the operator's share"
@@ -61,27 +62,27 @@ def check_state_format(stage: str, batch: pa.RecordBatch, version: int, fingerpr
                        error: type[Exception], operator: str, parts: str) -> None:
     """Fails with `error` when the state being restored was written in another format than
     `version`, or for another query (`fingerprint`: the `operator`'s `parts` differ)."""
-    written = protocol.long(batch, protocol.STATE_FORMAT)
+    written = state_calls.long(batch, state_calls.STATE_FORMAT)
     if written != version:
         by = " by a newer flink-accelerator" if written > version else " by an older flink-accelerator"
         raise error(f"stage {stage!r}: state written{by} in state format {written}; this sidecar reads format"
                     f" {version}")
-    if fingerprint is not None and protocol.text(batch, protocol.STATE_FINGERPRINT) != fingerprint:
+    if fingerprint is not None and state_calls.text(batch, state_calls.STATE_FINGERPRINT) != fingerprint:
         raise error(f"stage {stage!r}: the query's {operator} changed ({parts}); this state cannot be restored into it")
 
 
 def state_metadata(version: int, fingerprint: str | None) -> dict[bytes, bytes]:
     """The schema metadata a snapshot's state batch carries: its format and the query's fingerprint."""
-    metadata = {protocol.STATE_FORMAT: str(version).encode()}
+    metadata = {state_calls.STATE_FORMAT: str(version).encode()}
     if fingerprint is not None:
-        metadata[protocol.STATE_FINGERPRINT] = fingerprint.encode()
+        metadata[state_calls.STATE_FINGERPRINT] = fingerprint.encode()
     return metadata
 
 
 def restored_key_groups(stage: str, batch: pa.RecordBatch, error: type[Exception]) -> np.ndarray:
     """The key group of each restored row; fails with `error` for one outside the subtask's range
-    (the call's `protocol.KEY_GROUP_START`..`KEY_GROUP_END`)."""
-    first, last = protocol.long(batch, protocol.KEY_GROUP_START), protocol.long(batch, protocol.KEY_GROUP_END)
+    (the call's `state_calls.KEY_GROUP_START`..`KEY_GROUP_END`)."""
+    first, last = state_calls.long(batch, state_calls.KEY_GROUP_START), state_calls.long(batch, state_calls.KEY_GROUP_END)
     key_groups = batch.column(KEY_GROUP).to_numpy(zero_copy_only=False)
     outside = (key_groups < first) | (key_groups > last)
     if outside.any():

@@ -1,15 +1,7 @@
-"""The calls of a window_agg stage as they travel over the unchanged transport: which call a
-request is, and its arguments, are the request schema's metadata; what the answer says besides its
-rows is the answer schema's metadata (as `accelerator.skipped` does for the segment stage). Every
-number is a decimal string (Java's `Long.toString`). See the call table of
-docs/design/stateful-window-aggregate.md §3.1."""
+"""The window aggregate's own call metadata, beside the calls every stateful stage shares
+(`accelerator.sidecar.state_calls`): the call table of docs/design/stateful-window-aggregate.md §3.1."""
 
 from __future__ import annotations
-
-import pyarrow as pa
-
-CALL = b"accelerator.call"
-CALLS = ("update", "flush", "fire", "snapshot", "restore")
 
 #: update: the operator's `currentProgress` (Long.MIN_VALUE before the first watermark).
 PROGRESS = b"accelerator.progress"
@@ -17,62 +9,11 @@ PROGRESS = b"accelerator.progress"
 TIMER_WATERMARK = b"accelerator.timer_watermark"
 #: fire: the watermark being processed.
 WATERMARK = b"accelerator.watermark"
-#: restore: the key-group range of the subtask, inclusive at both ends (Flink's KeyGroupRange).
-KEY_GROUP_START = b"accelerator.key_group_start"
-KEY_GROUP_END = b"accelerator.key_group_end"
-#: snapshot answer and restore request: the Arrow payload's state format and the descriptor's
-#: state fingerprint it was written for.
-STATE_FORMAT = b"accelerator.state_format"
-STATE_FINGERPRINT = b"accelerator.state_fingerprint"
-#: update and restore (the calls that grow the state): the bytes of managed memory the operator
-#: reserved for the state; past them the call fails (no spill in this version).
-STATE_BUDGET = b"accelerator.state_budget"
 
 #: update answer: rows dropped as late (`numLateRecordsDropped`).
 DROPPED = b"accelerator.dropped"
 #: fire answer: windows removed without a row (their COUNT(*) is 0: stock's timer emits nothing).
 EMPTY = b"accelerator.empty"
-#: every answer: the state's entries and approximate bytes after the call (gauges).
-STATE_ENTRIES = b"accelerator.state_entries"
-STATE_BYTES = b"accelerator.state_bytes"
 
 #: The state payload format this sidecar writes and reads (2: entries are slices and timers).
 STATE_FORMAT_VERSION = 2
-
-
-class CallError(ValueError):
-    """A request this stage cannot answer: unknown call, missing or malformed metadata."""
-
-
-def call_of(batch: pa.RecordBatch) -> str:
-    metadata = batch.schema.metadata or {}
-    if CALL not in metadata:
-        raise CallError(f"the request names no call (schema metadata {CALL.decode()!r}); one of {list(CALLS)}")
-    call = metadata[CALL].decode()
-    if call not in CALLS:
-        raise CallError(f"unknown call {call!r}; a window_agg stage answers {list(CALLS)}")
-    return call
-
-
-def text(batch: pa.RecordBatch, key: bytes) -> str:
-    metadata = batch.schema.metadata or {}
-    if key not in metadata:
-        raise CallError(f"{call_of(batch)} needs schema metadata {key.decode()!r}")
-    return metadata[key].decode()
-
-
-def long(batch: pa.RecordBatch, key: bytes) -> int:
-    """A metadata value that is a Java long."""
-    value = text(batch, key)
-    try:
-        number = int(value)
-    except ValueError:
-        raise CallError(f"metadata {key.decode()!r} is {value!r}, not a decimal long") from None
-    if not -2 ** 63 <= number < 2 ** 63:
-        raise CallError(f"metadata {key.decode()!r} is {value}, outside Java's long")
-    return number
-
-
-def answer(batch: pa.RecordBatch, **metadata: int | str) -> pa.RecordBatch:
-    """`batch` with the given metadata (keys without the `accelerator.` prefix)."""
-    return batch.replace_schema_metadata({f"accelerator.{k}".encode(): str(v).encode() for k, v in metadata.items()})

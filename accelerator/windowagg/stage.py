@@ -25,10 +25,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from accelerator.formats import timestamps, types
-from accelerator.sidecar import keyed_state
+from accelerator.sidecar import keyed_state, state_calls
 from accelerator.sidecar.stages import register
+from accelerator.sidecar.state_calls import CallError
 from accelerator.windowagg import firing, protocol, spec as specs, windows
-from accelerator.windowagg.protocol import CallError
 from accelerator.windowagg.state import WindowAggState
 
 KIND = "window_agg"
@@ -64,17 +64,13 @@ class WindowAggStage:
                        "snapshot": self.snapshot, "restore": self.restore}
 
     def process(self, batch: pa.RecordBatch) -> pa.RecordBatch:
-        answer = self._calls[protocol.call_of(batch)](batch)
-        metadata = {**(answer.schema.metadata or {}),
-                    protocol.STATE_ENTRIES: str(self.state.entries).encode(),
-                    protocol.STATE_BYTES: str(self.state.nbytes()).encode()}
-        return answer.replace_schema_metadata(metadata)
+        return keyed_state.run_call(self.name, "window_agg", self._calls, self.state, batch)
 
     # -- update ------------------------------------------------------------------------------
 
     def update(self, batch: pa.RecordBatch) -> pa.RecordBatch:
         self._check_columns(batch, self.spec.input_schema, "update")
-        progress = protocol.long(batch, protocol.PROGRESS)
+        progress = state_calls.long(batch, protocol.PROGRESS)
         time = batch.column(specs.TIME)
         if time.null_count:
             raise CallError(f"stage {self.name!r}: a row's {specs.TIME} is NULL (stock Flink fails the job:"
@@ -110,12 +106,12 @@ class WindowAggStage:
                                       windows.first_unfired(ends[behind], window, progress))
             self.state.timer[timers] = True
         self._check_budget(batch)
-        return protocol.answer(EMPTY, dropped=dropped)
+        return state_calls.answer(EMPTY, dropped=dropped)
 
     # -- flush and fire ----------------------------------------------------------------------
 
     def flush(self, batch: pa.RecordBatch) -> pa.RecordBatch:
-        timer_watermark = protocol.long(batch, protocol.TIMER_WATERMARK)
+        timer_watermark = state_calls.long(batch, protocol.TIMER_WATERMARK)
         pending = np.array(self.state.pending, dtype=np.int64)
         # Stock's combiner registers no timer for a slice already fired at the timer service's
         # watermark (a row accepted after its slice fired: its timer was registered on arrival).
@@ -128,7 +124,7 @@ class WindowAggStage:
                                           schema=PAIRS_SCHEMA)
 
     def fire(self, batch: pa.RecordBatch) -> pa.RecordBatch:
-        watermark = protocol.long(batch, protocol.WATERMARK)
+        watermark = state_calls.long(batch, protocol.WATERMARK)
         try:
             fired = firing.fire(self.state, self.spec, watermark)
         except firing.UnflushedSlice as exc:
@@ -143,7 +139,7 @@ class WindowAggStage:
         columns += [self._window_property(p, t, ends) for p, t in
                     zip(self.spec.window_properties, self.spec.property_types)]
         # Windows fired empty (COUNT(*) at 0): their timers fire and emit nothing, as stock's.
-        return protocol.answer(pa.RecordBatch.from_arrays(columns, schema=self.fire_schema), empty=fired.empty)
+        return state_calls.answer(pa.RecordBatch.from_arrays(columns, schema=self.fire_schema), empty=fired.empty)
 
     def _window_property(self, name: str, flink_type: types.DataType, ends: np.ndarray) -> pa.Array:
         """window_start/window_end: the shifted wall clock; window_time: end - 1 ms, as the instant
