@@ -21,7 +21,7 @@ class AcceleratorOptionsTest {
                 "accelerator.batch.max-bytes", "accelerator.batch.max-delay", "accelerator.memory.arrow-limit",
                 "accelerator.sidecar.timeout", "accelerator.sidecar.heartbeat-interval",
                 "accelerator.encode-stages.enabled", "accelerator.window-aggregate.enabled",
-                "accelerator.group-aggregate.enabled",
+                "accelerator.group-aggregate.enabled", "accelerator.deduplicate.enabled",
                 "accelerator.fallback.fail-on-fallback"), keys);
     }
 
@@ -39,6 +39,8 @@ class AcceleratorOptionsTest {
         assertFalse(empty.get(AcceleratorOptions.ENABLED));
         assertFalse(empty.get(AcceleratorOptions.FAIL_ON_FALLBACK));
         assertFalse(empty.get(AcceleratorOptions.WINDOW_AGGREGATE), "off unless asked for");
+        assertFalse(empty.get(AcceleratorOptions.GROUP_AGGREGATE), "off unless asked for");
+        assertFalse(empty.get(AcceleratorOptions.DEDUPLICATE), "off unless asked for");
         assertEquals("python3", empty.get(AcceleratorOptions.PYTHON_EXECUTABLE));
         assertTrue(empty.get(AcceleratorOptions.BATCH_SIZE) > 0);
         assertTrue(empty.get(AcceleratorOptions.BATCH_MAX_BYTES).getBytes() > 0);
