@@ -346,8 +346,11 @@ def test_parallelism_two_on_two_taskmanagers(kafka_broker, new_topic):
     failed = True
     try:
         gateway = SqlGateway(cluster).start()  # ends with the cluster
-        stock, _ = run(gateway, kafka_broker, new_topic, source, "q0")
+        overview = cluster.rest("/overview")
+        assert (overview["taskmanagers"], overview["slots-total"]) == (2, 2)
+        stock, stock_job = run(gateway, kafka_broker, new_topic, source, "q0")
         assert len(stock) == len(bids())
+        assert {v["parallelism"] for v in cluster.rest(f"/jobs/{stock_job}")["vertices"]} == {2}
         taskmanagers = [p for p in cluster.daemon_pids()
                         if "TaskManagerRunner" in Path(f"/proc/{p}/cmdline").read_bytes().decode(errors="replace")]
         assert len(taskmanagers) == 2

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from accelerator.testing.flink import FlinkCluster, JobFailed, SqlSubmissionFailed
+from accelerator.testing.flink import JobFailed, SqlSubmissionFailed
 
 pytestmark = pytest.mark.services
 
@@ -37,8 +37,8 @@ EXPECTED = [
 ]
 
 
-def _run(kafka_broker, flink_cluster, new_topic, script, messages, partitions=1):
-    source, sink = new_topic("orders", partitions), new_topic("big-orders")
+def _run(kafka_broker, flink_cluster, new_topic, script, messages):
+    source, sink = new_topic("orders"), new_topic("big-orders")
     kafka_broker.produce(source, messages)
     flink_cluster.run_sql(script, {"bootstrap": kafka_broker.bootstrap, "source": source, "sink": sink})
     return [r.value for r in kafka_broker.consume(sink)]
@@ -62,15 +62,3 @@ def test_invalid_sql_is_reported_with_the_clients_error(kafka_broker, flink_clus
         _run(kafka_broker, flink_cluster, new_topic,
              TABLES + "INSERT INTO big_orders SELECT id, no_such_column, 1, note FROM orders;", [])
 
-
-def test_two_taskmanagers_run_a_parallel_job(kafka_broker, new_topic):
-    with FlinkCluster(taskmanagers=2, slots_per_taskmanager=1,
-                      config={"parallelism.default": 2}) as cluster:
-        overview = cluster.rest("/overview")
-        assert (overview["taskmanagers"], overview["slots-total"]) == (2, 2)
-        messages = [json.dumps({"id": i, "user": f"u{i}", "amount": i, "note": None}) for i in range(40)]
-        out = _run(kafka_broker, cluster, new_topic, FILTER_JOB, messages, partitions=2)
-        (job,) = cluster.rest("/jobs/overview")["jobs"]
-        vertices = cluster.rest(f"/jobs/{job['jid']}")["vertices"]
-    assert {v["parallelism"] for v in vertices} == {2}
-    assert sorted(json.loads(m)["id"] for m in out) == list(range(10, 40))
