@@ -23,16 +23,8 @@ public final class GraphEdges {
 
     public static GraphEdges of(ExecNodeGraph graph) {
         Map<ExecNode<?>, List<ExecEdge>> edges = new IdentityHashMap<>();
-        List<ExecNode<?>> pending = new ArrayList<>(graph.getRootNodes());
-        while (!pending.isEmpty()) {
-            ExecNode<?> node = pending.remove(pending.size() - 1);
-            if (edges.containsKey(node)) {
-                continue;
-            }
+        for (ExecNode<?> node : ExecNodes.reachable(graph)) {
             edges.put(node, List.copyOf(node.getInputEdges()));
-            for (ExecEdge edge : node.getInputEdges()) {
-                pending.add(edge.getSource());
-            }
         }
         return new GraphEdges(edges);
     }

@@ -1,13 +1,9 @@
 package org.flinkaccelerator.planner;
 
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.flink.configuration.ReadableConfig;
-import org.apache.flink.table.planner.plan.nodes.exec.ExecEdge;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.flinkaccelerator.planner.report.AccelerationReport;
@@ -44,18 +40,9 @@ public final class GraphRewriter {
 
     /** "id:Type[description]" for every node reachable from the roots, each once. */
     static List<String> describe(ExecNodeGraph graph) {
-        Set<ExecNode<?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         List<String> out = new ArrayList<>();
-        List<ExecNode<?>> pending = new ArrayList<>(graph.getRootNodes());
-        while (!pending.isEmpty()) {
-            ExecNode<?> node = pending.remove(0);
-            if (!seen.add(node)) {
-                continue;
-            }
+        for (ExecNode<?> node : ExecNodes.reachable(graph)) {
             out.add(node.getId() + ":" + node.getClass().getSimpleName() + "[" + node.getDescription() + "]");
-            for (ExecEdge edge : node.getInputEdges()) {
-                pending.add(edge.getSource());
-            }
         }
         return out;
     }

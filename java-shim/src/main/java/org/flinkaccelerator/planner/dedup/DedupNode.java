@@ -1,16 +1,13 @@
 package org.flinkaccelerator.planner.dedup;
 
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Set;
-import org.apache.flink.table.planner.plan.nodes.exec.ExecEdge;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.apache.flink.table.planner.plan.nodes.exec.StateMetadata;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecDeduplicate;
 import org.apache.flink.table.types.logical.RowType;
+import org.flinkaccelerator.planner.ExecNodes;
 import org.flinkaccelerator.planner.stage.FallbackReason;
 import org.flinkaccelerator.planner.windowagg.StockFields;
 
@@ -42,23 +39,14 @@ public record DedupNode(ExecNode<?> node, int[] uniqueKeys, boolean isRowtime, b
 
     /** Every {@code StreamExecDeduplicate} reachable from the roots, each once, sinks first. */
     public static List<Found> find(ExecNodeGraph graph) {
-        Set<ExecNode<?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         List<Found> out = new ArrayList<>();
-        List<ExecNode<?>> pending = new ArrayList<>(graph.getRootNodes());
-        while (!pending.isEmpty()) {
-            ExecNode<?> node = pending.remove(0);
-            if (!seen.add(node)) {
-                continue;
-            }
+        for (ExecNode<?> node : ExecNodes.reachable(graph)) {
             if (node.getClass() == StreamExecDeduplicate.class) {
                 try {
                     out.add(new Found(node, read(node), null));
                 } catch (StockFields.Missing e) {
                     out.add(new Found(node, null, new FallbackReason("exec node", e.getMessage())));
                 }
-            }
-            for (ExecEdge edge : node.getInputEdges()) {
-                pending.add(edge.getSource());
             }
         }
         return out;

@@ -1,18 +1,16 @@
 package org.flinkaccelerator.planner.groupagg;
 
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import org.apache.calcite.rel.core.AggregateCall;
-import org.apache.flink.table.planner.plan.nodes.exec.ExecEdge;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecGlobalGroupAggregate;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecGroupAggregate;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecIncrementalGroupAggregate;
 import org.apache.flink.table.types.logical.RowType;
+import org.flinkaccelerator.planner.ExecNodes;
 import org.flinkaccelerator.planner.stage.FallbackReason;
 import org.flinkaccelerator.planner.windowagg.StockFields;
 
@@ -49,14 +47,8 @@ public record GroupAggNode(ExecNode<?> node, int[] grouping, AggregateCall[] agg
      * the global phase of every two-phase one (which stays stock).
      */
     public static List<Found> find(ExecNodeGraph graph) {
-        Set<ExecNode<?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         List<Found> out = new ArrayList<>();
-        List<ExecNode<?>> pending = new ArrayList<>(graph.getRootNodes());
-        while (!pending.isEmpty()) {
-            ExecNode<?> node = pending.remove(0);
-            if (!seen.add(node)) {
-                continue;
-            }
+        for (ExecNode<?> node : ExecNodes.reachable(graph)) {
             if (node.getClass() == StreamExecGroupAggregate.class) {
                 try {
                     out.add(new Found(node, read(node), null));
@@ -67,9 +59,6 @@ public record GroupAggNode(ExecNode<?> node, int[] grouping, AggregateCall[] agg
                 out.add(new Found(node, null, new FallbackReason(GroupAggExport.AGGREGATES, "two-phase (local/global)"
                         + " group aggregates, which 'table.optimizer.agg-phase-strategy' gives with mini-batch on,"
                         + " are not accelerated; only the one-phase group aggregate is")));
-            }
-            for (ExecEdge edge : node.getInputEdges()) {
-                pending.add(edge.getSource());
             }
         }
         return out;

@@ -1,13 +1,11 @@
 package org.flinkaccelerator.planner.rules;
 
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Set;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecEdge;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
+import org.flinkaccelerator.planner.ExecNodes;
 
 /** Puts an accelerated node in a stock node's place: the stock node's input edges, and its consumers. */
 final class NodeReplacement {
@@ -25,21 +23,13 @@ final class NodeReplacement {
 
     /** Makes every consumer of {@code stock} in {@code graph} read {@code accelerated} instead. */
     static void replace(ExecNodeGraph graph, ExecNode<?> stock, ExecNode<?> accelerated) {
-        Set<ExecNode<?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-        List<ExecNode<?>> pending = new ArrayList<>(graph.getRootNodes());
-        while (!pending.isEmpty()) {
-            ExecNode<?> node = pending.remove(pending.size() - 1);
-            if (!seen.add(node)) {
-                continue;
-            }
+        for (ExecNode<?> node : ExecNodes.reachable(graph)) {
             List<ExecEdge> edges = node.getInputEdges();
             for (int i = 0; i < edges.size(); i++) {
                 ExecEdge old = edges.get(i);
                 if (old.getSource() == stock) {
                     node.replaceInputEdge(i, ExecEdge.builder().source(accelerated).target(node)
                             .shuffle(old.getShuffle()).exchangeMode(old.getExchangeMode()).build());
-                } else {
-                    pending.add(old.getSource());
                 }
             }
         }

@@ -1,13 +1,10 @@
 package org.flinkaccelerator.planner.windowagg;
 
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Set;
-import org.apache.flink.table.planner.plan.nodes.exec.ExecEdge;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
+import org.flinkaccelerator.planner.ExecNodes;
 
 /**
  * Finds the plan's window aggregates a sidecar could hold: stock's single phase
@@ -26,20 +23,11 @@ public final class WindowAggFinder {
 
     /** Every window aggregate reachable from the roots, each once, sinks first. */
     public static List<Found> find(ExecNodeGraph graph) {
-        Set<ExecNode<?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         List<Found> out = new ArrayList<>();
-        List<ExecNode<?>> pending = new ArrayList<>(graph.getRootNodes());
-        while (!pending.isEmpty()) {
-            ExecNode<?> node = pending.remove(0);
-            if (!seen.add(node)) {
-                continue;
-            }
+        for (ExecNode<?> node : ExecNodes.reachable(graph)) {
             WindowAggPhase phase = WindowAggPhase.of(node);
             if (phase != null) {
                 out.add(read(node, phase));
-            }
-            for (ExecEdge edge : node.getInputEdges()) {
-                pending.add(edge.getSource());
             }
         }
         return out;
