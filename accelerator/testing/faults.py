@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import time
@@ -20,6 +21,8 @@ from accelerator.testing.sidecars import sidecar_pids
 
 #: Messages the feed writes at a time.
 CHUNK = 20
+#: What an accelerated operator logs when its sidecar starts (AcceleratedOperator, SidecarStateOperator).
+SIDECAR_STARTED = re.compile(r"(Accelerated\[[^\]]*\]) \(subtask \d+\): sidecar pid (\d+) runs ")
 
 
 class Feed:
@@ -197,3 +200,71 @@ def await_new_sidecar(taskmanagers: list[int], seen: set[int], feed: Feed, timeo
     wait_feeding(lambda: found.extend(p for p in sidecar_pids(taskmanagers) if p not in seen) or found,
                  "a new sidecar after the fault", feed, timeout_s)
     return found[0]
+
+
+def taskmanager_logs(cluster) -> list[str]:
+    """The TaskManagers' logs, killed ones' included, oldest first."""
+    return [log.read_text(errors="replace")
+            for log in sorted(cluster.log_dir.glob("*taskexecutor*.log*"), key=lambda log: log.stat().st_mtime)]
+
+
+def sidecar_operators(cluster) -> dict[int, str]:
+    """pid -> the accelerated operator it serves, for every sidecar the TaskManagers' logs name."""
+    return {int(m[2]): m[1] for log in taskmanager_logs(cluster) for m in SIDECAR_STARTED.finditer(log)}
+
+
+def running_sidecar(cluster, operator: str) -> int | None:
+    """The one running sidecar of `operator` (its vertex name); None while there is not exactly one."""
+    operators = sidecar_operators(cluster)
+    running = [p for p in sidecar_pids(taskmanager_pids(cluster)) if operators.get(p) == operator]
+    return running[0] if len(running) == 1 else None
+
+
+def restored_entries(cluster, operator: str) -> list[int]:
+    """The entries of each restore of the stateful accelerated operator `operator` (its vertex name),
+    as its log line says (SidecarStateOperator: "restored <n> <entries> of key groups ...")."""
+    pattern = re.compile(re.escape(operator) + r" \(subtask \d+\): restored (\d+) ")
+    return [int(m[1]) for log in taskmanager_logs(cluster) for m in pattern.finditer(log)]
+
+
+def state_entries(cluster, job_id: str, operator: str) -> float:
+    """The entries (keys, windows) the stateful accelerated operator's sidecars hold now."""
+    return sum(cluster.operator_metric(job_id, operator, "stateEntries").values())
+
+
+def completed_checkpoints(cluster, job_id: str) -> int:
+    return cluster.rest(f"/jobs/{job_id}/checkpoints")["counts"]["completed"]
+
+
+def inject_stateful_faults(cluster, job_id: str, feed: Feed, kinds: list[str], stateful: list[str]) -> None:
+    """One fault per entry of `kinds`: "taskmanager" (SIGKILL, replaced) or the vertex name of the
+    accelerated operator whose sidecar gets SIGKILL. Each hits the running job once every operator
+    of `stateful` holds state and a checkpoint of that state completed, and is proven
+    by a restart (numRestarts grows) in which each of `stateful` restored more than 0 entries from
+    that checkpoint (its log line). Returns once the job is back from the last one."""
+    for i, kind in enumerate(kinds):
+        restarted = restarts(cluster, job_id)
+        restores = {op: len(restored_entries(cluster, op)) for op in stateful}
+        wait_feeding(lambda: cluster.rest(f"/jobs/{job_id}")["state"] == "RUNNING"
+                     and all(state_entries(cluster, job_id, op) > 0 for op in stateful),
+                     f"state in {stateful} before fault {i + 1} ({kind})", feed)
+        # The next completed checkpoint may have been triggered before the state was there; the one
+        # after it was not.
+        holding = completed_checkpoints(cluster, job_id) + 2
+        wait_feeding(lambda: completed_checkpoints(cluster, job_id) >= holding,
+                     f"a checkpoint of that state before fault {i + 1} ({kind})", feed)
+        if kind == "taskmanager":
+            replace_taskmanager(cluster)
+        else:
+            target: list[int] = []
+            wait_feeding(lambda: target.append(running_sidecar(cluster, kind)) or target[-1],
+                         f"the sidecar of {kind}", feed)
+            os.kill(target[-1], signal.SIGKILL)
+        # A replaced TaskManager took minutes to bring the job back on the loaded 2-core machine.
+        wait_feeding(lambda: restarts(cluster, job_id) > restarted
+                     and all(len(restored_entries(cluster, op)) > restores[op] for op in stateful)
+                     and cluster.rest(f"/jobs/{job_id}")["state"] == "RUNNING",
+                     f"the job back from a checkpoint after fault {i + 1} ({kind})", feed, timeout_s=600)
+        for op in stateful:
+            restored = restored_entries(cluster, op)[restores[op]:]
+            assert all(entries > 0 for entries in restored), f"fault {i + 1} ({kind}): {op} restored {restored}"

@@ -19,27 +19,24 @@ Flink 2.2.1 distribution with a real Kafka broker, against stock Flink running t
   aggregate restored into stock's fails (stock cannot read its state), and the reverse fails with
   a message that says what to do; neither writes a window.
 
-One cluster (three slots) serves the module; jobs run one after another.
+One cluster (three slots, `checkpointing_cluster`, shared with the other stateful recovery tests)
+serves the module; jobs run one after another.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
-import signal
-import sys
 import time
 import uuid
 from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from accelerator.testing import locations
-from accelerator.testing.faults import (CHUNK, Feed, bids, checkpoint, replace_taskmanager, restarts,
+from accelerator.testing.faults import (CHUNK, Feed, bids, checkpoint, completed_checkpoints, inject_stateful_faults,
+                                        replace_taskmanager, restarts, restored_entries, state_entries,
                                         stop_with_savepoint, taskmanager_pids, wait_feeding, written)
-from accelerator.testing.flink import TERMINAL_STATES, FlinkCluster, JobFailed
-from accelerator.testing.gateway import SqlGateway
+from accelerator.testing.flink import TERMINAL_STATES, JobFailed
 from accelerator.testing.kafka import Record
 from accelerator.testing.sidecars import orphaned_regions, sidecar_pids
 
@@ -84,44 +81,21 @@ WINDOW_VERTEX = "Accelerated[bid-window-agg]"
 SOURCE_VERTEX, ENCODE_VERTEX = "Accelerated[bid-rows]", "Accelerated[per_channel-encode]"
 #: Faults injected by the stateful fault test (`make soak`: 50).
 STATEFUL_FAULTS = int(os.environ.get("ACCELERATOR_STATEFUL_FAULT_KILLS", "10"))
-#: What an accelerated operator logs when its sidecar starts, and what the window aggregate logs
-#: when it has restored its state (AcceleratedOperator, AcceleratedWindowAggOperator).
-SIDECAR_STARTED = re.compile(r"(Accelerated\[[^\]]*\]) \(subtask \d+\): sidecar pid (\d+) runs ")
-WINDOWS_RESTORED = re.compile(r"Accelerated\[bid-window-agg\] \(subtask \d+\): restored (\d+) window entries")
 
 
 @pytest.fixture(scope="module")
-def cluster(request, tmp_path_factory):
-    config = {"accelerator.python.executable": sys.executable,
-              "execution.checkpointing.interval": "1 s",
-              "restart-strategy.type": "fixed-delay",
-              "restart-strategy.fixed-delay.attempts": 1000,  # the soak's fault test restarts one job 50+ times
-              "restart-strategy.fixed-delay.delay": "1 s",
-              # A killed TaskManager is noticed by its failed heartbeat RPCs within two intervals.
-              "heartbeat.interval": 1000,
-              "heartbeat.timeout": 20000,
-              "execution.checkpointing.dir": tmp_path_factory.mktemp("checkpoints").as_uri(),
-              "metrics.fetcher.update-interval": "500 ms"}
-    cluster = FlinkCluster(extra_jars=[locations.shim_jar()], slots_per_taskmanager=3, config=config).start()
-    yield cluster
-    cluster.stop(keep_logs=request.session.testsfailed > 0)
+def cluster(checkpointing_cluster):
+    return checkpointing_cluster
 
 
 @pytest.fixture(scope="module")
-def gateway(cluster):
-    gateway = SqlGateway(cluster).start()
-    yield gateway
-    gateway.stop()
+def gateway(checkpointing_gateway):
+    return checkpointing_gateway
 
 
 def _vertex(cluster, job_id: str, part: str) -> dict:
     (vertex,) = [v for v in cluster.rest(f"/jobs/{job_id}")["vertices"] if part in v["name"]]
     return vertex
-
-
-def _state_entries(cluster, job_id: str) -> float:
-    """Open (key, window) entries the accelerated window aggregate's sidecars hold now."""
-    return sum(cluster.operator_metric(job_id, WINDOW_VERTEX, "stateEntries").values())
 
 
 def _checkpoint_figures(cluster, job_id: str) -> dict:
@@ -165,15 +139,15 @@ def test_restore_from_checkpoint_equals_stock(cluster, gateway, kafka_broker, ne
     _vertex(cluster, job_id, WINDOW_VERTEX)  # the job runs the accelerated window aggregate
     # Windows have fired (output written), others are open (state in the sidecar) and a checkpoint
     # holds them: the kill then has state to lose.
-    wait_feeding(lambda: written(kafka_broker, sink) > 0 and _state_entries(cluster, job_id) > 0
-                 and cluster.rest(f"/jobs/{job_id}/checkpoints")["counts"]["completed"] > 0,
+    wait_feeding(lambda: written(kafka_broker, sink) > 0 and state_entries(cluster, job_id, WINDOW_VERTEX) > 0
+                 and completed_checkpoints(cluster, job_id) > 0,
                  "fired windows, open ones and a completed checkpoint", feed)
     figures = _checkpoint_figures(cluster, job_id)
     assert figures["window_agg_state_size"] > 0, figures
     print(f"\naccelerated window aggregate checkpoint: {figures}")
     replace_taskmanager(cluster)
     wait_feeding(lambda: restarts(cluster, job_id) >= 1 and cluster.rest(f"/jobs/{job_id}")["state"] == "RUNNING"
-                 and _state_entries(cluster, job_id) > 0, "the job restarted on the new TaskManager", feed)
+                 and state_entries(cluster, job_id, WINDOW_VERTEX) > 0, "the job restarted on the new TaskManager", feed)
     feed.rest()
     cluster.wait_for_job(job_id)
     assert restarts(cluster, job_id) >= 1
@@ -184,65 +158,11 @@ def test_restore_from_checkpoint_equals_stock(cluster, gateway, kafka_broker, ne
     _assert_equals_stock(accelerated, stock, messages)
 
 
-def _taskmanager_logs(cluster) -> list[str]:
-    """The TaskManagers' logs, killed ones' included, oldest first."""
-    return [log.read_text(errors="replace")
-            for log in sorted(cluster.log_dir.glob("*taskexecutor*.log*"), key=lambda log: log.stat().st_mtime)]
-
-
-def _sidecar_operators(cluster) -> dict[int, str]:
-    """pid -> the accelerated operator it serves, for every sidecar the TaskManagers' logs name."""
-    return {int(m[2]): m[1] for log in _taskmanager_logs(cluster) for m in SIDECAR_STARTED.finditer(log)}
-
-
-def _restored_entries(cluster) -> list[int]:
-    """The window entries of each restore of the accelerated window aggregate, as its log says."""
-    return [int(m[1]) for log in _taskmanager_logs(cluster) for m in WINDOWS_RESTORED.finditer(log)]
-
-
-def _running_sidecar(cluster, operator: str) -> int | None:
-    """The one running sidecar of `operator`; None while there is not exactly one."""
-    operators = _sidecar_operators(cluster)
-    running = [p for p in sidecar_pids(taskmanager_pids(cluster)) if operators.get(p) == operator]
-    return running[0] if len(running) == 1 else None
-
-
-def _completed_checkpoints(cluster, job_id: str) -> int:
-    return cluster.rest(f"/jobs/{job_id}/checkpoints")["counts"]["completed"]
-
-
 def _fault_kinds(count: int) -> list[str]:
     """Every fifth fault kills the TaskManager; the others kill a sidecar: every other one the
     window aggregate's, the rest alternately the source stage's and the sink's encode stage's."""
     return ["taskmanager" if i % 5 == 3 else WINDOW_VERTEX if i % 2 == 0 else
             SOURCE_VERTEX if i // 2 % 2 == 0 else ENCODE_VERTEX for i in range(count)]
-
-
-def _inject_stateful_faults(cluster, job_id: str, feed: Feed) -> None:
-    """The faults of `_fault_kinds(STATEFUL_FAULTS)`, each once the job runs with open windows and a
-    checkpoint since it last came back; returns once the job is back from the last one, having
-    restored more than 0 window entries after each."""
-    checkpoints_since_restart = 0
-    for i, kind in enumerate(_fault_kinds(STATEFUL_FAULTS)):
-        restarted, restores = restarts(cluster, job_id), len(_restored_entries(cluster))
-        wait_feeding(lambda: cluster.rest(f"/jobs/{job_id}")["state"] == "RUNNING"
-                     and _state_entries(cluster, job_id) > 0
-                     and _completed_checkpoints(cluster, job_id) > checkpoints_since_restart,
-                     f"open windows and a checkpoint before fault {i + 1} ({kind})", feed)
-        if kind == "taskmanager":
-            replace_taskmanager(cluster)
-        else:
-            target: list[int] = []
-            wait_feeding(lambda: target.append(_running_sidecar(cluster, kind)) or target[-1],
-                         f"the sidecar of {kind}", feed)
-            os.kill(target[-1], signal.SIGKILL)
-        # A replaced TaskManager took minutes to bring the job back on the loaded 2-core machine.
-        wait_feeding(lambda: restarts(cluster, job_id) > restarted and len(_restored_entries(cluster)) > restores
-                     and cluster.rest(f"/jobs/{job_id}")["state"] == "RUNNING",
-                     f"the job back from a checkpoint after fault {i + 1} ({kind})", feed, timeout_s=600)
-        restored = _restored_entries(cluster)[restores:]
-        assert all(entries > 0 for entries in restored), f"fault {i + 1} ({kind}): restores of {restored} entries"
-        checkpoints_since_restart = _completed_checkpoints(cluster, job_id)
 
 
 def test_window_aggregate_state_survives_killed_sidecars_and_taskmanagers(cluster, gateway, kafka_broker, new_topic,
@@ -267,14 +187,14 @@ def test_window_aggregate_state_survives_killed_sidecars_and_taskmanagers(cluste
     (job_id,) = gateway.submit_sql(ACCELERATED + TABLES + QUERY, _params(kafka_broker, source, sink, ends, 1))
     _vertex(cluster, job_id, WINDOW_VERTEX)  # the job runs the accelerated window aggregate
     try:
-        _inject_stateful_faults(cluster, job_id, feed)
+        inject_stateful_faults(cluster, job_id, feed, _fault_kinds(STATEFUL_FAULTS), [WINDOW_VERTEX])
         feed.rest()
         cluster.wait_for_job(job_id)
     finally:
         if cluster.rest(f"/jobs/{job_id}")["state"] not in TERMINAL_STATES:
             cluster.cancel_job(job_id)  # a failed run's job would hold the slots the module's next tests need
     figures = {"faults": STATEFUL_FAULTS, "restarts": restarts(cluster, job_id),
-               "restores": len(_restored_entries(cluster)), "checkpoints": _completed_checkpoints(cluster, job_id),
+               "restores": len(restored_entries(cluster, WINDOW_VERTEX)), "checkpoints": completed_checkpoints(cluster, job_id),
                "seconds": round(time.monotonic() - started)}
 
     stock_sink = new_topic("wa-faults-stock")
@@ -370,7 +290,7 @@ def test_rescale_from_savepoint_2_to_1_and_3(cluster, gateway, kafka_broker, new
             time.sleep(0.3)
         if mode == "accelerated":
             # Windows are open at the savepoint: the sidecars hold state for them.
-            assert _state_entries(cluster, job_id) > 0
+            assert state_entries(cluster, job_id, WINDOW_VERTEX) > 0
         savepoints[mode] = stop_with_savepoint(cluster, job_id, tmp_path / mode)
         outputs[mode] = {"p2": _values(kafka_broker, sink)}
     kafka_broker.produce(source, records[half:])
