@@ -2,19 +2,23 @@
 at once.
 
 Per row, stock reads the key's accumulators (creating them on its first row), takes the value,
-accumulates the row, takes the value again and emits `+I new` on the key's first row, else
-`-U prev` (with update-befores) and `+U new` when the values differ under its generated equaliser
-(Java `==` for primitives: NaN differs from itself, 0.0 equals -0.0; `equals` for DECIMAL; two
-NULLs are equal), else nothing. It compares the values, not the accumulators: an AVG whose sum
-and count moved but whose quotient did not emits nothing.
+accumulates the row (+I, +U) or retracts it (-U, -D), takes the value again and emits `+I new`
+on the key's first row, else `-U prev` (with update-befores) and `+U new` when the values differ
+under its generated equaliser (Java `==` for primitives: NaN differs from itself, 0.0 equals -0.0;
+`equals` for DECIMAL; two NULLs are equal), else nothing. It compares the values, not the
+accumulators: an AVG whose sum and count moved but whose quotient did not emits nothing. Over an
+updating input a record counter (a COUNT(*)) counts the key's rows: a retraction for a key without
+state is ignored (no state is made, nothing is emitted), and the row that brings the counter to 0
+emits `-D prev` and clears the key's state, so its next row is a first row again.
 
 The running values are computed by occurrence level: the rows that are their key's r-th in the
-batch have distinct keys, so one accumulator `fold` over them is exact (the same folds, and
-so the same Java arithmetic, as the window aggregate's), and the levels run in order. The work is
-vectorized across keys; the number of levels is the most rows one key has in the batch. A segmented
-cumulative sum (numpy, DataFusion window functions) would be one pass per batch, but would need an
-exact re-implementation of every fold (DOUBLE sums in order, DECIMAL overflow to NULL, NaN in
-MIN/MAX) beside the accumulators': one way to do each thing wins over the faster path here.
+batch have distinct keys, so one accumulator `fold` (or `retract`) over them is exact (the same
+folds, and so the same Java arithmetic, as the window aggregate's), and the levels run in order.
+The work is vectorized across keys; the number of levels is the most rows one key has in the
+batch. A segmented cumulative sum (numpy, DataFusion window functions) would be one pass per batch,
+but would need an exact re-implementation of every fold (DOUBLE sums in order, DECIMAL overflow to
+NULL, NaN in MIN/MAX) beside the accumulators': one way to do each thing wins over the faster path
+here.
 """
 
 from __future__ import annotations
@@ -27,11 +31,25 @@ import pyarrow.compute as pc
 
 from accelerator.windowagg.accumulators import AccumulatorColumn
 from accelerator.windowagg.averages import AverageAccumulator
+from accelerator.windowagg.retract_sums import SumWithRetractAccumulator
 
-#: What `accumulators.for_aggregate` makes: both fold operands and give values per slot.
-Accumulator = AccumulatorColumn | AverageAccumulator
+#: What `accumulators.for_aggregate` makes: all fold and retract operands and give values per slot.
+Accumulator = AccumulatorColumn | AverageAccumulator | SumWithRetractAccumulator
 
-INSERT, UPDATE_BEFORE, UPDATE_AFTER = 0, 1, 2  # Flink's RowKind byte values
+INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE = 0, 1, 2, 3  # Flink's RowKind byte values
+
+
+@dataclass(frozen=True)
+class RowChanges:
+    """What each row of a batch did to its key: the emitted values before and after it, whether it
+    was the key's first row (`first`), brought the record counter to 0 (`deleted`) or was a
+    retraction for a key without state (`ignored`)."""
+
+    before: list[pa.Array]
+    after: list[pa.Array]
+    first: np.ndarray
+    deleted: np.ndarray
+    ignored: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -55,27 +73,50 @@ def occurrence(slots: np.ndarray) -> np.ndarray:
     return rank
 
 
-def running_values(columns: list[Accumulator], value_types: list[pa.DataType], slots: np.ndarray,
-                   operands: list[pa.Array]) -> tuple[list[pa.Array], list[pa.Array]]:
-    """Folds each row's operands into its slot's accumulators in row order; returns, per
-    aggregate, the value (of its `value_types` entry) before and after each row."""
+def running_values(columns: list[Accumulator], emitted: list[bool], value_types: list[pa.DataType],
+                   slots: np.ndarray, operands: list[pa.Array], retracts: np.ndarray, live: np.ndarray,
+                   record_counter: int | None) -> RowChanges:
+    """Accumulates (retracts where `retracts`) each row's operands into its slot's accumulators in
+    row order; `live` tells, per slot, whether its key has state, and is kept up to date. Returns
+    the values of the `emitted` aggregates (`value_types`: one per emitted aggregate) before and
+    after each row."""
+    n = len(slots)
     rank = occurrence(slots)
     positions = np.argsort(rank, kind="stable")  # by level, rows in order within each
     bounds = np.cumsum(np.bincount(rank))
-    levels = np.split(positions, bounds[:-1]) if len(rank) else []
-    back = np.empty(len(positions), dtype=np.int64)
-    back[positions] = np.arange(len(positions))
-    before, after = [], []
-    for column, value_type, operand in zip(columns, value_types, operands):
-        prev, new = [], []
-        for rows in levels:
-            level_slots = slots[rows]
-            prev.append(column.value(level_slots))
-            column.fold(level_slots, operand.take(pa.array(rows)))
-            new.append(column.value(level_slots))
-        before.append(_in_row_order(prev, back, value_type))
-        after.append(_in_row_order(new, back, value_type))
-    return before, after
+    levels = np.split(positions, bounds[:-1]) if n else []
+    back = np.empty(n, dtype=np.int64)
+    back[positions] = np.arange(n)
+    first, deleted, ignored = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
+    shown = [i for i, e in enumerate(emitted) if e]
+    prev: list[list[pa.Array]] = [[] for _ in shown]
+    new: list[list[pa.Array]] = [[] for _ in shown]
+    for rows in levels:
+        level_slots, retract = slots[rows], retracts[rows]
+        stateless = ~live[level_slots]
+        fresh = stateless & ~retract
+        ignored[rows[stateless & retract]] = True
+        first[rows[fresh]] = True
+        for column in columns:
+            column.reset(level_slots[fresh])
+        live[level_slots[fresh]] = True
+        adds, subtracts = ~retract, retract & ~stateless
+        for out, i in enumerate(shown):
+            prev[out].append(columns[i].value(level_slots))
+        for column, operand in zip(columns, operands):
+            taken = operand.take(pa.array(rows))
+            column.fold(level_slots[adds], taken.filter(pa.array(adds)))
+            if subtracts.any():
+                column.retract(level_slots[subtracts], taken.filter(pa.array(subtracts)))
+        for out, i in enumerate(shown):
+            new[out].append(columns[i].value(level_slots))
+        if record_counter is not None:
+            emptied = subtracts & (columns[record_counter].values[level_slots] == 0)
+            deleted[rows[emptied]] = True
+            live[level_slots[emptied]] = False
+    before = [_in_row_order(chunks, back, t) for chunks, t in zip(prev, value_types)]
+    after = [_in_row_order(chunks, back, t) for chunks, t in zip(new, value_types)]
+    return RowChanges(before, after, first, deleted, ignored)
 
 
 def _in_row_order(chunks: list[pa.Array], back: np.ndarray, arrow_type: pa.DataType) -> pa.Array:
@@ -94,14 +135,16 @@ def changed(before: list[pa.Array], after: list[pa.Array]) -> np.ndarray:
     return out
 
 
-def emission(first: np.ndarray, differs: np.ndarray, update_before: bool) -> Emission:
-    """The rows to emit for rows that are (`first`) their key's first, or whose values `differs`."""
+def emission(changes: RowChanges, differs: np.ndarray, update_before: bool) -> Emission:
+    """The rows to emit: `+I` for a key's first row, `-D` for the row that emptied it, `-U` (with
+    `update_before`) and `+U` for the others whose values `differs`."""
+    first, deleted = changes.first, changes.deleted
     n = len(first)
-    update = ~first & differs
-    counts = np.where(first, 1, np.where(update, 2 if update_before else 1, 0))
+    update = ~first & ~deleted & ~changes.ignored & differs
+    counts = np.where(first | deleted, 1, np.where(update, 2 if update_before else 1, 0))
     rows = np.repeat(np.arange(n, dtype=np.int64), counts)
     within = np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts)
-    kinds = np.where(first[rows], INSERT,
-                     np.where(update_before & (within == 0), UPDATE_BEFORE, UPDATE_AFTER)).astype(np.int8)
-    sources = np.where(kinds == UPDATE_BEFORE, rows, n + rows)
+    kinds = np.select([first[rows], deleted[rows], update_before & (within == 0)],
+                      [INSERT, DELETE, UPDATE_BEFORE], UPDATE_AFTER).astype(np.int8)
+    sources = np.where((kinds == UPDATE_BEFORE) | (kinds == DELETE), rows, n + rows)
     return Emission(rows, kinds, sources)

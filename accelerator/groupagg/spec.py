@@ -14,6 +14,8 @@ from accelerator.windowagg.spec import Aggregate
 
 KEY = window_specs.KEY
 KEY_GROUP = window_specs.KEY_GROUP
+#: The input RowKind byte of each row, the third input field when the input is updating.
+ROW_KIND = "$kind"
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,14 @@ class GroupAggSpec:
     generate_update_before: bool
     state_format: int
     fingerprint: str | None
+    #: Over an updating input: the index of the COUNT(*) counting the key's rows (stock's
+    #: `RecordCounter`; the planner's hidden one unless the query has one), else None.
+    record_counter: int | None = None
+
+    @property
+    def updating(self) -> bool:
+        """Whether the input carries retractions (`$kind` per row)."""
+        return self.record_counter is not None
 
 
 def parse(descriptor: dict) -> GroupAggSpec:
@@ -40,19 +50,34 @@ def _parse(descriptor: dict, name: str | None) -> GroupAggSpec:
     if [n for n, _ in fields[:2]] != [KEY, KEY_GROUP]:
         raise refuse(f"input fields start {[n for n, _ in fields[:2]]}, not {[KEY, KEY_GROUP]}")
     aggregates = tuple(window_specs.parse_aggregate(a, dict(fields), refuse) for a in descriptor["aggregates"])
-    if not all(a.emit for a in aggregates):
-        raise refuse("a group aggregate emits every aggregate it derives")
+    counter = descriptor.get("record_counter")
+    if (counter is not None) != (len(fields) > 2 and fields[2][0] == ROW_KIND):
+        raise refuse(f"a record_counter ({counter}) goes with a {ROW_KIND!r} third input field, and only with it")
+    if counter is not None and not (0 <= counter < len(aggregates) and aggregates[counter].function == "count1"
+                                    and aggregates[counter].filter is None):
+        raise refuse(f"record_counter {counter} is no COUNT(*) without FILTER among the aggregates")
+    if counter is None and any(a.function in window_specs.RETRACTING_FUNCTIONS for a in aggregates):
+        raise refuse(f"{list(window_specs.RETRACTING_FUNCTIONS)} run only over an updating input")
+    if counter is not None and any(a.function in ("sum", "min", "max") for a in aggregates):
+        raise refuse("over an updating input Flink runs SUM as sum_retract and MIN/MAX with a map of values;"
+                     " an aggregate here has no retraction")
+    hidden = [i for i, a in enumerate(aggregates) if not a.emit]
+    if hidden and hidden != [counter]:
+        raise refuse("a group aggregate emits every aggregate it derives but the record counter it inserts")
     # No keys is a global aggregate: one group, Flink's empty key (its bytes in `$key` as any key's).
     keys = [k["name"] for k in descriptor.get("keys", [])]
     output = [(f["name"], types.parse(f["type"])) for f in descriptor["output"]["fields"]]
     if [n for n, _ in output[:len(keys)]] != keys:
         raise refuse(f"output fields start {[n for n, _ in output[:len(keys)]]}, not the keys {keys}")
     values = output[len(keys):]
-    if len(values) != len(aggregates):
-        raise refuse(f"{len(values)} output values for {len(aggregates)} aggregates")
-    aggregates = tuple(window_specs.with_result(a, value, dict(fields), refuse) for a, value in zip(aggregates, values))
+    emitted = [a for a in aggregates if a.emit]
+    if len(values) != len(emitted):
+        raise refuse(f"{len(values)} output values for {len(emitted)} emitted aggregates")
+    results = iter(values)
+    aggregates = tuple(window_specs.with_result(a, next(results), dict(fields), refuse) if a.emit else a
+                       for a in aggregates)
     state = descriptor.get("state") or {}
     return GroupAggSpec(name, pa.schema([types.to_arrow_field(n, t) for n, t in fields]), aggregates,
                         tuple(types.to_arrow_field(n, t) for n, t in values),
                         bool(descriptor["generate_update_before"]), int(state.get("format", 1)),
-                        state.get("fingerprint"))
+                        state.get("fingerprint"), counter)

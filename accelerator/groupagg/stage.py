@@ -52,17 +52,28 @@ class GroupAggStage:
     def update(self, batch: pa.RecordBatch) -> pa.RecordBatch:
         self._check_columns(batch, self.spec.input_schema, "update")
         key_groups = batch.column(specs.KEY_GROUP).to_numpy(zero_copy_only=False)
-        slots, created = self.state.slots(batch.column(specs.KEY), key_groups)
+        slots = self.state.slots(batch.column(specs.KEY), key_groups)
         operands = [operand(a, batch) for a in self.spec.aggregates]
-        before, after = emission.running_values(self.state.accumulators,
-                                                [f.type for f in self.spec.output_fields], slots, operands)
-        first = created & (emission.occurrence(slots) == 0)
-        out = emission.emission(first, emission.changed(before, after), self.spec.generate_update_before)
+        changes = emission.running_values(self.state.accumulators, [a.emit for a in self.spec.aggregates],
+                                          [f.type for f in self.spec.output_fields], slots, operands,
+                                          self._retractions(batch), self.state.live, self.spec.record_counter)
+        self.state.free_emptied(slots)
+        out = emission.emission(changes, emission.changed(changes.before, changes.after),
+                                self.spec.generate_update_before)
         sources = pa.array(out.sources)
         columns = [pa.array(out.rows.astype(np.int32), pa.int32()), pa.array(out.kinds, pa.int8())]
-        columns += [pa.concat_arrays([prev, new]).take(sources) for prev, new in zip(before, after)]
+        columns += [pa.concat_arrays([prev, new]).take(sources) for prev, new in zip(changes.before, changes.after)]
         self._check_budget(batch)
         return pa.RecordBatch.from_arrays(columns, schema=self.answer_schema)
+
+    def _retractions(self, batch: pa.RecordBatch) -> np.ndarray:
+        """Per row, whether it retracts (-U, -D); none of an insert-only input's rows do."""
+        if not self.spec.updating:
+            return np.zeros(batch.num_rows, dtype=bool)
+        kinds = batch.column(specs.ROW_KIND).to_numpy(zero_copy_only=False)
+        if ((kinds < emission.INSERT) | (kinds > emission.DELETE)).any():
+            raise ValueError(f"stage {self.name!r}: a {specs.ROW_KIND} is no RowKind byte (0 to 3): {sorted(set(kinds))}")
+        return (kinds == emission.UPDATE_BEFORE) | (kinds == emission.DELETE)
 
     def snapshot(self, batch: pa.RecordBatch) -> pa.RecordBatch:
         state = self.state
@@ -79,7 +90,7 @@ class GroupAggStage:
         key_groups = keyed_state.restored_key_groups(self.name, batch, GroupAggStateError)
         keys = batch.column(specs.KEY)
         keyed_state.check_new_keys(self.name, keys, self.state.holds, GroupAggStateError)
-        slots, _ = self.state.slots(keys, key_groups)
+        slots = self.state.restored(keys, key_groups)
         names = iter(name for name, _ in state_fields(self.spec.aggregates))
         for column, aggregate in zip(self.state.accumulators, self.spec.aggregates):
             column.put(slots, [batch.column(next(names)) for _ in aggregate.acc_types])

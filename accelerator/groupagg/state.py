@@ -1,6 +1,8 @@
 """The group aggregate's state: one slot per key (`KeySlots`), holding one accumulator per
-aggregate (the window aggregate's, `accumulators.for_aggregate`, with Java's arithmetic). A key that has a
-slot has had a row: stock's `accState` is non-null for it, so its next row is no first row."""
+aggregate (the window aggregate's, `accumulators.for_aggregate`, with Java's arithmetic). Between
+batches a key that has a slot has state: stock's `accState` is non-null for it, so its next row is
+no first row; within a batch `live` tells which slots have state (a key whose rows were all
+retracted loses it, and its slot is freed at the end of the batch)."""
 
 from __future__ import annotations
 
@@ -15,11 +17,13 @@ from accelerator.windowagg import accumulators
 class GroupAggState:
     def __init__(self, spec: GroupAggSpec):
         self.accumulators = [accumulators.for_aggregate(a) for a in spec.aggregates]
+        self.live = np.zeros(0, dtype=bool)
         self.key_slots = KeySlots(self._grow)
 
     def _grow(self, capacity: int) -> None:
         for column in self.accumulators:
             column.grow(capacity)
+        self.live = np.concatenate([self.live, np.zeros(capacity - len(self.live), dtype=bool)])
 
     @property
     def entries(self) -> int:
@@ -31,16 +35,23 @@ class GroupAggState:
 
     def nbytes(self) -> int:
         """The state's memory, estimated from what it holds: the slots and the accumulators."""
-        return self.key_slots.nbytes() + sum(c.nbytes() for c in self.accumulators)
+        return self.key_slots.nbytes() + self.live.nbytes + sum(c.nbytes() for c in self.accumulators)
 
-    def slots(self, keys: pa.Array, key_groups: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Each row's slot, created fresh (accumulators as Flink's `createAccumulators`) where the
-        key has none, and per row whether its slot was created by this call."""
+    def slots(self, keys: pa.Array, key_groups: np.ndarray) -> np.ndarray:
+        """Each row's slot; a key without one gets a slot without state (not `live`)."""
         slots, created = self.key_slots.slots(keys, key_groups)
-        fresh = np.unique(slots[created])
-        for column in self.accumulators:
-            column.reset(fresh)
-        return slots, created
+        self.live[slots[created]] = False
+        return slots
+
+    def restored(self, keys: pa.Array, key_groups: np.ndarray) -> np.ndarray:
+        """The slots of restored keys, which have state."""
+        slots = self.slots(keys, key_groups)
+        self.live[slots] = True
+        return slots
+
+    def free_emptied(self, slots: np.ndarray) -> None:
+        """Frees those of `slots` whose key has no state left (stock's `accState.clear()`)."""
+        self.key_slots.free(np.unique(slots[~self.live[slots]]))
 
     def holds(self, key: bytes) -> bool:
         return self.key_slots.holds(key)

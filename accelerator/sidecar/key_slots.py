@@ -1,6 +1,7 @@
 """The keys a stateful stage holds state for: one slot per key (its bytes and key group), made in
-the order keys first appear and never freed (without state TTL a key's state lives as long as the
-job). Each stage keeps its own per-slot columns beside it, grown with `grow`."""
+the order keys first appear. A slot lives until the stage frees it (a group aggregate whose key's
+rows were all retracted); a freed slot is reused by a later key. Each stage keeps its own per-slot
+columns beside it, grown with `grow`."""
 
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ class KeySlots:
         self._keys: list[bytes | None] = []
         self._entry_bytes = 0
         self._grow_columns = grow
+        self._free: list[int] = []
+        self._used = np.zeros(0, dtype=bool)
         self.key_group = np.zeros(0, dtype=np.int32)
         self._grow(_INITIAL_CAPACITY)
 
@@ -33,7 +36,7 @@ class KeySlots:
     def nbytes(self) -> int:
         """The slots' memory, estimated: the key group array at its capacity, the table from key to
         slot, and each key's bytes and table entry."""
-        return self.key_group.nbytes + sys.getsizeof(self._slot_of) + sys.getsizeof(self._keys) + self._entry_bytes
+        return self.key_group.nbytes + self._used.nbytes + sys.getsizeof(self._slot_of) + sys.getsizeof(self._keys) + self._entry_bytes
 
     def slots(self, keys: pa.Array, key_groups: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Each row's slot, created where the key has none, and per row whether its slot was
@@ -60,10 +63,14 @@ class KeySlots:
         return key_slots[key_ids], created[key_ids]
 
     def _create(self, key: bytes, key_group: int) -> int:
-        if len(self._slot_of) == len(self._keys):
-            self._grow(2 * len(self._keys))
-        slot = len(self._slot_of)
+        if self._free:
+            slot = self._free.pop()
+        else:
+            if len(self._slot_of) == len(self._keys):
+                self._grow(2 * len(self._keys))
+            slot = len(self._slot_of)
         self._slot_of[key] = slot
+        self._used[slot] = True
         self._keys[slot] = key
         self._entry_bytes += sys.getsizeof(key) + _ENTRY_OBJECT_BYTES
         self.key_group[slot] = key_group
@@ -73,14 +80,25 @@ class KeySlots:
         extra = capacity - len(self._keys)
         self._keys.extend([None] * extra)
         self.key_group = np.concatenate([self.key_group, np.zeros(extra, dtype=np.int32)])
+        self._used = np.concatenate([self._used, np.zeros(extra, dtype=bool)])
         self._grow_columns(capacity)
+
+    def free(self, slots: np.ndarray) -> None:
+        """Forgets the keys of `slots` (distinct, in use); their slots go to later new keys."""
+        for slot in slots.tolist():
+            key = self._keys[slot]
+            del self._slot_of[key]
+            self._keys[slot] = None
+            self._entry_bytes -= sys.getsizeof(key) + _ENTRY_OBJECT_BYTES
+            self._used[slot] = False
+            self._free.append(slot)
 
     def holds(self, key: bytes) -> bool:
         return key in self._slot_of
 
     def live_slots(self) -> np.ndarray:
-        """Every slot, in creation order."""
-        return np.arange(len(self._slot_of), dtype=np.int64)
+        """Every slot in use, in slot order."""
+        return np.flatnonzero(self._used).astype(np.int64)
 
     def keys(self, slots: np.ndarray) -> pa.Array:
         return pa.array([self._keys[s] for s in slots.tolist()], pa.binary())

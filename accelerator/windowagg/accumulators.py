@@ -19,6 +19,9 @@ as Java computes them one row at a time (docs/design/stateful-window-aggregate.m
 Merging partial accumulators (phase global) is the same fold, the operand being the partial's
 value: Flink's merge expressions of these functions are their accumulate expressions over the
 other accumulator.
+
+Over an updating input (a group aggregate's retractions) only the COUNTs retract here
+(`count - 1`, wrapping as Java `long`); a SUM that retracts is `retract_sums.SumWithRetractAccumulator`.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import pyarrow.compute as pc
 
 from accelerator.windowagg import decimals
 from accelerator.windowagg.averages import AverageAccumulator
+from accelerator.windowagg.retract_sums import SumWithRetractAccumulator
 from accelerator.windowagg.spec import Aggregate
 
 _NUMPY = {"INT": np.int32, "BIGINT": np.int64, "DOUBLE": np.float64}
@@ -38,6 +42,8 @@ def for_aggregate(aggregate: Aggregate, capacity: int = 0):
     """The accumulator of `aggregate`'s function, with `capacity` slots."""
     if aggregate.function == "avg":
         return AverageAccumulator(aggregate, capacity)
+    if aggregate.function == "sum_retract":
+        return SumWithRetractAccumulator(aggregate, capacity)
     return AccumulatorColumn(aggregate, capacity)
 
 
@@ -97,6 +103,18 @@ class AccumulatorColumn:
         with np.errstate(all="ignore"):  # inf - inf is NaN, as in Java, without a warning
             self._fold_numbers(slots, x)
         self.valid[slots] = True
+
+    def retract(self, slots: np.ndarray, operands: pa.Array) -> None:
+        """Retracts `operands[i]` from slot `slots[i]` (COUNT's retract expression, `count - 1`
+        per counted row); the other functions of this column have no retract expression."""
+        if not self.is_count:
+            raise ValueError(f"{self.function} has no retraction; a retracting SUM is sum_retract")
+        if len(slots) == 0:
+            return
+        if operands.null_count:
+            kept = operands.is_valid().to_numpy(zero_copy_only=False)
+            slots, operands = slots[kept], operands.filter(pa.array(kept))
+        np.subtract.at(self.values, slots, operands.to_numpy(zero_copy_only=False).astype(np.int64, copy=False))
 
     def _fold_numbers(self, slots: np.ndarray, x: np.ndarray) -> None:
         if self.is_count or self.function == "sum":

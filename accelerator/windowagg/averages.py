@@ -3,6 +3,9 @@
 The accumulator is two fields, `sum` and `count`, that start at 0 (never NULL):
 
 - accumulate: a NULL operand changes nothing; else `sum + x` and `count + 1`.
+- retract (a group aggregate over an updating input): a NULL operand changes nothing; else
+  `sum - x` (`aggDecimalMinus` for DECIMAL: NULL past 38 digits, a NULL sum stays NULL) and
+  `count - 1`.
 - merge (phase global, firing a window from its slices): `sum + sum'`, `count + count'`.
 - value: NULL when `count` is 0, else `sum / count` cast to the result type.
 
@@ -70,6 +73,25 @@ class AverageAccumulator:
             return
         self._add_sums(slots, operands)
         np.add.at(self.counts, slots, 1)
+
+    def retract(self, slots: np.ndarray, operands: pa.Array) -> None:
+        """Retracts `operands[i]` from slot `slots[i]`, in order; NULL operands are ignored."""
+        if operands.null_count:
+            kept = operands.is_valid().to_numpy(zero_copy_only=False)
+            slots, operands = slots[kept], operands.filter(pa.array(kept))
+        if len(slots) == 0:
+            return
+        np.subtract.at(self.counts, slots, 1)
+        if not self.decimal:
+            x = operands.to_numpy(zero_copy_only=False).astype(self.sums.dtype, copy=False)
+            with np.errstate(all="ignore"):  # inf - inf is NaN, as in Java, without a warning
+                np.subtract.at(self.sums, slots, x)  # int64 wraps as Java's long -; float64 is IEEE `-`
+            return
+        sums, valid = self.sums, self.sum_valid
+        for slot, x in zip(slots.tolist(), decimals.unscaled(operands)):
+            if valid[slot]:
+                total = sums[slot] - x
+                sums[slot], valid[slot] = (total, True) if decimals.fits(total) else (0, False)
 
     def merge(self, slots: np.ndarray, partials: list[pa.Array]) -> None:
         """Merges partial accumulators (sum, count) into `slots`, in order; a NULL partial sum

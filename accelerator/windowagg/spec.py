@@ -21,14 +21,16 @@ TIME = "$time"
 WINDOW_END = "window_end"
 
 PHASES = ("single", "global")
-FUNCTIONS = ("count1", "count", "sum", "min", "max", "avg")
+FUNCTIONS = ("count1", "count", "sum", "min", "max", "avg", "sum_retract")
+#: Functions only a group aggregate over an updating input runs (`SumWithRetractAggFunction`).
+RETRACTING_FUNCTIONS = ("sum_retract",)
 #: Argument types SUM/MIN/MAX run on (DECIMAL at any precision and scale).
 NUMERIC_ROOTS = ("INT", "BIGINT", "DOUBLE", "DECIMAL")
 #: AVG's argument types by the type of its sum (`AvgAggFunction.getSumType`); the result is the
 #: argument's type, DECIMAL's `LogicalTypeMerging.findAvgAggType`.
 AVG_SUM_ROOTS = {"TINYINT": "BIGINT", "SMALLINT": "BIGINT", "INT": "BIGINT", "BIGINT": "BIGINT",
                  "FLOAT": "DOUBLE", "DOUBLE": "DOUBLE", "DECIMAL": "DECIMAL"}
-#: AVG's count field (`AvgAggFunction.getAggBufferTypes`).
+#: AVG's count field (`AvgAggFunction.getAggBufferTypes`), and a retracting SUM's.
 AVG_COUNT = types.DataType("BIGINT")
 WINDOW_PROPERTIES = ("window_start", "window_end", "window_time")
 #: Flink's largest DECIMAL precision: a DECIMAL sum's accumulator (`LogicalTypeMerging.findSumAggType`).
@@ -91,7 +93,7 @@ class Aggregate:
     @property
     def acc_types(self) -> tuple[types.DataType, ...]:
         """The accumulator's fields, as checkpoints and partials hold them."""
-        return (self.acc, AVG_COUNT) if self.function == "avg" else (self.acc,)
+        return (self.acc, AVG_COUNT) if self.function in ("avg", "sum_retract") else (self.acc,)
 
     @property
     def result_arrow(self) -> pa.DataType:
@@ -162,6 +164,9 @@ def _parse(descriptor: dict, name: str | None) -> WindowAggSpec:
         raise refuse(f"input fields start {[n for n, _ in fields[:3]]}, not {expected_head}")
 
     aggregates = tuple(_aggregate(a, phase, input_types, refuse) for a in descriptor["aggregates"])
+    if any(a.function in RETRACTING_FUNCTIONS for a in aggregates):
+        raise refuse(f"a window aggregate has no retracting input; {list(RETRACTING_FUNCTIONS)} are the group"
+                     " aggregate's")
     properties = tuple(descriptor.get("window_properties") or ())
     for p in properties:
         if p not in WINDOW_PROPERTIES:
@@ -230,7 +235,7 @@ def _aggregate(a: dict, phase: str, input_types: dict[str, types.DataType], refu
         raise refuse(f"{function} in phase global names no partial accumulator column (its 'arg')")
     if function == "count1" and phase == "single" and arg is not None:
         raise refuse("count1 takes no argument")
-    if function in ("count", "sum", "min", "max", "avg") and arg is None:
+    if function in ("count", "sum", "min", "max", "avg", "sum_retract") and arg is None:
         raise refuse(f"{function} needs an argument")
     expected = _acc_type(function, input_types[arg] if arg is not None else None, phase)
     if expected is not None and types.to_arrow(acc) != types.to_arrow(expected):
@@ -239,7 +244,7 @@ def _aggregate(a: dict, phase: str, input_types: dict[str, types.DataType], refu
     if phase == "global" and types.to_arrow(input_types[arg]) != types.to_arrow(acc):
         raise refuse(f"partial accumulator {arg!r} is {input_types[arg].serializable()}, not the"
                      f" {function} accumulator {acc.serializable()}")
-    if function in ("sum", "min", "max") and acc.root not in NUMERIC_ROOTS:
+    if function in ("sum", "min", "max", "sum_retract") and acc.root not in NUMERIC_ROOTS:
         raise refuse(f"{function} over {acc.serializable()}; this sidecar runs {list(NUMERIC_ROOTS)}")
     if function == "avg" and phase == "single" and input_types[arg].root not in AVG_SUM_ROOTS:
         raise refuse(f"avg over {input_types[arg].serializable()}; this sidecar runs {list(AVG_SUM_ROOTS)}")
@@ -272,7 +277,7 @@ def _acc_type(function: str, arg: types.DataType | None, phase: str) -> types.Da
     if function == "avg":
         root = AVG_SUM_ROOTS.get(arg.root, arg.root)
         return types.DataType(root, params=(MAX_DECIMAL_PRECISION, arg.scale) if root == "DECIMAL" else ())
-    if function == "sum" and arg.root == "DECIMAL":
+    if function in ("sum", "sum_retract") and arg.root == "DECIMAL":
         return types.DataType("DECIMAL", params=(MAX_DECIMAL_PRECISION, arg.scale))
     return types.DataType(arg.root, params=arg.params)
 
