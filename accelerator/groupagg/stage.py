@@ -5,10 +5,12 @@ batches; the stage keeps every key's accumulators and answers each batch with th
 stock Flink's `GroupAggFunction` emits for its rows (`emission`). Calls, named in the request
 schema's metadata as every stateful stage's are (`accelerator.sidecar.state_calls`):
 
-- `update`: rows in arrival order; answers `$row` (the batch row), `$kind` (RowKind byte) and the
-  values of every row to emit, in emission order.
+- `update`: rows in arrival order (over an updating input each with its RowKind byte, `$kind`);
+  answers `$row` (the batch row), `$kind` (RowKind byte) and the values of every row to emit, in
+  emission order.
 - `snapshot` / `restore`: the state as Arrow rows (`$key_group`, `$key`, `$acc<i>` per aggregate
-  and `$acc<i>.1` for AVG's count, as the window aggregate's), grouped by key group, for Flink's raw keyed state; restore takes only key groups of
+  and `$acc<i>.1` for AVG's and a retracting SUM's count, as the window aggregate's), grouped by
+  key group, for Flink's raw keyed state; restore takes only key groups of
   the subtask's range, so rescaling needs nothing else.
 """
 

@@ -21,6 +21,7 @@ import org.apache.flink.table.planner.plan.utils.AggregateUtil;
 import org.apache.flink.table.planner.utils.JavaScalaConversionUtil;
 import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.TinyIntType;
 import org.apache.flink.table.types.logical.VarBinaryType;
 import org.apache.flink.util.TimeUtils;
 import org.flinkaccelerator.planner.stage.FallbackReason;
@@ -45,8 +46,9 @@ public record GroupAggExport(String name, Map<String, Object> descriptor, List<F
 
     static final String KEY = "$key";
     static final String KEY_GROUP = "$key_group";
+    /** The input row's RowKind byte, an input column when the input is updating. */
+    static final String ROW_KIND = "$kind";
     static final String AGGREGATES = "aggregates";
-    static final String INPUT = "input";
     static final String STATE = "state";
 
     public GroupAggExport {
@@ -65,10 +67,6 @@ public record GroupAggExport(String name, Map<String, Object> descriptor, List<F
     /** Exports {@code node} under {@code name}, with {@code config} the plan's table configuration. */
     public static GroupAggExport of(String name, GroupAggNode node, ReadableConfig config) {
         List<FallbackReason> reasons = new ArrayList<>();
-        if (node.needRetraction()) {
-            reasons.add(new FallbackReason(INPUT, "the input is not insert-only (the aggregate consumes"
-                    + " retractions); only group aggregates over an append-only input are accelerated"));
-        }
         if (config.get(ExecutionConfigOptions.TABLE_EXEC_MINIBATCH_ENABLED)) {
             reasons.add(new FallbackReason(AGGREGATES, "'" + ExecutionConfigOptions.TABLE_EXEC_MINIBATCH_ENABLED.key()
                     + "' is true, so stock Flink runs the mini-batch group aggregate, which is not accelerated"));
@@ -138,8 +136,12 @@ public record GroupAggExport(String name, Map<String, Object> descriptor, List<F
     private static Map<String, Object> descriptor(String name, GroupAggNode node, AggregateInfoList infos) {
         RowType input = node.inputType();
         List<AggregateSpec> aggregates = new ArrayList<>();
-        for (AggregateInfo info : infos.aggInfos()) {
-            aggregates.add(AggregateFunctions.spec(info, input, true));
+        AggregateInfo[] all = infos.aggInfos();
+        int counter = recordCounter(infos);
+        for (int i = 0; i < all.length; i++) {
+            // The COUNT(*) the derivation inserts to count an updating input's rows is not emitted.
+            boolean inserted = infos.countStarInserted() && i == counter;
+            aggregates.add(AggregateFunctions.spec(all[i], input, !inserted));
         }
         List<Map<String, Object>> keys = new ArrayList<>();
         for (int k : node.grouping()) {
@@ -148,6 +150,9 @@ public record GroupAggExport(String name, Map<String, Object> descriptor, List<F
         List<Map<String, Object>> inputFields = new ArrayList<>();
         inputFields.add(field(KEY, new VarBinaryType(VarBinaryType.MAX_LENGTH).asSerializableString()));
         inputFields.add(field(KEY_GROUP, new IntType(false).asSerializableString()));
+        if (node.needRetraction()) {
+            inputFields.add(field(ROW_KIND, new TinyIntType(false).asSerializableString()));
+        }
         Set<Integer> args = new LinkedHashSet<>();
         for (AggregateInfo info : infos.aggInfos()) {
             Arrays.stream(info.argIndexes()).forEach(args::add);
@@ -169,6 +174,10 @@ public record GroupAggExport(String name, Map<String, Object> descriptor, List<F
         out.put("keys", keys);
         out.put("input", Map.of("fields", inputFields));
         out.put("aggregates", aggregates.stream().map(AggregateSpec::tree).toList());
+        if (node.needRetraction()) {
+            // GroupAggFunction's RecordCounter: its 0 retracts the key's last row.
+            out.put("record_counter", counter);
+        }
         out.put("generate_update_before", node.generateUpdateBefore());
         out.put("output", Map.of("fields", output));
         Map<String, Object> state = new LinkedHashMap<>();
@@ -188,6 +197,14 @@ public record GroupAggExport(String name, Map<String, Object> descriptor, List<F
         state.put("keys", keys);
         state.put("aggregates", aggregates.stream().map(AggregateSpec::tree).toList());
         return StateFingerprint.sha256(state);
+    }
+
+    /**
+     * The aggregate that counts the input's rows (GroupAggFunction's RecordCounter), or -1 over an
+     * insert-only input. {@code getIndexOfCountStar} is its accumulator field, not its aggregate.
+     */
+    private static int recordCounter(AggregateInfoList infos) {
+        return infos.indexOfCountStar().isDefined() ? (Integer) infos.indexOfCountStar().get() : -1;
     }
 
     private static Map<String, Object> field(String name, String type) {

@@ -10,7 +10,10 @@ import org.apache.flink.table.planner.functions.aggfunctions.CountAggFunction;
 import org.apache.flink.table.planner.functions.aggfunctions.MaxAggFunction;
 import org.apache.flink.table.planner.functions.aggfunctions.MinAggFunction;
 import org.apache.flink.table.planner.functions.aggfunctions.SumAggFunction;
+import org.apache.flink.table.planner.functions.aggfunctions.SumWithRetractAggFunction;
 import org.apache.flink.table.planner.plan.utils.AggregateInfo;
+import org.apache.flink.table.runtime.functions.aggregate.MaxWithRetractAggFunction;
+import org.apache.flink.table.runtime.functions.aggregate.MinWithRetractAggFunction;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -32,6 +35,11 @@ public final class AggregateFunctions {
             Map.entry(SumAggFunction.LongSumAggFunction.class, "sum"),
             Map.entry(SumAggFunction.DoubleSumAggFunction.class, "sum"),
             Map.entry(SumAggFunction.DecimalSumAggFunction.class, "sum"),
+            // Over an updating input (a group aggregate's retractions): sum and count, NULL at count 0.
+            Map.entry(SumWithRetractAggFunction.IntSumWithRetractAggFunction.class, "sum_retract"),
+            Map.entry(SumWithRetractAggFunction.LongSumWithRetractAggFunction.class, "sum_retract"),
+            Map.entry(SumWithRetractAggFunction.DoubleSumWithRetractAggFunction.class, "sum_retract"),
+            Map.entry(SumWithRetractAggFunction.DecimalSumWithRetractAggFunction.class, "sum_retract"),
             Map.entry(MinAggFunction.IntMinAggFunction.class, "min"),
             Map.entry(MinAggFunction.LongMinAggFunction.class, "min"),
             Map.entry(MinAggFunction.DoubleMinAggFunction.class, "min"),
@@ -67,8 +75,13 @@ public final class AggregateFunctions {
             return function instanceof CountAggFunction && info.argIndexes().length != 1
                     ? shown + " is not accelerated: COUNT of several arguments stays stock" : null;
         }
-        if (function instanceof SumAggFunction || function instanceof MinAggFunction
-                || function instanceof MaxAggFunction) {
+        if (function instanceof MinWithRetractAggFunction || function instanceof MaxWithRetractAggFunction) {
+            return shown + " over an updating input is not accelerated: stock Flink keeps every value of"
+                    + " the group in a map view (" + function.getClass().getSimpleName() + ") to find the next"
+                    + " extreme when one is retracted";
+        }
+        if (function instanceof SumAggFunction || function instanceof SumWithRetractAggFunction
+                || function instanceof MinAggFunction || function instanceof MaxAggFunction) {
             return shown + " over " + input.getTypeAt(info.argIndexes()[0]).copy(true).asSummaryString()
                     + " is not accelerated; " + SUPPORTED_TYPES;
         }
@@ -80,7 +93,8 @@ public final class AggregateFunctions {
         String function = FUNCTIONS.get(info.function().getClass());
         String arg = info.argIndexes().length == 0 ? null : input.getFieldNames().get(info.argIndexes()[0]);
         DataType[] acc = info.externalAccTypes();
-        int expected = info.function() instanceof AvgAggFunction ? 2 : 1;
+        int expected = info.function() instanceof AvgAggFunction
+                || info.function() instanceof SumWithRetractAggFunction ? 2 : 1;
         if (acc.length != expected) {
             throw new IllegalStateException(function + " has " + acc.length + " accumulator fields, expected " + expected);
         }

@@ -10,8 +10,8 @@ import org.flinkaccelerator.runtime.state.ChangelogBatchOperator;
  * {@code group_agg} stage, emitting what stock Flink's {@code GroupAggFunction} (run by a
  * {@code KeyedProcessOperator}) emits for each input row, in input order: {@code +I} on a key's
  * first row, then {@code -U} (when the planner asks for update-befores) and {@code +U} when the
- * aggregate value changed, nothing when it did not; each output row is the key joined with the
- * values. Batching and emission are {@link ChangelogBatchOperator}'s; a checkpoint writes the
+ * aggregate value changed, nothing when it did not, and over an updating input {@code -D} when a
+ * retraction leaves the key without rows; each output row is the key joined with the values. Batching and emission are {@link ChangelogBatchOperator}'s; a checkpoint writes the
  * sidecar's accumulators per key group into raw keyed state ({@link GroupAggStateFormat}).
  */
 public final class AcceleratedGroupAggOperator extends ChangelogBatchOperator<GroupAggSpec> {

@@ -26,12 +26,13 @@ import org.flinkaccelerator.sidecar.SidecarException;
 import org.flinkaccelerator.sidecar.SidecarStage;
 
 /**
- * A keyed operator over an insert-only input whose sidecar stage answers, per batch of rows, the
- * changelog rows a stock Flink {@code KeyedProcessFunction} emits for them, in input order; each
- * output row is stamped with its input row's timestamp, as {@code KeyedProcessOperator} stamps it.
+ * A keyed operator whose sidecar stage answers, per batch of rows, the changelog rows a stock Flink
+ * {@code KeyedProcessFunction} emits for them, in input order; each output row is stamped with its
+ * input row's timestamp, as {@code KeyedProcessOperator} stamps it. The input is insert-only unless
+ * the spec says it is updating ({@link ChangelogSpec#updatingInput}).
  *
- * <p>Rows are buffered ({@code $key}: the key's binary row bytes, {@code $key_group}, then the
- * columns the subclass writes) and sent as one {@code update} batch when the batch is full, when
+ * <p>Rows are buffered ({@code $key}: the key's binary row bytes, {@code $key_group}, the row's
+ * RowKind byte {@code $kind} over an updating input, then the columns the spec names) and sent as one {@code update} batch when the batch is full, when
  * its first row has waited {@code accelerator.batch.max-delay}, before a watermark is forwarded,
  * before a checkpoint barrier and at end of input; since a batch is sent before anything else
  * leaves the operator, records and watermarks leave in stock's order. The answer holds every output
@@ -45,6 +46,10 @@ public abstract class ChangelogBatchOperator<S extends ChangelogSpec> extends Si
     private static final long serialVersionUID = 1L;
 
     private transient RowData.FieldGetter[] columns;
+    /** Whether rows carry their RowKind to the stage; otherwise only INSERT rows are accepted. */
+    private transient boolean updatingInput;
+    /** Where the spec's columns start in a batch row: after the transport columns. */
+    private transient int firstColumn;
     private transient long batchBytes;
     /** Per buffered row: its key (Flink's key object, copied) and its timestamp, for the output rows. */
     private transient List<RowData> batchKeys;
@@ -72,6 +77,8 @@ public abstract class ChangelogBatchOperator<S extends ChangelogSpec> extends Si
     @Override
     protected void initializeOwnState(StateInitializationContext context) {
         int[] indexes = spec.columnIndexes();
+        updatingInput = spec.updatingInput();
+        firstColumn = ChangelogSpec.TRANSPORT_COLUMNS + (updatingInput ? 1 : 0);
         columns = new RowData.FieldGetter[indexes.length];
         for (int i = 0; i < columns.length; i++) {
             columns[i] = RowData.createFieldGetter(spec.inputType().getTypeAt(indexes[i]), indexes[i]);
@@ -94,7 +101,7 @@ public abstract class ChangelogBatchOperator<S extends ChangelogSpec> extends Si
     @Override
     public void processElement(StreamRecord<RowData> element) throws Exception {
         RowData row = element.getValue();
-        if (row.getRowKind() != RowKind.INSERT) {
+        if (!updatingInput && row.getRowKind() != RowKind.INSERT) {
             throw new SidecarException(name + ": received a " + row.getRowKind() + " row, but the planner"
                     + " accelerated this " + kind().operator() + " for an insert-only input; run the job with "
                     + option() + ": false");
@@ -112,11 +119,14 @@ public abstract class ChangelogBatchOperator<S extends ChangelogSpec> extends Si
         batchRow.setField(0, keyBytes);
         batchRow.setField(1, KeyGroupRangeAssignment.assignToKeyGroup(key,
                 getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks()));
+        if (updatingInput) {
+            batchRow.setField(ChangelogSpec.TRANSPORT_COLUMNS, row.getRowKind().toByteValue());
+        }
         for (int i = 0; i < columns.length; i++) {
-            batchRow.setField(ChangelogSpec.TRANSPORT_COLUMNS + i, columns[i].getFieldOrNull(row));
+            batchRow.setField(firstColumn + i, columns[i].getFieldOrNull(row));
         }
         batchWriter.write(batchRow);
-        batchBytes += keyBytes.length + 16L * (ChangelogSpec.TRANSPORT_COLUMNS + columns.length);
+        batchBytes += keyBytes.length + 16L * (firstColumn + columns.length);
         if (batchWriter.rowCount() >= spec.batchSize() || batchBytes >= spec.batchBytes()) {
             sendBatch();
         } else if (!delayFlushScheduled) {

@@ -8,12 +8,14 @@ import org.flinkaccelerator.runtime.SidecarLimits;
 
 /**
  * What a {@link ChangelogBatchOperator} reads from its spec: besides the sidecar's settings, the
- * batch limits and the descriptor of a stage whose rows start with the two transport columns
- * ({@code $key}, {@code $key_group}).
+ * batch limits and the descriptor of a stage whose rows start with the transport columns
+ * ({@code $key}, {@code $key_group}, and {@code $kind} when the stage takes an updating input).
  */
 public interface ChangelogSpec extends SidecarStateSpec {
-    /** The transport columns before the row's own: the key's bytes and its key group. */
+    /** The transport columns every stage's rows start with: the key's bytes and its key group. */
     int TRANSPORT_COLUMNS = 2;
+    /** The third transport column of a stage over an updating input: each row's RowKind byte. */
+    String ROW_KIND = "$kind";
 
     /** The descriptor's stage kind ("group_agg"). */
     String kind();
@@ -49,10 +51,24 @@ public interface ChangelogSpec extends SidecarStateSpec {
         return StateStageDescriptor.fieldsType(descriptor().path("input").path("fields"), 0);
     }
 
+    /** Whether the input is updating: its rows carry their RowKind ({@link #ROW_KIND}) to the stage. */
+    default boolean updatingInput() {
+        return rowKinds(descriptor());
+    }
+
     /** The input fields (indexes into {@link #inputType}) sent after the transport columns, in order. */
     default int[] columnIndexes() {
-        return StateStageDescriptor.argumentNames(descriptor(), TRANSPORT_COLUMNS).stream()
+        JsonNode descriptor = descriptor();
+        return StateStageDescriptor.argumentNames(descriptor, transportColumns(descriptor)).stream()
                 .mapToInt(n -> inputType().getFieldNames().indexOf(n)).toArray();
+    }
+
+    private static boolean rowKinds(JsonNode descriptor) {
+        return ROW_KIND.equals(descriptor.path("input").path("fields").path(TRANSPORT_COLUMNS).path("name").asText());
+    }
+
+    private static int transportColumns(JsonNode descriptor) {
+        return TRANSPORT_COLUMNS + (rowKinds(descriptor) ? 1 : 0);
     }
 
     /** The operator's name in the job graph and the web UI. */
@@ -77,6 +93,6 @@ public interface ChangelogSpec extends SidecarStateSpec {
         }
         JsonNode descriptor = StateStageDescriptor.parse(descriptorJson, kind);
         StateStageDescriptor.checkKind(descriptor, kind);
-        StateStageDescriptor.checkStateAndInput(descriptor, TRANSPORT_COLUMNS, inputType);
+        StateStageDescriptor.checkStateAndInput(descriptor, transportColumns(descriptor), inputType);
     }
 }

@@ -67,7 +67,7 @@ class AcceleratedGroupAggOperatorTest {
         return Stream.of(ALL_FUNCTIONS, AVERAGES, FILTERS, GLOBAL);
     }
 
-    private static List<String> run(GroupAggHarnesses.Planned planned, OneInputStreamOperator<RowData, RowData> operator,
+    static List<String> run(GroupAggHarnesses.Planned planned, OneInputStreamOperator<RowData, RowData> operator,
             List<GroupAggHarnesses.Event> events, List<Integer> barriers) throws Exception {
         try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
                 planned.stock().harness(operator, MAX_PARALLELISM, 1, 0)) {
@@ -153,7 +153,7 @@ class AcceleratedGroupAggOperatorTest {
      * continues from the repartitioned snapshot on {@code after} subtasks ({@link RescaledRun}).
      * Each subtask's output, before the cut then after.
      */
-    private static List<String> rescaled(GroupAggHarnesses.Planned planned,
+    static List<String> rescaled(GroupAggHarnesses.Planned planned,
             Supplier<OneInputStreamOperator<RowData, RowData>> operators, List<GroupAggHarnesses.Event> events,
             int cut, int before, int after) throws Exception {
         return new RescaledRun<GroupAggHarnesses.Event>(planned.stock()::harness,

@@ -1,17 +1,21 @@
 package org.flinkaccelerator.runtime.groupagg;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.apache.flink.table.runtime.operators.aggregate.GroupAggFunction;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.types.RowKind;
 import org.flinkaccelerator.planner.groupagg.GroupAggExport;
 import org.flinkaccelerator.planner.groupagg.GroupAggNode;
 import org.flinkaccelerator.planner.stage.SqlPlans;
@@ -29,6 +33,15 @@ final class GroupAggHarnesses {
             + " ts TIMESTAMP(3)) WITH ('connector' = 'kafka', 'topic' = 'bids',"
             + " 'properties.bootstrap.servers' = 'localhost:9092', 'scan.startup.mode' = 'earliest-offset',"
             + " 'format' = 'json')";
+
+    /**
+     * An updating input: an upsert-kafka table keyed by {@code id}, which Flink normalizes into a
+     * full changelog (+I, -U/+U, -D of whole rows) before the aggregate.
+     */
+    static final String UPSERT_TABLE = "CREATE TABLE bids (id INT, k1 STRING, k2 INT, a BIGINT, b INT, c DOUBLE,"
+            + " d DECIMAL(10, 2), PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'upsert-kafka',"
+            + " 'topic' = 'bids', 'properties.bootstrap.servers' = 'localhost:9092', 'key.format' = 'json',"
+            + " 'value.format' = 'json')";
 
     /** Where the aggregate's rows go: an upsert sink (no update-befores) or one taking the whole changelog. */
     enum Sink {
@@ -53,11 +66,16 @@ final class GroupAggHarnesses {
 
     /** Plans {@code INSERT INTO results <select>} ({@code keys}: the results' primary key for {@link Sink#UPSERT}). */
     static Planned plan(String select, Sink sink, String keys, String... options) throws Exception {
+        return plan(TABLE, select, sink, keys, options);
+    }
+
+    /** As {@link #plan(String, Sink, String, String...)}, over the table {@code table} creates. */
+    static Planned plan(String table, String select, Sink sink, String keys, String... options) throws Exception {
         SqlPlans plans = new SqlPlans();
         for (int i = 0; i < options.length; i += 2) {
             plans.set(options[i], options[i + 1]);
         }
-        plans.env().executeSql(TABLE);
+        plans.env().executeSql(table);
         List<String> primaryKey = sink == Sink.UPSERT ? List.of(keys.split(",\\s*")) : List.of();
         ExecNodeGraph graph = StockKeyedOperator.plan(plans, select, primaryKey);
         List<GroupAggNode.Found> found = GroupAggNode.find(graph);
@@ -96,6 +114,60 @@ final class GroupAggHarnesses {
                 out.add(new Event(null, null, 1_000L + i));
             }
         }
+        return out;
+    }
+
+    /**
+     * A random changelog over {@code inputType} (the aggregate's input: the upsert table's fields
+     * it reads) as Flink's upsert normalization emits it: per upsert key (one of {@code upsertKeys}) an +I, then -U of the row held and +U of a new
+     * one, or a -D of the row held, after which the id may be inserted again. Group keys come from
+     * a few values, so groups empty (their last row retracted) and come back; values are
+     * {@link #stream}'s. Now and then a -D of a row never inserted (a retraction for a group
+     * without state, which stock ignores), a row without timestamp, a watermark.
+     */
+    static List<Event> changelog(RowType inputType, long seed, int rows, int upsertKeys) {
+        Random random = new Random(seed);
+        RowDataSerializer binary = new RowDataSerializer(inputType);
+        Map<Integer, RowData> held = new HashMap<>();
+        List<Event> out = new ArrayList<>();
+        for (int i = 0; out.size() < rows; i++) {
+            int id = random.nextInt(upsertKeys);
+            RowData previous = held.get(id);
+            Long timestamp = random.nextInt(10) == 0 ? null : 1_000L + i;
+            if (random.nextInt(50) == 0) {
+                out.add(new Event(withKind(binary, randomRow(inputType, random), RowKind.DELETE), timestamp,
+                        null));
+            } else if (previous == null) {
+                RowData row = randomRow(inputType, random);
+                held.put(id, row);
+                out.add(new Event(withKind(binary, row, RowKind.INSERT), timestamp, null));
+            } else if (random.nextInt(3) == 0) {
+                held.remove(id);
+                out.add(new Event(withKind(binary, previous, RowKind.DELETE), timestamp, null));
+            } else {
+                RowData row = randomRow(inputType, random);
+                held.put(id, row);
+                out.add(new Event(withKind(binary, previous, RowKind.UPDATE_BEFORE), timestamp, null));
+                out.add(new Event(withKind(binary, row, RowKind.UPDATE_AFTER), timestamp, null));
+            }
+            if (random.nextInt(40) == 0) {
+                out.add(new Event(null, null, 1_000L + i));
+            }
+        }
+        return out;
+    }
+
+    private static GenericRowData randomRow(RowType inputType, Random random) {
+        GenericRowData row = new GenericRowData(inputType.getFieldCount());
+        for (int f = 0; f < inputType.getFieldCount(); f++) {
+            row.setField(f, WindowAggHarnesses.value(inputType.getTypeAt(f), inputType.getFieldNames().get(f), random));
+        }
+        return row;
+    }
+
+    private static RowData withKind(RowDataSerializer binary, RowData row, RowKind kind) {
+        BinaryRowData out = binary.toBinaryRow(row).copy();
+        out.setRowKind(kind);
         return out;
     }
 
