@@ -31,6 +31,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from accelerator.windowagg import decimals
+from accelerator.windowagg.operands import non_null
 from accelerator.windowagg.averages import AverageAccumulator
 from accelerator.windowagg.retract_sums import SumWithRetractAccumulator
 from accelerator.windowagg.spec import Aggregate
@@ -93,9 +94,7 @@ class AccumulatorColumn:
         ignored (COUNT's operands are the counts to add, never NULL)."""
         if len(slots) == 0:
             return
-        if operands.null_count:
-            kept = operands.is_valid().to_numpy(zero_copy_only=False)
-            slots, operands = slots[kept], operands.filter(pa.array(kept))
+        slots, operands = non_null(slots, operands)
         if self.root == "DECIMAL":
             self._fold_decimal(slots, decimals.unscaled(operands))
             return
@@ -111,9 +110,7 @@ class AccumulatorColumn:
             raise ValueError(f"{self.function} has no retraction; a retracting SUM is sum_retract")
         if len(slots) == 0:
             return
-        if operands.null_count:
-            kept = operands.is_valid().to_numpy(zero_copy_only=False)
-            slots, operands = slots[kept], operands.filter(pa.array(kept))
+        slots, operands = non_null(slots, operands)
         np.subtract.at(self.values, slots, operands.to_numpy(zero_copy_only=False).astype(np.int64, copy=False))
 
     def _fold_numbers(self, slots: np.ndarray, x: np.ndarray) -> None:

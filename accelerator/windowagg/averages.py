@@ -26,6 +26,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from accelerator.windowagg import decimals
+from accelerator.windowagg.operands import non_null
 from accelerator.windowagg.spec import Aggregate
 
 #: `DecimalDataUtils`' division context (MathContext(38, HALF_UP)).
@@ -66,9 +67,7 @@ class AverageAccumulator:
 
     def fold(self, slots: np.ndarray, operands: pa.Array) -> None:
         """Accumulates `operands[i]` into slot `slots[i]`, in order; NULL operands are ignored."""
-        if operands.null_count:
-            kept = operands.is_valid().to_numpy(zero_copy_only=False)
-            slots, operands = slots[kept], operands.filter(pa.array(kept))
+        slots, operands = non_null(slots, operands)
         if len(slots) == 0:
             return
         self._add_sums(slots, operands)
@@ -76,9 +75,7 @@ class AverageAccumulator:
 
     def retract(self, slots: np.ndarray, operands: pa.Array) -> None:
         """Retracts `operands[i]` from slot `slots[i]`, in order; NULL operands are ignored."""
-        if operands.null_count:
-            kept = operands.is_valid().to_numpy(zero_copy_only=False)
-            slots, operands = slots[kept], operands.filter(pa.array(kept))
+        slots, operands = non_null(slots, operands)
         if len(slots) == 0:
             return
         np.subtract.at(self.counts, slots, 1)

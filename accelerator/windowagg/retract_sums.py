@@ -23,6 +23,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from accelerator.windowagg import decimals
+from accelerator.windowagg.operands import non_null
 from accelerator.windowagg.spec import Aggregate
 
 
@@ -46,13 +47,13 @@ class SumWithRetractAccumulator:
 
     def fold(self, slots: np.ndarray, operands: pa.Array) -> None:
         """Accumulates `operands[i]` into slot `slots[i]`, in order; NULL operands are ignored."""
-        slots, operands = _non_null(slots, operands)
+        slots, operands = non_null(slots, operands)
         self.sums.fold(slots, operands)
         np.add.at(self.counts, slots, 1)
 
     def retract(self, slots: np.ndarray, operands: pa.Array) -> None:
         """Retracts `operands[i]` from slot `slots[i]`, in order; NULL operands are ignored."""
-        slots, operands = _non_null(slots, operands)
+        slots, operands = non_null(slots, operands)
         if len(slots) == 0:
             return
         sums = self.sums
@@ -93,9 +94,3 @@ class SumWithRetractAccumulator:
     def nbytes(self) -> int:
         return self.sums.nbytes() + self.counts.nbytes
 
-
-def _non_null(slots: np.ndarray, operands: pa.Array) -> tuple[np.ndarray, pa.Array]:
-    if not operands.null_count:
-        return slots, operands
-    kept = operands.is_valid().to_numpy(zero_copy_only=False)
-    return slots[kept], operands.filter(pa.array(kept))
