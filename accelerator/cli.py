@@ -66,7 +66,7 @@ def _bench(args: argparse.Namespace) -> int:
                        args.rounds, Path(args.report) if args.report else None,
                        Path(args.docs) if args.docs else None, command, warm_up=not args.no_warm_up,
                        jar=Path(args.jar) if args.jar else None, flink_config=_key_values(args.flink_config),
-                       section=args.section)
+                       section=args.section, state_backends=tuple(b for b in args.state_backends.split(",") if b))
 
 
 def _key_values(pairs: list[str]) -> dict[str, str]:
@@ -164,6 +164,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "env.java.opts.taskmanager=-XX:StartFlightRecording=filename=/tmp/tm.jfr")
     bench.add_argument("--section", choices=sorted(BENCH_SECTIONS),
                        help="with --docs, write this section of the page instead of its main table")
+    bench.add_argument("--state-backends", default="", metavar="hashmap,rocksdb",
+                       help="run each query stock and accelerated on each of these state backends, checkpointed "
+                            "every 10 s into exactly-once sinks, the stateful operators on (no floors)")
     bench.add_argument("--command-line", help=argparse.SUPPRESS)  # what the report says produced it
     bench.set_defaults(run=_bench)
 

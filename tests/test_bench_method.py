@@ -16,7 +16,7 @@ def _round_jobs():
 
 
 def _key(job):
-    query, mode = job
+    query, mode, _ = job
     return query.name, mode
 
 

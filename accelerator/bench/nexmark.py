@@ -325,6 +325,17 @@ def events(count: int, seed: int = 42, events_per_second: int = EVENTS_PER_SECON
         yield chunk(seed, number, channels, events_per_second).slice(min(CHUNK, count - number * CHUNK))
 
 
+def bids_per(column: str, count: int, seed: int = 42) -> dict:
+    """How many of the first `count` events' bids carry each value of the bid's `column`."""
+    totals: dict = {}
+    for chunk_ in events(count, seed):
+        _, struct = chunk_.rows[BID]
+        counted = pc.value_counts(struct.field(column))
+        for value, n in zip(counted.field("values").to_pylist(), counted.field("counts").to_pylist()):
+            totals[value] = totals.get(value, 0) + n
+    return totals
+
+
 # -- encodings ------------------------------------------------------------------------------------
 
 JSON_OPTIONS = JsonOptions()

@@ -13,6 +13,14 @@ Throughput is events / (job end - job start) from the job's own REST timestamps.
 from /proc: the TaskManager JVMs with their sidecars (the number reported per million events),
 and separately the JobManager, the SQL gateway (where the planner runs) and the Kafka broker.
 The Kafka producer's batching is read from Flink's metrics while each job runs.
+
+With `state_backends` (`make bench-stateful`) every query runs stock and accelerated once per
+state backend in a round, checkpointing every 10 s into an exactly-once Kafka sink, with the
+accelerator's stateful operators on in the accelerated runs; each accelerated run is compared
+with the stock run on the same backend, and the checkpoints Flink completed are recorded. No
+floors run: the section compares the two runs of a query. An accelerated run that fails or writes
+other output is recorded as failed (with Flink's error or the first difference) and the rounds go
+on, so one failing operator does not hide the others' numbers.
 """
 
 from __future__ import annotations
@@ -26,11 +34,11 @@ import uuid
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from accelerator.bench import cpu, dataset, outputs, producer_metrics, queries
+from accelerator.bench import checkpoints, cpu, dataset, outputs, producer_metrics, queries
 from accelerator.bench import report as reports
-from accelerator.compat.runner import acceleration_of
+from accelerator.compat.runner import ACCELERATED_MARKER, acceleration_of
 from accelerator.testing import locations
-from accelerator.testing.flink import FlinkCluster
+from accelerator.testing.flink import FlinkCluster, JobFailed
 from accelerator.testing.gateway import SqlGateway
 from accelerator.testing.kafka import KafkaBroker
 
@@ -54,6 +62,17 @@ WARM_UP_EVENTS = 200_000
 #: with Flink's default split (40 % managed memory, about 0.5 GB of task heap) stock Flink's
 #: TaskManager stopped answering heartbeats on q7 at 2 million events.
 BENCH_TASKMANAGER = {"taskmanager.memory.process.size": "3072m", "taskmanager.memory.managed.fraction": "0.15"}
+#: The stateful runs: Flink's state backends (`state.backend.type`), the checkpoint interval, and
+#: the options that put the accelerator's stateful operators in the accelerated runs.
+STATE_BACKENDS = ("hashmap", "rocksdb")
+CHECKPOINT_INTERVAL = "10 s"
+STATEFUL_OPTIONS = ("accelerator.window-aggregate.enabled", "accelerator.group-aggregate.enabled",
+                    "accelerator.deduplicate.enabled")
+#: Flink's stateful operators as the job graph names them (`GroupAggregate[4]`): one of these in an
+#: accelerated run means that operator ran stock. A LocalWindowAggregate keeps no keyed state.
+STOCK_STATEFUL_OPERATORS = ("GroupAggregate", "GroupWindowAggregate", "GlobalWindowAggregate", "WindowAggregate",
+                            "Deduplicate", "Rank", "Join", "IntervalJoin", "WindowJoin", "OverAggregate",
+                            "WindowRank", "WindowDeduplicate")
 
 
 class OutputMismatch(AssertionError):
@@ -81,6 +100,8 @@ class Run:
     planner_notes: list[str] = field(default_factory=list)
     producer: dict[str, float] = field(default_factory=dict)  # producer_metrics.METRICS, last seen
     exact_path_messages: int = 0  # accelerated: messages the json decoder's exact path read
+    backend: str | None = None  # state.backend.type of a stateful run (checkpointed); None: not checkpointed
+    checkpoints: dict = field(default_factory=dict)  # checkpoints.stats of a checkpointed run
 
     @property
     def events_per_cpu_s(self) -> float | None:
@@ -114,13 +135,14 @@ class Bench:
 
     def __init__(self, broker: KafkaBroker, cluster: FlinkCluster, gateway: SqlGateway,
                  topics: dict[str, tuple[str, int]], warm_topics: dict[str, str], fmt: str,
-                 parallelism: int, out=print):
+                 parallelism: int, out=print, bounds: dict[str, dict] | None = None):
         self.broker, self.cluster, self.gateway = broker, cluster, gateway
         self.topics, self.warm_topics, self.fmt, self.parallelism = topics, warm_topics, fmt, parallelism
         self.out = out
+        self.bounds = bounds or {}  # query -> per-key bound of its `Query.totals`
         self.groups = process_groups(cluster, broker)
         self.write_floor = queries.load(queries.WRITE_FLOOR)
-        self.reference: dict[str, tuple[outputs.Digest, str]] = {}  # query -> (stock digest, its topic)
+        self.reference: dict[tuple[str, str | None], tuple[outputs.Digest, str]] = {}  # (query, backend) -> stock's
 
     def _gateway_logs(self) -> dict[Path, int]:
         return {p: p.stat().st_size for p in self.cluster.log_dir.glob("*sql-gateway*.log")}
@@ -136,11 +158,16 @@ class Bench:
                         notes.append(line[line.index(PLANNER_NOTE) + len(PLANNER_NOTE):].strip())
         return notes
 
-    def _submit(self, script: str, source_topic: str, mode: str, sink: str | None) -> str:
-        """Submits one job through the gateway; returns its id. `sink`: None for a blackhole."""
-        params = queries.render_params(self.broker.bootstrap, source_topic, sink or "", self.fmt)
+    def _submit(self, script: str, source_topic: str, mode: str, sink: str | None, backend: str | None) -> str:
+        """Submits one job through the gateway; returns its id. `sink`: None for a blackhole.
+        `backend`: checkpointed on that state backend into an exactly-once sink."""
+        params = queries.render_params(self.broker.bootstrap, source_topic, sink or "", self.fmt,
+                                       exactly_once=backend is not None)
         settings = {"accelerator.enabled": str(mode == ACCELERATED).lower(),
                     "parallelism.default": str(self.parallelism)}
+        if backend is not None:
+            settings.update({"state.backend.type": backend, "execution.checkpointing.interval": CHECKPOINT_INTERVAL,
+                             **{option: str(mode == ACCELERATED).lower() for option in STATEFUL_OPTIONS}})
         with self.gateway.session(settings) as session:
             (job_id,) = session.execute_script(script, params)
         return job_id
@@ -148,26 +175,26 @@ class Bench:
     def _script(self, query: queries.Query, mode: str) -> str:
         return self.write_floor.script if mode == WRITE_FLOOR else query.script
 
-    def warm_up(self, query: queries.Query, mode: str) -> None:
+    def warm_up(self, query: queries.Query, mode: str, backend: str | None) -> None:
         """One unmeasured run on a small topic: loads the classes and starts the JIT for the code
         every later run of the query shares, so the first measured run does not pay for it. A
         write floor warms up copying the small source topic (the same raw code path)."""
         name = f"bench-warmup-{_topic_safe(query.name)}-{mode}-{uuid.uuid4().hex[:6]}"
         sink = None if mode == READ_FLOOR else self.broker.create_topic(name, self.parallelism)
-        job_id = self._submit(self._script(query, mode), self.warm_topics[query.data], mode, sink)
+        job_id = self._submit(self._script(query, mode), self.warm_topics[query.data], mode, sink, backend)
         self.cluster.wait_for_job(job_id, timeout_s=3600)
         if sink is not None:
             self._delete(sink)
 
-    def run(self, query: queries.Query, mode: str, round_: int) -> Run:
-        name = f"bench-{_topic_safe(query.name)}-{mode}-r{round_}-{uuid.uuid4().hex[:6]}"
+    def run(self, query: queries.Query, mode: str, round_: int, backend: str | None = None) -> Run:
+        name = f"bench-{_topic_safe(query.name)}-{mode}-{backend or 'r'}-r{round_}-{uuid.uuid4().hex[:6]}"
         sink = None if mode == READ_FLOOR else self.broker.create_topic(name, self.parallelism)
         source_topic, events = self.topics[query.data]
         if mode == WRITE_FLOOR:
-            source_topic = self.reference[query.name][1]  # the query's output, as stock Flink wrote it
+            source_topic = self.reference[(query.name, None)][1]  # the query's output, as stock Flink wrote it
         log_before = self._gateway_logs()
         with cpu.Sampler(self.groups) as sampler:
-            job_id = self._submit(self._script(query, mode), source_topic, mode, sink)
+            job_id = self._submit(self._script(query, mode), source_topic, mode, sink, backend)
             with producer_metrics.ProducerMetrics(self.cluster, job_id) as producer:
                 self.cluster.wait_for_job(job_id, timeout_s=3600)
         job = self.cluster.rest(f"/jobs/{job_id}")
@@ -184,25 +211,38 @@ class Bench:
                   output_bytes=digest.bytes if digest else 0,
                   planner_notes=self._planner_notes(log_before) if mode == ACCELERATED else [],
                   producer=dict(producer.values),
-                  exact_path_messages=self.cluster.accumulator_total(job_id, EXACT_PATH_ACCUMULATOR))
+                  exact_path_messages=self.cluster.accumulator_total(job_id, EXACT_PATH_ACCUMULATOR),
+                  backend=backend, checkpoints=checkpoints.stats(self.cluster, job_id) if backend else {})
         if mode == WRITE_FLOOR:
             self._check_copy(query, round_, digest, sink)
         elif mode != READ_FLOOR:
-            self._check(query, mode, round_, digest, sink)
+            self._check(query, mode, round_, backend, digest, sink)
         return run
 
-    def _check(self, query: queries.Query, mode: str, round_: int, digest: outputs.Digest, sink: str) -> None:
-        """The first stock run of a query is the reference; every later run must equal it."""
-        if query.name not in self.reference:
+    def _check(self, query: queries.Query, mode: str, round_: int, backend: str | None,
+               digest: outputs.Digest, sink: str) -> None:
+        """The first stock run of a query (on a backend) is the reference; every later run must
+        equal it. A query with `totals` is instead checked against its bound, run by run."""
+        on = f" on {backend}" if backend else ""
+        if query.totals:
+            over = outputs.above(outputs.totals(self.broker, sink, *query.totals), self.bounds[query.name])
+            if over:
+                raise OutputMismatch(f"{query.name}{on} round {round_}: the {mode} run's per-{query.totals[0]} "
+                                     f"totals of {query.totals[1]} in {sink} exceed the input's bids: {over}. "
+                                     "The topic is kept on the broker.")
+            self._delete(sink)
+            return
+        key = (query.name, backend)
+        if key not in self.reference:
             if mode == ACCELERATED:
                 raise RuntimeError("the reference run of a query must be stock Flink")
-            self.reference[query.name] = (digest, sink)
+            self.reference[key] = (digest, sink)
             return
-        expected, reference_topic = self.reference[query.name]
+        expected, reference_topic = self.reference[key]
         if digest != expected:
             where = outputs.first_difference(self.broker, reference_topic, sink)
             raise OutputMismatch(
-                f"{query.name} round {round_}: the {mode} run wrote {digest.messages} messages "
+                f"{query.name}{on} round {round_}: the {mode} run wrote {digest.messages} messages "
                 f"({digest.bytes} bytes) to {sink}, stock Flink {expected.messages} ({expected.bytes} bytes) "
                 f"to {reference_topic}; first difference: {where}. Both topics are kept on the broker "
                 f"(its folder is kept too).")
@@ -211,7 +251,7 @@ class Bench:
     def _check_copy(self, query: queries.Query, round_: int, digest: outputs.Digest, sink: str) -> None:
         """A write floor must have copied every message of the query's output (the partitions a
         message lands in may differ, so only count and bytes are compared)."""
-        expected, reference_topic = self.reference[query.name]
+        expected, reference_topic = self.reference[(query.name, None)]
         if (digest.messages, digest.bytes) != (expected.messages, expected.bytes):
             raise RuntimeError(
                 f"the write floor of {query.name} (round {round_}) copied {digest.messages} messages "
@@ -228,12 +268,16 @@ class Bench:
             self._delete(topic)
 
 
-def jobs(query_list: list[queries.Query], read_floors: list[queries.Query]) -> list[tuple[queries.Query, str]]:
-    """Every job of a round in round 0's order: the read floors, then per query its stock run
-    (the reference its accelerated run is compared with and its write floor copies), its
-    accelerated run and its write floor."""
-    return [(f, READ_FLOOR) for f in read_floors] + [
-        (q, mode) for q in query_list for mode in (STOCK, ACCELERATED, WRITE_FLOOR)]
+def jobs(query_list: list[queries.Query], read_floors: list[queries.Query],
+         backends: tuple[str, ...] = ()) -> list[tuple[queries.Query, str, str | None]]:
+    """Every job of a round in round 0's order, as (query, mode, state backend): the read floors,
+    then per query its stock run (the reference its accelerated run is compared with and its
+    write floor copies), its accelerated run and its write floor. With `backends`: per query and
+    backend its stock and accelerated run, no floors."""
+    if backends:
+        return [(q, mode, b) for q in query_list for b in backends for mode in (STOCK, ACCELERATED)]
+    return [(f, READ_FLOOR, None) for f in read_floors] + [
+        (q, mode, None) for q in query_list for mode in (STOCK, ACCELERATED, WRITE_FLOOR)]
 
 
 def schedule(round_jobs: list, round_: int, rounds: int) -> list:
@@ -280,6 +324,8 @@ def summarize(runs: list[Run]) -> dict:
         "output_bytes": runs[0].output_bytes,
         "producer": {k: v for k, v in producer.items() if v is not None},
         "exact_path_share": _median([r.exact_path_messages / r.events for r in runs]),
+        "checkpoints": {name: _median([r.checkpoints[name] for r in runs if r.checkpoints.get(name) is not None])
+                        for name in checkpoints.NUMBERS if runs[0].checkpoints},
     }
 
 
@@ -298,7 +344,53 @@ def summarize_floor(read: list[Run], write: list[Run]) -> dict:
             "read": summarize(read), "write": summarize(write)}
 
 
-def build_report(runs: list[Run], query_list: list[queries.Query], settings: dict) -> dict:
+def stateful_operators(vertices: list[str]) -> tuple[list[str], list[str]]:
+    """(the accelerated operators, the stock stateful operators) of a job graph's vertices."""
+    operators = [op.strip() for name in vertices for op in name.split(" -> ")]
+    accelerated = [op for op in operators if op.startswith(ACCELERATED_MARKER)]
+    stock = [op for op in operators if op.split("[")[0].split("(")[0] in STOCK_STATEFUL_OPERATORS]
+    return accelerated, stock
+
+
+def stateful_rows(runs: list[Run], query_list: list[queries.Query], backends: tuple[str, ...],
+                  failures: list[dict]) -> list[dict]:
+    """One row per query and state backend: stock and accelerated summaries with their checkpoints,
+    which operators ran accelerated (`runs as`: `stateful accelerated` when no stateful operator
+    ran stock, else `partial` with the stock ones and the planner's verdicts), the failure of an
+    accelerated run if one failed."""
+    rows = []
+    for q in query_list:
+        notes = sorted({n for r in runs if r.query == q.name for n in r.planner_notes})
+        for backend in backends:
+            mine = [r for r in runs if r.query == q.name and r.backend == backend]
+            stock = summarize([r for r in mine if r.mode == STOCK])
+            acc_runs = [r for r in mine if r.mode == ACCELERATED]
+            acc = summarize(acc_runs)
+            failed = [f["error"] for f in failures if f["query"] == q.name and f["backend"] == backend]
+            accelerated_ops, stock_ops = stateful_operators(acc_runs[0].vertices) if acc_runs else ([], [])
+            runs_as = ("failed" if failed else "partial" if stock_ops or not accelerated_ops
+                       else "stateful accelerated")
+            rows.append({
+                "query": q.name, "backend": backend, "kind": q.kind, "source": q.source, "runs_as": runs_as,
+                "acceleration": acc.get("acceleration"), "accelerated_operators": sorted(set(accelerated_ops)),
+                "stock_stateful_operators": sorted(set(stock_ops)), "failed": failed[0] if failed else None,
+                "outputs_identical": not failed and bool(acc_runs),
+                "compared_by": (f"per-{q.totals[0]} totals of {q.totals[1]} <= input bids" if q.totals
+                                else "digest, stock = accelerated"),
+                "stock": stock, "accelerated": acc,
+                "throughput_ratio": reports.ratio(acc.get("events_per_s"), stock.get("events_per_s")),
+                "cpu_efficiency_ratio": reports.ratio(stock.get("cpu_s_per_m"), acc.get("cpu_s_per_m")),
+                "planner_notes": notes,
+            })
+    return rows
+
+
+def build_report(runs: list[Run], query_list: list[queries.Query], settings: dict,
+                 backends: tuple[str, ...] = (), failures: list[dict] | None = None) -> dict:
+    if backends:
+        return {**settings, "state_backends": list(backends), "failures": failures or [],
+                "queries": stateful_rows(runs, query_list, backends, failures or []),
+                "runs": [{**asdict(r), "events_per_cpu_s": r.events_per_cpu_s} for r in runs]}
     read_floors = {data: [r for r in runs if r.mode == READ_FLOOR and r.query == read_floor_name(data)]
                    for data in queries.DATA_TABLES if any(q.data == data for q in query_list)}
     rows = []
@@ -329,13 +421,19 @@ def read_floor_name(data: str) -> str:
 
 def run_bench(events: int, query_names: list[str], parallelism: int, fmt: str, rounds: int,
               seed: int = 42, warm_up: bool = True, out=print, jar: Path | None = None,
-              flink_config: dict[str, str] | None = None) -> dict:
+              flink_config: dict[str, str] | None = None, state_backends: tuple[str, ...] = ()) -> dict:
     """`jar` replaces the built accelerator jar (to compare two builds on the same machine);
     `flink_config` is added to the cluster's configuration (e.g. a profiler in
-    `env.java.opts.taskmanager`). Both are recorded in the report's settings."""
+    `env.java.opts.taskmanager`). Both are recorded in the report's settings. `state_backends`:
+    the stateful runs (see the module's docstring) on each of these backends."""
+    import shutil
+    import tempfile
+
     query_list = [queries.load(name) for name in query_names]
     tables = [data for data in queries.DATA_TABLES if any(q.data == data for q in query_list)]
-    read_floors = [queries.load(read_floor_name(data)) for data in tables]
+    read_floors = [] if state_backends else [queries.load(read_floor_name(data)) for data in tables]
+    checkpoint_dir = Path(tempfile.mkdtemp(prefix="bench-checkpoints-")) if state_backends else None
+    checkpointing = {"execution.checkpointing.dir": checkpoint_dir.as_uri()} if checkpoint_dir else {}
     started = time.time()
     load_start = [round(x, 2) for x in os.getloadavg()]
     warm_events = min(events, WARM_UP_EVENTS)
@@ -345,7 +443,7 @@ def run_bench(events: int, query_names: list[str], parallelism: int, fmt: str, r
     with KafkaBroker(heap="1g") as broker, FlinkCluster(
             slots_per_taskmanager=max(1, parallelism), extra_jars=[jar],
             config={"accelerator.python.executable": sys.executable, **BENCH_TASKMANAGER,
-                    **producer_metrics.FETCH_INTERVAL, **(flink_config or {})}) as cluster:
+                    **producer_metrics.FETCH_INTERVAL, **checkpointing, **(flink_config or {})}) as cluster:
         gateway = SqlGateway(cluster).start()
         topics, warm_topics = {}, {}
         for table, (path, warm_path) in data.items():
@@ -357,35 +455,52 @@ def run_bench(events: int, query_names: list[str], parallelism: int, fmt: str, r
             topics[table] = (topic, count)
             warm_topics[table] = broker.create_topic(f"{table}-{fmt}-warmup", parallelism)
             dataset.produce(broker, warm_topics[table], warm_path, parallelism)
-        bench = Bench(broker, cluster, gateway, topics, warm_topics, fmt, parallelism, out)
+        bounds = {q.name: dataset.nexmark.bids_per(q.totals[0], events, seed) for q in query_list if q.totals}
+        bench = Bench(broker, cluster, gateway, topics, warm_topics, fmt, parallelism, out, bounds)
         warming = time.monotonic()
-        round_jobs = jobs(query_list, read_floors)
+        round_jobs = jobs(query_list, read_floors, state_backends)
         if warm_up:
-            for q, mode in round_jobs:
-                if mode != WRITE_FLOOR or q is query_list[0]:  # every write floor runs the same job
-                    bench.warm_up(q, mode)
+            for q, mode, backend in round_jobs:
+                # Every write floor runs the same job; a stateful query warms up on its first backend.
+                if (mode != WRITE_FLOOR or q is query_list[0]) and backend in (None, state_backends[:1][0]):
+                    try:
+                        bench.warm_up(q, mode, backend)
+                    except JobFailed as error:
+                        if backend is None or mode != ACCELERATED:
+                            raise
+                        out(f"  warm-up of {q.name} {mode} on {backend} failed: {error}")
             out(f"warmed up every query on {warm_events:,} events in {time.monotonic() - warming:.0f}s")
         runs: list[Run] = []
+        failures: list[dict] = []
 
         def record(run: Run) -> None:
             runs.append(run)
-            out(f"  {run.query:<24} {run.mode:<12} round {run.round}: {run.seconds:7.2f} s "
+            out(f"  {run.query:<24} {run.mode:<12} {run.backend or '':<8} round {run.round}: {run.seconds:7.2f} s "
                 f"{run.events_per_s:>11,.0f} ev/s  {run.cpu_s_per_m:6.2f} CPU-s/M  "
                 f"{run.peak_rss_mb:6.0f} MB  {run.acceleration:<11} {run.output_messages:,} msgs")
 
         for round_ in range(rounds):
-            for q, mode in schedule(round_jobs, round_, rounds):
-                record(bench.run(q, mode, round_))
+            for q, mode, backend in schedule(round_jobs, round_, rounds):
+                try:
+                    record(bench.run(q, mode, round_, backend))
+                except (OutputMismatch, JobFailed) as error:
+                    if backend is None or mode != ACCELERATED:
+                        raise
+                    failures.append({"query": q.name, "backend": backend, "round": round_, "error": str(error)})
+                    out(f"  {q.name:<24} {mode:<12} round {round_} on {backend}: FAILED: {error}")
         bench.finish()
         gateway.stop()
+    if checkpoint_dir is not None:
+        shutil.rmtree(checkpoint_dir, ignore_errors=True)
     settings = {
         "events": events, "format": fmt, "parallelism": parallelism, "rounds": rounds, "seed": seed,
         "warm_up": warm_up,
         "cpu_scope": "TaskManager JVMs and their child processes (sidecars), from /proc; JobManager, "
                      "SQL gateway (planner) and Kafka broker reported separately",
         "throughput": "source messages / (job end-time - start-time), Flink REST job details",
-        "order": "round 0: read floors, then per query stock, accelerated, write floor; later rounds "
-                 "rotated (odd ones reversed)",
+        "order": ("round 0: per query and state backend stock, accelerated" if state_backends else
+                  "round 0: read floors, then per query stock, accelerated, write floor") +
+                 "; later rounds rotated (odd ones reversed)",
         "wall_seconds": round(time.time() - started, 1),
         # Other work on the machine shows here: the runs share its cores.
         "load_average_end": [round(x, 2) for x in os.getloadavg()],
@@ -393,13 +508,18 @@ def run_bench(events: int, query_names: list[str], parallelism: int, fmt: str, r
         "jar": str(jar),
         "flink_config": dict(flink_config or {}),
     }
-    return build_report(runs, query_list, settings)
+    if state_backends:
+        settings["checkpointing"] = (f"every {CHECKPOINT_INTERVAL} to the local file system (full, not incremental), "
+                                     "exactly-once Kafka sinks (transactions committed on checkpoints, outputs read "
+                                     "read_committed); accelerated runs with " + ", ".join(STATEFUL_OPTIONS))
+    return build_report(runs, query_list, settings, state_backends, failures)
 
 
 def main(events: int, query_names: list[str], parallelism: int, fmt: str, rounds: int,
          report_path: Path | None, docs_path: Path | None, command: str, warm_up: bool = True,
          out=functools.partial(print, flush=True), jar: Path | None = None,
-         flink_config: dict[str, str] | None = None, section: str | None = None) -> int:
+         flink_config: dict[str, str] | None = None, section: str | None = None,
+         state_backends: tuple[str, ...] = ()) -> int:
     """`section`: write that section of `docs_path` (report.SECTIONS) rather than its main table."""
     import datetime
     import socket
@@ -410,6 +530,10 @@ def main(events: int, query_names: list[str], parallelism: int, fmt: str, rounds
     unencoded = [n for n in query_names if (queries.load(n).data, fmt) not in dataset.nexmark.ENCODERS]
     if unencoded:
         out(f"format {fmt!r}: no encoder for the data of {', '.join(unencoded)}; leave them out of --queries")
+        return 2
+    unknown = [b for b in state_backends if b not in STATE_BACKENDS]
+    if unknown:
+        out(f"state backend(s) {', '.join(unknown)}: Flink's are {', '.join(STATE_BACKENDS)}")
         return 2
     now = datetime.datetime.now(datetime.timezone.utc)
     host = socket.gethostname()
@@ -422,7 +546,7 @@ def main(events: int, query_names: list[str], parallelism: int, fmt: str, rounds
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         result = run_bench(events, query_names, parallelism, fmt, rounds, warm_up=warm_up, out=out, jar=jar,
-                           flink_config=flink_config)
+                           flink_config=flink_config, state_backends=tuple(state_backends))
     except OutputMismatch as error:
         out(f"FAIL: {error}")
         return 1

@@ -26,7 +26,7 @@ def invented_report(query_names=("q0", "q1"), rounds: int = 3, **settings) -> di
     floors = [queries.load(runner.read_floor_name(data)) for data in queries.DATA_TABLES
               if any(q.data == data for q in query_list)]
     runs = [invented_run(q.name, mode, r, CPU_S_PER_M[mode] * (1 + r / 10))
-            for r in range(rounds) for q, mode in runner.schedule(runner.jobs(query_list, floors), r, rounds)]
+            for r in range(rounds) for q, mode, _ in runner.schedule(runner.jobs(query_list, floors), r, rounds)]
     base = {"events": 1_000_000, "format": "json", "parallelism": 1, "rounds": rounds, "host": "testhost",
             "date": "2026-01-01 00:00", "cpus": 2, "command": "make bench", "wall_seconds": 60.0,
             "load_average_start": [0.5], "load_average_end": [0.5], "json_path": "report.json",
