@@ -36,7 +36,7 @@ from pathlib import Path
 
 from accelerator.bench import checkpoints, cpu, dataset, outputs, producer_metrics, queries
 from accelerator.bench import report as reports
-from accelerator.compat.runner import ACCELERATED_MARKER, acceleration_of
+from accelerator.compat.runner import ACCELERATED_MARKER, _operators, acceleration_of
 from accelerator.testing import locations
 from accelerator.testing.flink import FlinkCluster, JobFailed
 from accelerator.testing.gateway import SqlGateway
@@ -346,7 +346,7 @@ def summarize_floor(read: list[Run], write: list[Run]) -> dict:
 
 def stateful_operators(vertices: list[str]) -> tuple[list[str], list[str]]:
     """(the accelerated operators, the stock stateful operators) of a job graph's vertices."""
-    operators = [op.strip() for name in vertices for op in name.split(" -> ")]
+    operators = _operators(vertices)
     accelerated = [op for op in operators if op.startswith(ACCELERATED_MARKER)]
     stock = [op for op in operators if op.split("[")[0].split("(")[0] in STOCK_STATEFUL_OPERATORS]
     return accelerated, stock
