@@ -33,9 +33,10 @@ STOCK_SECTION = "Runs on stock Flink:"
 WINDOW_AGGREGATES_SECTION = "Window aggregates (accelerator.window-aggregate.enabled):"
 GROUP_AGGREGATES_SECTION = "Group aggregates (accelerator.group-aggregate.enabled):"
 DEDUPLICATIONS_SECTION = "Deduplications (accelerator.deduplicate.enabled):"
+TOP_N_SECTION = "Top-N (accelerator.top-n.enabled):"
 #: The sections of stateful operators, and how their stock lines are named in `stock_parts`.
 STATEFUL_SECTIONS = {WINDOW_AGGREGATES_SECTION: "window aggregate", GROUP_AGGREGATES_SECTION: "group aggregate",
-                     DEDUPLICATIONS_SECTION: "deduplication"}
+                     DEDUPLICATIONS_SECTION: "deduplication", TOP_N_SECTION: "Top-N"}
 STAYS_STOCK = ": stays stock: "
 FILE_MARKER = "##### file "
 EXIT_MARKER = "##### exit "

@@ -152,6 +152,19 @@ public final class AcceleratorOptions {
                                     + " operator), and 'accelerator explain' lists its descriptor, or why it stays"
                                     + " stock. Has no effect unless 'accelerator.enabled' is true.");
 
+    public static final ConfigOption<Boolean> TOP_N =
+            key("accelerator.top-n.enabled")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Runs Top-N (ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...) <= N, N above 1, with"
+                                    + " or without the row number, over an insert-only input, no state TTL) in the"
+                                    + " sidecar: when true, each Top-N the sidecar reproduces exactly runs as an"
+                                    + " accelerated operator (its state in Flink's checkpoints, not"
+                                    + " savepoint-compatible with the stock operator), and 'accelerator explain'"
+                                    + " lists its descriptor, or why it stays stock. Has no effect unless"
+                                    + " 'accelerator.enabled' is true.");
+
     public static final ConfigOption<Boolean> FAIL_ON_FALLBACK =
             key("accelerator.fallback.fail-on-fallback")
                     .booleanType()
@@ -165,6 +178,6 @@ public final class AcceleratorOptions {
     public static List<ConfigOption<?>> all() {
         return List.of(ENABLED, PYTHON_EXECUTABLE, BATCH_SIZE, BATCH_MAX_BYTES, BATCH_MAX_DELAY, MEMORY_ARROW_LIMIT,
                 SIDECAR_TIMEOUT, SIDECAR_HEARTBEAT_INTERVAL, ENCODE_STAGES, WINDOW_AGGREGATE,
-                GROUP_AGGREGATE, DEDUPLICATE, FAIL_ON_FALLBACK);
+                GROUP_AGGREGATE, DEDUPLICATE, TOP_N, FAIL_ON_FALLBACK);
     }
 }

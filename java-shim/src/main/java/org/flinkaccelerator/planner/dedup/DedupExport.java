@@ -1,25 +1,18 @@
 package org.flinkaccelerator.planner.dedup;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.table.api.config.ExecutionConfigOptions;
-import org.apache.flink.table.planner.plan.nodes.exec.StateMetadata;
 import org.apache.flink.table.runtime.typeutils.TypeCheckUtils;
 import org.apache.flink.table.types.logical.IntType;
-import org.apache.flink.table.types.logical.LocalZonedTimestampType;
-import org.apache.flink.table.types.logical.LogicalType;
-import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.flink.table.types.logical.TimestampType;
 import org.apache.flink.table.types.logical.VarBinaryType;
-import org.apache.flink.util.TimeUtils;
 import org.flinkaccelerator.planner.stage.FallbackReason;
+import org.flinkaccelerator.planner.stage.StatefulFields;
 import org.flinkaccelerator.planner.stage.StageDescriptor;
 import org.flinkaccelerator.planner.windowagg.StateFingerprint;
 import org.flinkaccelerator.stage.JsonText;
@@ -41,14 +34,6 @@ public record DedupExport(String name, Map<String, Object> descriptor, List<Fall
     static final String INPUT = "input";
     static final String STATE = "state";
     static final String DEDUPLICATE = "deduplicate";
-    /** The field types the sidecar keeps and compares exactly (no nested or structured types). */
-    static final Set<LogicalTypeRoot> ROW_TYPES = Set.of(LogicalTypeRoot.CHAR, LogicalTypeRoot.VARCHAR,
-            LogicalTypeRoot.BOOLEAN, LogicalTypeRoot.BINARY, LogicalTypeRoot.VARBINARY, LogicalTypeRoot.DECIMAL,
-            LogicalTypeRoot.TINYINT, LogicalTypeRoot.SMALLINT, LogicalTypeRoot.INTEGER, LogicalTypeRoot.BIGINT,
-            LogicalTypeRoot.FLOAT, LogicalTypeRoot.DOUBLE, LogicalTypeRoot.DATE,
-            LogicalTypeRoot.TIME_WITHOUT_TIME_ZONE, LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE,
-            LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE);
-
     public DedupExport {
         fallback = List.copyOf(fallback);
     }
@@ -69,7 +54,7 @@ public record DedupExport(String name, Map<String, Object> descriptor, List<Fall
             reasons.add(new FallbackReason(DEDUPLICATE, "'" + ExecutionConfigOptions.TABLE_EXEC_MINIBATCH_ENABLED.key()
                     + "' is true, so stock Flink runs the mini-batch deduplication, which is not accelerated"));
         }
-        long retention = stateRetentionMillis(node, config);
+        long retention = StatefulFields.stateRetentionMillis(node.stateMetadata(), config);
         if (retention > 0) {
             reasons.add(new FallbackReason(STATE, "state TTL ('" + ExecutionConfigOptions.IDLE_STATE_RETENTION.key()
                     + "' or a STATE_TTL hint) is " + retention + " ms; only deduplications without state TTL are"
@@ -96,7 +81,7 @@ public record DedupExport(String name, Map<String, Object> descriptor, List<Fall
         }
         RowType input = node.inputType();
         for (RowType.RowField field : input.getFields()) {
-            if (!ROW_TYPES.contains(field.getType().getTypeRoot())) {
+            if (!StatefulFields.ROW_TYPES.contains(field.getType().getTypeRoot())) {
                 reasons.add(new FallbackReason(INPUT, "field '" + field.getName() + "' is "
                         + field.getType().asSummaryString() + "; deduplications keep rows of scalar fields only"));
             }
@@ -112,45 +97,19 @@ public record DedupExport(String name, Map<String, Object> descriptor, List<Fall
         return config.get(ExecutionConfigOptions.TABLE_EXEC_DEDUPLICATE_INSERT_UPDATE_AFTER_SENSITIVE_ENABLED);
     }
 
-    /**
-     * The state retention the deduplicate function gets: the node's state metadata (a STATE_TTL
-     * hint or the configuration when the node was made), else {@code table.exec.state.ttl}, as
-     * {@code StateMetadata.getStateTtlForOneInputOperator} reads them.
-     */
-    static long stateRetentionMillis(DedupNode node, ReadableConfig config) {
-        List<StateMetadata> metadata = node.stateMetadata();
-        if (!metadata.isEmpty()) {
-            return TimeUtils.parseDuration(metadata.get(0).getStateTtl()).toMillis();
-        }
-        Duration ttl = config.get(ExecutionConfigOptions.IDLE_STATE_RETENTION);
-        return ttl == null ? 0 : ttl.toMillis();
-    }
-
-    /** The type without its time attribute: the sidecar holds a rowtime or proctime as the plain timestamp. */
-    static LogicalType plain(LogicalType type) {
-        if (type instanceof TimestampType t && t.getKind() != org.apache.flink.table.types.logical.TimestampKind.REGULAR) {
-            return new TimestampType(t.isNullable(), t.getPrecision());
-        }
-        if (type instanceof LocalZonedTimestampType t
-                && t.getKind() != org.apache.flink.table.types.logical.TimestampKind.REGULAR) {
-            return new LocalZonedTimestampType(t.isNullable(), t.getPrecision());
-        }
-        return type;
-    }
-
     private static Map<String, Object> descriptor(String name, DedupNode node, ReadableConfig config) {
         RowType input = node.inputType();
         List<Map<String, Object>> keys = new ArrayList<>();
         for (int k : node.uniqueKeys()) {
-            keys.add(field(input.getFieldNames().get(k), input.getTypeAt(k)));
+            keys.add(StatefulFields.field(input.getFieldNames().get(k), input.getTypeAt(k)));
         }
         List<Map<String, Object>> row = new ArrayList<>();
         for (RowType.RowField f : input.getFields()) {
-            row.add(field(f.getName(), f.getType()));
+            row.add(StatefulFields.field(f.getName(), f.getType()));
         }
         List<Map<String, Object>> inputFields = new ArrayList<>();
-        inputFields.add(field(KEY, new VarBinaryType(VarBinaryType.MAX_LENGTH)));
-        inputFields.add(field(KEY_GROUP, new IntType(false)));
+        inputFields.add(StatefulFields.field(KEY, new VarBinaryType(VarBinaryType.MAX_LENGTH)));
+        inputFields.add(StatefulFields.field(KEY_GROUP, new IntType(false)));
         inputFields.addAll(row);
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("protocol", StageDescriptor.PROTOCOL);
@@ -188,12 +147,5 @@ public record DedupExport(String name, Map<String, Object> descriptor, List<Fall
         state.put("keep", descriptor.get("keep"));
         state.put("row", row);
         return StateFingerprint.sha256(state);
-    }
-
-    private static Map<String, Object> field(String name, LogicalType type) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("name", name);
-        out.put("type", plain(type).asSerializableString());
-        return out;
     }
 }

@@ -1,6 +1,5 @@
 package org.flinkaccelerator.planner.groupagg;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -23,8 +22,8 @@ import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.TinyIntType;
 import org.apache.flink.table.types.logical.VarBinaryType;
-import org.apache.flink.util.TimeUtils;
 import org.flinkaccelerator.planner.stage.FallbackReason;
+import org.flinkaccelerator.planner.stage.StatefulFields;
 import org.flinkaccelerator.planner.stage.StageDescriptor;
 import org.flinkaccelerator.planner.windowagg.AggregateFunctions;
 import org.flinkaccelerator.planner.windowagg.AggregateSpec;
@@ -118,11 +117,11 @@ public record GroupAggExport(String name, Map<String, Object> descriptor, List<F
         } catch (StockFields.Missing e) {
             metadata = null;
         }
+        List<StateMetadata> states = new ArrayList<>();
         if (metadata instanceof List<?> list && !list.isEmpty() && list.get(0) instanceof StateMetadata state) {
-            return TimeUtils.parseDuration(state.getStateTtl()).toMillis();
+            states.add(state);
         }
-        Duration ttl = config.get(ExecutionConfigOptions.IDLE_STATE_RETENTION);
-        return ttl == null ? 0 : ttl.toMillis();
+        return StatefulFields.stateRetentionMillis(states, config);
     }
 
     /** As {@code StreamExecGroupAggregate.translateToPlanInternal} derives them. */

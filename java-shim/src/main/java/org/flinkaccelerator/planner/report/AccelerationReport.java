@@ -85,6 +85,17 @@ public final class AccelerationReport {
         }
     }
 
+    /**
+     * One Top-N seen with {@code accelerator.top-n.enabled}, as a {@link WindowAggregate} is: not a
+     * stock part for {@link FailOnFallback} when it stays stock.
+     */
+    public record TopN(String name, ExecNode<?> node, String descriptor, List<String> reasons, String operator)
+            implements StatefulOperator {
+        public TopN {
+            reasons = List.copyOf(reasons);
+        }
+    }
+
     /** A stateful operator the report lists in a section of its own: accelerated as {@code operator}, or stock for {@code reasons}. */
     public interface StatefulOperator {
         String name();
@@ -109,6 +120,7 @@ public final class AccelerationReport {
     private final List<WindowAggregate> windowAggregates = new ArrayList<>();
     private final List<GroupAggregate> groupAggregates = new ArrayList<>();
     private final List<Deduplication> deduplications = new ArrayList<>();
+    private final List<TopN> topNs = new ArrayList<>();
 
     public void accelerated(String name, List<ExecNode<?>> nodes, String operator) {
         segments.add(new Segment(name, nodes, operator, List.of(), Shape.WHOLE));
@@ -133,7 +145,8 @@ public final class AccelerationReport {
         return (segments.stream().anyMatch(Segment::accelerated)
                 || windowAggregates.stream().anyMatch(WindowAggregate::accelerated)
                 || groupAggregates.stream().anyMatch(GroupAggregate::accelerated)
-                || deduplications.stream().anyMatch(Deduplication::accelerated)) && !stockParts().isEmpty();
+                || deduplications.stream().anyMatch(Deduplication::accelerated)
+                || topNs.stream().anyMatch(TopN::accelerated)) && !stockParts().isEmpty();
     }
 
     /** A sink (or the whole plan) that is not a segment, with why: "<sink table>: <why>". */
@@ -174,6 +187,15 @@ public final class AccelerationReport {
         return Collections.unmodifiableList(deduplications);
     }
 
+    /** A Top-N that runs as {@code operator} with {@code descriptor}, or stays stock for {@code reasons}. */
+    public void topN(String name, ExecNode<?> node, String descriptor, List<String> reasons, String operator) {
+        topNs.add(new TopN(name, node, descriptor, reasons, operator));
+    }
+
+    public List<TopN> topNs() {
+        return Collections.unmodifiableList(topNs);
+    }
+
     public List<Segment> segments() {
         return Collections.unmodifiableList(segments);
     }
@@ -212,6 +234,9 @@ public final class AccelerationReport {
         for (Deduplication deduplication : deduplications) {
             markers.put(deduplication.node(), marker("deduplication", deduplication));
         }
+        for (TopN topN : topNs) {
+            markers.put(topN.node(), marker("Top-N", topN));
+        }
         StringBuilder out = new StringBuilder();
         Map<ExecNode<?>, Integer> shown = new IdentityHashMap<>();
         for (ExecNode<?> root : graph.getRootNodes()) {
@@ -226,12 +251,14 @@ public final class AccelerationReport {
         renderStateful(out, WINDOW_AGGREGATES_HEADER, windowAggregates);
         renderStateful(out, GROUP_AGGREGATES_HEADER, groupAggregates);
         renderStateful(out, DEDUPLICATIONS_HEADER, deduplications);
+        renderStateful(out, TOP_N_HEADER, topNs);
         return out.toString();
     }
 
     static final String WINDOW_AGGREGATES_HEADER = "Window aggregates (accelerator.window-aggregate.enabled):";
     static final String GROUP_AGGREGATES_HEADER = "Group aggregates (accelerator.group-aggregate.enabled):";
     static final String DEDUPLICATIONS_HEADER = "Deduplications (accelerator.deduplicate.enabled):";
+    static final String TOP_N_HEADER = "Top-N (accelerator.top-n.enabled):";
 
     private static void renderStateful(StringBuilder out, String header, List<? extends StatefulOperator> operators) {
         if (operators.isEmpty()) {

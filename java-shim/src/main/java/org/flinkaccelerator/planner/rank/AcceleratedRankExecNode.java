@@ -1,0 +1,29 @@
+package org.flinkaccelerator.planner.rank;
+
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.flinkaccelerator.planner.replace.SidecarStateExecNode;
+import org.flinkaccelerator.runtime.rank.AcceleratedRankOperator;
+import org.flinkaccelerator.runtime.rank.RankSpec;
+
+/**
+ * The ExecNode of an accelerated Top-N, running {@link AcceleratedRankOperator} with an OPERATOR
+ * weight for its state. Its uid ends in {@value #UID_NAME}, never stock's {@code rank}.
+ */
+public final class AcceleratedRankExecNode extends SidecarStateExecNode<RankSpec> {
+    static final String CONTEXT = "accelerated-top-n_1";
+    static final String UID_NAME = "accelerated-top-n";
+    /** The managed-memory weight declared for the sidecar's state (stock's Top-N keeps it on heap). */
+    static final long MEMORY_WEIGHT = 100L;
+
+    public AcceleratedRankExecNode(ReadableConfig config, RankSpec spec, int[] partitionKeys, RowType outputType) {
+        super(CONTEXT, UID_NAME, MEMORY_WEIGHT, "Top-N", config, spec, partitionKeys, outputType);
+    }
+
+    @Override
+    protected OneInputStreamOperator<RowData, RowData> createOperator() {
+        return new AcceleratedRankOperator(spec());
+    }
+}

@@ -1,0 +1,83 @@
+package org.flinkaccelerator.planner.rank;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecEdge;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
+import org.apache.flink.table.planner.plan.nodes.exec.StateMetadata;
+import org.apache.flink.table.planner.plan.nodes.exec.spec.PartitionSpec;
+import org.apache.flink.table.planner.plan.nodes.exec.spec.SortSpec;
+import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecRank;
+import org.apache.flink.table.planner.plan.utils.RankProcessStrategy;
+import org.apache.flink.table.runtime.operators.rank.RankRange;
+import org.apache.flink.table.runtime.operators.rank.RankType;
+import org.apache.flink.table.types.logical.RowType;
+import org.flinkaccelerator.planner.stage.FallbackReason;
+import org.flinkaccelerator.planner.windowagg.StockFields;
+
+/**
+ * What the export needs of one stock {@code StreamExecRank}: the values its
+ * {@code translateToPlanInternal} passes to the Top-N function it builds, read from fields without
+ * getters as the window aggregate's are ({@link StockFields}).
+ */
+public record RankNode(ExecNode<?> node, RankType rankType, PartitionSpec partitionSpec, SortSpec sortSpec,
+        RankRange rankRange, RankProcessStrategy rankStrategy, boolean outputRankNumber, boolean generateUpdateBefore,
+        List<StateMetadata> stateMetadata) {
+
+    /** One rank of a plan: its fields, or why it stays stock before any export (then fields is null). */
+    public record Found(ExecNode<?> node, RankNode fields, FallbackReason stock) {
+        public boolean readable() {
+            return fields != null;
+        }
+    }
+
+    public RowType inputType() {
+        return (RowType) node.getInputEdges().get(0).getOutputType();
+    }
+
+    public RowType outputType() {
+        return (RowType) node.getOutputType();
+    }
+
+    /** Every {@code StreamExecRank} reachable from the roots, each once, sinks first. */
+    public static List<Found> find(ExecNodeGraph graph) {
+        Set<ExecNode<?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        List<Found> out = new ArrayList<>();
+        List<ExecNode<?>> pending = new ArrayList<>(graph.getRootNodes());
+        while (!pending.isEmpty()) {
+            ExecNode<?> node = pending.remove(0);
+            if (!seen.add(node)) {
+                continue;
+            }
+            if (node.getClass() == StreamExecRank.class) {
+                try {
+                    out.add(new Found(node, read(node), null));
+                } catch (StockFields.Missing e) {
+                    out.add(new Found(node, null, new FallbackReason("exec node", e.getMessage())));
+                }
+            }
+            for (ExecEdge edge : node.getInputEdges()) {
+                pending.add(edge.getSource());
+            }
+        }
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    static RankNode read(ExecNode<?> node) {
+        Class<?> owner = StreamExecRank.class;
+        Object metadata = StockFields.read(node, owner, "stateMetadataList");
+        return new RankNode(node, (RankType) StockFields.read(node, owner, "rankType"),
+                (PartitionSpec) StockFields.read(node, owner, "partitionSpec"),
+                (SortSpec) StockFields.read(node, owner, "sortSpec"),
+                (RankRange) StockFields.read(node, owner, "rankRange"),
+                (RankProcessStrategy) StockFields.read(node, owner, "rankStrategy"),
+                (Boolean) StockFields.read(node, owner, "outputRankNumber"),
+                (Boolean) StockFields.read(node, owner, "generateUpdateBefore"),
+                metadata == null ? List.of() : (List<StateMetadata>) metadata);
+    }
+}
