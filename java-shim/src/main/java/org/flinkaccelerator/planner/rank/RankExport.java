@@ -92,16 +92,19 @@ public record RankExport(String name, Map<String, Object> descriptor, List<Fallb
         RowType input = node.inputType();
         SortSpec sort = node.sortSpec();
         int[] sortFields = sort.getFieldIndices();
-        if (sortFields.length == 1 && TypeCheckUtils.isProcTime(input.getTypeAt(sortFields[0]))
-                && sort.getFieldSpec(0).getIsAscendingOrder()) {
+        boolean firstN = sortFields.length == 1 && TypeCheckUtils.isProcTime(input.getTypeAt(sortFields[0]))
+                && sort.getFieldSpec(0).getIsAscendingOrder();
+        if (firstN) {
             reasons.add(new FallbackReason(RANK, "ordered by processing time ascending, stock Flink runs"
                     + " AppendOnlyFirstNFunction, which is not accelerated"));
         }
         for (int f : sortFields) {
             LogicalType type = input.getTypeAt(f);
             if (TypeCheckUtils.isProcTime(type)) {
-                reasons.add(new FallbackReason(RANK, "sort field '" + input.getFieldNames().get(f)
-                        + "' is a processing-time attribute; Top-N ordered by processing time is not accelerated"));
+                if (!firstN) {
+                    reasons.add(new FallbackReason(RANK, "sort field '" + input.getFieldNames().get(f) + "' is a"
+                            + " processing-time attribute; Top-N ordered by processing time is not accelerated"));
+                }
             } else if (!SORT_TYPES.contains(type.getTypeRoot())) {
                 reasons.add(new FallbackReason(RANK, "sort field '" + input.getFieldNames().get(f) + "' is "
                         + type.asSummaryString() + "; Top-N is accelerated when ordered by integers, DECIMAL,"
