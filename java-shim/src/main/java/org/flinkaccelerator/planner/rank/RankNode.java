@@ -1,11 +1,7 @@
 package org.flinkaccelerator.planner.rank;
 
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Set;
-import org.apache.flink.table.planner.plan.nodes.exec.ExecEdge;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.apache.flink.table.planner.plan.nodes.exec.StateMetadata;
@@ -16,6 +12,7 @@ import org.apache.flink.table.planner.plan.utils.RankProcessStrategy;
 import org.apache.flink.table.runtime.operators.rank.RankRange;
 import org.apache.flink.table.runtime.operators.rank.RankType;
 import org.apache.flink.table.types.logical.RowType;
+import org.flinkaccelerator.planner.ExecNodes;
 import org.flinkaccelerator.planner.stage.FallbackReason;
 import org.flinkaccelerator.planner.windowagg.StockFields;
 
@@ -45,23 +42,14 @@ public record RankNode(ExecNode<?> node, RankType rankType, PartitionSpec partit
 
     /** Every {@code StreamExecRank} reachable from the roots, each once, sinks first. */
     public static List<Found> find(ExecNodeGraph graph) {
-        Set<ExecNode<?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         List<Found> out = new ArrayList<>();
-        List<ExecNode<?>> pending = new ArrayList<>(graph.getRootNodes());
-        while (!pending.isEmpty()) {
-            ExecNode<?> node = pending.remove(0);
-            if (!seen.add(node)) {
-                continue;
-            }
+        for (ExecNode<?> node : ExecNodes.reachable(graph)) {
             if (node.getClass() == StreamExecRank.class) {
                 try {
                     out.add(new Found(node, read(node), null));
                 } catch (StockFields.Missing e) {
                     out.add(new Found(node, null, new FallbackReason("exec node", e.getMessage())));
                 }
-            }
-            for (ExecEdge edge : node.getInputEdges()) {
-                pending.add(edge.getSource());
             }
         }
         return out;
