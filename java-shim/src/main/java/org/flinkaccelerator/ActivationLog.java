@@ -46,8 +46,18 @@ public final class ActivationLog {
             default:
                 return who + ": planner hook INACTIVE, this jar supports Flink "
                         + String.join(", ", BuildInfo.supportedFlinkVersions()) + " only; every plan stays stock"
-                        + " Flink's whatever " + flag + " says. Run one of those releases to accelerate.";
+                        + " Flink's whatever " + flag + " says. " + remedy(runningFlinkVersion);
         }
+    }
+
+    /** What to do on an unsupported release: the other line's jar when it serves that release, else a supported release. */
+    private static String remedy(String runningFlinkVersion) {
+        if (BuildInfo.otherLineFlinkVersions().contains(runningFlinkVersion)) {
+            return "Flink " + runningFlinkVersion + " is served by the other jar of this release, "
+                    + BuildInfo.otherLineJar() + ": put it into lib/ of every Flink process in place of this one"
+                    + " (accelerator install-jar --flink-home <Flink folder> picks it) and restart them.";
+        }
+        return "Run one of those releases to accelerate.";
     }
 
     /** Forgets what was logged; for tests. */

@@ -27,6 +27,16 @@ public final class BuildInfo {
         return List.of(PROPERTIES.getProperty("flink.supported.versions").split(","));
     }
 
+    /** The file name of this release's jar for the other Flink line (1.20 for the 2.x jar, 2.x for the 1.20 jar). */
+    public static String otherLineJar() {
+        return PROPERTIES.getProperty("flink.other.line.jar");
+    }
+
+    /** The Flink releases {@link #otherLineJar} runs on. */
+    public static List<String> otherLineFlinkVersions() {
+        return List.of(PROPERTIES.getProperty("flink.other.line.versions").split(","));
+    }
+
     private static Properties load() {
         Properties properties = new Properties();
         try (InputStream in = BuildInfo.class.getResourceAsStream("/flink-accelerator.properties")) {

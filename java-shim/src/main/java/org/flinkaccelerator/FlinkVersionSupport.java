@@ -16,10 +16,10 @@ public final class FlinkVersionSupport {
 
     /**
      * True when the json format of {@code runningVersion} drops TIME's fraction of a second, both
-     * decoding and encoding (2.2's {@code LocalTime.toSecondOfDay}); 2.3's keeps the milliseconds,
-     * which the sidecar does not reproduce.
+     * decoding and encoding (1.20's and 2.2's {@code LocalTime.toSecondOfDay}); 2.3's keeps the
+     * milliseconds, which the sidecar does not reproduce.
      */
     public static boolean jsonTimeDropsFraction(String runningVersion) {
-        return runningVersion.startsWith("2.2.");
+        return runningVersion.startsWith("2.2.") || runningVersion.startsWith("1.20.");
     }
 }

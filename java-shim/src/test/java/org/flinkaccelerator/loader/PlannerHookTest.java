@@ -23,14 +23,18 @@ class PlannerHookTest {
                 return name.equals(PlannerHook.embeddedJarResource()) ? getClass().getResource("/flink-accelerator.properties") : null;
             }
         };
-        assertTrue(PlannerHook.shouldInstall(withEmbeddedJar, "2.2.1"));
-        assertTrue(PlannerHook.shouldInstall(withEmbeddedJar, "2.3.0"));
+        for (String version : BuildInfo.supportedFlinkVersions()) {
+            assertTrue(PlannerHook.shouldInstall(withEmbeddedJar, version), version);
+        }
+        for (String version : BuildInfo.otherLineFlinkVersions()) {
+            assertFalse(PlannerHook.shouldInstall(withEmbeddedJar, version), version);
+        }
         assertFalse(PlannerHook.shouldInstall(withEmbeddedJar, "2.3.1"));
-        assertFalse(PlannerHook.shouldInstall(withEmbeddedJar, "1.20.1"));
+        assertFalse(PlannerHook.shouldInstall(withEmbeddedJar, "1.19.3"));
     }
 
     @Test
     void hookIsNotInstalledWithoutTheEmbeddedJar() {
-        assertFalse(PlannerHook.shouldInstall(new ClassLoader(null) {}, "2.2.1"));
+        assertFalse(PlannerHook.shouldInstall(new ClassLoader(null) {}, BuildInfo.flinkVersion()));
     }
 }

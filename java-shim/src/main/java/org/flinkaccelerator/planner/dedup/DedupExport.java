@@ -11,6 +11,7 @@ import org.apache.flink.table.runtime.typeutils.TypeCheckUtils;
 import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarBinaryType;
+import org.flinkaccelerator.planner.AsyncStateOption;
 import org.flinkaccelerator.planner.stage.FallbackReason;
 import org.flinkaccelerator.planner.stage.StatefulFields;
 import org.flinkaccelerator.planner.stage.StageDescriptor;
@@ -67,10 +68,9 @@ public record DedupExport(String name, Map<String, Object> descriptor, List<Fall
                             + " before insert-only first rows")
                     + "; the event-time last row and both processing-time deduplications are"));
         }
-        if (node.isRowtime() && config.get(ExecutionConfigOptions.TABLE_EXEC_ASYNC_STATE_ENABLED)) {
-            reasons.add(new FallbackReason(STATE, "'" + ExecutionConfigOptions.TABLE_EXEC_ASYNC_STATE_ENABLED.key()
-                    + "' is true, so stock Flink runs this deduplication with asynchronous state, which is not"
-                    + " accelerated"));
+        String asyncState = AsyncStateOption.problem(config, "deduplication");
+        if (node.isRowtime() && asyncState != null) {
+            reasons.add(new FallbackReason(STATE, asyncState));
         }
         String backend = config.get(StateBackendOptions.STATE_BACKEND);
         if (!node.isRowtime() && node.keepLastRow() && (node.generateUpdateBefore() || generateInsert(config))

@@ -22,6 +22,7 @@ import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.TinyIntType;
 import org.apache.flink.table.types.logical.VarBinaryType;
+import org.flinkaccelerator.planner.AsyncStateOption;
 import org.flinkaccelerator.planner.stage.FallbackReason;
 import org.flinkaccelerator.planner.stage.StatefulFields;
 import org.flinkaccelerator.planner.stage.StageDescriptor;
@@ -93,11 +94,9 @@ public record GroupAggExport(String name, Map<String, Object> descriptor, List<F
         if (infos.distinctInfos().length > 0 && reasons.isEmpty()) {
             reasons.add(new FallbackReason(AGGREGATES, "DISTINCT aggregates stay stock"));
         }
-        if (reasons.isEmpty() && config.get(ExecutionConfigOptions.TABLE_EXEC_ASYNC_STATE_ENABLED)
-                && AggregateUtil.isAsyncStateEnabled(config, infos)) {
-            reasons.add(new FallbackReason(STATE, "'" + ExecutionConfigOptions.TABLE_EXEC_ASYNC_STATE_ENABLED.key()
-                    + "' is true, so stock Flink runs this aggregate with asynchronous state, which is not"
-                    + " accelerated"));
+        String asyncState = AsyncStateOption.problem(config, infos, "aggregate");
+        if (reasons.isEmpty() && asyncState != null) {
+            reasons.add(new FallbackReason(STATE, asyncState));
         }
         if (!reasons.isEmpty()) {
             return new GroupAggExport(name, null, reasons);

@@ -17,6 +17,7 @@ import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarBinaryType;
+import org.flinkaccelerator.planner.AsyncStateOption;
 import org.flinkaccelerator.planner.stage.FallbackReason;
 import org.flinkaccelerator.planner.stage.StageDescriptor;
 import org.flinkaccelerator.planner.stage.StatefulFields;
@@ -112,9 +113,9 @@ public record RankExport(String name, Map<String, Object> descriptor, List<Fallb
                         + " DOUBLE NaN equal to every value)"));
             }
         }
-        if (config.get(ExecutionConfigOptions.TABLE_EXEC_ASYNC_STATE_ENABLED)) {
-            reasons.add(new FallbackReason(STATE, "'" + ExecutionConfigOptions.TABLE_EXEC_ASYNC_STATE_ENABLED.key()
-                    + "' is true, so stock Flink runs this Top-N with asynchronous state, which is not accelerated"));
+        String asyncState = AsyncStateOption.problem(config, "Top-N");
+        if (asyncState != null) {
+            reasons.add(new FallbackReason(STATE, asyncState));
         }
         long retention = StatefulFields.stateRetentionMillis(node.stateMetadata(), config);
         if (retention > 0) {

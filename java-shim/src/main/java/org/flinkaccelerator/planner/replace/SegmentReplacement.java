@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import org.apache.flink.configuration.ReadableConfig;
-import org.apache.flink.table.api.config.ExecutionConfigOptions;
 import org.apache.flink.table.catalog.ContextResolvedTable;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.planner.plan.abilities.sink.SinkAbilitySpec;
@@ -80,8 +79,7 @@ public final class SegmentReplacement {
                 : List.of(new WritingMetadataSpec(written.keys(), row));
         StreamExecSink sink = StreamExecSinkConstructor.create(original, config,
                 new DynamicTableSinkSpec(RawValueTables.of(sinkTable, sinkFormat, written), abilities, null),
-                ChangelogMode.insertOnly(), InputProperty.DEFAULT, row, false,
-                config.get(ExecutionConfigOptions.TABLE_EXEC_SINK_UPSERT_MATERIALIZE_STRATEGY), null,
+                ChangelogMode.insertOnly(), InputProperty.DEFAULT, row, false, null,
                 "Sink(table=[" + sinkTable.getIdentifier().asSummaryString() + "], fields=" + row.getFieldNames()
                         + ", format=[raw])");
         connect(input, sink);

@@ -7,7 +7,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.flink.configuration.ReadableConfig;
-import org.apache.flink.table.api.config.ExecutionConfigOptions.SinkUpsertMaterializeStrategy;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.planner.plan.nodes.exec.InputProperty;
 import org.apache.flink.table.planner.plan.nodes.exec.spec.DynamicTableSinkSpec;
@@ -16,7 +15,8 @@ import org.apache.flink.table.types.logical.LogicalType;
 
 /**
  * Creates a {@link StreamExecSink} on every supported Flink release, whose constructors differ:
- * 2.3 added an {@code InsertConflictStrategy} parameter that 2.2 does not have. The running
+ * 2.3 added an {@code InsertConflictStrategy} parameter that 2.2 does not have, and the 2.x line
+ * takes an upsert materialize strategy that 1.20 does not ({@link SinkParametersOfThisLine}). The running
  * release's constructor (the one that starts with the {@link ReadableConfig}) is found by its
  * parameter list; each parameter this build passes is matched by type, and any other one is
  * carried over from the node being replaced (its field of that type), so the new sink behaves as
@@ -30,7 +30,7 @@ final class StreamExecSinkConstructor {
     /** The sink node; {@code original} is the stock sink it replaces, the source of any newer parameter. */
     static StreamExecSink create(StreamExecSink original, ReadableConfig config, DynamicTableSinkSpec spec,
             ChangelogMode changelogMode, InputProperty input, LogicalType outputType, boolean upsertMaterialize,
-            SinkUpsertMaterializeStrategy upsertMaterializeStrategy, int[] inputUpsertKey, String description) {
+            int[] inputUpsertKey, String description) {
         Map<Class<?>, Object> known = new LinkedHashMap<>();
         known.put(ReadableConfig.class, config);
         known.put(DynamicTableSinkSpec.class, spec);
@@ -38,7 +38,7 @@ final class StreamExecSinkConstructor {
         known.put(InputProperty.class, input);
         known.put(LogicalType.class, outputType);
         known.put(boolean.class, upsertMaterialize);
-        known.put(SinkUpsertMaterializeStrategy.class, upsertMaterializeStrategy);
+        known.putAll(SinkParametersOfThisLine.of(config));
         known.put(int[].class, inputUpsertKey);
         known.put(String.class, description);
         return (StreamExecSink) construct(CONSTRUCTOR, original, known);

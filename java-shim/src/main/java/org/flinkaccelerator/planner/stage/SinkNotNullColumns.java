@@ -8,7 +8,6 @@ import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.config.ExecutionConfigOptions;
-import org.apache.flink.table.api.config.ExecutionConfigOptions.NestedEnforcer;
 import org.apache.flink.table.api.config.ExecutionConfigOptions.NotNullEnforcer;
 import org.apache.flink.table.planner.calcite.FlinkTypeFactory;
 import org.apache.flink.table.planner.calcite.FlinkTypeSystem;
@@ -44,10 +43,9 @@ final class SinkNotNullColumns {
      * sinkInput} (physical columns, then written metadata), or null when it can.
      */
     static String problem(RowType sinkRow, RowType sinkInput, ReadableConfig config) {
-        if (config.get(ExecutionConfigOptions.TABLE_EXEC_SINK_NESTED_CONSTRAINT_ENFORCER) != NestedEnforcer.IGNORE
-                && sinkRow.getChildren().stream().anyMatch(t -> !t.getChildren().isEmpty())) {
-            return "'" + ExecutionConfigOptions.TABLE_EXEC_SINK_NESTED_CONSTRAINT_ENFORCER.key() + "' is not IGNORE:"
-                    + " Flink's constraints on nested fields are not reproduced yet";
+        String nested = NestedConstraintEnforcer.problem(config);
+        if (nested != null && sinkRow.getChildren().stream().anyMatch(t -> !t.getChildren().isEmpty())) {
+            return nested;
         }
         if (!of(sinkRow).isEmpty() && errors(config)
                 && sinkInput.getChildren().stream().anyMatch(LogicalTypeChecks::isRowtimeAttribute)) {

@@ -7,7 +7,6 @@ import java.util.Map;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.ReadableConfig;
-import org.apache.flink.table.api.config.ExecutionConfigOptions;
 import org.apache.flink.table.planner.plan.logical.CumulativeWindowSpec;
 import org.apache.flink.table.planner.plan.logical.HoppingWindowSpec;
 import org.apache.flink.table.planner.plan.logical.SessionWindowSpec;
@@ -20,7 +19,7 @@ import org.apache.flink.table.planner.plan.logical.WindowingStrategy;
 import org.apache.flink.table.planner.functions.aggfunctions.Count1AggFunction;
 import org.apache.flink.table.planner.plan.utils.AggregateInfo;
 import org.apache.flink.table.planner.plan.utils.AggregateInfoList;
-import org.apache.flink.table.planner.plan.utils.AggregateUtil;
+import org.flinkaccelerator.planner.AsyncStateOption;
 import org.flinkaccelerator.planner.stage.FallbackReason;
 import org.flinkaccelerator.runtime.windowagg.WindowTrigger;
 
@@ -126,11 +125,9 @@ final class WindowAggChecks {
         List<FallbackReason> out = new ArrayList<>();
         // Only the single phase builds AsyncStateWindowAggOperator in 2.2.1 (WindowUtil.isAsyncStateEnabled);
         // the global phase's builder never enables async state.
-        if (node.phase() == WindowAggPhase.SINGLE && config.get(ExecutionConfigOptions.TABLE_EXEC_ASYNC_STATE_ENABLED)
-                && sliced(node.windowing().getWindow())
-                && AggregateUtil.isAsyncStateEnabled(config, infos)) {
-            out.add(new FallbackReason(STATE, "'" + ExecutionConfigOptions.TABLE_EXEC_ASYNC_STATE_ENABLED.key()
-                    + "' is true, so stock Flink runs this aggregate with asynchronous state, which is not accelerated"));
+        String asyncState = AsyncStateOption.problem(config, infos, "aggregate");
+        if (node.phase() == WindowAggPhase.SINGLE && sliced(node.windowing().getWindow()) && asyncState != null) {
+            out.add(new FallbackReason(STATE, asyncState));
         }
         String backend = config.getOptional(STATE_BACKEND).orElse("").toLowerCase(Locale.ROOT);
         String timers = config.getOptional(ROCKSDB_TIMERS).orElse("").toUpperCase(Locale.ROOT);

@@ -8,14 +8,13 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.data.columnar.vector.ColumnVector;
-import org.apache.flink.types.variant.Variant;
 
 /**
  * Elements {@code offset .. offset + size} of an Arrow element column as a Flink
  * {@link ArrayData}, read in place: the window Flink's element getters read an ARRAY's elements
  * or a MAP's keys and values through ({@link #values}).
  */
-final class ArrowArrayData implements ArrayData {
+final class ArrowArrayData extends VariantUnsupportedArrayData {
     private final ColumnVector elements;
     private final int offset;
     private final int size;
@@ -99,11 +98,6 @@ final class ArrowArrayData implements ArrayData {
     @Override
     public <T> RawValueData<T> getRawValue(int pos) {
         throw ArrowValues.unsupported("RAW");
-    }
-
-    @Override
-    public Variant getVariant(int pos) {
-        throw ArrowValues.unsupported("VARIANT");
     }
 
     @Override

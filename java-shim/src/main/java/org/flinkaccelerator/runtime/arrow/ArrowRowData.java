@@ -9,14 +9,13 @@ import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.data.columnar.vector.ColumnVector;
 import org.apache.flink.types.RowKind;
-import org.apache.flink.types.variant.Variant;
 
 /**
  * One row of Arrow columns as a Flink {@link RowData}, read in place. Flink's own
  * {@code ColumnarRowData} would do, but its strings lack their Java text (see
  * {@link ArrowBytesColumnVector#getString}) and it cannot be subclassed.
  */
-public final class ArrowRowData implements RowData {
+public final class ArrowRowData extends VariantUnsupportedRowData {
     private final ColumnVector[] columns;
     private int rowId;
     private RowKind kind = RowKind.INSERT;
@@ -124,11 +123,6 @@ public final class ArrowRowData implements RowData {
     @Override
     public RowData getRow(int pos, int numFields) {
         return ArrowValues.getRow(columns[pos], rowId);
-    }
-
-    @Override
-    public Variant getVariant(int pos) {
-        throw ArrowValues.unsupported("VARIANT");
     }
 
     @Override

@@ -1,8 +1,6 @@
 package org.flinkaccelerator.runtime.splits;
 
-import java.util.Set;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.watermark.WatermarkDeclaration;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.api.connector.source.SourceReader;
@@ -33,7 +31,7 @@ import org.apache.flink.streaming.api.lineage.LineageVertexProvider;
  * a delegate reader that is an ExternallyInducedSourceReader would lose that role.
  */
 public class SplitAnnouncingSource<T, SplitT extends SourceSplit, EnumChkT>
-        implements Source<T, SplitT, EnumChkT>, ResultTypeQueryable<T> {
+        extends WatermarkDeclaringSource<T, SplitT, EnumChkT> implements ResultTypeQueryable<T> {
     private static final long serialVersionUID = 1L;
 
     private final Source<T, SplitT, EnumChkT> delegate;
@@ -84,8 +82,8 @@ public class SplitAnnouncingSource<T, SplitT extends SourceSplit, EnumChkT>
     }
 
     @Override
-    public Set<? extends WatermarkDeclaration> declareWatermarks() {
-        return delegate.declareWatermarks();
+    Source<T, SplitT, EnumChkT> delegate() {
+        return delegate;
     }
 
     @Override
@@ -109,7 +107,7 @@ public class SplitAnnouncingSource<T, SplitT extends SourceSplit, EnumChkT>
 
         @Override
         public LineageVertex getLineageVertex() {
-            return ((LineageVertexProvider) super.delegate).getLineageVertex();
+            return ((LineageVertexProvider) delegate()).getLineageVertex();
         }
     }
 }

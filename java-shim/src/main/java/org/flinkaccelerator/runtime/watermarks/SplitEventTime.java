@@ -87,7 +87,7 @@ public final class SplitEventTime {
         @Override
         public void updateCurrentSplitWatermark(String splitId, long watermark) {}
 
-        @Override
+        /** Flink 2's listener only (1.20's has no per-split idleness). */
         public void updateCurrentSplitIdle(String splitId, boolean idle) {}
 
         @Override

@@ -6,11 +6,9 @@ import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.flink.api.common.eventtime.TimestampAssigner;
 import org.apache.flink.metrics.MetricGroup;
-import org.apache.flink.runtime.event.WatermarkEvent;
 import org.apache.flink.runtime.metrics.groups.TaskIOMetricGroup;
 import org.apache.flink.streaming.api.operators.Output;
 import org.apache.flink.streaming.api.watermark.Watermark;
-import org.apache.flink.streaming.runtime.io.PushingAsyncDataInput;
 import org.apache.flink.streaming.runtime.streamrecord.LatencyMarker;
 import org.apache.flink.streaming.runtime.streamrecord.RecordAttributes;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -116,7 +114,7 @@ public final class WatermarkedRows {
     }
 
     /** Where Flink's source logic sends each message's record and the watermarks it makes. */
-    private final class Events implements PushingAsyncDataInput.DataOutput<Long> {
+    private final class Events extends WatermarkEventForwarding<Long> {
         @Override
         public void emitRecord(StreamRecord<Long> record) {
             if (rows != null) {
@@ -149,10 +147,13 @@ public final class WatermarkedRows {
         }
 
         @Override
-        public void emitWatermark(WatermarkEvent watermark) {
-            if (!ended) {
-                output.emitWatermark(watermark);
-            }
+        Output<?> output() {
+            return output;
+        }
+
+        @Override
+        boolean ended() {
+            return ended;
         }
     }
 }

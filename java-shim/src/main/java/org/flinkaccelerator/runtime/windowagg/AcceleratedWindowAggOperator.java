@@ -123,9 +123,9 @@ public final class AcceleratedWindowAggOperator extends SidecarStateOperator<Win
 
     /**
      * Timers fire without letting mails (a checkpoint barrier) in between: a snapshot taken while a
-     * firing is half done would hold timers whose windows the sidecar already removed.
+     * firing is half done would hold timers whose windows the sidecar already removed. (Flink 2 asks
+     * this; 1.20 has no interruptible timers and never does.)
      */
-    @Override
     public boolean useInterruptibleTimers() {
         return false;
     }
@@ -181,7 +181,7 @@ public final class AcceleratedWindowAggOperator extends SidecarStateOperator<Win
         timerService = getInternalTimerService(TIMERS, LongSerializer.INSTANCE, this);
         // As stock's open: the timer service starts at the restored watermark, so a flush after a
         // restore registers no timer for a slice already fired before it.
-        timerService.initializeWatermark(currentWatermark);
+        TimerServiceStart.at(timerService, currentWatermark);
         model.initialize(currentWatermark);
         numLateRecordsDropped = metrics.counter(LATE_ELEMENTS_DROPPED);
         lateRecordsDroppedRate = metrics.meter(LATE_ELEMENTS_DROPPED_RATE, new MeterView(numLateRecordsDropped));

@@ -9,7 +9,6 @@ import java.util.HashMap;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
-import org.apache.flink.table.api.config.ExecutionConfigOptions.SinkUpsertMaterializeStrategy;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.planner.plan.nodes.exec.InputProperty;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecSink;
@@ -24,8 +23,7 @@ class StreamExecSinkConstructorTest {
         RowType row = RowType.of(new IntType());
         int[] upsertKey = {0};
         StreamExecSink sink = StreamExecSinkConstructor.create(null, new Configuration(), null,
-                ChangelogMode.insertOnly(), InputProperty.DEFAULT, row, true, SinkUpsertMaterializeStrategy.ADAPTIVE,
-                upsertKey, "Sink(raw)");
+                ChangelogMode.insertOnly(), InputProperty.DEFAULT, row, true, upsertKey, "Sink(raw)");
         assertEquals(row, sink.getOutputType());
         assertEquals("Sink(raw)", sink.getDescription());
         assertEquals(InputProperty.DEFAULT, sink.getInputProperties().get(0));

@@ -33,7 +33,7 @@ class JsonSupportTest {
                 problems("ROW<m MAP<INT, INT>>", Map.of(), false));
     }
 
-    /** Flink 2.3's json format keeps TIME's milliseconds both ways; 2.2's, which the sidecar reproduces, drops them. */
+    /** Flink 2.3's json format keeps TIME's milliseconds both ways; 2.2's and 1.20's, which the sidecar reproduces, drop them. */
     @Test
     void timeColumnsStayStockOnAReleaseWhoseJsonKeepsTheFraction() {
         RowType row = (RowType) LogicalTypeParser.parse("ROW<id INT, t TIME(3), r ROW<a ARRAY<TIME(0)>>>",
@@ -41,6 +41,7 @@ class JsonSupportTest {
         for (boolean decoding : new boolean[] {true, false}) {
             assertEquals(List.of(), JsonSupport.problems(row, Map.of(), decoding, "2.2.0"));
             assertEquals(List.of(), JsonSupport.problems(row, Map.of(), decoding, "2.2.1"));
+            assertEquals(List.of(), JsonSupport.problems(row, Map.of(), decoding, "1.20.3"));
             assertEquals(List.of("t: Flink 2.3.0's json format keeps TIME's fraction of a second, which the accelerator"
                     + " does not reproduce yet (it reproduces 2.2's, which drops it)",
                     "r.a[]: Flink 2.3.0's json format keeps TIME's fraction of a second, which the accelerator"

@@ -8,10 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.lang.reflect.Proxy;
 import java.util.List;
-import java.util.Set;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
-import org.apache.flink.api.common.watermark.WatermarkDeclaration;
-import org.apache.flink.api.common.watermark.WatermarkDeclarations;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.api.connector.source.SourceReader;
@@ -33,7 +30,7 @@ import org.junit.jupiter.api.Test;
 
 /** The source is its delegate's but for the reader, which announces splits; Flink's KafkaSource as the delegate. */
 class SplitAnnouncingSourceTest {
-    private static final KafkaSource<String> KAFKA = KafkaSource.<String>builder()
+    static final KafkaSource<String> KAFKA = KafkaSource.<String>builder()
             .setBootstrapServers("localhost:9092")
             .setTopics("orders", "refunds")
             .setValueOnlyDeserializer(new SimpleStringSchema())
@@ -41,10 +38,9 @@ class SplitAnnouncingSourceTest {
             .build();
 
     /** A source with no lineage or produced type, whose every part is a recognizable stand-in. */
-    static final class FakeSource implements Source<String, FakeSplit, String> {
+    static class FakeSource implements Source<String, FakeSplit, String> {
         static final SplitEnumerator<FakeSplit, String> ENUMERATOR = proxy(SplitEnumerator.class);
         static final FakeReader READER = new FakeReader();
-        static final WatermarkDeclaration WATERMARKS = WatermarkDeclarations.newBuilder("w").typeLong().build();
 
         @SuppressWarnings("unchecked")
         static <I> I proxy(Class<?> type) {
@@ -78,11 +74,6 @@ class SplitAnnouncingSourceTest {
         }
 
         @Override
-        public Set<? extends WatermarkDeclaration> declareWatermarks() {
-            return Set.of(WATERMARKS);
-        }
-
-        @Override
         public SourceReader<String, FakeSplit> createReader(SourceReaderContext readerContext) {
             return READER;
         }
@@ -102,7 +93,6 @@ class SplitAnnouncingSourceTest {
         assertEquals(KAFKA.getSplitSerializer().getClass(), source.getSplitSerializer().getClass());
         assertEquals(KAFKA.getEnumeratorCheckpointSerializer().getClass(),
                 source.getEnumeratorCheckpointSerializer().getClass());
-        assertEquals(KAFKA.declareWatermarks(), source.declareWatermarks());
         SourceLineageVertex lineage = (SourceLineageVertex) ((LineageVertexProvider) source).getLineageVertex();
         assertEquals(List.of("orders,refunds"), names(lineage));
         assertEquals(names(KAFKA.getLineageVertex()), names(lineage));
@@ -110,7 +100,7 @@ class SplitAnnouncingSourceTest {
     }
 
     @Test
-    void forwardsTheEnumeratorAndWatermarksAndWrapsTheReader() throws Exception {
+    void forwardsTheEnumeratorAndWrapsTheReader() throws Exception {
         FakeSource fake = new FakeSource();
         SplitAnnouncingSource<String, FakeSplit, String> source = SplitAnnouncingSource.of(fake, new Signs());
         SplitEnumeratorContext<FakeSplit> context = FakeSource.proxy(SplitEnumeratorContext.class);
@@ -118,7 +108,6 @@ class SplitAnnouncingSourceTest {
         assertEquals(Boundedness.CONTINUOUS_UNBOUNDED, source.getBoundedness());
         assertSame(FakeSource.ENUMERATOR, source.createEnumerator(context));
         assertSame(FakeSource.ENUMERATOR, source.restoreEnumerator(context, "checkpoint"));
-        assertEquals(Set.of(FakeSource.WATERMARKS), source.declareWatermarks());
 
         SourceReader<String, FakeSplit> reader = source.createReader(FakeSource.proxy(SourceReaderContext.class));
         assertInstanceOf(SplitAnnouncingReader.class, reader);

@@ -15,9 +15,7 @@ import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
-import org.apache.flink.runtime.event.WatermarkEvent;
 import org.apache.flink.runtime.metrics.groups.UnregisteredMetricGroups;
-import org.apache.flink.streaming.api.operators.Output;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.LatencyMarker;
 import org.apache.flink.streaming.runtime.streamrecord.RecordAttributes;
@@ -206,7 +204,7 @@ class WatermarkedRowsTest {
         assertEquals(List.of("row 0@1000", "row 1@1001"), seen);
     }
 
-    private final class Recording implements Output<StreamRecord<RowData>> {
+    private final class Recording extends OutputOfThisLine<StreamRecord<RowData>> {
         @Override
         public void emitWatermark(Watermark mark) {
             seen.add("watermark " + mark.getTimestamp());
@@ -227,9 +225,6 @@ class WatermarkedRowsTest {
 
         @Override
         public void emitRecordAttributes(RecordAttributes attributes) {}
-
-        @Override
-        public void emitWatermark(WatermarkEvent watermark) {}
 
         @Override
         public void collect(StreamRecord<RowData> record) {

@@ -4,12 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.Map;
 import org.apache.flink.metrics.Gauge;
-import org.apache.flink.runtime.jobgraph.OperatorID;
-import org.apache.flink.runtime.metrics.groups.InternalOperatorMetricGroup;
-import org.apache.flink.runtime.metrics.groups.UnregisteredMetricGroups;
-import org.apache.flink.runtime.metrics.util.InterceptingOperatorMetricGroup;
 import org.apache.flink.runtime.operators.testutils.MockEnvironment;
 import org.apache.flink.runtime.operators.testutils.MockEnvironmentBuilder;
 import org.apache.flink.streaming.api.watermark.Watermark;
@@ -36,14 +31,7 @@ class AcceleratedWindowAggBudgetTest {
     private static final long WINDOW_START = 1_700_000_000_000L;
 
     /** The operator's metric group, kept so the test reads its gauges. */
-    private static final class Metrics extends UnregisteredMetricGroups.UnregisteredTaskMetricGroup {
-        final InterceptingOperatorMetricGroup operator = new InterceptingOperatorMetricGroup();
-
-        @Override
-        public InternalOperatorMetricGroup getOrAddOperator(OperatorID id, String name, Map<String, String> variables) {
-            return operator;
-        }
-
+    private static final class Metrics extends InterceptingTaskMetricGroup {
         long gauge(String name) {
             return (Long) ((Gauge<?>) operator.get(name)).getValue();
         }

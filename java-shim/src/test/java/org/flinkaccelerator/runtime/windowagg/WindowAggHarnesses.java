@@ -17,7 +17,6 @@ import org.apache.flink.streaming.api.transformations.OneInputTransformation;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.runtime.operators.testutils.MockEnvironment;
-import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.DecimalData;
@@ -69,12 +68,7 @@ public final class WindowAggHarnesses {
             if (this == HEAP) {
                 return;
             }
-            EmbeddedRocksDBStateBackend rocksDb = new EmbeddedRocksDBStateBackend();
-            rocksDb.setPriorityQueueStateType(this == ROCKSDB ? EmbeddedRocksDBStateBackend.PriorityQueueStateType.ROCKSDB
-                    : EmbeddedRocksDBStateBackend.PriorityQueueStateType.HEAP);
-            // The harness gives the operator and the state backend each all of its managed memory.
-            rocksDb.getMemoryConfiguration().setUseManagedMemory(false);
-            harness.setStateBackend(rocksDb);
+            harness.setStateBackend(RocksDbBackend.of(this == ROCKSDB));
         }
     }
 
