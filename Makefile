@@ -14,7 +14,11 @@ BUILD_FLINK_VERSION := $(shell sed -n 's/^FLINK_VERSION = "\(.*\)"/\1/p' acceler
 FLINK_VERSION ?= $(BUILD_FLINK_VERSION)
 export ACCELERATOR_FLINK_VERSION := $(FLINK_VERSION)
 MVN      := mvn -B -q -Dstyle.color=never
+# One jar per Flink line (accelerator/flink_lines.py): the 2.x jar (the default build) and the 1.20 jar
+# (profile flink-1.20); `make setup` builds both: the local clusters get the one of FLINK_VERSION's line, the wheel both.
 SHIM_JAR := java-shim/target/flink-accelerator-$(VERSION).jar
+SHIM_JAR_120 := java-shim/target/flink-1.20/flink-accelerator-$(VERSION)-flink-1.20.jar
+LINE_PROFILE := $(if $(filter 1.20.%,$(FLINK_VERSION)),-Pflink-1.20)
 SHIM_SRC := $(shell find java-shim/src -type f 2>/dev/null) java-shim/pom.xml
 RUNTIME_JARS := $(CACHE)/runtime-jars/flink-$(FLINK_VERSION)/.fetched
 FLINK_HOME   := $(CACHE)/flink-$(FLINK_VERSION)
@@ -38,9 +42,9 @@ help:
 	@echo "make bench-formats - json/avro decode+encode per core, ours vs Flink's (de)serializers; updates docs/performance.md"
 	@echo "make soak   - the long reliability run: job cycles, load, sidecar faults (several hours)"
 
-setup: $(VENV)/.installed $(SHIM_JAR) $(RUNTIME_JARS) $(FLINK_DIST)
+setup: $(VENV)/.installed $(SHIM_JAR) $(SHIM_JAR_120) $(RUNTIME_JARS) $(FLINK_DIST)
 venv: $(VENV)/.installed
-shim: $(SHIM_JAR)
+shim: $(SHIM_JAR) $(SHIM_JAR_120)
 
 $(VENV)/.installed: pyproject.toml $(NATIVE_SRC)
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -52,16 +56,20 @@ $(SHIM_JAR): $(SHIM_SRC)
 	$(MVN) -f java-shim/pom.xml package -DskipTests
 	@touch $@
 
+$(SHIM_JAR_120): $(SHIM_SRC)
+	$(MVN) -f java-shim/pom.xml -Pflink-1.20 package -DskipTests
+	@touch $@
+
 # The wheel (manylinux, the jar inside as package data) and the jar beside it; built once per
 # source digest under .cache/dist/ (accelerator/testing/package.py), copied to $(DIST_DIR).
 DIST_DIR ?= dist
-dist: $(VENV)/.installed $(SHIM_JAR)
+dist: $(VENV)/.installed $(SHIM_JAR) $(SHIM_JAR_120)
 	$(PY) -m accelerator.testing.package --out $(DIST_DIR)
 
 $(RUNTIME_JARS): java-shim/test-runtime/pom.xml
 	rm -rf $(dir $@)
 	$(MVN) -f java-shim/test-runtime/pom.xml package -Druntime.dir=$(abspath $(CACHE)/runtime-jars) \
-		-Dflink.version=$(FLINK_VERSION)
+		-Dflink.version=$(FLINK_VERSION) $(LINE_PROFILE)
 	@touch $@
 
 # The venv only runs the assembly: a new Python dependency must not re-assemble the distribution.
@@ -90,10 +98,11 @@ COMPAT_WORKERS ?= 6
 compat: setup
 	$(PY) -m accelerator compat --workers $(COMPAT_WORKERS) --report $(CACHE)/compat-report-$(FLINK_VERSION).json
 
-# The other supported Flink releases (flink.supported.versions in java-shim/pom.xml): the suite on
+# The other supported Flink 2 releases (flink2.supported.versions in java-shim/pom.xml): the suite on
 # each one's stock distribution with the same jar, its report committed under flink-compat-tests/results/
 # for the per-release rows of docs/compatibility.md. Not part of `make test`: each is a full suite.
-SUPPORTED_FLINK_VERSIONS := $(shell sed -n 's:.*<flink.supported.versions>\(.*\)</flink.supported.versions>.*:\1:p' java-shim/pom.xml | tr , ' ')
+# The 1.20 line has a jar of its own: FLINK_VERSION=1.20.3 make compat-release.
+SUPPORTED_FLINK_VERSIONS := $(shell sed -n 's:.*<flink2.supported.versions>\(.*\)</flink2.supported.versions>.*:\1:p' java-shim/pom.xml | tr , ' ')
 OTHER_FLINK_VERSIONS := $(filter-out $(BUILD_FLINK_VERSION),$(SUPPORTED_FLINK_VERSIONS))
 RELEASE_REPORTS := flink-compat-tests/results
 compat-versions:

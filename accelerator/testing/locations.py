@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from accelerator import FLINK_VERSION, __version__
+from accelerator import FLINK_VERSION, __version__, flink_lines
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -43,13 +43,20 @@ def kafka_broker_libs() -> Path:
     return runtime_jars_dir() / "kafka-broker"
 
 
+def built_jar(name: str) -> Path:
+    """Where the Maven build leaves the jar `name` (one of `flink_lines`' two)."""
+    return REPO_ROOT / "java-shim" / flink_lines.BUILD_FOLDERS[name] / name
+
+
 def shim_jar() -> Path:
-    return REPO_ROOT / "java-shim" / "target" / f"flink-accelerator-{__version__}.jar"
+    """The jar for the Flink line of the local clusters' release."""
+    return built_jar(flink_lines.jar_name(flink_version()))
 
 
 def planner_side_jar() -> Path:
     """The shim's planner-side classes, which the shim jar embeds (java-shim/pom.xml explains why)."""
-    return REPO_ROOT / "java-shim" / "target" / "planner-side" / f"flink-accelerator-{__version__}-planner.jar"
+    folder = flink_lines.BUILD_FOLDERS[flink_lines.jar_name(flink_version())]
+    return REPO_ROOT / "java-shim" / folder / "planner-side" / f"flink-accelerator-{__version__}-planner.jar"
 
 
 def require(path: Path, what: str) -> Path:

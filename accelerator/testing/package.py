@@ -1,5 +1,5 @@
-"""Builds the installable package: a wheel with the native kernels compiled in and the shim jar
-inside it as package data, and the same jar beside it.
+"""Builds the installable package: a wheel with the native kernels compiled in and the shim jars
+(one per Flink line, `flink_lines`) inside it as package data, and the same jars beside it.
 
 `make dist` runs this module (`python -m accelerator.testing.package --out dist`); the deployment
 test (tests/deploy/) takes its wheel from `cached_build()`. A build is kept under
@@ -25,8 +25,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from accelerator import __version__
-from accelerator.install import JAR_FOLDER, JAR_NAME
+from accelerator import __version__, flink_lines
+from accelerator.install import JAR_FOLDER, JAR_NAMES
 from accelerator.testing import locations
 
 #: Pinned: the tag the wheel gets must not change under an unchanged tree.
@@ -68,14 +68,17 @@ def _tools() -> Path:
     return venv / "bin"
 
 
-def build(out: Path, root: Path = locations.REPO_ROOT) -> tuple[Path, Path]:
-    """Build the wheel and copy the jar into `out` (created); returns (wheel, jar)."""
-    jar = locations.require(root / "java-shim" / "target" / JAR_NAME, "the shim jar (make shim)")
+def build(out: Path, root: Path = locations.REPO_ROOT) -> tuple[Path, list[Path]]:
+    """Build the wheel, with both Flink lines' jars inside, and copy the jars into `out` (created);
+    returns (wheel, jars)."""
+    jars = [locations.require(root / "java-shim" / flink_lines.BUILD_FOLDERS[name] / name, "the shim jars (make shim)")
+            for name in JAR_NAMES]
     out.mkdir(parents=True, exist_ok=True)
     data = root / "accelerator" / JAR_FOLDER
     shutil.rmtree(data, ignore_errors=True)
     data.mkdir()
-    shutil.copy2(jar, data / JAR_NAME)
+    for jar in jars:
+        shutil.copy2(jar, data / jar.name)
     try:
         with tempfile.TemporaryDirectory(prefix="accelerator-wheel-") as raw:
             env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
@@ -89,12 +92,13 @@ def build(out: Path, root: Path = locations.REPO_ROOT) -> tuple[Path, Path]:
     finally:
         shutil.rmtree(data, ignore_errors=True)
     (wheel,) = out.glob(f"flink_accelerator-{__version__}-*.whl")
-    shutil.copy2(jar, out / JAR_NAME)
-    return wheel, out / JAR_NAME
+    for jar in jars:
+        shutil.copy2(jar, out / jar.name)
+    return wheel, [out / jar.name for jar in jars]
 
 
-def cached_build() -> tuple[Path, Path]:
-    """The wheel and jar of the current tree, built once per source digest under .cache/dist/."""
+def cached_build() -> tuple[Path, list[Path]]:
+    """The wheel and jars of the current tree, built once per source digest under .cache/dist/."""
     cache = dist_cache()
     cache.mkdir(parents=True, exist_ok=True)
     with open(cache / ".lock", "w") as lock:
@@ -114,19 +118,19 @@ def cached_build() -> tuple[Path, Path]:
             for old in builds[KEPT_BUILDS:]:
                 shutil.rmtree(old, ignore_errors=True)
         (wheel,) = folder.glob("flink_accelerator-*.whl")
-        return wheel, folder / JAR_NAME
+        return wheel, [folder / name for name in JAR_NAMES]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m accelerator.testing.package", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", default="dist", help="folder for the wheel and the jar (default: dist)")
+    parser.add_argument("--out", default="dist", help="folder for the wheel and the jars (default: dist)")
     out = Path(parser.parse_args(argv).out)
-    wheel, jar = cached_build()
+    wheel, jars = cached_build()
     out.mkdir(parents=True, exist_ok=True)
     for stale in [*out.glob("flink_accelerator-*.whl"), *out.glob("flink-accelerator-*.jar")]:
         stale.unlink()
-    for built in (wheel, jar):
+    for built in (wheel, *jars):
         shutil.copy2(built, out / built.name)
         print(out / built.name)
     return 0

@@ -7,9 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from accelerator import FLINK_VERSION, __version__, cli, install
+from accelerator import FLINK_VERSION, __version__, cli, flink_lines, install
 
-JAR = f"flink-accelerator-{__version__}.jar"
+JAR = flink_lines.JAR_2
+JAR_120 = flink_lines.JAR_120
+RELEASES_2 = "2.2.0, 2.2.1, 2.3.0"
+RELEASES_120 = "1.20.0, 1.20.1, 1.20.2, 1.20.3, 1.20.4, 1.20.5"
+
+
+def built(name: str) -> bytes:
+    """The bytes of this release's jar `name`, as the package carries it (the checkout's build here)."""
+    (jar,) = [j for j in install.packaged_jars() if j.name == name]
+    return jar.read_bytes()
 
 
 def distribution(root: Path, version: str = FLINK_VERSION) -> Path:
@@ -32,7 +41,7 @@ def test_places_the_packaged_jar_and_prints_the_interpreter_to_set(tmp_path, cap
     home = distribution(tmp_path / "flink")
     code, out, err = install_jar(home, capsys)
     assert (code, err) == (0, "")
-    assert (home / "lib" / JAR).read_bytes() == install.packaged_jar().read_bytes()
+    assert (home / "lib" / JAR).read_bytes() == built(JAR)
     assert f"installed {home / 'lib' / JAR}" in out
     assert f"  accelerator.python.executable: {sys.executable}\n" in out
     assert "  accelerator.enabled: true\n" in out
@@ -48,25 +57,40 @@ def test_replaces_an_older_release_and_keeps_other_jars(tmp_path, capsys):
     assert code == 0
     assert sorted(p.name for p in lib.iterdir()) == sorted(
         [f"flink-dist-{FLINK_VERSION}.jar", "flink-json-2.2.1.jar", "flink-accelerator-compat-messages.jar", JAR])
-    assert (lib / JAR).read_bytes() == install.packaged_jar().read_bytes()
+    assert (lib / JAR).read_bytes() == built(JAR)
     assert f"removed {lib / 'flink-accelerator-0.0.9.jar'}" in out
 
 
-@pytest.mark.parametrize("version", ["2.2.0", "2.2.1", "2.3.0"])
-def test_installs_on_each_supported_release(tmp_path, capsys, version):
+@pytest.mark.parametrize(("version", "jar"), [("2.2.0", JAR), ("2.2.1", JAR), ("2.3.0", JAR),
+                                              ("1.20.0", JAR_120), ("1.20.3", JAR_120), ("1.20.5", JAR_120)])
+def test_installs_the_jar_of_the_distributions_flink_line(tmp_path, capsys, version, jar):
     home = distribution(tmp_path / "flink", version=version)
     code, out, err = install_jar(home, capsys)
     assert (code, err) == (0, "")
-    assert (home / "lib" / JAR).read_bytes() == install.packaged_jar().read_bytes()
+    assert [p.name for p in (home / "lib").iterdir() if p.name.startswith("flink-accelerator")] == [jar]
+    assert (home / "lib" / jar).read_bytes() == built(jar)
+    assert version in install.supported_flink_versions(home / "lib" / jar)
 
 
-@pytest.mark.parametrize("version", ["2.3.1", "2.1.1", "1.20.3"])
+@pytest.mark.parametrize(("version", "stale", "jar"), [("1.20.3", JAR, JAR_120), ("2.2.1", JAR_120, JAR)])
+def test_replaces_the_other_lines_jar(tmp_path, capsys, version, stale, jar):
+    """A distribution moved to the other Flink line (or given the wrong jar by hand) ends with the right one only."""
+    home = distribution(tmp_path / "flink", version=version)
+    (home / "lib" / stale).write_bytes(built(stale))
+    code, out, _ = install_jar(home, capsys)
+    assert code == 0
+    assert [p.name for p in (home / "lib").iterdir() if p.name.startswith("flink-accelerator")] == [jar]
+    assert f"removed {home / 'lib' / stale}" in out
+
+
+@pytest.mark.parametrize("version", ["2.3.1", "2.1.1", "1.19.3", "1.20-SNAPSHOT"])
 def test_refuses_another_flink_version_and_changes_nothing(tmp_path, capsys, version):
     home = distribution(tmp_path / "flink", version=version)
     (home / "lib" / "flink-accelerator-0.0.9.jar").write_bytes(b"old")
     code, out, err = install_jar(home, capsys)
     assert code == 2 and out == ""
-    assert f"{home} is Flink {version}; flink-accelerator {__version__} supports Flink 2.2.0, 2.2.1, 2.3.0 only" in err
+    assert (f"{home} is Flink {version}; flink-accelerator {__version__} supports Flink {RELEASES_2} ({JAR});"
+            f" {RELEASES_120} ({JAR_120}) only") in err, err
     assert sorted(p.name for p in (home / "lib").iterdir()) == [
         "flink-accelerator-0.0.9.jar", f"flink-dist-{version}.jar", "flink-json-2.2.1.jar"]
 

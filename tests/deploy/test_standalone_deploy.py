@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from accelerator import __version__
+from accelerator import __version__, flink_lines
 from accelerator.testing import locations, package, processes, sidecars, sql
 from accelerator.testing.flink import FlinkCluster, flatten
 from accelerator.testing.kafka import Record
@@ -100,7 +100,7 @@ def processes_of(venv: Path) -> list[int]:
 @pytest.fixture(scope="module")
 def deployment(request, tmp_path_factory):
     """(venv, Flink home, the python install-jar printed): wheel installed, jar placed, nothing started."""
-    wheel, jar = package.cached_build()
+    wheel, jars = package.cached_build()
     root = tmp_path_factory.mktemp("deploy")
     assert locations.REPO_ROOT not in root.parents
     venv = root / "venv"
@@ -121,7 +121,8 @@ def deployment(request, tmp_path_factory):
     printed = run([venv / "bin" / "accelerator", "install-jar", "--flink-home", home], cwd=root)
     (python,) = re.findall(r"accelerator\.python\.executable: (\S+)", printed)
     assert Path(python) == venv / "bin" / "python", printed
-    placed = home / "lib" / f"flink-accelerator-{__version__}.jar"
+    (jar,) = [j for j in jars if j.name == flink_lines.jar_name(locations.flink_version())]
+    placed = home / "lib" / jar.name
     assert placed.read_bytes() == jar.read_bytes(), "install-jar must place the jar the wheel was built with"
 
     # The installed `accelerator explain` plans against that distribution (a relative --flink-home).
