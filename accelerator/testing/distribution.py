@@ -2,7 +2,8 @@
 
 The official tarball is not on a registry we can reach, but its parts are: `apache-flink`
 carries bin/ and conf/, `apache-flink-libraries` carries lib/, opt/, plugins/ and
-bin/bash-java-utils.jar. We download both with `pip download --no-deps` (never install them:
+bin/bash-java-utils.jar (a wheel from 2.2 on, for the 1.20 line a source distribution holding
+the same files under deps/). We download both with `pip download --no-deps` (never install them:
 they pin pyarrow and py4j) and lay them out like the tarball, then add what a Flink user adds
 (the Kafka SQL connector and the avro and protobuf formats to lib/, the SQL gateway that
 sql-client.sh needs to opt/, and to lib/ the jar of the protobuf message classes the
@@ -19,15 +20,20 @@ import shutil
 import stat
 import subprocess
 import sys
+import tarfile
 import zipfile
 from pathlib import Path
 
+from accelerator import flink_lines
 from accelerator.testing import locations, protobuf_oracle
 
 WHEELS = ("apache-flink", "apache-flink-libraries")
 #: Wheel member prefix -> distribution folder. Later wheels may add to the same folder.
 LAYOUT = {"pyflink/bin/": "bin", "pyflink/conf/": "conf", "pyflink/lib/": "lib",
           "pyflink/opt/": "opt", "pyflink/plugins/": "plugins", "pyflink/licenses/": "licenses"}
+#: The same for a source distribution's members, below its top folder.
+SDIST_LAYOUT = {"deps/bin/": "bin", "deps/lib/": "lib", "deps/opt/": "opt", "deps/plugins/": "plugins",
+                "deps/licenses/": "licenses"}
 #: Folders of the jars java-shim/test-runtime/pom.xml fetched that a user would add to the distribution.
 ADDED_JARS = ("lib", "opt")
 MARKER = ".assembled"
@@ -37,22 +43,24 @@ MESSAGES_JAR = "flink-accelerator-compat-messages.jar"
 
 
 def download_wheels(dest: Path, version: str) -> list[Path]:
-    """Fetch both wheels of Flink `version` once; a second call finds them and downloads nothing."""
+    """Fetch both packages of Flink `version` once (wheels, or a source distribution where a release has
+    no wheel); a second call finds them and downloads nothing."""
     dest.mkdir(parents=True, exist_ok=True)
     specs = [f"{name}=={version}" for name in WHEELS]
-    wheels = [_find_wheel(dest, spec) for spec in specs]
+    wheels = [find_package(dest, spec) for spec in specs]
     if all(wheels):
         return wheels
-    subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
+    subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--prefer-binary",
                     "--dest", str(dest), *specs], check=True)
-    return [_find_wheel(dest, spec, required=True) for spec in specs]
+    return [find_package(dest, spec, required=True) for spec in specs]
 
 
-def _find_wheel(folder: Path, spec: str, required: bool = False) -> Path | None:
+def find_package(folder: Path, spec: str, required: bool = False) -> Path | None:
     name, version = spec.split("==")
-    found = sorted(folder.glob(f"{name.replace('-', '_')}-{version}-*.whl"))
+    found = sorted(folder.glob(f"{name.replace('-', '_')}-{version}-*.whl")) or sorted(
+        folder.glob(f"{name}-{version}.tar.gz"))
     if not found and required:
-        raise FileNotFoundError(f"pip download left no wheel for {spec} in {folder}")
+        raise FileNotFoundError(f"pip download left no wheel or source distribution for {spec} in {folder}")
     return found[0] if found else None
 
 
@@ -66,7 +74,7 @@ def assemble(wheels: list[Path], user_jars: Path, dest: Path) -> Path:
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
     for wheel in wheels:
-        _extract(wheel, staging)
+        extract_package(wheel, staging)
     (staging / "log").mkdir(exist_ok=True)  # flink-daemon.sh does not create it; no JVM starts without it
     for folder in ADDED_JARS:
         jars = sorted((user_jars / folder).glob("*.jar"))
@@ -86,8 +94,9 @@ def assemble(wheels: list[Path], user_jars: Path, dest: Path) -> Path:
 
 def write_messages_jar(jar: Path) -> Path:
     """The compatibility cases' protobuf message classes (protoc and javac of the protobuf release
-    flink-protobuf is built with), as one jar."""
-    compiled = protobuf_oracle.compile_protos(MESSAGE_PROTOS, sorted(p.name for p in MESSAGE_PROTOS.glob("*.proto")))
+    the distribution's flink-protobuf is built with), as one jar."""
+    compiled = protobuf_oracle.compile_protos(MESSAGE_PROTOS, sorted(p.name for p in MESSAGE_PROTOS.glob("*.proto")),
+                                              flink_lines.protobuf_java_release(locations.flink_version()))
     with zipfile.ZipFile(jar, "w", zipfile.ZIP_DEFLATED) as out:
         out.writestr("META-INF/MANIFEST.MF", "Manifest-Version: 1.0\r\n\r\n")
         for path in sorted(compiled.classes.rglob("*.class")):
@@ -95,18 +104,32 @@ def write_messages_jar(jar: Path) -> Path:
     return jar
 
 
-def _extract(wheel: Path, root: Path) -> None:
-    with zipfile.ZipFile(wheel) as archive:
+def extract_package(package: Path, root: Path) -> None:
+    """Copy the distribution's files out of a wheel or a source distribution (`.tar.gz`)."""
+    if package.name.endswith(".tar.gz"):
+        with tarfile.open(package) as archive:
+            for member in archive.getmembers():
+                name = member.name.split("/", 1)[1] if "/" in member.name else ""
+                if member.isfile():
+                    _copy_member(name, SDIST_LAYOUT, archive.extractfile(member), root)
+        return
+    with zipfile.ZipFile(package) as archive:
         for member in archive.infolist():
-            prefix = next((p for p in LAYOUT if member.filename.startswith(p)), None)
-            if prefix is None or member.is_dir():
-                continue
-            target = root / LAYOUT[prefix] / member.filename[len(prefix):]
-            if target.suffix in (".py", ".pyc", ".bat"):  # PyFlink's Python helpers are not part of the tarball
-                continue
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with archive.open(member) as src, open(target, "wb") as out:
-                shutil.copyfileobj(src, out)
+            if not member.is_dir():
+                with archive.open(member) as src:
+                    _copy_member(member.filename, LAYOUT, src, root)
+
+
+def _copy_member(name: str, layout: dict[str, str], src, root: Path) -> None:
+    prefix = next((p for p in layout if name.startswith(p)), None)
+    if prefix is None:
+        return
+    target = root / layout[prefix] / name[len(prefix):]
+    if target.suffix in (".py", ".pyc", ".bat"):  # PyFlink's Python helpers are not part of the tarball
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(target, "wb") as out:
+        shutil.copyfileobj(src, out)
 
 
 def ensure_distribution() -> Path:

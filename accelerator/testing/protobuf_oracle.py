@@ -53,9 +53,11 @@ class CompiledProtos:
     descriptor_set: bytes
 
 
-def compile_protos(proto_dir: Path, files: list[str]) -> CompiledProtos:
-    """Compile `files` (relative to `proto_dir`) once per content; reuse the cached result."""
-    digest = hashlib.sha256(PROTOC[2].encode())
+def compile_protos(proto_dir: Path, files: list[str], release: str = PROTOC[2]) -> CompiledProtos:
+    """Compile `files` (relative to `proto_dir`) with protoc and protobuf-java `release` once per content;
+    reuse the cached result."""
+    protoc_coords, runtime_coords = (*PROTOC[:2], release), (*PROTOBUF_JAVA[:2], release)
+    digest = hashlib.sha256(release.encode())
     for name in sorted(files):
         digest.update(name.encode() + b"\0" + (proto_dir / name).read_bytes())
     out = locations.cache_dir() / "protobuf-oracle" / digest.hexdigest()[:16]
@@ -65,10 +67,10 @@ def compile_protos(proto_dir: Path, files: list[str]) -> CompiledProtos:
             shutil.rmtree(out)
         (out / "java").mkdir(parents=True)
         (out / "classes").mkdir()
-        protoc = _artifact(PROTOC, "linux-x86_64", "exe")
+        protoc = _artifact(protoc_coords, "linux-x86_64", "exe")
         protoc.chmod(0o755)
         # protoc from Maven comes without the well-known types; protobuf-java carries their .proto files.
-        with zipfile.ZipFile(_artifact(PROTOBUF_JAVA)) as jar:
+        with zipfile.ZipFile(_artifact(runtime_coords)) as jar:
             jar.extractall(out / "include", [n for n in jar.namelist() if n.endswith(".proto")])
         subprocess.run([str(protoc), f"--proto_path={proto_dir}", f"--proto_path={out / 'include'}",
                         f"--java_out={out / 'java'}",
@@ -76,7 +78,7 @@ def compile_protos(proto_dir: Path, files: list[str]) -> CompiledProtos:
                        check=True)
         sources = [str(p) for p in (out / "java").rglob("*.java")]
         subprocess.run(["javac", "-nowarn", "-encoding", "UTF-8", "-d", str(out / "classes"),
-                        "-cp", str(_artifact(PROTOBUF_JAVA)), *sources], check=True)
+                        "-cp", str(_artifact(runtime_coords)), *sources], check=True)
         done.touch()
     return CompiledProtos(out / "classes", (out / "descriptors.pb").read_bytes())
 
