@@ -27,7 +27,7 @@ PYTEST_ARGS  ?=
 # The native format kernels (Rust) are compiled by the package's own install (setuptools-rust).
 NATIVE_SRC   := native/Cargo.toml native/Cargo.lock $(shell find native/src -type f 2>/dev/null)
 
-.PHONY: help setup venv shim dist test test-java test-python compat compat-docs compat-versions compat-release demo bench bench-p2 bench-stateful bench-quick bench-formats soak clean-cache
+.PHONY: help setup venv shim dist test test-java test-java-1.20 test-python compat compat-docs compat-versions compat-release demo bench bench-p2 bench-stateful bench-quick bench-formats soak clean-cache
 help:
 	@echo "make demo   - run the main job on a local Kafka broker and stock Flink $(FLINK_VERSION)"
 	@echo "make test   - everything CI runs: Java unit tests, then the Python and end-to-end tests"
@@ -36,6 +36,7 @@ help:
 	@echo "make compat - the compatibility suite alone (stock vs accelerated Flink on every case);"
 	@echo "               FLINK_VERSION=2.3.0 make compat runs it on that release's stock distribution"
 	@echo "make compat-versions - the suite on every other supported Flink release, for docs/compatibility.md"
+	@echo "make test-java-1.20 - the Java tests against Flink 1.20 (FLINK_VERSION=1.20.3 make compat-release: its suite)"
 	@echo "make bench  - Nexmark on Kafka, stock vs accelerated; writes benchmarks/results/ and docs/performance.md"
 	@echo "make bench-p2 - the stateless Nexmark queries at parallelism 2; its own section of docs/performance.md"
 	@echo "make bench-stateful - the stateful Nexmark queries on hashmap and RocksDB, checkpointed; its own section of docs/performance.md"
@@ -84,6 +85,12 @@ test: test-java test-python compat
 # flink-csv from the distribution (it is not in the Maven repositories).
 test-java: $(VENV)/.installed $(FLINK_DIST)
 	$(MVN) -f java-shim/pom.xml verify
+
+# The Java tests compiled and run against Flink 1.20.3 (the 1.20 jar's build; its operator harness tests
+# compare with 1.20's stock operators). Not part of `make test`.
+test-java-1.20:
+	$(MAKE) --no-print-directory setup FLINK_VERSION=1.20.3
+	$(MVN) -f java-shim/pom.xml -Pflink-1.20 verify
 
 # The tests without services run on two processes (one per core: most of them wait on a JVM
 # oracle or a sidecar part of the time); the service tests, which time faults against running

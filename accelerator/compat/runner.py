@@ -28,9 +28,11 @@ ACCELERATED_MARKER = "Accelerated"
 #: How the sidecar reports a record its format cannot decode the way Flink would (it names the
 #: batch row and the option to change).
 REJECTED_RECORD = "FormatError"
-#: Row failures the sidecar reproduces under its own name, by the Java exception stock Flink
-#: fails with on the same row.
-SAME_ROW_FAILURES = {"FlinkRowtimeNullError": "NullPointerException", "SinkNotNullError": "EnforcerException"}
+#: Row failures the sidecar reproduces under its own name, by what stock Flink fails with on the same
+#: row: the Java exception, or for the not-null enforcer its message (2.x throws an EnforcerException,
+#: 1.20 a TableException, both saying this).
+SAME_ROW_FAILURES = {"FlinkRowtimeNullError": "NullPointerException",
+                     "SinkNotNullError": "is NOT NULL, however, a null value is being written into it"}
 
 
 #: The column a not-null failure names: stock Flink's EnforcerException, the sidecar's SinkNotNullError.

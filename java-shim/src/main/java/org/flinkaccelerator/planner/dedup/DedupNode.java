@@ -55,13 +55,12 @@ public record DedupNode(ExecNode<?> node, int[] uniqueKeys, boolean isRowtime, b
     @SuppressWarnings("unchecked")
     static DedupNode read(ExecNode<?> node) {
         Class<?> owner = StreamExecDeduplicate.class;
-        Object insertOnly = StockFields.read(node, owner, "outputInsertOnly");
         Object metadata = StockFields.read(node, owner, "stateMetadataList");
         return new DedupNode(node, (int[]) StockFields.read(node, owner, "uniqueKeys"),
                 (Boolean) StockFields.read(node, owner, "isRowtime"),
                 (Boolean) StockFields.read(node, owner, "keepLastRow"),
                 (Boolean) StockFields.read(node, owner, "generateUpdateBefore"),
-                insertOnly != null && (Boolean) insertOnly,
+                InsertOnlyFirstRow.of(node),
                 metadata == null ? List.of() : (List<StateMetadata>) metadata);
     }
 }

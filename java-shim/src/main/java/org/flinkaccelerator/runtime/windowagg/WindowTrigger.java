@@ -9,8 +9,8 @@ import org.apache.flink.table.runtime.util.TimeWindowUtil;
 
 /**
  * The progress at which stock's sliced window aggregate next tries to fire windows, computed by the
- * running Flink release's own {@link TimeWindowUtil} method, which differs per release: 2.2's slice
- * processor calls {@code getNextTriggerWatermark(progress, interval, zone, dst)}, whose trigger points
+ * running Flink release's own {@link TimeWindowUtil} method, which differs per release: 1.20's and 2.2's slice
+ * processors call {@code getNextTriggerWatermark(progress, interval, zone, dst)}, whose trigger points
  * are aligned to the epoch (the window offset is ignored); 2.3's calls
  * {@code getNextTriggerWatermarkWithOffset(progress, interval, offset, zone, dst)}, aligned to the
  * window's offset. Each release has only its own method, so the one of the running release is chosen
@@ -39,10 +39,10 @@ public final class WindowTrigger {
 
     /**
      * The trigger of Flink {@code release}, looked up in {@code timeWindowUtil} (that release's
-     * {@link TimeWindowUtil}): the epoch-aligned one on 2.2, the offset-aligned one from 2.3 on.
+     * {@link TimeWindowUtil}): the epoch-aligned one on 1.20 and 2.2, the offset-aligned one from 2.3 on.
      */
     static WindowTrigger forRelease(String release, Class<?> timeWindowUtil) {
-        boolean offsetAligned = !release.startsWith("2.2.");
+        boolean offsetAligned = !release.startsWith("2.2.") && !release.startsWith("1.20.");
         MethodHandles.Lookup lookup = MethodHandles.publicLookup();
         String name = offsetAligned ? "getNextTriggerWatermarkWithOffset" : "getNextTriggerWatermark";
         try {
@@ -63,7 +63,7 @@ public final class WindowTrigger {
         return release;
     }
 
-    /** True when the trigger points follow the window's offset (2.3 on); false when they are epoch-aligned (2.2). */
+    /** True when the trigger points follow the window's offset (2.3 on); false when they are epoch-aligned (1.20, 2.2). */
     public boolean offsetAligned() {
         return offsetAligned;
     }

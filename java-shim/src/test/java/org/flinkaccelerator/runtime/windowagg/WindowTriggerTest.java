@@ -14,6 +14,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.apache.flink.table.runtime.util.TimeWindowUtil;
+import org.flinkaccelerator.BuildInfo;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,13 +30,13 @@ class WindowTriggerTest {
     void theRunningReleaseIsTheOneCompiledAgainstWithItsEpochAlignedTrigger() {
         WindowTrigger running = WindowTrigger.running();
         assertEquals(EnvironmentInformation.getVersion(), running.release());
-        assertEquals("2.2.1", running.release());
+        assertEquals(BuildInfo.flinkVersion(), running.release());
         assertFalse(running.offsetAligned());
     }
 
     @Test
-    void on22TheTriggerIsStocksGetNextTriggerWatermarkAndIgnoresTheOffset() {
-        for (String release : new String[] {"2.2.0", "2.2.1"}) {
+    void on22And120TheTriggerIsStocksGetNextTriggerWatermarkAndIgnoresTheOffset() {
+        for (String release : new String[] {"2.2.0", "2.2.1", "1.20.3"}) {
             WindowTrigger trigger = WindowTrigger.forRelease(release, TimeWindowUtil.class);
             assertFalse(trigger.offsetAligned(), release);
             assertEquals(0L, trigger.phase(3_000L));
