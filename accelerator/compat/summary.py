@@ -13,10 +13,10 @@ AREAS = (("fn_", "built-in functions"), ("type_", "types through formats"), ("ne
          ("try_cast_", "CAST matrix"))
 #: Format, option, metadata, key and time-zone cases, by name prefix.
 FORMAT_PREFIXES = ("json_", "csv_", "avro_", "raw_", "key_", "metadata_", "time_zone_")
-#: Joins, windows, aggregations, deduplication and ranking, by a word in the name (stock Flink
-#: runs their state; a Kafka source or sink beside them may still run accelerated).
-STATEFUL_WORDS = ("join", "window", "tumble", "hop", "session", "cumulate", "dedup", "aggregate", "distinct",
-                  "top_n")
+#: Joins, windows, aggregations, deduplication and ranking, by a word in the name (operators with
+#: state: stock Flink's, or the sidecar's where the case turns its option on).
+STATEFUL_WORDS = ("join", "window", "tumble", "hop", "session", "cumulate", "dedup", "aggregate", "group_agg",
+                  "distinct", "top_n", "topn")
 STATEFUL = "stateful shapes"
 OTHER = "formats, options, metadata, time zones"
 
