@@ -3,9 +3,10 @@ package org.flinkaccelerator.planner.windowagg;
 import java.lang.reflect.Field;
 
 /**
- * Reads a private field of a stock exec node. Flink keeps the window aggregate's grouping, calls
- * and windowing in fields without getters, so they are read reflectively, as the Calc programs
- * are; a Flink whose fields moved gives a {@link Missing} naming the field, and the node stays stock.
+ * Reads a private field of a stock exec node. Flink keeps what its stateful nodes pass to their
+ * functions (a window aggregate's grouping, calls and windowing; a deduplication's or Top-N's keys
+ * and flags) in fields without getters, so they are read reflectively, as the Calc programs are; a
+ * Flink whose fields moved gives a {@link Missing} naming the field, and the node stays stock.
  */
 public final class StockFields {
     private StockFields() {}
@@ -24,7 +25,7 @@ public final class StockFields {
             return field.get(node);
         } catch (NoSuchFieldException | IllegalAccessException | RuntimeException e) {
             throw new Missing("Flink's " + owner.getSimpleName() + " has no readable field '" + name
-                    + "' in this version, so the accelerator cannot read this window aggregate", e);
+                    + "' in this version, so the accelerator cannot read this node, which stays stock", e);
         }
     }
 }

@@ -162,7 +162,7 @@ class WindowAggFallbackTest {
         StockFields.Missing missing = assertThrows(StockFields.Missing.class,
                 () -> StockFields.read(new Object(), StreamExecWindowAggregate.class, "windowSpec"));
         assertEquals("Flink's StreamExecWindowAggregate has no readable field 'windowSpec' in this version, so the"
-                + " accelerator cannot read this window aggregate", missing.getMessage());
+                + " accelerator cannot read this node, which stays stock", missing.getMessage());
     }
 
     @Test
