@@ -50,20 +50,7 @@ class AcceleratedDedupOperatorTest {
 
     private static List<String> run(DedupHarnesses.Planned planned, OneInputStreamOperator<RowData, RowData> operator,
             List<DedupHarnesses.Event> events, List<Integer> barriers) throws Exception {
-        try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
-                planned.stock().harness(operator, MAX_PARALLELISM, 1, 0)) {
-            harness.open();
-            long checkpoint = 0;
-            for (int i = 0; i < events.size(); i++) {
-                if (barriers.contains(i)) {
-                    harness.prepareSnapshotPreBarrier(++checkpoint);
-                    harness.snapshot(checkpoint, checkpoint);
-                }
-                DedupHarnesses.feed(harness, events.get(i));
-            }
-            harness.endInput();
-            return WindowAggHarnesses.output(harness, planned.stock().outputType());
-        }
+        return planned.stock().outputOf(operator, events, DedupHarnesses::feed, barriers);
     }
 
     @ParameterizedTest

@@ -69,20 +69,7 @@ class AcceleratedGroupAggOperatorTest {
 
     static List<String> run(GroupAggHarnesses.Planned planned, OneInputStreamOperator<RowData, RowData> operator,
             List<GroupAggHarnesses.Event> events, List<Integer> barriers) throws Exception {
-        try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
-                planned.stock().harness(operator, MAX_PARALLELISM, 1, 0)) {
-            harness.open();
-            long checkpoint = 0;
-            for (int i = 0; i < events.size(); i++) {
-                if (barriers.contains(i)) {
-                    harness.prepareSnapshotPreBarrier(++checkpoint);
-                    harness.snapshot(checkpoint, checkpoint);
-                }
-                GroupAggHarnesses.feed(harness, events.get(i));
-            }
-            harness.endInput();
-            return WindowAggHarnesses.output(harness, planned.stock().outputType());
-        }
+        return planned.stock().outputOf(operator, events, GroupAggHarnesses::feed, barriers);
     }
 
     @ParameterizedTest

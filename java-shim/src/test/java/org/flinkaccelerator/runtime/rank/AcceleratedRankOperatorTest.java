@@ -49,20 +49,7 @@ class AcceleratedRankOperatorTest {
 
     private static List<String> run(RankHarnesses.Planned planned, OneInputStreamOperator<RowData, RowData> operator,
             List<RankHarnesses.Event> events, List<Integer> barriers) throws Exception {
-        try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
-                planned.stock().harness(operator, MAX_PARALLELISM, 1, 0)) {
-            harness.open();
-            long checkpoint = 0;
-            for (int i = 0; i < events.size(); i++) {
-                if (barriers.contains(i)) {
-                    harness.prepareSnapshotPreBarrier(++checkpoint);
-                    harness.snapshot(checkpoint, checkpoint);
-                }
-                RankHarnesses.feed(harness, events.get(i));
-            }
-            harness.endInput();
-            return WindowAggHarnesses.output(harness, planned.stock().outputType());
-        }
+        return planned.stock().outputOf(operator, events, RankHarnesses::feed, barriers);
     }
 
     @ParameterizedTest

@@ -25,6 +25,7 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.ExceptionUtils;
 import org.apache.flink.util.InstantiationUtil;
 import org.flinkaccelerator.planner.stage.SqlPlans;
+import org.flinkaccelerator.runtime.windowagg.WindowAggHarnesses;
 
 /**
  * A stock keyed operator ({@code KeyedProcessOperator} running a table function) as the planner
@@ -55,6 +56,28 @@ public record StockKeyedOperator(OneInputStreamOperator<RowData, RowData> stock,
                         parallelism, subtask);
         harness.setup(new RowDataSerializer(outputType));
         return harness;
+    }
+
+    /**
+     * The output of {@code operator}, one subtask, fed {@code events} with a checkpoint (barrier and
+     * snapshot) before each event whose index is in {@code barriers}, then the end of input.
+     */
+    public <E> List<String> outputOf(OneInputStreamOperator<RowData, RowData> operator, List<E> events,
+            RescaledRun.Feed<E> feed, List<Integer> barriers) throws Exception {
+        try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
+                harness(operator, MAX_PARALLELISM, 1, 0)) {
+            harness.open();
+            long checkpoint = 0;
+            for (int i = 0; i < events.size(); i++) {
+                if (barriers.contains(i)) {
+                    harness.prepareSnapshotPreBarrier(++checkpoint);
+                    harness.snapshot(checkpoint, checkpoint);
+                }
+                feed.feed(harness, events.get(i));
+            }
+            harness.endInput();
+            return WindowAggHarnesses.output(harness, outputType);
+        }
     }
 
     /** The snapshot (checkpoint 1) of {@code operator}, one subtask, after {@code events}. */
