@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import pyarrow as pa
 
 from accelerator.formats import types
+from accelerator.sidecar import keyed_state
 from accelerator.sidecar.stages import DescriptorError, parse_descriptor
 from accelerator.windowagg import spec as window_specs
 from accelerator.windowagg.spec import Aggregate
@@ -46,9 +47,7 @@ def _parse(descriptor: dict, name: str | None) -> GroupAggSpec:
     def refuse(reason: str) -> DescriptorError:
         return DescriptorError(f"stage {name!r}: {reason}")
 
-    fields = [(f["name"], types.parse(f["type"])) for f in descriptor["input"]["fields"]]
-    if [n for n, _ in fields[:2]] != [KEY, KEY_GROUP]:
-        raise refuse(f"input fields start {[n for n, _ in fields[:2]]}, not {[KEY, KEY_GROUP]}")
+    fields = keyed_state.keyed_input_fields(descriptor, refuse)
     aggregates = tuple(window_specs.parse_aggregate(a, dict(fields), refuse) for a in descriptor["aggregates"])
     counter = descriptor.get("record_counter")
     if (counter is not None) != (len(fields) > 2 and fields[2][0] == ROW_KIND):

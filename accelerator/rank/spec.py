@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import pyarrow as pa
 
 from accelerator.formats import types
+from accelerator.sidecar import keyed_state
 from accelerator.sidecar.stages import DescriptorError, parse_descriptor
 from accelerator.windowagg import spec as window_specs
 
@@ -48,9 +49,7 @@ def _parse(descriptor: dict, name: str | None) -> TopNSpec:
     def refuse(reason: str) -> DescriptorError:
         return DescriptorError(f"stage {name!r}: {reason}")
 
-    fields = [(f["name"], types.parse(f["type"])) for f in descriptor["input"]["fields"]]
-    if [n for n, _ in fields[:2]] != [KEY, KEY_GROUP]:
-        raise refuse(f"input fields start {[n for n, _ in fields[:2]]}, not {[KEY, KEY_GROUP]}")
+    fields = keyed_state.keyed_input_fields(descriptor, refuse)
     row = fields[2:]
     output = [(f["name"], types.parse(f["type"])) for f in descriptor["output"]["fields"]]
     with_number = bool(descriptor["output_rank_number"])

@@ -9,11 +9,14 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
+from accelerator.formats import types
 from accelerator.sidecar import state_calls
 from accelerator.sidecar.state_calls import CallError
 
 #: The column of every state row and update row naming its Flink key group.
 KEY_GROUP = "$key_group"
+#: The column of every state row and update row holding the key (the bytes of Flink's binary key row).
+KEY = "$key"
 
 #: The columns before the values in a changelog stage's update answer: the batch row and its RowKind byte.
 ROW = "$row"
@@ -21,6 +24,15 @@ CHANGE = "$kind"
 #: The answer of a call that answers no rows (restore).
 EMPTY = pa.RecordBatch.from_arrays([], schema=pa.schema([]))
 
+
+
+def keyed_input_fields(descriptor: dict, refuse) -> list[tuple[str, types.DataType]]:
+    """A keyed stage's input fields (name, type), which the JVM operator starts with `$key` and
+    `$key_group`; `refuse(reason)` makes the error when they do not."""
+    fields = [(f["name"], types.parse(f["type"])) for f in descriptor["input"]["fields"]]
+    if [n for n, _ in fields[:2]] != [KEY, KEY_GROUP]:
+        raise refuse(f"input fields start {[n for n, _ in fields[:2]]}, not {[KEY, KEY_GROUP]}")
+    return fields
 
 def run_call(stage: str | None, kind: str, calls: dict, state, batch: pa.RecordBatch) -> pa.RecordBatch:
     """Runs the one of `calls` the batch names; the answer carries the gauges of `state` (its

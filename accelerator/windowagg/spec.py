@@ -13,10 +13,9 @@ from dataclasses import dataclass
 import pyarrow as pa
 
 from accelerator.formats import types
-from accelerator.sidecar.keyed_state import KEY_GROUP
+from accelerator.sidecar.keyed_state import KEY, KEY_GROUP
 from accelerator.sidecar.stages import DescriptorError, parse_descriptor
 
-KEY = "$key"
 TIME = "$time"
 WINDOW_END = "window_end"
 
