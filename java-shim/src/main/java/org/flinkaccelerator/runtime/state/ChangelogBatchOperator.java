@@ -16,6 +16,7 @@ import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinarySegmentUtils;
@@ -33,9 +34,11 @@ import org.flinkaccelerator.sidecar.SidecarStage;
  *
  * <p>Rows are buffered ({@code $key}: the key's binary row bytes, {@code $key_group}, the row's
  * RowKind byte {@code $kind} over an updating input, then the columns the spec names) and sent as one {@code update} batch when the batch is full, when
- * its first row has waited {@code accelerator.batch.max-delay}, before a watermark is forwarded,
- * before a checkpoint barrier and at end of input; since a batch is sent before anything else
- * leaves the operator, records and watermarks leave in stock's order. The answer holds every output
+ * its first row has waited {@code accelerator.batch.max-delay}, before a watermark status change,
+ * before a checkpoint barrier and at end of input. A watermark that arrives while rows are buffered
+ * is held at its place between them and forwarded when the answer's rows reach that place, so
+ * records and watermarks leave in stock's order without a batch per watermark (a source's periodic
+ * watermarks would otherwise cut the batches to a handful of rows). The answer holds every output
  * row in order: {@code $row} (the batch row it belongs to), {@code $kind} (the RowKind byte) and
  * the values.
  *
@@ -58,6 +61,9 @@ public abstract class ChangelogBatchOperator<S extends ChangelogSpec> extends Si
     private transient ProcessingTimeCallback delayFlush;
     private transient boolean delayFlushScheduled;
     private transient RowDataSerializer outCopier;
+    /** Watermarks that arrived while rows were buffered, and how many buffered rows preceded each. */
+    private transient List<Watermark> heldWatermarks;
+    private transient List<Integer> heldAfterRows;
 
     protected ChangelogBatchOperator(S spec) {
         super(spec);
@@ -86,6 +92,8 @@ public abstract class ChangelogBatchOperator<S extends ChangelogSpec> extends Si
         batchKeys = new ArrayList<>();
         batchTimestamps = new long[16];
         batchHasTimestamp = new boolean[16];
+        heldWatermarks = new ArrayList<>();
+        heldAfterRows = new ArrayList<>();
     }
 
     @Override
@@ -137,7 +145,7 @@ public abstract class ChangelogBatchOperator<S extends ChangelogSpec> extends Si
     }
 
     /** Sends the buffered rows ({@code update}) and emits the rows the answer holds, in order. */
-    private void sendBatch() {
+    private void sendBatch() throws Exception {
         // Nothing was started when opening failed (a refused restore): nothing is buffered.
         int rows = batchWriter == null ? 0 : batchWriter.rowCount();
         if (rows == 0) {
@@ -157,9 +165,18 @@ public abstract class ChangelogBatchOperator<S extends ChangelogSpec> extends Si
         } finally {
             batchKeys.clear();
         }
+        releaseWatermarks(rows);
     }
 
-    private void emit(VectorSchemaRoot answer, int rows) {
+    /** Forwards the held watermarks that followed at most {@code rows} buffered rows, in order. */
+    private void releaseWatermarks(int rows) throws Exception {
+        while (!heldWatermarks.isEmpty() && heldAfterRows.get(0) <= rows) {
+            heldAfterRows.remove(0);
+            super.processWatermark(heldWatermarks.remove(0));
+        }
+    }
+
+    private void emit(VectorSchemaRoot answer, int rows) throws Exception {
         IntVector rowIds = (IntVector) column(answer, ChangelogCalls.ROW);
         TinyIntVector kinds = (TinyIntVector) column(answer, ChangelogCalls.KIND);
         List<FieldVector> vectors = answer.getFieldVectors();
@@ -176,6 +193,7 @@ public abstract class ChangelogBatchOperator<S extends ChangelogSpec> extends Si
                         + " after row " + previous + " of " + rows + "; its answers must follow the rows' order");
             }
             previous = row;
+            releaseWatermarks(row);
             RowData out = output(RowKind.fromByteValue(kinds.get(i)), batchKeys.get(row), valueRows.reusedRow(i));
             RowData emitted = outCopier == null ? out : outCopier.copy(out);
             output.collect(batchHasTimestamp[row] ? new StreamRecord<>(emitted, batchTimestamps[row])
@@ -185,8 +203,19 @@ public abstract class ChangelogBatchOperator<S extends ChangelogSpec> extends Si
 
     @Override
     public void processWatermark(Watermark mark) throws Exception {
+        int buffered = batchWriter == null ? 0 : batchWriter.rowCount();
+        if (buffered == 0) {
+            super.processWatermark(mark);
+        } else {
+            heldWatermarks.add(mark);
+            heldAfterRows.add(buffered);
+        }
+    }
+
+    @Override
+    public void processWatermarkStatus(WatermarkStatus status) throws Exception {
         sendBatch();
-        super.processWatermark(mark);
+        super.processWatermarkStatus(status);
     }
 
     @Override
