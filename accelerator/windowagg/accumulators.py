@@ -34,6 +34,7 @@ from accelerator.windowagg import decimals
 from accelerator.windowagg.operands import non_null
 from accelerator.windowagg.averages import AverageAccumulator
 from accelerator.windowagg.retract_sums import SumWithRetractAccumulator
+from accelerator.windowagg.segments import Segments
 from accelerator.windowagg.spec import Aggregate
 
 _NUMPY = {"INT": np.int32, "BIGINT": np.int64, "DOUBLE": np.float64}
@@ -175,14 +176,40 @@ class AccumulatorColumn:
         return [self.value(slots)]
 
     def value(self, slots: np.ndarray) -> pa.Array:
-        valid = self.valid[slots]
+        return self._value_of(self.values[slots], self.valid[slots])
+
+    def _value_of(self, values: np.ndarray, valid: np.ndarray) -> pa.Array:
         if self.root == "DECIMAL":
-            return decimals.from_unscaled(self.values[slots].tolist(), valid, self.arrow_type)
+            return decimals.from_unscaled(values.tolist(), valid, self.arrow_type)
         mask = None if valid.all() else ~valid
-        values = self.values[slots]
         if mask is not None:
             values = np.where(valid, values, np.zeros(1, dtype=values.dtype))
         return pa.array(values, type=self.arrow_type, mask=mask)
+
+    # -- running values (a group aggregate's insert-only rows) ---------------------------------
+
+    @property
+    def runs_in_one_pass(self) -> bool:
+        """Whether `runs` can fold this column's operands (integer accumulators only, see
+        `segments`)."""
+        return self.root in ("INT", "BIGINT")
+
+    def runs(self, segments: Segments, operands: pa.Array) -> tuple[pa.Array, pa.Array]:
+        """Folds `operands` (sorted as `segments` sorts the rows) into their slots, as `fold`
+        does, and returns each sorted row's value before and after it."""
+        present = operands.is_valid().to_numpy(zero_copy_only=False)
+        x = pc.fill_null(operands, 0).to_numpy(zero_copy_only=False).astype(self.values.dtype, copy=False)
+        initial, initially_valid = self.values[segments.slots], self.valid[segments.slots]
+        if self.is_count or self.function == "sum":
+            after = segments.cumulative_sum(initial, np.where(present, x, 0).astype(x.dtype, copy=False))
+        else:  # an invalid accumulator holds the identity of its extreme (`_null_value`)
+            x = np.where(present, x, self._null_value()).astype(x.dtype, copy=False)
+            after = segments.cumulative_extreme(initial, x, smallest=self.function == "min")
+        after_valid = initially_valid[segments.seg] | segments.cumulative_any(present)
+        self.values[segments.slots] = after[segments.ends]
+        self.valid[segments.slots] = after_valid[segments.ends]
+        return (self._value_of(segments.before(after, initial), segments.before(after_valid, initially_valid)),
+                self._value_of(after, after_valid))
 
     def put(self, slots: np.ndarray, columns: list[pa.Array]) -> None:
         """Sets the accumulators of `slots` to the fields' values (restore)."""

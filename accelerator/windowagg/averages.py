@@ -27,6 +27,7 @@ import pyarrow.compute as pc
 
 from accelerator.windowagg import decimals
 from accelerator.windowagg.operands import non_null
+from accelerator.windowagg.segments import Segments
 from accelerator.windowagg.spec import Aggregate
 
 #: `DecimalDataUtils`' division context (MathContext(38, HALF_UP)).
@@ -133,10 +134,11 @@ class AverageAccumulator:
 
     def value(self, slots: np.ndarray) -> pa.Array:
         """`getValueExpression`: NULL at count 0, else sum / count as the result type."""
-        counts = self.counts[slots]
-        valid = (counts != 0) & self.sum_valid[slots]
+        return self._value_of(self.sums[slots], self.counts[slots], self.sum_valid[slots])
+
+    def _value_of(self, sums: np.ndarray, counts: np.ndarray, sum_valid: np.ndarray) -> pa.Array:
+        valid = (counts != 0) & sum_valid
         divisors = np.where(valid, counts, 1)
-        sums = self.sums[slots]
         if self.decimal:
             scale, result_scale = self.sum_type.scale, self.result.scale
             quotients = [_decimal_quotient(s, c, scale, result_scale) if ok else None
@@ -152,6 +154,28 @@ class AverageAccumulator:
                 quotients = sums / divisors
         values = quotients.astype(self.result_arrow.to_pandas_dtype())  # Java's narrowing cast
         return pa.array(values, type=self.result_arrow, mask=None if valid.all() else ~valid)
+
+    # -- running values (a group aggregate's insert-only rows) ---------------------------------
+
+    @property
+    def runs_in_one_pass(self) -> bool:
+        """Whether `runs` can fold this average's operands (a BIGINT sum only, see `segments`)."""
+        return self.sum_type.root == "BIGINT"
+
+    def runs(self, segments: Segments, operands: pa.Array) -> tuple[pa.Array, pa.Array]:
+        """Folds `operands` (sorted as `segments` sorts the rows) into their slots, as `fold`
+        does, and returns each sorted row's value before and after it. A BIGINT sum never turns
+        NULL, so only sums and counts run."""
+        present = operands.is_valid().to_numpy(zero_copy_only=False)
+        x = pc.fill_null(operands, 0).to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
+        slots = segments.slots
+        initial_sums, initial_counts, sum_valid = self.sums[slots], self.counts[slots], self.sum_valid[slots]
+        sums = segments.cumulative_sum(initial_sums, np.where(present, x, 0))
+        counts = segments.cumulative_sum(initial_counts, present.astype(np.int64))
+        self.sums[slots], self.counts[slots] = sums[segments.ends], counts[segments.ends]
+        valid = sum_valid[segments.seg]
+        return (self._value_of(segments.before(sums, initial_sums), segments.before(counts, initial_counts), valid),
+                self._value_of(sums, counts, valid))
 
     def put(self, slots: np.ndarray, columns: list[pa.Array]) -> None:
         """Sets the accumulators of `slots` to the fields' values (restore)."""

@@ -71,6 +71,9 @@ class SumWithRetractAccumulator:
         with np.errstate(all="ignore"):  # inf - inf is NaN, as in Java, without a warning
             np.subtract.at(sums.values, slots, x)  # int32/int64 wrap; float64 is IEEE `-`, in order
 
+    #: Only batches without retractions run in one pass (`segments`); this sum serves those with.
+    runs_in_one_pass = False
+
     def state(self, slots: np.ndarray) -> list[pa.Array]:
         """The accumulator fields of `slots` (sum, count), as checkpoints carry them."""
         return [self.sums.value(slots), pa.array(self.counts[slots], pa.int64())]
