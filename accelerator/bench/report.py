@@ -359,6 +359,11 @@ def _chart_link(png_path: Path, docs_path: Path) -> str:
     return Path(os.path.relpath(png_path.resolve(), docs_path.parent.resolve())).as_posix()
 
 
+#: The options that turn the accelerator's stateful operators on, set in every accelerated run of
+#: a stateful section.
+STATEFUL_OPTIONS = ("accelerator.window-aggregate.enabled", "accelerator.group-aggregate.enabled",
+                    "accelerator.deduplicate.enabled", "accelerator.top-n.enabled")
+
 #: Sections of docs/performance.md that a run of a subset of the queries writes (`--section`),
 #: leaving the page's main table alone: heading and what the rows show.
 SECTIONS = {
@@ -366,9 +371,9 @@ SECTIONS = {
                  "The Nexmark queries whose operators issue 18 covers (q11, q12, q15-q19, and the aggregation "
                  "halves of q4, q5 and q7: their windowed or grouped aggregation without the join), at "
                  "parallelism 1, each run stock and accelerated on the hashmap and on the RocksDB state backend "
-                 "in the same run, with the accelerator's stateful operators on "
-                 "(`accelerator.window-aggregate.enabled`, `accelerator.group-aggregate.enabled`, "
-                 "`accelerator.deduplicate.enabled`). `runs as` is read from the accelerated run's job graph: "
+                 "in the same run, with the accelerator's stateful operators on ("
+                 + ", ".join(f"`{option}`" for option in STATEFUL_OPTIONS)
+                 + "). `runs as` is read from the accelerated run's job graph: "
                  "`stateful accelerated` when every stateful operator ran as an `Accelerated[...]` operator, "
                  "`partial` when one ran stock (those rows are not in the geomeans; the reason is listed under "
                  "the targets), `failed` when the accelerated run failed or its output differed."),

@@ -62,12 +62,10 @@ WARM_UP_EVENTS = 200_000
 #: with Flink's default split (40 % managed memory, about 0.5 GB of task heap) stock Flink's
 #: TaskManager stopped answering heartbeats on q7 at 2 million events.
 BENCH_TASKMANAGER = {"taskmanager.memory.process.size": "3072m", "taskmanager.memory.managed.fraction": "0.15"}
-#: The stateful runs: Flink's state backends (`state.backend.type`), the checkpoint interval, and
-#: the options that put the accelerator's stateful operators in the accelerated runs.
+#: The stateful runs: Flink's state backends (`state.backend.type`) and the checkpoint interval
+#: (`report.STATEFUL_OPTIONS` put the accelerator's stateful operators in the accelerated runs).
 STATE_BACKENDS = ("hashmap", "rocksdb")
 CHECKPOINT_INTERVAL = "10 s"
-STATEFUL_OPTIONS = ("accelerator.window-aggregate.enabled", "accelerator.group-aggregate.enabled",
-                    "accelerator.deduplicate.enabled")
 #: Flink's stateful operators as the job graph names them (`GroupAggregate[4]`): one of these in an
 #: accelerated run means that operator ran stock. A LocalWindowAggregate keeps no keyed state.
 STOCK_STATEFUL_OPERATORS = ("GroupAggregate", "GroupWindowAggregate", "GlobalWindowAggregate", "WindowAggregate",
@@ -167,7 +165,7 @@ class Bench:
                     "parallelism.default": str(self.parallelism)}
         if backend is not None:
             settings.update({"state.backend.type": backend, "execution.checkpointing.interval": CHECKPOINT_INTERVAL,
-                             **{option: str(mode == ACCELERATED).lower() for option in STATEFUL_OPTIONS}})
+                             **{option: str(mode == ACCELERATED).lower() for option in reports.STATEFUL_OPTIONS}})
         with self.gateway.session(settings) as session:
             (job_id,) = session.execute_script(script, params)
         return job_id
@@ -511,7 +509,7 @@ def run_bench(events: int, query_names: list[str], parallelism: int, fmt: str, r
     if state_backends:
         settings["checkpointing"] = (f"every {CHECKPOINT_INTERVAL} to the local file system (full, not incremental), "
                                      "exactly-once Kafka sinks (transactions committed on checkpoints, outputs read "
-                                     "read_committed); accelerated runs with " + ", ".join(STATEFUL_OPTIONS))
+                                     "read_committed); accelerated runs with " + ", ".join(reports.STATEFUL_OPTIONS))
     return build_report(runs, query_list, settings, state_backends, failures)
 
 
