@@ -1,0 +1,75 @@
+"""A `join` descriptor, read and checked once when the stage opens."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pyarrow as pa
+
+from accelerator.formats import types
+from accelerator.sidecar import keyed_state
+from accelerator.sidecar.stages import DescriptorError, parse_descriptor
+
+KEY = keyed_state.KEY
+KEY_GROUP = keyed_state.KEY_GROUP
+#: The input a row came from: LEFT or RIGHT.
+SIDE = "$side"
+#: A row's binary form as Flink's RowDataSerializer writes it (RowKind INSERT): RocksDB orders a
+#: key's rows by these bytes, and equal bytes are the same row.
+ORDER = "$order"
+LEFT, RIGHT = 0, 1
+TRANSPORT = (KEY, KEY_GROUP, SIDE, ORDER)
+#: The join types this sidecar runs.
+JOIN_TYPES = ("INNER",)
+
+
+@dataclass(frozen=True)
+class JoinSpec:
+    name: str | None
+    #: An update batch: the transport columns, then the output row's columns, the side's own filled.
+    input_schema: pa.Schema
+    #: The joined row: the left input's fields, then the right input's.
+    output_schema: pa.Schema
+    #: How many of the output's fields are the left input's.
+    left_arity: int
+    state_format: int
+    fingerprint: str | None
+
+    def side_schema(self, side: int) -> pa.Schema:
+        """The output fields that hold one input's row."""
+        fields = list(self.output_schema)
+        return pa.schema(fields[:self.left_arity] if side == LEFT else fields[self.left_arity:])
+
+
+def parse(descriptor: dict) -> JoinSpec:
+    return parse_descriptor(descriptor, "join", _parse)
+
+
+def _parse(descriptor: dict, name: str | None) -> JoinSpec:
+    def refuse(reason: str) -> DescriptorError:
+        return DescriptorError(f"stage {name!r}: {reason}")
+
+    join_type = descriptor["join_type"]
+    if join_type not in JOIN_TYPES:
+        raise refuse(f"join type {join_type!r}; this sidecar runs {list(JOIN_TYPES)} joins")
+    fields = keyed_state.keyed_input_fields(descriptor, refuse)
+    if [n for n, _ in fields[:len(TRANSPORT)]] != list(TRANSPORT) or fields[2][1].root != "TINYINT" \
+            or fields[3][1].root != "VARBINARY":
+        raise refuse(f"input fields start {[n for n, _ in fields[:len(TRANSPORT)]]}, not {list(TRANSPORT)}"
+                     f" ({SIDE} TINYINT, {ORDER} VARBINARY)")
+    output = [(f["name"], types.parse(f["type"])) for f in descriptor["output"]["fields"]]
+    row = fields[len(TRANSPORT):]
+    if [(n, t.serializable()) for n, t in row] != [(n, _nullable(t).serializable()) for n, t in output]:
+        raise refuse("an update batch carries the joined row's fields, each nullable (the other input's stay NULL):"
+                     " the input fields after the transport columns must be the output fields made nullable")
+    left_arity = int(descriptor["left_arity"])
+    if not 0 < left_arity < len(output):
+        raise refuse(f"left_arity {left_arity} does not split the {len(output)} output fields into two inputs")
+    state = descriptor.get("state") or {}
+    return JoinSpec(name, pa.schema([types.to_arrow_field(n, t) for n, t in fields]),
+                    pa.schema([types.to_arrow_field(n, t) for n, t in output]), left_arity,
+                    int(state.get("format", 1)), state.get("fingerprint"))
+
+
+def _nullable(t: types.DataType) -> types.DataType:
+    return types.DataType(t.root, True, t.params, t.children, t.fields)

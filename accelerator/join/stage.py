@@ -1,0 +1,137 @@
+"""The `join` stage: the sidecar half of an accelerated regular join.
+
+The JVM operator keeps Flink's control flow (keys, watermarks, checkpoints) and sends both inputs'
+rows in one batch, in arrival order; the stage keeps every key's rows of both inputs and answers
+each batch with what stock Flink's StreamingJoinOperator emits for its rows (`matches`). Calls,
+named in the request schema's metadata as every stateful stage's are
+(`accelerator.sidecar.state_calls`):
+
+- `update`: rows in arrival order (`$key`, `$key_group`, `$side`, `$order`, then the joined row's
+  fields with the other input's left NULL); answers `$row` (the batch row), `$kind` (+I) and the
+  joined row of every row to emit, in emission order.
+- `snapshot` / `restore`: the state as Arrow rows (`$key_group`, `$key`, `$side`, `$count`,
+  `$order`, the joined row's fields with the other input's NULL), one per distinct row of a key and
+  side, grouped by key group, for Flink's raw keyed state; restore takes only key groups of the
+  subtask's range, so rescaling needs nothing else (the RocksDB order is the rows' bytes').
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from accelerator.join import matches, spec as specs
+from accelerator.join.spec import LEFT, ORDER, RIGHT, SIDE
+from accelerator.join.state import SLOT, JoinState
+from accelerator.sidecar import keyed_state
+from accelerator.sidecar.stages import register
+
+KIND = "join"
+ROW, CHANGE, EMPTY = keyed_state.ROW, keyed_state.CHANGE, keyed_state.EMPTY
+#: How often a state row arrived on its side.
+COUNT = "$count"
+INSERT = 0  # Flink's RowKind byte
+#: The state payload format this sidecar writes and reads (JoinStateFormat.VERSION in the jar).
+STATE_FORMAT_VERSION = 1
+
+
+class JoinStateError(ValueError):
+    """State that cannot be restored into this stage."""
+
+
+class JoinStage:
+    def __init__(self, descriptor: dict):
+        self.spec = specs.parse(descriptor)
+        self.name = self.spec.name
+        self.state = JoinState(self.spec)
+        self.state_schema = pa.schema(
+            [pa.field(specs.KEY_GROUP, pa.int32(), nullable=False), pa.field(specs.KEY, pa.binary(), nullable=False),
+             pa.field(SIDE, pa.int8(), nullable=False), pa.field(COUNT, pa.int64(), nullable=False),
+             pa.field(ORDER, pa.binary(), nullable=False)]
+            + list(self.spec.input_schema)[len(specs.TRANSPORT):])
+        self.answer_schema = pa.schema([pa.field(ROW, pa.int32(), nullable=False),
+                                        pa.field(CHANGE, pa.int8(), nullable=False)] + list(self.spec.output_schema))
+        self._calls = {"update": self.update, "snapshot": self.snapshot, "restore": self.restore}
+
+    def process(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+        return keyed_state.run_call(self.name, KIND, self._calls, self.state, batch)
+
+    def update(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+        keyed_state.check_columns(self.name, batch, self.spec.input_schema, "update")
+        sides = self._sides(batch)
+        slots, _ = self.state.key_slots.slots(batch.column(specs.KEY),
+                                              batch.column(specs.KEY_GROUP).to_numpy(zero_copy_only=False))
+        orders = batch.column(ORDER)
+        out = matches.emit(self.state, slots, sides, orders)
+        table = pa.Table.from_batches([batch])
+        values = []
+        for side, at in ((LEFT, out.left), (RIGHT, out.right)):
+            names = self.spec.side_schema(side).names
+            batch_rows = table.select(names)
+            pool = pa.concat_tables([self.state.sides[side].table.select(names).cast(batch_rows.schema), batch_rows])
+            values += [c.combine_chunks() for c in pool.take(pa.array(at, pa.int64())).columns]
+        for side in (LEFT, RIGHT):
+            mine = np.flatnonzero(sides == side)
+            self.state.sides[side].add(self._side_rows(table.take(pa.array(mine)), slots[mine], side),
+                                       np.ones(len(mine), dtype=np.int64))
+        self._check_budget(batch)
+        columns = [pa.array(out.rows.astype(np.int32), pa.int32()),
+                   pa.array(np.full(len(out.rows), INSERT, dtype=np.int8), pa.int8())] + values
+        return pa.RecordBatch.from_arrays(columns, schema=self.answer_schema)
+
+    def snapshot(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+        key_slots = self.state.key_slots
+        parts = []
+        for side, rows in ((LEFT, self.state.sides[LEFT]), (RIGHT, self.state.sides[RIGHT])):
+            held = rows.table.column(SLOT).to_numpy()
+            columns = {specs.KEY_GROUP: pa.array(key_slots.key_group[held], pa.int32()),
+                       specs.KEY: key_slots.keys(held), SIDE: pa.array(np.full(len(held), side), pa.int8()),
+                       COUNT: pa.array(rows.count, pa.int64()), ORDER: rows.table.column(ORDER)}
+            own = set(self.spec.side_schema(side).names)
+            for f in list(self.state_schema)[len(columns):]:
+                columns[f.name] = rows.table.column(f.name) if f.name in own else pa.nulls(len(held), f.type)
+            parts.append(pa.table(columns).cast(self.state_schema))
+        table = pa.concat_tables(parts)
+        table = table.take(pa.array(np.argsort(table.column(specs.KEY_GROUP).to_numpy(), kind="stable")))
+        metadata = keyed_state.state_metadata(STATE_FORMAT_VERSION, self.spec.fingerprint)
+        return table.combine_chunks().to_batches()[0].replace_schema_metadata(metadata) if table.num_rows \
+            else pa.RecordBatch.from_pylist([], schema=self.state_schema.with_metadata(metadata))
+
+    def restore(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+        keyed_state.check_state_format(self.name, batch, STATE_FORMAT_VERSION, self.spec.fingerprint,
+                                       JoinStateError, "join", "keys or either input's row")
+        keyed_state.check_columns(self.name, batch, self.state_schema, "restore")
+        key_groups = keyed_state.restored_key_groups(self.name, batch, JoinStateError)
+        keys = batch.column(specs.KEY)
+        keyed_state.check_new_keys(self.name, pc.unique(keys), self.state.key_slots.holds, JoinStateError)
+        sides = self._sides(batch)
+        slots, _ = self.state.key_slots.slots(keys, key_groups)
+        table = pa.Table.from_batches([batch])
+        counts = batch.column(COUNT).to_numpy(zero_copy_only=False)
+        for side in (LEFT, RIGHT):
+            mine = np.flatnonzero(sides == side)
+            self.state.sides[side].add(self._side_rows(table.take(pa.array(mine)), slots[mine], side), counts[mine])
+        self._check_budget(batch)
+        return EMPTY
+
+    def _sides(self, batch: pa.RecordBatch) -> np.ndarray:
+        sides = batch.column(SIDE).to_numpy(zero_copy_only=False)
+        if len(sides) and not np.isin(sides, (LEFT, RIGHT)).all():
+            raise JoinStateError(f"stage {self.name!r}: a row's {SIDE} is {int(sides[~np.isin(sides, (LEFT, RIGHT))][0])},"
+                                 f" neither {LEFT} (left input) nor {RIGHT} (right input)")
+        return sides.astype(np.int64)
+
+    def _side_rows(self, rows: pa.Table, slots: np.ndarray, side: int) -> pa.Table:
+        """`rows`' slots, `$order` and the side's own fields, as that side's state holds them."""
+        held = self.state.sides[side]
+        columns = [pa.array(slots, pa.int64()), rows.column(ORDER)] + \
+            [rows.column(n) for n in self.spec.side_schema(side).names]
+        return pa.Table.from_arrays(columns, schema=held.schema.remove_metadata()).cast(held.schema)
+
+    def _check_budget(self, batch: pa.RecordBatch) -> None:
+        keyed_state.check_budget(self.name, "the join's state", f"{self.state.entries} keys",
+                                 self.state.nbytes(), batch)
+
+
+register(KIND, JoinStage)
