@@ -1,50 +1,21 @@
 package org.flinkaccelerator.runtime.state;
 
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.TinyIntVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.flink.api.common.operators.ProcessingTimeService.ProcessingTimeCallback;
-import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.StateInitializationContext;
-import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
-import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.data.binary.BinaryRowData;
-import org.apache.flink.table.data.binary.BinarySegmentUtils;
-import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
-import org.apache.flink.types.RowKind;
-import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
-import org.flinkaccelerator.sidecar.SidecarException;
-import org.flinkaccelerator.sidecar.SidecarStage;
 
 /**
- * A keyed operator whose sidecar stage answers, per batch of rows, the changelog rows a stock Flink
- * {@code KeyedProcessFunction} emits for them, in input order; each output row is stamped with its
- * input row's timestamp, as {@code KeyedProcessOperator} stamps it. The input is insert-only unless
- * the spec says it is updating ({@link ChangelogSpec#updatingInput}).
- *
- * <p>Rows are buffered ({@code $key}: the key's binary row bytes, {@code $key_group}, the row's
- * RowKind byte {@code $kind} over an updating input, then the columns the spec names) and sent as one {@code update} batch when the batch is full, when
- * its first row has waited {@code accelerator.batch.max-delay}, before a watermark status change,
- * before a checkpoint barrier and at end of input. A watermark that arrives while rows are buffered
- * is held at its place between them and forwarded when the answer's rows reach that place, so
- * records and watermarks leave in stock's order without a batch per watermark (a source's periodic
- * watermarks would otherwise cut the batches to a handful of rows). The answer holds every output
- * row in order: {@code $row} (the batch row it belongs to), {@code $kind} (the RowKind byte) and
- * the values.
+ * A one-input {@link KeyedRowBatchOperator} standing in for a stock Flink
+ * {@code KeyedProcessFunction}: each output row is stamped with its input row's timestamp, as
+ * {@code KeyedProcessOperator} stamps it. The input is insert-only unless the spec says it is
+ * updating ({@link ChangelogSpec#updatingInput}); a batch row is {@code $key}, {@code $key_group},
+ * the row's RowKind byte {@code $kind} over an updating input, then the columns the spec names.
  *
  * @param <S> the operator's spec
  */
-public abstract class ChangelogBatchOperator<S extends ChangelogSpec> extends SidecarStateOperator<S, ChangelogCalls>
+public abstract class ChangelogBatchOperator<S extends ChangelogSpec> extends KeyedRowBatchOperator<S>
         implements OneInputStreamOperator<RowData, RowData>, BoundedOneInput {
     private static final long serialVersionUID = 1L;
 
@@ -53,31 +24,9 @@ public abstract class ChangelogBatchOperator<S extends ChangelogSpec> extends Si
     private transient boolean updatingInput;
     /** Where the spec's columns start in a batch row: after the transport columns. */
     private transient int firstColumn;
-    private transient long batchBytes;
-    /** Per buffered row: its key (Flink's key object, copied) and its timestamp, for the output rows. */
-    private transient List<RowData> batchKeys;
-    private transient long[] batchTimestamps;
-    private transient boolean[] batchHasTimestamp;
-    private transient ProcessingTimeCallback delayFlush;
-    private transient boolean delayFlushScheduled;
-    private transient RowDataSerializer outCopier;
-    /** Watermarks that arrived while rows were buffered, and how many buffered rows preceded each. */
-    private transient List<Watermark> heldWatermarks;
-    private transient List<Integer> heldAfterRows;
 
     protected ChangelogBatchOperator(S spec) {
         super(spec);
-    }
-
-    /** The option that turns this operator off, for the error when a non-insert row arrives. */
-    protected abstract String option();
-
-    /** The output row for batch row {@code key}'s answer {@code values} of kind {@code kind}. */
-    protected abstract RowData output(RowKind kind, RowData key, RowData values);
-
-    @Override
-    protected ChangelogCalls openCalls(SidecarStage stage, long stateBudget) {
-        return new ChangelogCalls(stage, stateBudget);
     }
 
     @Override
@@ -89,157 +38,25 @@ public abstract class ChangelogBatchOperator<S extends ChangelogSpec> extends Si
         for (int i = 0; i < columns.length; i++) {
             columns[i] = RowData.createFieldGetter(spec.inputType().getTypeAt(indexes[i]), indexes[i]);
         }
-        batchKeys = new ArrayList<>();
-        batchTimestamps = new long[16];
-        batchHasTimestamp = new boolean[16];
-        heldWatermarks = new ArrayList<>();
-        heldAfterRows = new ArrayList<>();
-    }
-
-    @Override
-    public void open() throws Exception {
-        super.open();
-        outCopier = getExecutionConfig().isObjectReuseEnabled() ? new RowDataSerializer(spec.outputType()) : null;
-        delayFlush = time -> {
-            delayFlushScheduled = false;
-            sendBatch();
-        };
+        initializeBatches();
     }
 
     @Override
     public void processElement(StreamRecord<RowData> element) throws Exception {
         RowData row = element.getValue();
-        if (!updatingInput && row.getRowKind() != RowKind.INSERT) {
-            throw new SidecarException(name + ": received a " + row.getRowKind() + " row, but the planner"
-                    + " accelerated this " + kind().operator() + " for an insert-only input; run the job with "
-                    + option() + ": false");
-        }
-        BinaryRowData key = (BinaryRowData) getCurrentKey();
-        byte[] keyBytes = BinarySegmentUtils.copyToBytes(key.getSegments(), key.getOffset(), key.getSizeInBytes());
-        int at = batchWriter.rowCount();
-        if (at == batchTimestamps.length) {
-            batchTimestamps = Arrays.copyOf(batchTimestamps, 2 * at);
-            batchHasTimestamp = Arrays.copyOf(batchHasTimestamp, 2 * at);
-        }
-        batchKeys.add(key.copy());
-        batchTimestamps[at] = element.getTimestamp();
-        batchHasTimestamp[at] = element.hasTimestamp();
-        batchRow.setField(0, keyBytes);
-        batchRow.setField(1, KeyGroupRangeAssignment.assignToKeyGroup(key,
-                getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks()));
-        if (updatingInput) {
+        if (!updatingInput) {
+            checkInsert(row);
+        } else {
             batchRow.setField(ChangelogSpec.TRANSPORT_COLUMNS, row.getRowKind().toByteValue());
         }
         for (int i = 0; i < columns.length; i++) {
             batchRow.setField(firstColumn + i, columns[i].getFieldOrNull(row));
         }
-        batchWriter.write(batchRow);
-        batchBytes += keyBytes.length + 16L * (firstColumn + columns.length);
-        if (batchWriter.rowCount() >= spec.batchSize() || batchBytes >= spec.batchBytes()) {
-            sendBatch();
-        } else if (!delayFlushScheduled) {
-            delayFlushScheduled = true;
-            getProcessingTimeService().registerTimer(
-                    getProcessingTimeService().getCurrentProcessingTime() + spec.maxDelay().toMillis(), delayFlush);
-        }
-    }
-
-    /** Sends the buffered rows ({@code update}) and emits the rows the answer holds, in order. */
-    private void sendBatch() throws Exception {
-        // Nothing was started when opening failed (a refused restore): nothing is buffered.
-        int rows = batchWriter == null ? 0 : batchWriter.rowCount();
-        if (rows == 0) {
-            return;
-        }
-        VectorSchemaRoot answer;
-        try {
-            answer = calls.update(batchWriter.finish());
-        } catch (SidecarException e) {
-            throw new SidecarException(name + ": update of " + rows + " rows failed: " + e.getMessage(), e);
-        } finally {
-            batchWriter.reset();
-            batchBytes = 0;
-        }
-        try (answer) {
-            emit(answer, rows);
-        } finally {
-            batchKeys.clear();
-        }
-        releaseWatermarks(rows);
-    }
-
-    /** Forwards the held watermarks that followed at most {@code rows} buffered rows, in order. */
-    private void releaseWatermarks(int rows) throws Exception {
-        while (!heldWatermarks.isEmpty() && heldAfterRows.get(0) <= rows) {
-            heldAfterRows.remove(0);
-            super.processWatermark(heldWatermarks.remove(0));
-        }
-    }
-
-    private void emit(VectorSchemaRoot answer, int rows) throws Exception {
-        IntVector rowIds = (IntVector) column(answer, ChangelogCalls.ROW);
-        TinyIntVector kinds = (TinyIntVector) column(answer, ChangelogCalls.KIND);
-        List<FieldVector> vectors = answer.getFieldVectors();
-        List<FieldVector> values = vectors.subList(2, vectors.size());
-        List<Field> fields = new ArrayList<>();
-        values.forEach(v -> fields.add(v.getField()));
-        ArrowRowBatch valueRows = new ArrowRowBatch(spec.valuesType(),
-                new VectorSchemaRoot(fields, new ArrayList<>(values), answer.getRowCount()));
-        int previous = -1;
-        for (int i = 0; i < answer.getRowCount(); i++) {
-            int row = rowIds.get(i);
-            if (row < previous || row >= rows) {
-                throw new SidecarException(name + ": the sidecar answered output " + i + " for batch row " + row
-                        + " after row " + previous + " of " + rows + "; its answers must follow the rows' order");
-            }
-            previous = row;
-            releaseWatermarks(row);
-            RowData out = output(RowKind.fromByteValue(kinds.get(i)), batchKeys.get(row), valueRows.reusedRow(i));
-            RowData emitted = outCopier == null ? out : outCopier.copy(out);
-            output.collect(batchHasTimestamp[row] ? new StreamRecord<>(emitted, batchTimestamps[row])
-                    : new StreamRecord<>(emitted));
-        }
-    }
-
-    @Override
-    public void processWatermark(Watermark mark) throws Exception {
-        int buffered = batchWriter == null ? 0 : batchWriter.rowCount();
-        if (buffered == 0) {
-            super.processWatermark(mark);
-        } else {
-            heldWatermarks.add(mark);
-            heldAfterRows.add(buffered);
-        }
-    }
-
-    @Override
-    public void processWatermarkStatus(WatermarkStatus status) throws Exception {
-        sendBatch();
-        super.processWatermarkStatus(status);
+        bufferRow(element, true, 16L * (firstColumn + columns.length));
     }
 
     @Override
     public void endInput() throws Exception {
         sendBatch();
-    }
-
-    @Override
-    public void finish() throws Exception {
-        sendBatch();
-        super.finish();
-    }
-
-    @Override
-    public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
-        sendBatch();
-        super.prepareSnapshotPreBarrier(checkpointId);
-    }
-
-    @Override
-    public void snapshotState(StateSnapshotContext context) throws Exception {
-        // Flink calls prepareSnapshotPreBarrier first, which left nothing buffered; a caller that
-        // did not (a test harness) still gets a snapshot holding every row.
-        sendBatch();
-        super.snapshotState(context);
     }
 }

@@ -329,7 +329,7 @@ public final class WindowAggHarnesses {
      * timestamp, its fields and the hex of Flink's binary form of the row (what byte-identical
      * means), a watermark as its timestamp.
      */
-    public static List<String> output(KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness,
+    public static List<String> output(AbstractStreamOperatorTestHarness<RowData> harness,
             RowType outputType) {
         RowDataSerializer serializer = new RowDataSerializer(outputType);
         RowData.FieldGetter[] getters = new RowData.FieldGetter[outputType.getFieldCount()];

@@ -4,11 +4,11 @@ import org.apache.flink.runtime.state.StateBackend;
 import org.apache.flink.contrib.streaming.state.EmbeddedRocksDBStateBackend;
 
 /** Flink 1.20's RocksDB keyed state backend for a test harness. */
-final class RocksDbBackend {
+public final class RocksDbBackend {
     private RocksDbBackend() {}
 
     /** With its timers in RocksDB ({@code rocksDbTimers}) or on the heap. */
-    static StateBackend of(boolean rocksDbTimers) {
+    public static StateBackend of(boolean rocksDbTimers) {
         EmbeddedRocksDBStateBackend rocksDb = new EmbeddedRocksDBStateBackend();
         rocksDb.setPriorityQueueStateType(rocksDbTimers ? EmbeddedRocksDBStateBackend.PriorityQueueStateType.ROCKSDB
                 : EmbeddedRocksDBStateBackend.PriorityQueueStateType.HEAP);

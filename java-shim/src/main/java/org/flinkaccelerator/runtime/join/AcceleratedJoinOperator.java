@@ -1,0 +1,143 @@
+package org.flinkaccelerator.runtime.join;
+
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.streaming.api.operators.BoundedMultiInput;
+import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.binary.BinarySegmentUtils;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.types.RowKind;
+import org.flinkaccelerator.runtime.state.KeyedRowBatchOperator;
+
+/**
+ * A regular INNER equi-join of two insert-only inputs whose rows live in the Python sidecar's
+ * {@code join} stage, emitting what stock Flink's {@code StreamingJoinOperator} emits on the
+ * RocksDB state backend for each input row, in input order (docs/design/stateful-joins.md).
+ * Batching and emission are {@link KeyedRowBatchOperator}'s: both inputs' rows go into one batch in
+ * arrival order, each with its input ({@code $side}) and its binary row as RocksDB would store it
+ * ({@code $order}), by which the stage orders a key's rows. A row whose key has a NULL where the
+ * join compares with {@code =} never joins and is not sent, as stock's null filter drops every pair
+ * with it. Like stock's, the joined rows carry no timestamp. A checkpoint writes the sidecar's state
+ * per key group into raw keyed state ({@link JoinStateFormat}).
+ */
+public final class AcceleratedJoinOperator extends KeyedRowBatchOperator<JoinSpec>
+        implements TwoInputStreamOperator<RowData, RowData, RowData>, BoundedMultiInput {
+    private static final long serialVersionUID = 1L;
+    static final String OPTION = "accelerator.join.enabled";
+    private static final Kind KIND = new Kind(JoinSpec.KIND, "join", "join", "join rows", JoinStateFormat.FORMAT);
+    /** The keyed backend whose MapState order (the rows' serialized bytes) the stage reproduces. */
+    private static final String ROCKSDB_BACKEND = "org.apache.flink.state.rocksdb.RocksDBKeyedStateBackend";
+    private static final byte LEFT = 0;
+    private static final byte RIGHT = 1;
+
+    private transient Side left;
+    private transient Side right;
+    private transient int[] nullFilteredKeys;
+
+    /** One input: its fields' getters, where they go in a batch row, and its rows' binary form. */
+    private record Side(byte id, RowData.FieldGetter[] fields, int firstColumn, int otherColumn, int otherCount,
+            RowDataSerializer rows) {
+        static Side of(byte id, RowType type, int firstColumn, int otherColumn, int otherCount) {
+            RowData.FieldGetter[] fields = new RowData.FieldGetter[type.getFieldCount()];
+            for (int i = 0; i < fields.length; i++) {
+                fields[i] = RowData.createFieldGetter(type.getTypeAt(i), i);
+            }
+            return new Side(id, fields, firstColumn, otherColumn, otherCount, new RowDataSerializer(type));
+        }
+    }
+
+    public AcceleratedJoinOperator(JoinSpec spec) {
+        super(spec);
+    }
+
+    @Override
+    protected Kind kind() {
+        return KIND;
+    }
+
+    @Override
+    protected String option() {
+        return OPTION;
+    }
+
+    /**
+     * Refuses any keyed state backend but RocksDB's, whose iteration order the stage reproduces
+     * (the planner keeps the join stock when it sees another backend in the job's configuration).
+     */
+    @Override
+    protected void initializeOwnState(StateInitializationContext context) {
+        String backend = getKeyedStateBackend().getClass().getName();
+        if (!backend.equals(ROCKSDB_BACKEND)) {
+            throw new IllegalStateException(spec.operatorName() + ": this join reproduces the order of stock Flink's"
+                    + " joined rows on the RocksDB state backend only, but the job runs "
+                    + getKeyedStateBackend().getClass().getSimpleName() + "; set state.backend.type: rocksdb, or "
+                    + OPTION + ": false, where the job is planned");
+        }
+        int leftCount = spec.leftType().getFieldCount();
+        int rightCount = spec.rightType().getFieldCount();
+        int first = JoinSpec.TRANSPORT_COLUMNS;
+        left = Side.of(LEFT, spec.leftType(), first, first + leftCount, rightCount);
+        right = Side.of(RIGHT, spec.rightType(), first + leftCount, first, leftCount);
+        boolean[] filter = spec.filterNullKeys();
+        int filtered = 0;
+        for (boolean f : filter) {
+            filtered += f ? 1 : 0;
+        }
+        nullFilteredKeys = new int[filtered];
+        for (int i = 0, at = 0; i < filter.length; i++) {
+            if (filter[i]) {
+                nullFilteredKeys[at++] = i;
+            }
+        }
+        initializeBatches();
+    }
+
+    @Override
+    public void processElement1(StreamRecord<RowData> element) throws Exception {
+        process(element, left);
+    }
+
+    @Override
+    public void processElement2(StreamRecord<RowData> element) throws Exception {
+        process(element, right);
+    }
+
+    private void process(StreamRecord<RowData> element, Side side) throws Exception {
+        RowData row = element.getValue();
+        checkInsert(row);
+        BinaryRowData key = (BinaryRowData) getCurrentKey();
+        if (key.anyNull(nullFilteredKeys)) {
+            return;
+        }
+        BinaryRowData binary = side.rows().toBinaryRow(row);
+        byte[] order = BinarySegmentUtils.copyToBytes(binary.getSegments(), binary.getOffset(), binary.getSizeInBytes());
+        batchRow.setField(2, side.id());
+        batchRow.setField(3, order);
+        for (int i = 0; i < side.fields().length; i++) {
+            batchRow.setField(side.firstColumn() + i, side.fields()[i].getFieldOrNull(row));
+        }
+        for (int i = 0; i < side.otherCount(); i++) {
+            batchRow.setField(side.otherColumn() + i, null);
+        }
+        bufferRow(element, false, order.length + 16L * side.fields().length);
+    }
+
+    @Override
+    protected boolean holdsWatermarks() {
+        return false;
+    }
+
+    @Override
+    public void endInput(int inputId) throws Exception {
+        sendBatch();
+    }
+
+    @Override
+    protected RowData output(RowKind kind, RowData key, RowData values) {
+        values.setRowKind(kind);
+        return values;
+    }
+}

@@ -1,0 +1,93 @@
+package org.flinkaccelerator.runtime.join;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.flinkaccelerator.AcceleratorOptions;
+import org.flinkaccelerator.runtime.SidecarLimits;
+import org.flinkaccelerator.runtime.state.ChangelogSpec;
+import org.flinkaccelerator.runtime.state.StateStageDescriptor;
+
+/**
+ * Everything an {@link AcceleratedJoinOperator} needs at run time, fixed at planning time: the
+ * join descriptor, both inputs' rows, which key fields a NULL keeps from joining, and the sidecar
+ * settings the other accelerated operators use.
+ *
+ * @param descriptorJson the join stage descriptor
+ * @param leftType the left input's rows
+ * @param rightType the right input's rows
+ * @param filterNullKeys per join key field, whether a NULL there joins nothing ({@code =}; stock's
+ *     {@code filterNullKeys}), as opposed to {@code IS NOT DISTINCT FROM}
+ * @param pythonExecutable {@code accelerator.python.executable}
+ * @param batchSize rows per {@code update} call at most ({@code accelerator.batch.size})
+ * @param batchBytes input bytes that make a batch full ({@code accelerator.batch.max-bytes})
+ * @param maxDelay longest a row waits in a partial batch ({@code accelerator.batch.max-delay})
+ * @param sidecarTimeout longest one sidecar call may take ({@code accelerator.sidecar.timeout})
+ * @param arrowLimit most bytes the operator's Arrow buffers may hold ({@code accelerator.memory.arrow-limit})
+ */
+public record JoinSpec(String descriptorJson, RowType leftType, RowType rightType, boolean[] filterNullKeys,
+        String pythonExecutable, int batchSize, long batchBytes, Duration maxDelay, Duration sidecarTimeout,
+        long arrowLimit) implements ChangelogSpec {
+    private static final long serialVersionUID = 1L;
+    static final String KIND = "join";
+    /** A batch row's columns before the joined row's: {@code $key}, {@code $key_group}, {@code $side}, {@code $order}. */
+    static final int TRANSPORT_COLUMNS = 4;
+
+    /** With the defaults of the accelerator's options for the batch and memory limits. */
+    public JoinSpec(String descriptorJson, RowType leftType, RowType rightType, boolean[] filterNullKeys,
+            String pythonExecutable) {
+        this(descriptorJson, leftType, rightType, filterNullKeys, pythonExecutable,
+                AcceleratorOptions.BATCH_SIZE.defaultValue(), AcceleratorOptions.BATCH_MAX_BYTES.defaultValue().getBytes(),
+                AcceleratorOptions.BATCH_MAX_DELAY.defaultValue(), AcceleratorOptions.SIDECAR_TIMEOUT.defaultValue(),
+                AcceleratorOptions.MEMORY_ARROW_LIMIT.defaultValue().getBytes());
+    }
+
+    public JoinSpec {
+        Objects.requireNonNull(descriptorJson, "descriptorJson");
+        Objects.requireNonNull(leftType, "leftType");
+        Objects.requireNonNull(rightType, "rightType");
+        Objects.requireNonNull(filterNullKeys, "filterNullKeys");
+        Objects.requireNonNull(pythonExecutable, "pythonExecutable");
+        SidecarLimits.check(batchSize, batchBytes, arrowLimit, sidecarTimeout);
+        if (maxDelay.isNegative() || maxDelay.isZero()) {
+            throw new IllegalArgumentException("accelerator.batch.max-delay must be positive, got " + maxDelay);
+        }
+        JsonNode descriptor = StateStageDescriptor.parse(descriptorJson, KIND);
+        StateStageDescriptor.checkKind(descriptor, KIND);
+        if (descriptor.path("state").path("fingerprint").asText().length() != 64) {
+            throw new IllegalArgumentException("the join descriptor has no 64-digit state.fingerprint");
+        }
+        List<LogicalType> inputs = new ArrayList<>(leftType.getChildren());
+        inputs.addAll(rightType.getChildren());
+        RowType row = StateStageDescriptor.fieldsType(descriptor.path("input").path("fields"), TRANSPORT_COLUMNS);
+        if (!row.getChildren().equals(inputs.stream().map(t -> t.copy(true)).toList())) {
+            throw new IllegalArgumentException("the join descriptor's input columns " + row + " are not the left"
+                    + " input's " + leftType + " then the right input's " + rightType + ", each nullable");
+        }
+    }
+
+    @Override
+    public String kind() {
+        return KIND;
+    }
+
+    /** The joined row: the left input's fields, then the right input's. */
+    @Override
+    public RowType inputType() {
+        return outputType();
+    }
+
+    @Override
+    public RowType valuesType() {
+        return outputType();
+    }
+
+    @Override
+    public RowType outputType() {
+        return StateStageDescriptor.fieldsType(descriptor().path("output").path("fields"), 0);
+    }
+}
