@@ -8,7 +8,6 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.flinkaccelerator.AcceleratorOptions;
-import org.flinkaccelerator.runtime.SidecarLimits;
 import org.flinkaccelerator.runtime.state.ChangelogSpec;
 import org.flinkaccelerator.runtime.state.StateStageDescriptor;
 
@@ -47,17 +46,11 @@ public record JoinSpec(String descriptorJson, RowType leftType, RowType rightTyp
     }
 
     public JoinSpec {
-        Objects.requireNonNull(descriptorJson, "descriptorJson");
         Objects.requireNonNull(leftType, "leftType");
         Objects.requireNonNull(rightType, "rightType");
         Objects.requireNonNull(filterNullKeys, "filterNullKeys");
-        Objects.requireNonNull(pythonExecutable, "pythonExecutable");
-        SidecarLimits.check(batchSize, batchBytes, arrowLimit, sidecarTimeout);
-        if (maxDelay.isNegative() || maxDelay.isZero()) {
-            throw new IllegalArgumentException("accelerator.batch.max-delay must be positive, got " + maxDelay);
-        }
-        JsonNode descriptor = StateStageDescriptor.parse(descriptorJson, KIND);
-        StateStageDescriptor.checkKind(descriptor, KIND);
+        JsonNode descriptor = ChangelogSpec.checkSettings(descriptorJson, KIND, pythonExecutable, batchSize,
+                batchBytes, maxDelay, sidecarTimeout, arrowLimit);
         if (descriptor.path("state").path("fingerprint").asText().length() != 64) {
             throw new IllegalArgumentException("the join descriptor has no 64-digit state.fingerprint");
         }

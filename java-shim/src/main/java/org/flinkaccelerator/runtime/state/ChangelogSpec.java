@@ -84,8 +84,20 @@ public interface ChangelogSpec extends SidecarStateSpec {
      */
     static void check(String descriptorJson, String kind, RowType inputType, String pythonExecutable, int batchSize,
             long batchBytes, Duration maxDelay, Duration sidecarTimeout, long arrowLimit) {
-        Objects.requireNonNull(descriptorJson, "descriptorJson");
         Objects.requireNonNull(inputType, "inputType");
+        JsonNode descriptor = checkSettings(descriptorJson, kind, pythonExecutable, batchSize, batchBytes, maxDelay,
+                sidecarTimeout, arrowLimit);
+        StateStageDescriptor.checkStateAndInput(descriptor, transportColumns(descriptor), inputType);
+    }
+
+    /**
+     * The descriptor, after failing unless the settings are within the sidecar's limits and
+     * {@code descriptorJson} is a descriptor of stage kind {@code kind}; a spec whose input columns
+     * are not one input's checks them itself.
+     */
+    static JsonNode checkSettings(String descriptorJson, String kind, String pythonExecutable, int batchSize,
+            long batchBytes, Duration maxDelay, Duration sidecarTimeout, long arrowLimit) {
+        Objects.requireNonNull(descriptorJson, "descriptorJson");
         Objects.requireNonNull(pythonExecutable, "pythonExecutable");
         SidecarLimits.check(batchSize, batchBytes, arrowLimit, sidecarTimeout);
         if (maxDelay.isNegative() || maxDelay.isZero()) {
@@ -93,6 +105,6 @@ public interface ChangelogSpec extends SidecarStateSpec {
         }
         JsonNode descriptor = StateStageDescriptor.parse(descriptorJson, kind);
         StateStageDescriptor.checkKind(descriptor, kind);
-        StateStageDescriptor.checkStateAndInput(descriptor, transportColumns(descriptor), inputType);
+        return descriptor;
     }
 }
