@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * in Flink's keyed two-input harness on RocksDB: the output sequences (kinds, timestamps, Flink's
  * binary rows, their order, watermarks) must be equal, for batches of one row, of a few and of
  * thousands, checkpoint barriers at random points, and a restore 1 -> 1 and after a rescale from 2
- * subtasks to 1 and 3.
+ * subtasks to 1 and 3; stock's state and another query's are refused, and so is another backend.
  */
 class AcceleratedJoinOperatorTest {
 
@@ -40,6 +41,33 @@ class AcceleratedJoinOperatorTest {
                 assertEquals(stock, planned.run(() -> planned.newAccelerated(batch), events, barriers, cut, run[0],
                         run[1]), "batch " + batch + ", " + run[0] + " -> " + run[1] + " subtasks");
             }
+        }
+    }
+
+    @Test
+    void stockStateAndStateOfAnotherQueryAreRefusedNamingWhatToDo() throws Exception {
+        JoinHarnesses.Planned planned = JoinHarnesses.plan(JoinHarnesses.QUERY);
+        List<JoinHarnesses.Event> events = JoinHarnesses.stream(planned, 7, 40, 12);
+        OperatorSubtaskState stock = planned.snapshotAfter(planned.newStock(), events);
+        assertTrue(restoreFailure(planned, planned.newAccelerated(10), stock)
+                .contains("restore it with accelerator.join.enabled: false"));
+        OperatorSubtaskState ours = planned.snapshotAfter(planned.newAccelerated(10), events);
+        JoinSpec spec = planned.spec();
+        AcceleratedJoinOperator otherQuery = new AcceleratedJoinOperator(new JoinSpec(
+                spec.descriptorJson().replace("ab".repeat(32), "cd".repeat(32)), spec.leftType(), spec.rightType(),
+                spec.filterNullKeys(), spec.pythonExecutable()));
+        assertTrue(restoreFailure(planned, otherQuery, ours).contains("the query's join changed"));
+    }
+
+    private static String restoreFailure(JoinHarnesses.Planned planned, AcceleratedJoinOperator operator,
+            OperatorSubtaskState state) throws Exception {
+        try (var harness = planned.harness(operator, 1, 0)) {
+            Exception e = assertThrows(Exception.class, () -> {
+                harness.initializeState(state);
+                harness.open();
+            });
+            return ExceptionUtils.findThrowable(e, JoinStateException.class)
+                    .orElseThrow(() -> new AssertionError("not a JoinStateException", e)).getMessage();
         }
     }
 

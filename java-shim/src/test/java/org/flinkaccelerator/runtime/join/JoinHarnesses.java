@@ -154,6 +154,19 @@ final class JoinHarnesses {
             return out;
         }
 
+        /** The snapshot of {@code operator}, one subtask, after {@code events}. */
+        OperatorSubtaskState snapshotAfter(TwoInputStreamOperator<RowData, RowData, RowData> operator,
+                List<Event> events) throws Exception {
+            try (var harness = harness(operator, 1, 0)) {
+                harness.open();
+                for (Event event : events) {
+                    route(List.of(harness), event);
+                }
+                harness.prepareSnapshotPreBarrier(1);
+                return harness.snapshot(1, 1);
+            }
+        }
+
         private void route(List<KeyedTwoInputStreamOperatorTestHarness<RowData, RowData, RowData, RowData>> subtasks,
                 Event event) throws Exception {
             if (event.row() == null) {
