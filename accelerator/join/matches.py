@@ -43,11 +43,8 @@ def emit(state: JoinState, slots: np.ndarray, sides: np.ndarray, orders: pa.Arra
     n = len(slots)
     rows = np.arange(n, dtype=np.int64)
     probe = pa.table({_ROW: rows, SLOT: slots, _OTHER: pa.array(1 - sides, pa.int8())})
-    held = pa.concat_tables([
-        pa.table({SLOT: side.table.column(SLOT), _SIDE: pa.array(np.full(side.num_rows, s), pa.int8()),
-                  _PLACE: pa.array(np.arange(side.num_rows), pa.int64()), _COUNT: side.count,
-                  ORDER: side.table.column(ORDER)})
-        for s, side in ((LEFT, state.sides[LEFT]), (RIGHT, state.sides[RIGHT]))])
+    keys = pa.array(np.unique(slots), pa.int64())
+    held = pa.concat_tables([_held(s, side, keys) for s, side in ((LEFT, state.sides[LEFT]), (RIGHT, state.sides[RIGHT]))])
     earlier = pa.table({_PLACE: rows, SLOT: slots, _SIDE: pa.array(sides, pa.int8()), ORDER: orders})
     with_held = probe.join(held, keys=[SLOT, _OTHER], right_keys=[SLOT, _SIDE], join_type="inner",
                            use_threads=False)
@@ -70,6 +67,15 @@ def emit(state: JoinState, slots: np.ndarray, sides: np.ndarray, orders: pa.Arra
     own = out_rows + np.array([state.sides[LEFT].num_rows, state.sides[RIGHT].num_rows])[sides[out_rows]]
     is_left = sides[out_rows] == LEFT
     return Emission(out_rows, np.where(is_left, own, other), np.where(is_left, other, own))
+
+
+def _held(side_id: int, side, keys: pa.Array) -> pa.Table:
+    """The rows `side` holds for the batch's key slots `keys`, with their place in it: the join then
+    hashes only these, not the whole state."""
+    places = np.flatnonzero(pc.is_in(side.table.column(SLOT), value_set=keys).to_numpy(zero_copy_only=False))
+    return pa.table({SLOT: side.table.column(SLOT).take(places), _SIDE: pa.array(np.full(len(places), side_id), pa.int8()),
+                     _PLACE: pa.array(places, pa.int64()), _COUNT: side.count[places],
+                     ORDER: side.table.column(ORDER).take(places)})
 
 
 def _array(table: pa.Table, name: str) -> pa.Array:
