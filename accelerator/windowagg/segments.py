@@ -31,7 +31,7 @@ class Segments:
         ordered = slots[self.order]
         starts = np.r_[True, ordered[1:] != ordered[:-1]] if n else np.zeros(0, dtype=bool)
         self.starts = np.flatnonzero(starts)
-        self.ends = np.r_[self.starts[1:], n] - 1
+        self.ends = np.append(self.starts[1:], n)[:len(self.starts)] - 1
         self.seg = np.cumsum(starts) - 1
         self.slots = ordered[self.starts]
         self.back = np.empty(n, dtype=np.int64)
