@@ -62,8 +62,8 @@ class FlinkCluster:
     mount namespace with a small /dev/shm). Use as a context manager or call `start()`/`stop()`.
     """
 
-    #: How long `stop-cluster.sh` may run before the daemons it has not stopped get signals instead.
-    stop_script_timeout_s = 120.0
+    #: How long the daemons may take to exit on SIGTERM before they get SIGKILL.
+    stop_grace_s = 20.0
 
     def __init__(self, flink_home: Path | None = None, taskmanagers: int = 1,
                  slots_per_taskmanager: int = 2, config: Mapping[str, object] | None = None,
@@ -182,8 +182,9 @@ class FlinkCluster:
         cluster.rest_port, cluster.started = state["rest_port"], True
         return cluster
 
-    def daemon_pids(self) -> list[int]:
-        """Every JVM started from this cluster's home, found by its command line."""
+    def daemon_pids(self, main_class: str = "") -> list[int]:
+        """Every JVM started from this cluster's home (whose command line also names `main_class`),
+        found by its command line."""
         marker = str(self.home) + "/"
         pids = []
         for entry in Path("/proc").iterdir():
@@ -193,23 +194,18 @@ class FlinkCluster:
                 cmdline = (entry / "cmdline").read_bytes().decode(errors="replace")
             except OSError:
                 continue
-            if marker in cmdline and int(entry.name) != os.getpid():
+            if marker in cmdline and main_class in cmdline and int(entry.name) != os.getpid():
                 pids.append(int(entry.name))
         return pids
 
     def stop(self, keep_logs: bool = False) -> Path | None:
-        """Stop every daemon (stop-cluster.sh, then signals for stragglers); remove the copy.
+        """Stop every daemon (JobManager, TaskManagers, a gateway): SIGTERM to all at once, as
+        `stop-cluster.sh` sends each in turn, then SIGKILL for stragglers; remove the copy.
 
         Returns the kept workdir when `keep_logs` (logs under `flink/log/`).
         """
         if self.started:
-            try:
-                subprocess.run([str(self.home / "bin" / "stop-cluster.sh")], cwd=self.home, env=self._env(),
-                               capture_output=True, text=True, timeout=self.stop_script_timeout_s)
-            except subprocess.TimeoutExpired:
-                pass  # on a loaded machine the script can take longer: what it left running gets signals
-            for pid in self.daemon_pids():
-                processes.stop_pid(pid)
+            processes.stop_pids(self.daemon_pids(), self.stop_grace_s)
             self.started = False
         if keep_logs:
             return self.workdir

@@ -180,7 +180,7 @@ class KafkaBroker:
     def stop(self, keep_logs: bool = False) -> Path | None:
         """Stop the broker; returns the kept folder when `keep_logs`, else removes it."""
         if self.pid is not None:
-            processes.stop_pid(self.pid)
+            processes.stop_pids([self.pid])
         if self.process is not None:
             self.process.wait()
         self.process, self._pid = None, None

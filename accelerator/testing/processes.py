@@ -41,20 +41,28 @@ def spawn(cmd: list[str], log: Path, *, cwd: Path, env: dict[str, str] | None = 
                                 preexec_fn=_die_with_parent if die_with_parent else None)
 
 
-def stop_pid(pid: int, grace_s: float = 20.0) -> None:
-    """SIGTERM, then SIGKILL after `grace_s`; returns once the process is gone."""
+def stop_pids(pids: list[int], grace_s: float = 20.0) -> None:
+    """SIGTERM to every one of `pids` at once, then SIGKILL to those still running after `grace_s`;
+    returns once all are gone. Signalled together, a JobManager, its TaskManagers and a gateway
+    shut down side by side in about a second; one after another (as Flink's stop scripts do, each
+    also starting a JVM to read the config) they took 16-20 s."""
+    left = set(pids)
     for sig, wait in ((signal.SIGTERM, grace_s), (signal.SIGKILL, 10.0)):
-        try:
-            os.kill(pid, sig)
-        except ProcessLookupError:
-            return
+        for pid in list(left):
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                left.discard(pid)
         deadline = time.monotonic() + wait
-        while time.monotonic() < deadline:
-            _reap(pid)
-            if not alive(pid):
-                return
+        while left and time.monotonic() < deadline:
+            for pid in list(left):
+                _reap(pid)
+                if not alive(pid):
+                    left.discard(pid)
             time.sleep(0.1)
-    raise TimeoutError(f"process {pid} survived SIGKILL")
+        if not left:
+            return
+    raise TimeoutError(f"processes {sorted(left)} survived SIGKILL")
 
 
 def _reap(pid: int) -> None:

@@ -250,6 +250,5 @@ def test_wheel_and_install_jar_on_a_standalone_cluster_with_two_taskmanagers(dep
         if not stopped:
             subprocess.run([str(home / "bin" / "stop-cluster.sh")], cwd=home, env=outside_env(),
                            capture_output=True, timeout=120)
-        for pid in cluster.daemon_pids() + processes_of(venv):
-            processes.stop_pid(pid)
+        processes.stop_pids(cluster.daemon_pids() + processes_of(venv))
 
