@@ -27,10 +27,10 @@ PYTEST_ARGS  ?=
 # The native format kernels (Rust) are compiled by the package's own install (setuptools-rust).
 NATIVE_SRC   := native/Cargo.toml native/Cargo.lock $(shell find native/src -type f 2>/dev/null)
 
-.PHONY: help setup venv shim dist test test-java test-java-1.20 test-python compat compat-docs compat-versions compat-release demo bench bench-p2 bench-stateful bench-quick bench-formats soak clean-cache
+.PHONY: help setup venv shim dist test test-stream-services test-stream-cpu test-java test-java-1.20 test-python test-python-no-services test-python-services compat compat-docs compat-versions compat-release demo bench bench-p2 bench-stateful bench-quick bench-formats soak clean-cache
 help:
 	@echo "make demo   - run the main job on a local Kafka broker and stock Flink $(FLINK_VERSION)"
-	@echo "make test   - everything CI runs: Java unit tests, then the Python and end-to-end tests"
+	@echo "make test   - everything CI runs: the service tests beside the Java tests, the other Python tests and the compat suite"
 	@echo "make setup  - only provision (venv, shim jar, runtime jars, Flink distribution)"
 	@echo "make dist   - the installable wheel (native kernels and the jar inside) and the jar, in dist/ (docs/deploy.md)"
 	@echo "make compat - the compatibility suite alone (stock vs accelerated Flink on every case);"
@@ -79,12 +79,30 @@ $(FLINK_DIST): $(RUNTIME_JARS) $(wildcard flink-compat-tests/protos/*.proto) | $
 	rm -rf $(FLINK_HOME)
 	$(PY) -m accelerator.testing.distribution
 
-test: test-java test-python compat
+# Two streams at once on the provisioned tree: the service tests, one at a time (their fault tests
+# time kills against running jobs, and they spend most of their time waiting on jobs, checkpoints
+# and restarts), beside the CPU-bound parts one after another (Java tests, the tests without
+# services, the compatibility suite). Each output line is prefixed with its part; a failing part
+# fails `make test` (the other stream still runs to its end, so its log is complete too).
+test: setup
+	@$(MAKE) --no-print-directory -j2 test-stream-services test-stream-cpu
+
+# $(call in_part,NAME,TARGETS): make TARGETS, each output line prefixed with [NAME], failing as they do.
+in_part = set -o pipefail; $(MAKE) --no-print-directory $(2) 2>&1 | sed -u 's/^/[$(1)] /'
+
+test-stream-services:
+	@$(call in_part,services,test-python-services)
+
+test-stream-cpu:
+	@$(call in_part,java,test-java)
+	@$(call in_part,no-services,test-python-no-services)
+	@$(call in_part,compat,compat)
 
 # The sidecar tests start the real Python sidecar from the venv; tests that plan csv tables take
-# flink-csv from the distribution (it is not in the Maven repositories).
+# flink-csv from the distribution (it is not in the Maven repositories). `test`, not `verify`: the
+# jar the service tests copy into their clusters is setup's, and must not be rewritten under them.
 test-java: $(VENV)/.installed $(FLINK_DIST)
-	$(MVN) -f java-shim/pom.xml verify
+	$(MVN) -f java-shim/pom.xml test
 
 # The Java tests compiled and run against Flink 1.20.3 (the 1.20 jar's build; its operator harness tests
 # compare with 1.20's stock operators). Not part of `make test`.
@@ -95,8 +113,12 @@ test-java-1.20:
 # The tests without services run on two processes (one per core: most of them wait on a JVM
 # oracle or a sidecar part of the time); the service tests, which time faults against running
 # jobs, one at a time.
-test-python: setup
+test-python: test-python-no-services test-python-services
+
+test-python-no-services: setup
 	$(PY) -m pytest -m "not services" -n 2 --dist loadfile $(PYTEST_ARGS)
+
+test-python-services: setup
 	$(PY) -m pytest -m services $(PYTEST_ARGS)
 
 # Cases at once: each spends most of its time waiting on Kafka, the gateway and job scheduling,
