@@ -91,12 +91,12 @@ test: setup
 in_part = set -o pipefail; $(MAKE) --no-print-directory $(2) 2>&1 | sed -u 's/^/[$(1)] /'
 
 test-stream-services:
-	@$(call in_part,services,test-python-services)
+	@+$(call in_part,services,test-python-services)
 
 test-stream-cpu:
-	@$(call in_part,java,test-java)
-	@$(call in_part,no-services,test-python-no-services)
-	@$(call in_part,compat,compat)
+	@+$(call in_part,java,test-java)
+	@+$(call in_part,no-services,test-python-no-services)
+	@+$(call in_part,compat,compat)
 
 # The sidecar tests start the real Python sidecar from the venv; tests that plan csv tables take
 # flink-csv from the distribution (it is not in the Maven repositories). `test`, not `verify`: the
