@@ -142,16 +142,7 @@ def choose(spec: DedupSpec, state: DedupState, slots: np.ndarray, rows: pa.Table
             replace = none | (times[level] >= state.kept_rowtime[s])
             suppressed = np.zeros(len(level), dtype=bool)
             state.kept_rowtime[s[replace]] = times[level[replace]]
-        emitting = replace & ~suppressed
-        if emits_changes:
-            first = emitting & none
-            update = emitting & ~none
-            out.add(level[first], 1, INSERT, current[first])
-            if spec.generate_update_before:
-                out.add(level[update], 0, UPDATE_BEFORE, prev[update])
-            out.add(level[update], 1, UPDATE_AFTER, current[update])
-        else:
-            out.add(level[emitting], 1, UPDATE_AFTER, current[emitting])
+        _add_replacements(spec, out, level, replace & ~suppressed, none, prev, current)
         # The kept row is the one stock's heap state holds: the replacing row, whose emission set its kind.
         kinds = np.where(emits_changes & (none | suppressed), INSERT, UPDATE_AFTER).astype(np.int8)
         state.kept_kind[s[replace]] = kinds[replace]
@@ -188,16 +179,8 @@ def _last_rows_by_rowtime(spec: DedupSpec, state: DedupState, slots: np.ndarray,
     earlier = last >= segments.starts[segments.seg]
     current = base + segments.order
     prev = np.where(earlier, current[np.maximum(last, 0)], kept[segments.seg])
-    rows = segments.order
+    _add_replacements(spec, out, segments.order, replace, none, prev, current)
     emits_changes = spec.generate_update_before or spec.generate_insert
-    if emits_changes:
-        first, update = replace & none, replace & ~none
-        out.add(rows[first], 1, INSERT, current[first])
-        if spec.generate_update_before:
-            out.add(rows[update], 0, UPDATE_BEFORE, prev[update])
-        out.add(rows[update], 1, UPDATE_AFTER, current[update])
-    else:
-        out.add(rows[replace], 1, UPDATE_AFTER, current[replace])
     kinds = np.where(emits_changes & none, INSERT, UPDATE_AFTER).astype(np.int8)
     # Per key, its last replacing row (every key has one when it had no row before the batch).
     final = np.maximum.accumulate(replacing)[segments.ends]
@@ -207,6 +190,21 @@ def _last_rows_by_rowtime(spec: DedupSpec, state: DedupState, slots: np.ndarray,
     state.kept_kind[keys] = kinds[final[moved]]
     state.kept_rowtime[keys] = latest[segments.ends[moved]]
     return out.emission()
+
+
+def _add_replacements(spec: DedupSpec, out: _Out, rows: np.ndarray, emitting: np.ndarray, none: np.ndarray,
+                      prev: np.ndarray, current: np.ndarray) -> None:
+    """What the `emitting` rows among `rows` emit (`none`: their key kept no row; `prev`, `current`:
+    the sources of the kept row and of the row): +I when the key had none, else -U kept (with
+    update-befores) and +U row; without inserts nor update-befores, +U row."""
+    if spec.generate_update_before or spec.generate_insert:
+        first, update = emitting & none, emitting & ~none
+        out.add(rows[first], 1, INSERT, current[first])
+        if spec.generate_update_before:
+            out.add(rows[update], 0, UPDATE_BEFORE, prev[update])
+        out.add(rows[update], 1, UPDATE_AFTER, current[update])
+    else:
+        out.add(rows[emitting], 1, UPDATE_AFTER, current[emitting])
 
 
 def _rows_at(state: DedupState, rows: pa.Table, sources: np.ndarray) -> pa.Table:
