@@ -73,6 +73,23 @@ def test_the_expected_acceleration_can_differ_on_a_named_flink_release(tmp_path,
     assert cases.load(make_case(tmp_path / "b", yaml_text=yaml_text, src='"x"\n', side='{"a": 1}\n')).expect == "accelerated"
 
 
+def test_a_case_does_not_apply_to_the_flink_lines_or_releases_it_names(tmp_path, monkeypatch):
+    yaml_text = 'not_applicable_on_flink: {"1.20": "1.20 has no URL_ENCODE", "2.3.0": "2.3.0 rejects it"}\n'
+    folder = make_case(tmp_path, yaml_text=yaml_text, src='"x"\n', side='{"a": 1}\n')
+    for release, reason in [("1.20.3", "1.20 has no URL_ENCODE"), ("1.20.0", "1.20 has no URL_ENCODE"),
+                            ("2.3.0", "2.3.0 rejects it"), ("2.3.1", None), ("2.2.1", None), ("1.2.0", None)]:
+        monkeypatch.setenv("ACCELERATOR_FLINK_VERSION", release)
+        assert cases.load(folder).not_applicable == reason, release
+
+
+@pytest.mark.parametrize("setting", ["{1.20: reason}", '{"1.20": ""}', '["1.20"]'])
+def test_a_not_applicable_entry_needs_a_quoted_release_and_a_reason(tmp_path, setting):
+    # Unquoted, YAML reads 1.20 as the number 1.2, which would name no release at all.
+    with pytest.raises(cases.CaseError, match="not_applicable_on_flink must map quoted"):
+        cases.load(make_case(tmp_path, yaml_text=f"not_applicable_on_flink: {setting}\n", src='"x"\n',
+                             side='{"a": 1}\n'))
+
+
 def test_unknown_placeholders_are_rejected(tmp_path):
     with pytest.raises(cases.CaseError, match="unknown placeholders"):
         cases.load(make_case(tmp_path, script=SCRIPT + "-- ${brokers}\n"))

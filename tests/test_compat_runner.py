@@ -65,10 +65,10 @@ def test_summary_counts_cases_per_area():
                    result("fn_bad", passed=False, status="mismatch", detail="topic out: message 0\nmore")],
                   "make compat-docs", "2.2.1")
     assert "on stock Flink 2.2.1 and" in text
-    assert "| built-in functions | 3 | 2 | 2 | 1 | 0 | 2 |" in text
-    assert "| stateful shapes | 4 | 4 | 4 | 2 | 1 | 1 |" in text
-    assert "| formats, options, metadata, time zones | 1 | 1 | 1 | 0 | 0 | 1 |" in text
-    assert "| **all** | 8 | 7 | 7 | 3 | 1 | 4 |" in text
+    assert "| built-in functions | 3 | 2 | 0 | 2 | 1 | 0 | 2 |" in text
+    assert "| stateful shapes | 4 | 4 | 0 | 4 | 2 | 1 | 1 |" in text
+    assert "| formats, options, metadata, time zones | 1 | 1 | 0 | 1 | 0 | 0 | 1 |" in text
+    assert "| **all** | 8 | 7 | 0 | 7 | 3 | 1 | 4 |" in text
     assert "- `fn_bad`: mismatch: topic out: message 0" in text
     assert "Other Flink releases" not in text
 
@@ -88,9 +88,9 @@ def test_summary_has_one_row_per_other_flink_release_from_its_report(tmp_path):
     text = render([result("fn_a"), result("fn_b")], "make compat-docs", "2.2.1",
                   [(release, other), ("2.2.0", [result("fn_a", acceleration="stock")])])
     releases = text.split("## Other Flink releases\n", 1)[1]
-    assert "| 2.2.1 (above) | 2 | 2 | 2 | 2 | 0 | 0 |" in releases
-    assert "| 2.3.0 | 3 | 2 | 2 | 1 | 1 | 1 |" in releases
-    assert "| 2.2.0 | 1 | 1 | 1 | 0 | 0 | 1 |" in releases
+    assert "| 2.2.1 (above) | 2 | 2 | 0 | 2 | 2 | 0 | 0 |" in releases
+    assert "| 2.3.0 | 3 | 2 | 0 | 2 | 1 | 1 | 1 |" in releases
+    assert "| 2.2.0 | 1 | 1 | 0 | 1 | 0 | 0 | 1 |" in releases
     assert "### Failing cases on Flink 2.3.0\n\n- `json_c`: mismatch: topic out: message 3 differs" in releases
     assert "Failing cases on Flink 2.2.0" not in releases
 
@@ -174,6 +174,64 @@ def test_an_accelerated_failure_must_name_the_cases_bad_record(tmp_path):
     wrong = runner._compare(case, stock, accelerated("topic 'c-src-acc', partition 0, offset 2"))
     assert (named.status, named.passed) == ("identical", True)
     assert (wrong.status, wrong.passed) == ("mismatch", False) and "offset 1" in wrong.detail
+
+
+def test_a_case_that_does_not_apply_passes_only_when_stock_flink_rejects_it(tmp_path, monkeypatch):
+    from accelerator.compat.case import Case
+    from accelerator.compat.runner import CompatRunner, RunOutcome
+    from accelerator.testing.flink import SqlSubmissionFailed
+
+    monkeypatch.setenv("ACCELERATOR_FLINK_VERSION", "1.20.3")
+    case = Case(name="c", path=tmp_path, script="", topics=("src", "dst"), inputs={"src": tmp_path},
+                formats={"src": "json", "dst": "json"}, not_applicable="1.20 has no URL_ENCODE")
+    runner = CompatRunner(None, None, None)
+    runs = []
+    monkeypatch.setattr(runner, "_input_records", lambda case: {})
+
+    def stock_run(outcome):
+        def run(case, records, accelerated):
+            runs.append(accelerated)
+            if isinstance(outcome, Exception):
+                raise outcome
+            return outcome
+        return run
+
+    monkeypatch.setattr(runner, "_run", stock_run(SqlSubmissionFailed(
+        "c/case.sql (stock-1): SqlValidatorException: No match found for function signature URL_ENCODE(<CHARACTER>)\n"
+        "-- in statement: ...")))
+    rejected = runner.run_case(case)
+    monkeypatch.setattr(runner, "_run", stock_run(RunOutcome(failure="TableException: unsupported", duration_ms=5)))
+    failed_job = runner.run_case(case)
+    monkeypatch.setattr(runner, "_run", stock_run(RunOutcome(outputs={"dst": [Record(value=b"1")]})))
+    accepted = runner.run_case(case)
+
+    assert runs == [False, False, False], "only the stock side runs"
+    assert (rejected.status, rejected.passed, rejected.acceleration) == ("not applicable", True, "not run")
+    assert rejected.detail == ("1.20 has no URL_ENCODE (stock Flink 1.20.3 rejects it: c/case.sql (stock-1): "
+                               "SqlValidatorException: No match found for function signature URL_ENCODE(<CHARACTER>))")
+    assert (failed_job.status, failed_job.passed, failed_job.stock_ms) == ("not applicable", True, 5)
+    assert (accepted.status, accepted.passed) == ("error", False)
+    assert "stock Flink 1.20.3 ran this case" in accepted.detail and "1.20 has no URL_ENCODE" in accepted.detail
+
+
+def test_the_summary_counts_and_lists_cases_that_do_not_apply_to_a_release():
+    from accelerator.compat.runner import CaseResult
+    from accelerator.compat.summary import render
+
+    def result(name, status="identical", acceleration="accelerated", detail=""):
+        return CaseResult(name, status, True, acceleration, [], 1, 1, 1, detail=detail)
+
+    skipped = result("fn_url_codec", "not applicable", "not run", "1.20 has no URL_ENCODE (stock Flink 1.20.3 "
+                                                                  "rejects it: No match found)")
+    text = render([result("fn_url_codec"), result("fn_upper")], "make compat-docs", "2.2.1",
+                  [("1.20.3", [skipped, result("fn_upper")])])
+    assert "| built-in functions | 2 | 2 | 0 | 2 | 2 | 0 | 0 |" in text
+    releases = text.split("## Other Flink releases\n", 1)[1]
+    assert "| 1.20.3 | 2 | 1 | 1 | 1 | 1 | 0 | 0 |" in releases
+    assert ("### Not applicable on Flink 1.20.3\n\n- `fn_url_codec`: 1.20 has no URL_ENCODE (stock Flink 1.20.3 "
+            "rejects it: No match found)") in releases
+    assert "Failing cases on Flink 1.20.3" not in releases
+    assert "Not applicable on Flink 2.2.1" not in text
 
 
 def test_the_report_is_written_before_the_services_stop(tmp_path, monkeypatch):

@@ -12,7 +12,7 @@ import yaml
 from accelerator.testing import locations, sql
 
 CASE_KEYS = {"partitions", "wrapped", "ordered", "compare", "tolerate", "expect", "expect_on_flink", "expect_failure",
-             "bad_record", "notes", "timestamps", "accelerated_operators", "fallback_reasons"}
+             "bad_record", "notes", "timestamps", "accelerated_operators", "fallback_reasons", "not_applicable_on_flink"}
 COMPARE_MODES = ("messages", "final")
 ACCELERATION_LEVELS = ("accelerated", "partial", "stock")
 TOPIC_PREFIX = "topic:"
@@ -47,6 +47,9 @@ class Case:
     #: texts each of which some stock part's reason (`accelerator explain`) must contain: why the
     #: case falls back, checked, not only listed
     fallback_reasons: tuple[str, ...] = ()
+    #: why the case does not apply to the Flink release the suite runs on (its SQL is something that
+    #: release's stock Flink rejects), or None where it applies
+    not_applicable: str | None = None
     notes: str = ""
 
     @property
@@ -85,6 +88,7 @@ def load(path: Path) -> Case:
                 timestamps=bool(settings.get("timestamps", False)),
                 accelerated_operators=tuple(str(n) for n in settings.get("accelerated_operators") or ()),
                 fallback_reasons=tuple(str(r) for r in settings.get("fallback_reasons") or ()),
+                not_applicable=_not_applicable(settings.get("not_applicable_on_flink"), path),
                 notes=str(settings.get("notes") or ""))
     _check(case)
     return case
@@ -153,3 +157,18 @@ def _expect(settings: dict) -> str | None:
     """The acceleration expected on the Flink release the suite runs on: `expect`, unless
     `expect_on_flink` names that release (one whose formats keep more on stock, as 2.3's json TIME)."""
     return (settings.get("expect_on_flink") or {}).get(locations.flink_version(), settings.get("expect"))
+
+
+def _not_applicable(setting, path: Path) -> str | None:
+    """The reason `not_applicable_on_flink` gives for the Flink release the suite runs on: an entry
+    names a release ("1.20.3") or a whole line ("1.20": every 1.20.x)."""
+    if setting is None:
+        return None
+    # Quoted keys only: YAML reads an unquoted 1.20 as the number 1.2.
+    if not isinstance(setting, dict) or not all(isinstance(named, str) and isinstance(reason, str) and reason.strip()
+                                                for named, reason in setting.items()):
+        raise CaseError(f"{path}/case.yaml: not_applicable_on_flink must map quoted Flink releases or lines "
+                        f"(\"1.20\") to the reason the case does not apply there, got {setting!r}")
+    release = locations.flink_version()
+    return next((reason for named, reason in setting.items()
+                 if release == named or release.startswith(f"{named}.")), None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import date
 
-from accelerator.compat.runner import CaseResult
+from accelerator.compat.runner import NOT_APPLICABLE, CaseResult
 
 #: Area of a case, by name prefix; the first match wins.
 AREAS = (("fn_", "built-in functions"), ("type_", "types through formats"), ("nexmark_", "Nexmark"),
@@ -18,6 +18,8 @@ FORMAT_PREFIXES = ("json_", "csv_", "avro_", "raw_", "key_", "metadata_", "time_
 STATEFUL_WORDS = ("join", "window", "tumble", "hop", "session", "cumulate", "dedup", "aggregate", "group_agg",
                   "distinct", "top_n", "topn")
 STATEFUL = "stateful shapes"
+#: The count columns of every table (`_counts`).
+COLUMNS = "cases | passed | not applicable | identical | accelerated | partial | stock"
 OTHER = "formats, options, metadata, time zones"
 
 
@@ -44,30 +46,34 @@ def render(results: list[CaseResult], command: str, flink_version: str,
         "real broker, and compares what reached Kafka (see `flink-compat-tests/README.md`).",
         f"Generated on {date.today().isoformat()} by `{command}`.",
         "",
-        "| area | cases | passed | identical | accelerated | partial | stock |",
-        "|---|---|---|---|---|---|---|",
+        f"| area | {COLUMNS} |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     lines += [f"| {area} | {_counts(by_area[area])} |" for area in sorted(by_area)]
     lines.append(f"| **all** | {_counts(results)} |")
     lines += _failing(results, "## Failing cases")
+    lines += _not_applicable(results, f"## Not applicable on Flink {flink_version}")
     if other_releases:
         lines += ["", "## Other Flink releases", "",
                   "The same suite and the same jar on the stock distribution of each supported release",
                   "(`make compat-versions`; reports in `flink-compat-tests/results/`).", "",
-                  "| Flink | cases | passed | identical | accelerated | partial | stock |",
-                  "|---|---|---|---|---|---|---|",
+                  f"| Flink | {COLUMNS} |",
+                  "|---|---|---|---|---|---|---|---|",
                   f"| {flink_version} (above) | {_counts(results)} |"]
         lines += [f"| {release} | {_counts(rows)} |" for release, rows in other_releases]
         for release, rows in other_releases:
             lines += _failing(rows, f"### Failing cases on Flink {release}")
+            lines += _not_applicable(rows, f"### Not applicable on Flink {release}")
     lines += _fallback_section(results)
     return "\n".join(lines) + "\n"
 
 
 def _counts(rows: list[CaseResult]) -> str:
-    """cases | passed | identical | accelerated | partial | stock, as table cells."""
+    """The COLUMNS' cells; a case that does not apply to the release counts in none but cases and its own."""
+    not_applicable = sum(r.status == NOT_APPLICABLE for r in rows)
     return " | ".join(str(n) for n in (
-        len(rows), sum(r.passed for r in rows), sum(r.status == "identical" for r in rows),
+        len(rows), sum(r.passed for r in rows) - not_applicable, not_applicable,
+        sum(r.status == "identical" for r in rows),
         sum(r.acceleration == "accelerated" for r in rows), sum(r.acceleration == "partial" for r in rows),
         sum(r.acceleration == "stock" for r in rows)))
 
@@ -78,6 +84,14 @@ def _failing(results: list[CaseResult], heading: str) -> list[str]:
         return []
     return ["", heading, ""] + [f"- `{r.name}`: {r.status}: {r.detail.splitlines()[0] if r.detail else ''}"
                                 for r in failed]
+
+
+def _not_applicable(results: list[CaseResult], heading: str) -> list[str]:
+    """Cases the release's stock Flink rejects, each with its case.yaml reason and stock's error."""
+    rows = [r for r in results if r.status == NOT_APPLICABLE]
+    if not rows:
+        return []
+    return ["", heading, ""] + [f"- `{r.name}`: {r.detail}" for r in rows]
 
 
 def _fallback_section(results: list[CaseResult]) -> list[str]:
