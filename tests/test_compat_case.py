@@ -73,6 +73,15 @@ def test_the_expected_acceleration_can_differ_on_a_named_flink_release(tmp_path,
     assert cases.load(make_case(tmp_path / "b", yaml_text=yaml_text, src='"x"\n', side='{"a": 1}\n')).expect == "accelerated"
 
 
+def test_the_fallback_reasons_can_differ_on_a_named_flink_line(tmp_path, monkeypatch):
+    yaml_text = 'fallback_reasons: [async state]\nfallback_reasons_on_flink: {"1.20": []}\n'
+    folder = make_case(tmp_path, yaml_text=yaml_text, src='"x"\n', side='{"a": 1}\n')
+    monkeypatch.setenv("ACCELERATOR_FLINK_VERSION", "1.20.3")
+    assert cases.load(folder).fallback_reasons == ()
+    monkeypatch.setenv("ACCELERATOR_FLINK_VERSION", "2.2.1")
+    assert cases.load(folder).fallback_reasons == ("async state",)
+
+
 def test_a_case_does_not_apply_to_the_flink_lines_or_releases_it_names(tmp_path, monkeypatch):
     yaml_text = 'not_applicable_on_flink: {"1.20": "1.20 has no URL_ENCODE", "2.3.0": "2.3.0 rejects it"}\n'
     folder = make_case(tmp_path, yaml_text=yaml_text, src='"x"\n', side='{"a": 1}\n')

@@ -12,7 +12,8 @@ import yaml
 from accelerator.testing import locations, sql
 
 CASE_KEYS = {"partitions", "wrapped", "ordered", "compare", "tolerate", "expect", "expect_on_flink", "expect_failure",
-             "bad_record", "notes", "timestamps", "accelerated_operators", "fallback_reasons", "not_applicable_on_flink"}
+             "bad_record", "notes", "timestamps", "accelerated_operators", "fallback_reasons", "fallback_reasons_on_flink",
+             "not_applicable_on_flink"}
 COMPARE_MODES = ("messages", "final")
 ACCELERATION_LEVELS = ("accelerated", "partial", "stock")
 TOPIC_PREFIX = "topic:"
@@ -87,7 +88,7 @@ def load(path: Path) -> Case:
                 bad_record=_bad_record(settings.get("bad_record"), path),
                 timestamps=bool(settings.get("timestamps", False)),
                 accelerated_operators=tuple(str(n) for n in settings.get("accelerated_operators") or ()),
-                fallback_reasons=tuple(str(r) for r in settings.get("fallback_reasons") or ()),
+                fallback_reasons=tuple(str(r) for r in _for_this_release(settings, "fallback_reasons") or ()),
                 not_applicable=_not_applicable(settings.get("not_applicable_on_flink"), path),
                 notes=str(settings.get("notes") or ""))
     _check(case)
@@ -154,9 +155,22 @@ def discover(roots: list[Path], pattern: str = "*") -> list[Case]:
 
 
 def _expect(settings: dict) -> str | None:
-    """The acceleration expected on the Flink release the suite runs on: `expect`, unless
-    `expect_on_flink` names that release (one whose formats keep more on stock, as 2.3's json TIME)."""
-    return (settings.get("expect_on_flink") or {}).get(locations.flink_version(), settings.get("expect"))
+    """The acceleration expected on the Flink release the suite runs on (`expect_on_flink` names
+    releases whose formats keep more on stock, as 2.3's json TIME)."""
+    return _for_this_release(settings, "expect")
+
+
+def _names_this_release(named: str) -> bool:
+    """Whether a release ("1.20.3") or line ("1.20": every 1.20.x) named in case.yaml is the suite's."""
+    release = locations.flink_version()
+    return release == named or release.startswith(f"{named}.")
+
+
+def _for_this_release(settings: dict, key: str):
+    """`key`'s setting on the Flink release the suite runs on: `<key>_on_flink`'s entry naming that
+    release or its line, else `key`'s own."""
+    return next((value for named, value in (settings.get(f"{key}_on_flink") or {}).items()
+                 if _names_this_release(str(named))), settings.get(key))
 
 
 def _not_applicable(setting, path: Path) -> str | None:
@@ -169,6 +183,4 @@ def _not_applicable(setting, path: Path) -> str | None:
                                                 for named, reason in setting.items()):
         raise CaseError(f"{path}/case.yaml: not_applicable_on_flink must map quoted Flink releases or lines "
                         f"(\"1.20\") to the reason the case does not apply there, got {setting!r}")
-    release = locations.flink_version()
-    return next((reason for named, reason in setting.items()
-                 if release == named or release.startswith(f"{named}.")), None)
+    return next((reason for named, reason in setting.items() if _names_this_release(named)), None)
