@@ -69,7 +69,7 @@ final class WrittenColumns {
             metadata = new RowType(written.getFields().subList(first, written.getFieldCount()));
             getters = new RowData.FieldGetter[metadata.getFieldCount()];
             for (int i = 0; i < getters.length; i++) {
-                getters[i] = RowData.createFieldGetter(metadata.getTypeAt(i), i);
+                getters[i] = FieldGetters.nullChecked(metadata.getTypeAt(i), i);
             }
         }
 

@@ -41,9 +41,7 @@ public record DedupNode(ExecNode<?> node, int[] uniqueKeys, boolean isRowtime, b
     public static List<Found> find(ExecNodeGraph graph) {
         List<Found> out = new ArrayList<>();
         for (ExecNode<?> node : ExecNodes.reachable(graph)) {
-            if (node.getClass() == StreamExecDeduplicate.class && InsertOnlyFirstRow.lineProblem() != null) {
-                out.add(new Found(node, null, new FallbackReason("exec node", InsertOnlyFirstRow.lineProblem())));
-            } else if (node.getClass() == StreamExecDeduplicate.class) {
+            if (node.getClass() == StreamExecDeduplicate.class) {
                 try {
                     out.add(new Found(node, read(node), null));
                 } catch (StockFields.Missing e) {

@@ -10,6 +10,7 @@ import org.apache.flink.table.data.binary.BinarySegmentUtils;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
+import org.flinkaccelerator.runtime.FieldGetters;
 import org.flinkaccelerator.runtime.state.KeyedRowBatchOperator;
 
 /**
@@ -43,7 +44,7 @@ public final class AcceleratedJoinOperator extends KeyedRowBatchOperator<JoinSpe
         static Side of(byte id, RowType type, int firstColumn, int otherColumn, int otherCount) {
             RowData.FieldGetter[] fields = new RowData.FieldGetter[type.getFieldCount()];
             for (int i = 0; i < fields.length; i++) {
-                fields[i] = RowData.createFieldGetter(type.getTypeAt(i), i);
+                fields[i] = FieldGetters.nullChecked(type.getTypeAt(i), i);
             }
             return new Side(id, fields, firstColumn, otherColumn, otherCount, new RowDataSerializer(type));
         }

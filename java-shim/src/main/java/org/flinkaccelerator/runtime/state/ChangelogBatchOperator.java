@@ -5,6 +5,7 @@ import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.table.data.RowData;
+import org.flinkaccelerator.runtime.FieldGetters;
 
 /**
  * A one-input {@link KeyedRowBatchOperator} standing in for a stock Flink
@@ -36,7 +37,7 @@ public abstract class ChangelogBatchOperator<S extends ChangelogSpec> extends Ke
         firstColumn = ChangelogSpec.TRANSPORT_COLUMNS + (updatingInput ? 1 : 0);
         columns = new RowData.FieldGetter[indexes.length];
         for (int i = 0; i < columns.length; i++) {
-            columns[i] = RowData.createFieldGetter(spec.inputType().getTypeAt(indexes[i]), indexes[i]);
+            columns[i] = FieldGetters.nullChecked(spec.inputType().getTypeAt(indexes[i]), indexes[i]);
         }
         initializeBatches();
     }

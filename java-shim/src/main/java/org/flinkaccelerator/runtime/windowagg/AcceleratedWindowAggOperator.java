@@ -39,6 +39,7 @@ import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
+import org.flinkaccelerator.runtime.FieldGetters;
 import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
 import org.flinkaccelerator.runtime.state.SidecarStateOperator;
 import org.flinkaccelerator.sidecar.SidecarException;
@@ -165,7 +166,7 @@ public final class AcceleratedWindowAggOperator extends SidecarStateOperator<Win
         argumentIndexes = spec.argumentIndexes();
         arguments = new RowData.FieldGetter[argumentIndexes.length];
         for (int i = 0; i < arguments.length; i++) {
-            arguments[i] = RowData.createFieldGetter(spec.inputType().getTypeAt(argumentIndexes[i]), argumentIndexes[i]);
+            arguments[i] = FieldGetters.nullChecked(spec.inputType().getTypeAt(argumentIndexes[i]), argumentIndexes[i]);
         }
         model = new StockFlushModel(spec.sizeMillis(), spec.slideMillis(), spec.offsetMillis(), spec.zone(),
                 spec.cumulative());
