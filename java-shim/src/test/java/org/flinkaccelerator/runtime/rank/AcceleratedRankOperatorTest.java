@@ -12,6 +12,7 @@ import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.RowData;
+import org.flinkaccelerator.planner.AsyncStateOfThisLine;
 import org.flinkaccelerator.runtime.state.RescaledRun;
 import org.flinkaccelerator.runtime.state.StockKeyedOperator;
 import org.flinkaccelerator.runtime.windowagg.WindowAggHarnesses;
@@ -159,7 +160,7 @@ class AcceleratedRankOperatorTest {
         assertTrue(ttl.contains("state TTL"), ttl);
         String async = String.join("; ", RankHarnesses.stockReasons(RankHarnesses.query("a DESC", 3, true), PRINT,
                 "table.exec.async-state.enabled", "true"));
-        assertTrue(async.contains("asynchronous state"), async);
+        assertTrue(AsyncStateOfThisLine.EXISTS ? async.contains("asynchronous state") : async.isEmpty(), async);
         String updating = String.join("; ", RankHarnesses.stockReasons("SELECT * FROM (SELECT *, ROW_NUMBER() OVER"
                 + " (PARTITION BY k1 ORDER BY total DESC) AS rn FROM (SELECT k1, k2, SUM(a) AS total FROM bids"
                 + " GROUP BY k1, k2)) WHERE rn <= 3", PRINT));
