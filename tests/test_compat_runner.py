@@ -207,6 +207,7 @@ def test_a_case_that_does_not_apply_passes_only_when_stock_flink_rejects_it(tmp_
 
     assert runs == [False, False, False], "only the stock side runs"
     assert (rejected.status, rejected.passed, rejected.acceleration) == ("not applicable", True, "not run")
+    assert rejected.line().startswith("N/A  c ") and accepted.line().startswith("FAIL c ")
     assert rejected.detail == ("1.20 has no URL_ENCODE (stock Flink 1.20.3 rejects it: c/case.sql (stock-1): "
                                "SqlValidatorException: No match found for function signature URL_ENCODE(<CHARACTER>))")
     assert (failed_job.status, failed_job.passed, failed_job.stock_ms) == ("not applicable", True, 5)

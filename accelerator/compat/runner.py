@@ -83,7 +83,7 @@ class CaseResult:
     detail: str = ""
 
     def line(self) -> str:
-        verdict = "PASS" if self.passed else "FAIL"
+        verdict = "N/A " if self.status == NOT_APPLICABLE else "PASS" if self.passed else "FAIL"
         text = (f"{verdict} {self.name:<40} {self.status:<10} {self.acceleration:<11} "
                 f"stock {self.stock_ms:>6} ms  accelerated {self.accelerated_ms:>6} ms  {self.messages:>5} msgs")
         shown = "\n     ".join(self.detail.splitlines()[:3])  # the report has all of it
