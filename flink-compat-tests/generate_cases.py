@@ -671,6 +671,10 @@ EXPECT_ON_FLINK = {
     # On 2.x the json sink stays stock (fed by a StreamExecUnion, explain says); on 1.20.3 explain
     # reports no stock part and the run is accelerated throughout, identical to stock.
     "type_raw_to_json": {"1.20": "accelerated"},
+    # 1.20's csv format writes DECIMAL without trailing zeros: those sinks' encoding stays stock there.
+    **{name: {"1.20": "partial"} for name in ("type_avro_to_csv", "type_csv_to_csv")},
+    # 2.3's json TIME stays stock (docs/deploy.md).
+    "type_json_to_csv": {"2.3.0": "partial", "1.20": "partial"},
 }
 
 

@@ -22,4 +22,13 @@ public final class FlinkVersionSupport {
     public static boolean jsonTimeDropsFraction(String runningVersion) {
         return runningVersion.startsWith("2.2.") || runningVersion.startsWith("1.20.");
     }
+
+    /**
+     * True when the csv format of {@code runningVersion} writes a DECIMAL with its column's scale
+     * (2.x: {@code 0.000000000100000000} in a DECIMAL(38, 18)), as the sidecar does; 1.20's writes
+     * it without the trailing zeros ({@code 0.0000000001}).
+     */
+    public static boolean csvDecimalKeepsScale(String runningVersion) {
+        return !runningVersion.startsWith("1.20.");
+    }
 }

@@ -6,11 +6,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.TimeType;
+import org.flinkaccelerator.FlinkVersionSupport;
 
 /**
  * Which tables of Flink's {@code csv} format (flink-csv 2.2.1) the sidecar reproduces exactly, when
@@ -45,6 +47,10 @@ final class CsvSupport {
 
     /** Why the value row {@code row} with the table's {@code options} is not reproduced (empty: it is). */
     static List<String> problems(RowType row, Map<String, String> options, boolean decoding) {
+        return problems(row, options, decoding, EnvironmentInformation.getVersion());
+    }
+
+    static List<String> problems(RowType row, Map<String, String> options, boolean decoding, String flinkVersion) {
         List<String> problems = new ArrayList<>();
         for (Map.Entry<String, String> option : options.entrySet()) {
             String key = option.getKey();
@@ -97,6 +103,11 @@ final class CsvSupport {
             if (!SCALARS.contains(scalar.getTypeRoot())) {
                 problems.add(type.asSummaryString() + " is not accelerated in the csv format when "
                         + (decoding ? "decoding" : "encoding"));
+            } else if (!decoding && scalar.getTypeRoot() == LogicalTypeRoot.DECIMAL
+                    && !FlinkVersionSupport.csvDecimalKeepsScale(flinkVersion)) {
+                problems.add(field.getName() + ": Flink " + flinkVersion + "'s csv format writes DECIMAL without its"
+                        + " trailing zeros, which the accelerator does not reproduce (it writes 2.x's, with the"
+                        + " column's scale)");
             } else if (decoding && scalar instanceof TimeType time && time.getPrecision() > MAX_DECODED_TIME_PRECISION) {
                 problems.add(type.asSummaryString() + ": Flink's csv format does not decode TIME with a precision"
                         + " above " + MAX_DECODED_TIME_PRECISION);
