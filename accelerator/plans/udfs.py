@@ -15,6 +15,7 @@ from datafusion import ScalarUDF, udf
 
 from accelerator import _native
 from accelerator.formats import native_arrays, timestamps
+from accelerator.plans.date_format import date_format
 
 _INTEGERS = {"i8": pa.int8(), "i16": pa.int16(), "i32": pa.int32(), "i64": pa.int64()}
 
@@ -231,6 +232,7 @@ def flink_udfs() -> list[ScalarUDF]:
     out.append(udf(extract, [ts, pa.int64(), pa.int64()], pa.int64(), "immutable", "flink_extract"))
     out.append(udf(timestamp_plus_millis, [ts, pa.int64()], ts, "immutable", "flink_timestamp_plus_millis"))
     out.append(udf(to_timestamp_ltz, [pa.int64(), pa.int64()], ts, "immutable", "flink_to_timestamp_ltz"))
+    out.append(udf(date_format, [ts, pa.string()], pa.string(), "immutable", "flink_date_format"))
     out.append(udf(split_index, [pa.string(), pa.string(), pa.int32()], pa.string(), "immutable", "flink_split_index"))
     out.append(udf(regexp_extract, [pa.string(), pa.string(), pa.int32()], pa.string(), "immutable",
                    "flink_regexp_extract"))

@@ -309,6 +309,15 @@ def flink_split_index(strings: list[str | None], separator: str, index: int) -> 
     return out
 
 
+def flink_date_format(values: list[tuple[int, int] | None], pattern: str) -> list[str | None]:
+    """Flink's DATE_FORMAT of TIMESTAMP (millis, nanos) pairs (`DateTimeUtils.formatTimestamp(ts,
+    pattern)`, what its generated code calls), per value."""
+    j = java()
+    format_timestamp = j.jpype.JClass("org.apache.flink.table.utils.DateTimeUtils").formatTimestamp
+    return [None if v is None else str(format_timestamp(j.TimestampData.fromEpochMillis(v[0], v[1]), pattern))
+            for v in values]
+
+
 def java_float_to_string(values: list[float]) -> list[str]:
     j = java()
     return [str(j.Float.toString(j.jpype.JFloat(v))) for v in values]

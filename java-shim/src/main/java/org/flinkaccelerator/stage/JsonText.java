@@ -5,8 +5,9 @@ import java.util.Map;
 
 /**
  * Writes a tree of maps, lists, strings, numbers, booleans and nulls as JSON, two spaces per
- * level and one member per line, so golden files diff line by line. Map order is kept as given;
- * non-ASCII text is written as is (the files are UTF-8).
+ * level and one member per line, so golden files diff line by line (or on one line, for JSON that
+ * travels inside a plan's string literal). Map order is kept as given; non-ASCII text is written
+ * as is (the files are UTF-8).
  */
 public final class JsonText {
     private JsonText() {}
@@ -16,6 +17,13 @@ public final class JsonText {
         StringBuilder out = new StringBuilder();
         write(out, value, "");
         return out.append('\n').toString();
+    }
+
+    /** The JSON text of {@code value} without any whitespace between tokens. */
+    public static String compact(Object value) {
+        StringBuilder out = new StringBuilder();
+        write(out, value, null);
+        return out.toString();
     }
 
     private static void write(StringBuilder out, Object value, String indent) {
@@ -46,17 +54,17 @@ public final class JsonText {
             out.append("{}");
             return;
         }
-        String inner = indent + "  ";
-        out.append("{\n");
+        String inner = indent == null ? null : indent + "  ";
+        out.append(indent == null ? "{" : "{\n");
         int i = 0;
         for (Map.Entry<?, ?> member : members.entrySet()) {
-            out.append(inner);
+            out.append(inner == null ? "" : inner);
             quote(out, (String) member.getKey());
-            out.append(": ");
+            out.append(indent == null ? ":" : ": ");
             write(out, member.getValue(), inner);
-            out.append(++i < members.size() ? ",\n" : "\n");
+            out.append(separator(++i < members.size(), indent));
         }
-        out.append(indent).append('}');
+        out.append(indent == null ? "" : indent).append('}');
     }
 
     private static void writeArray(StringBuilder out, List<?> items, String indent) {
@@ -64,14 +72,19 @@ public final class JsonText {
             out.append("[]");
             return;
         }
-        String inner = indent + "  ";
-        out.append("[\n");
+        String inner = indent == null ? null : indent + "  ";
+        out.append(indent == null ? "[" : "[\n");
         for (int i = 0; i < items.size(); i++) {
-            out.append(inner);
+            out.append(inner == null ? "" : inner);
             write(out, items.get(i), inner);
-            out.append(i + 1 < items.size() ? ",\n" : "\n");
+            out.append(separator(i + 1 < items.size(), indent));
         }
-        out.append(indent).append(']');
+        out.append(indent == null ? "" : indent).append(']');
+    }
+
+    /** After a member or item: a comma before the next one, and a line break when pretty (indent not null). */
+    private static String separator(boolean more, String indent) {
+        return (more ? "," : "") + (indent == null ? "" : "\n");
     }
 
     private static void quote(StringBuilder out, String text) {

@@ -15,13 +15,16 @@ import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeFamily;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
+import org.flinkaccelerator.stage.JsonText;
 
 /**
  * EXTRACT of a time-of-day field from a TIMESTAMP (also HOUR(ts), MINUTE(ts), SECOND(ts), which
  * the planner turns into EXTRACT). Flink's generated code computes these from the epoch
  * milliseconds as {@code (millis % <next unit up>) / <unit>} with Java's truncating operators, so a
  * time before 1970 gives negative fields; the sidecar's {@code flink_extract} does the same
- * arithmetic. The calendar units go through Flink's date code and are not reproduced yet.
+ * arithmetic. The calendar units go through Flink's date code and are not reproduced yet. Also
+ * the integer TO_TIMESTAMP_LTZ, a timestamp plus a day-time INTERVAL and DATE_FORMAT of a TIMESTAMP
+ * with a numeric literal pattern.
  */
 final class TemporalFunctions {
     /** Per unit, the unit above it that Flink takes the remainder of. */
@@ -39,7 +42,13 @@ final class TemporalFunctions {
                 flinkUdf("TO_TIMESTAMP_LTZ(n), TO_TIMESTAMP_LTZ(n, 0|3)", List.of("TO_TIMESTAMP_LTZ"),
                         "flink_to_timestamp_ltz: an integer of epoch seconds (precision 0) or milliseconds (3, the"
                         + " default); NULL outside the years 0000-9999, as Flink; DOUBLE, DECIMAL and strings not"
-                        + " reproduced yet", TemporalFunctions::toTimestampLtz));
+                        + " reproduced yet", TemporalFunctions::toTimestampLtz),
+                flinkUdf("DATE_FORMAT(ts, pattern)", List.of("DATE_FORMAT"), "flink_date_format: a TIMESTAMP and a"
+                        + " literal pattern of the numeric letters y u M d H h k K m s S, quoted text and other"
+                        + " characters, printed as Java's DateTimeFormatter prints them (y is the year of era:"
+                        + " 0001 for the year 0000); TIMESTAMP_LTZ (the session time zone), STRING input (parsed"
+                        + " first), text letters (month and day names, AM/PM: the JVM's locale), week, zone and"
+                        + " other letters and optional sections not reproduced yet", TemporalFunctions::dateFormat));
     }
 
     static boolean isTimestamp(LogicalType type) {
@@ -91,6 +100,29 @@ final class TemporalFunctions {
         }
         return c.call(Urns.FLINK, "flink_to_timestamp_ltz", ExpressionConverter.type(call), List.of(
                 c.operand(call, 0, new BigIntType(epoch.isNullable())), Literals.int64(precision == 0 ? 1000 : 1)));
+    }
+
+    /**
+     * DATE_FORMAT of a TIMESTAMP with a literal pattern: Flink 2.2.1 calls
+     * {@code DateTimeUtils.formatTimestamp(ts, pattern)}, which formats the value as a LocalDateTime
+     * in UTC with {@code DateTimeFormatter.ofPattern(pattern)}; the sidecar runs the printers that
+     * {@link DateTimePatternSubset} reads from the pattern. Of a TIMESTAMP_LTZ Flink formats in the
+     * session time zone, and a STRING it first parses with SimpleDateFormat: both stay stock.
+     */
+    private static Expression dateFormat(RexCall call, ExpressionConverter c) {
+        List<RexNode> operands = call.getOperands();
+        LogicalType input = ExpressionConverter.type(operands.get(0));
+        if (input.getTypeRoot() != LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE) {
+            throw new NotReproducible("DATE_FORMAT of " + input.asSummaryString() + ": only a TIMESTAMP is"
+                    + " reproduced yet (Flink formats a TIMESTAMP_LTZ in the session time zone and parses a"
+                    + " string with SimpleDateFormat first)");
+        }
+        if (operands.size() != 2 || !(operands.get(1) instanceof RexLiteral pattern) || pattern.isNull()) {
+            throw new NotReproducible("DATE_FORMAT with a pattern that is not a literal string is not reproduced");
+        }
+        String printers = JsonText.compact(DateTimePatternSubset.printers(pattern.getValueAs(String.class)));
+        return c.call(Urns.FLINK, "flink_date_format", ExpressionConverter.type(call), List.of(
+                c.convert(operands.get(0)), Literals.string(printers)));
     }
 
     private static Expression extract(RexCall call, ExpressionConverter c) {
