@@ -87,6 +87,17 @@ FAMILIES = {
             {"id": 7, "ts": "2262-04-11 23:47:16.854", "us": "1899-12-31 23:59:59.999"},
         ],
     ),
+    "calendar": (
+        "id INT, ts TIMESTAMP(3), ns TIMESTAMP(9)",
+        [
+            {"id": 1, "ts": "2024-02-29 23:59:59.999", "ns": "2024-02-29 23:59:59.999999999"},
+            {"id": 2, "ts": "1969-12-31 00:00:00.001", "ns": "1969-12-31 12:00:00.000000001"},
+            {"id": 3, "ts": "0000-01-01 00:00:00", "ns": "0000-12-31 23:59:59.5"},
+            {"id": 4, "ts": None, "ns": None},
+            {"id": 5, "ts": "9999-12-31 23:59:59.999", "ns": "9999-12-31 12:34:56.123456789"},
+            {"id": 6, "ts": "0001-01-01 12:00:00", "ns": "0999-06-15 00:00:00.000100"},
+        ],
+    ),
     "logic": (
         "id INT, a BOOLEAN, b BOOLEAN, x INT, y INT, s STRING",
         [
@@ -371,6 +382,9 @@ CASES = {
     "date_format_patterns": ("temporal", ["DATE_FORMAT(ts, 'yyyy-MM-dd''T''HH:mm:ss.SSS')",
                                           "DATE_FORMAT(ltz, 'yyyy-MM-dd HH:mm:ss')", "DATE_FORMAT(ts, 'D w a hh')",
                                           "DATE_FORMAT(s, 'MM/dd/yy')"]),
+    "date_format_timestamp": ("calendar", ["DATE_FORMAT(ts, 'yyyy-MM-dd')", "DATE_FORMAT(ts, 'yyyy-MM-dd HH:mm:ss.SSS')",
+                                           "DATE_FORMAT(ns, 'uuuu/M/d h:m:s K k SSSSSSSSS S')",
+                                           "DATE_FORMAT(ts, 'yy''MM'' ''at'' HH')", "DATE_FORMAT(ns, 'y yyy yyyyy uu')"]),
     "to_timestamp_ltz": ("temporal", ["TO_TIMESTAMP_LTZ(epoch * 1000, 3)", "TO_TIMESTAMP_LTZ(epoch, 0)",
                                       "TO_TIMESTAMP_LTZ(s, 'yyyy-MM-dd HH:mm:ss')",
                                       "TO_TIMESTAMP_LTZ(s, 'yyyy-MM-dd HH:mm:ss', 'UTC')"]),
@@ -523,7 +537,7 @@ def write_case(name: str, family: str, expressions: list[str], prefix: str = FUN
     shutil.rmtree(folder, ignore_errors=True)
     (folder / "input").mkdir(parents=True)
     selected = ",\n       ".join(f"{e} AS r{i}" for i, e in enumerate(expressions, start=1))
-    zone = ("SET 'table.local-time-zone' = 'America/New_York';\n" if family in ("temporal", "casts") else "")
+    zone = ("SET 'table.local-time-zone' = 'America/New_York';\n" if family in ("temporal", "casts", "calendar") else "")
     (folder / "case.sql").write_text(
         f"{zone}CREATE TABLE src ({columns}) WITH (\n"
         "  'connector' = 'kafka', 'topic' = '${topic:src}', 'properties.bootstrap.servers' = '${bootstrap}',\n"
@@ -606,7 +620,7 @@ EXPECT = {name: "accelerated" for name in (
     "fn_and_or_not", "fn_between_symmetric", "fn_in_lists", "fn_int_overflow", "fn_lengths",
     "fn_collections_index", "fn_collections_map_lookup", "fn_map_row_access", "fn_collections_cardinality",
     "fn_collections_casts", "fn_collections_constructors", "fn_case_when", "fn_predicate_precedence",
-    "fn_mod_and_percent", "fn_regexp_extract", "fn_replace_literal", "fn_split_index",
+    "fn_mod_and_percent", "fn_regexp_extract", "fn_date_format_timestamp", "fn_replace_literal", "fn_split_index",
     "fn_string_compare", "fn_substring", "fn_time_of_day_parts", "fn_times", "type_avro_to_avro",
     "type_avro_to_csv", "type_avro_to_json", "type_csv_to_avro", "type_csv_to_csv", "type_csv_to_json",
     "type_json_to_avro", "type_json_to_csv",
