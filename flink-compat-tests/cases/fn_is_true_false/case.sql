@@ -9,5 +9,8 @@ AS SELECT id,
        a IS NOT FALSE AS r2,
        b IS UNKNOWN AS r3,
        a IS DISTINCT FROM b AS r4,
-       a IS NOT DISTINCT FROM b AS r5
+       a IS NOT DISTINCT FROM b AS r5,
+       a IS NOT TRUE AS r6,
+       b IS FALSE AS r7,
+       (x > y) IS TRUE AS r8
 FROM src;

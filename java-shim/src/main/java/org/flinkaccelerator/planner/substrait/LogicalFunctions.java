@@ -5,12 +5,13 @@ import static org.flinkaccelerator.planner.substrait.FunctionEntry.builtin;
 import io.substrait.proto.Expression;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 
-/** AND, OR, NOT, IS [NOT] NULL, CASE, COALESCE and CAST: SQL's three-valued logic on both sides. */
+/** AND, OR, NOT, IS [NOT] NULL, IS [NOT] TRUE/FALSE, CASE, COALESCE and CAST: SQL's three-valued logic on both sides. */
 final class LogicalFunctions {
     private LogicalFunctions() {}
 
@@ -21,6 +22,9 @@ final class LogicalFunctions {
                 builtin("NOT a", List.of("NOT"), "three-valued logic", (call, c) -> unary(call, c, "not")),
                 builtin("a IS NULL", List.of("IS_NULL"), "", (call, c) -> unary(call, c, "is_null")),
                 builtin("a IS NOT NULL", List.of("IS_NOT_NULL"), "", (call, c) -> unary(call, c, "is_not_null")),
+                builtin("a IS [NOT] TRUE, a IS [NOT] FALSE", List.of("IS_TRUE", "IS_NOT_TRUE", "IS_FALSE",
+                        "IS_NOT_FALSE"), "never NULL: a NULL is neither TRUE nor FALSE (COUNT(*) FILTER (WHERE ...) reads"
+                        + " its condition so)", (call, c) -> unary(call, c, call.getKind().name().toLowerCase(Locale.ROOT))),
                 builtin("CASE WHEN ... THEN ... ELSE ... END", List.of("CASE"), "first true condition wins;"
                         + " every branch cast exactly to the CASE's type", LogicalFunctions::caseWhen),
                 builtin("COALESCE(a, b, ...)", List.of("COALESCE"), "every argument cast exactly to the result type",
