@@ -17,6 +17,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.TimestampString;
 import org.apache.flink.table.planner.calcite.FlinkTypeFactory;
 import org.apache.flink.table.planner.calcite.FlinkTypeSystem;
+import org.apache.flink.table.planner.functions.sql.FlinkSqlOperatorTable;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,6 +41,45 @@ class ExpressionConverterTest {
         NotReproducible e = assertThrows(NotReproducible.class, () -> converter.convert(plus));
         assertTrue(e.getMessage().startsWith("a + b: converting +(1, 10) failed"), e.getMessage());
         assertTrue(e.getMessage().contains("cannot convert CHAR literal"), e.getMessage());
+    }
+
+    @Test
+    void dateFormatOfATimestampWithALiteralPatternIsFlinkDateFormatOfThePatternsPrinters() {
+        FunctionAnchors anchors = new FunctionAnchors();
+        ExpressionConverter converter = new ExpressionConverter(FunctionRegistry.standard(), anchors);
+        Expression call = converter.convert(dateFormat(SqlTypeName.TIMESTAMP, rex.makeLiteral("HH")));
+        assertEquals("[{\"value\":\"HOUR_OF_DAY\",\"width\":2,\"sign\":\"NOT_NEGATIVE\"}]",
+                call.getScalarFunction().getArguments(1).getValue().getLiteral().getString());
+        Plan.Builder plan = Plan.newBuilder();
+        anchors.declareIn(plan);
+        assertEquals(List.of("flink_date_format"), plan.getExtensionsList().stream()
+                .map(e -> e.getExtensionFunction().getName()).toList());
+    }
+
+    @Test
+    void dateFormatOfATimestampLtzOrAStringOrWithAComputedPatternStaysStockSayingWhy() {
+        ExpressionConverter converter = new ExpressionConverter(FunctionRegistry.standard(), new FunctionAnchors());
+        String types = " (Flink formats a TIMESTAMP_LTZ in the session time zone and parses a string with"
+                + " SimpleDateFormat first)";
+        assertEquals("DATE_FORMAT of TIMESTAMP_LTZ(3): only a TIMESTAMP is reproduced yet" + types, assertThrows(
+                NotReproducible.class, () -> converter.convert(dateFormat(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE,
+                        rex.makeLiteral("HH")))).getMessage());
+        assertEquals("DATE_FORMAT of STRING: only a TIMESTAMP is reproduced yet" + types, assertThrows(
+                NotReproducible.class, () -> converter.convert(dateFormat(SqlTypeName.VARCHAR,
+                        rex.makeLiteral("HH")))).getMessage());
+        RelDataType string = rex.getTypeFactory().createSqlType(SqlTypeName.VARCHAR, Integer.MAX_VALUE);
+        assertEquals("DATE_FORMAT with a pattern that is not a literal string is not reproduced", assertThrows(
+                NotReproducible.class, () -> converter.convert(dateFormat(SqlTypeName.TIMESTAMP,
+                        rex.makeInputRef(string, 1)))).getMessage());
+    }
+
+    /** DATE_FORMAT(input column 0 of {@code input}, {@code pattern}). */
+    private RexNode dateFormat(SqlTypeName input, RexNode pattern) {
+        RelDataType type = input == SqlTypeName.VARCHAR
+                ? rex.getTypeFactory().createSqlType(input, Integer.MAX_VALUE)
+                : rex.getTypeFactory().createSqlType(input, 3);
+        return rex.makeCall(FlinkSqlOperatorTable.DATE_FORMAT, rex.makeInputRef(
+                rex.getTypeFactory().createTypeWithNullability(type, true), 0), pattern);
     }
 
     @Test
