@@ -165,6 +165,19 @@ public final class AcceleratorOptions {
                                     + " lists its descriptor, or why it stays stock. Has no effect unless"
                                     + " 'accelerator.enabled' is true.");
 
+    public static final ConfigOption<Boolean> JOIN =
+            key("accelerator.join.enabled")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Runs regular joins (INNER, on key equality alone, of two insert-only inputs without"
+                                    + " unique keys, mini-batch off, no state TTL, with 'state.backend.type': rocksdb)"
+                                    + " in the sidecar: when true, each join the sidecar reproduces exactly runs as an"
+                                    + " accelerated operator (its state in Flink's checkpoints, not"
+                                    + " savepoint-compatible with the stock operator), and 'accelerator explain'"
+                                    + " lists its descriptor, or why it stays stock. Has no effect unless"
+                                    + " 'accelerator.enabled' is true.");
+
     public static final ConfigOption<Boolean> FAIL_ON_FALLBACK =
             key("accelerator.fallback.fail-on-fallback")
                     .booleanType()
@@ -178,6 +191,6 @@ public final class AcceleratorOptions {
     public static List<ConfigOption<?>> all() {
         return List.of(ENABLED, PYTHON_EXECUTABLE, BATCH_SIZE, BATCH_MAX_BYTES, BATCH_MAX_DELAY, MEMORY_ARROW_LIMIT,
                 SIDECAR_TIMEOUT, SIDECAR_HEARTBEAT_INTERVAL, ENCODE_STAGES, WINDOW_AGGREGATE,
-                GROUP_AGGREGATE, DEDUPLICATE, TOP_N, FAIL_ON_FALLBACK);
+                GROUP_AGGREGATE, DEDUPLICATE, TOP_N, JOIN, FAIL_ON_FALLBACK);
     }
 }

@@ -96,6 +96,17 @@ public final class AccelerationReport {
         }
     }
 
+    /**
+     * One regular join seen with {@code accelerator.join.enabled}, as a {@link WindowAggregate} is:
+     * not a stock part for {@link FailOnFallback} when it stays stock.
+     */
+    public record Join(String name, ExecNode<?> node, String descriptor, List<String> reasons, String operator)
+            implements StatefulOperator {
+        public Join {
+            reasons = List.copyOf(reasons);
+        }
+    }
+
     /** A stateful operator the report lists in a section of its own: accelerated as {@code operator}, or stock for {@code reasons}. */
     public interface StatefulOperator {
         String name();
@@ -121,6 +132,7 @@ public final class AccelerationReport {
     private final List<GroupAggregate> groupAggregates = new ArrayList<>();
     private final List<Deduplication> deduplications = new ArrayList<>();
     private final List<TopN> topNs = new ArrayList<>();
+    private final List<Join> joins = new ArrayList<>();
 
     public void accelerated(String name, List<ExecNode<?>> nodes, String operator) {
         segments.add(new Segment(name, nodes, operator, List.of(), Shape.WHOLE));
@@ -146,7 +158,8 @@ public final class AccelerationReport {
                 || windowAggregates.stream().anyMatch(WindowAggregate::accelerated)
                 || groupAggregates.stream().anyMatch(GroupAggregate::accelerated)
                 || deduplications.stream().anyMatch(Deduplication::accelerated)
-                || topNs.stream().anyMatch(TopN::accelerated)) && !stockParts().isEmpty();
+                || topNs.stream().anyMatch(TopN::accelerated)
+                || joins.stream().anyMatch(Join::accelerated)) && !stockParts().isEmpty();
     }
 
     /** A sink (or the whole plan) that is not a segment, with why: "<sink table>: <why>". */
@@ -196,6 +209,15 @@ public final class AccelerationReport {
         return Collections.unmodifiableList(topNs);
     }
 
+    /** A regular join that runs as {@code operator} with {@code descriptor}, or stays stock for {@code reasons}. */
+    public void join(String name, ExecNode<?> node, String descriptor, List<String> reasons, String operator) {
+        joins.add(new Join(name, node, descriptor, reasons, operator));
+    }
+
+    public List<Join> joins() {
+        return Collections.unmodifiableList(joins);
+    }
+
     public List<Segment> segments() {
         return Collections.unmodifiableList(segments);
     }
@@ -237,6 +259,9 @@ public final class AccelerationReport {
         for (TopN topN : topNs) {
             markers.put(topN.node(), marker("Top-N", topN));
         }
+        for (Join join : joins) {
+            markers.put(join.node(), marker("join", join));
+        }
         StringBuilder out = new StringBuilder();
         Map<ExecNode<?>, Integer> shown = new IdentityHashMap<>();
         for (ExecNode<?> root : graph.getRootNodes()) {
@@ -252,6 +277,7 @@ public final class AccelerationReport {
         renderStateful(out, GROUP_AGGREGATES_HEADER, groupAggregates);
         renderStateful(out, DEDUPLICATIONS_HEADER, deduplications);
         renderStateful(out, TOP_N_HEADER, topNs);
+        renderStateful(out, JOINS_HEADER, joins);
         return out.toString();
     }
 
@@ -259,6 +285,7 @@ public final class AccelerationReport {
     static final String GROUP_AGGREGATES_HEADER = "Group aggregates (accelerator.group-aggregate.enabled):";
     static final String DEDUPLICATIONS_HEADER = "Deduplications (accelerator.deduplicate.enabled):";
     static final String TOP_N_HEADER = "Top-N (accelerator.top-n.enabled):";
+    static final String JOINS_HEADER = "Joins (accelerator.join.enabled):";
 
     private static void renderStateful(StringBuilder out, String header, List<? extends StatefulOperator> operators) {
         if (operators.isEmpty()) {

@@ -7,8 +7,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import org.apache.flink.api.dag.Transformation;
+import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.operators.SimpleOperatorFactory;
+import org.apache.flink.streaming.api.transformations.TwoInputTransformation;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.apache.flink.util.ExceptionUtils;
+import org.flinkaccelerator.planner.report.AccelerationReport;
+import org.flinkaccelerator.planner.rules.AccelerateJoins;
+import org.flinkaccelerator.planner.stage.SqlPlans;
+import org.flinkaccelerator.runtime.state.StockKeyedOperator;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,6 +31,8 @@ import org.junit.jupiter.api.Test;
  * binary rows, their order, watermarks) must be equal, for batches of one row, of a few and of
  * thousands, checkpoint barriers at random points, and a restore 1 -> 1 and after a rescale from 2
  * subtasks to 1 and 3; stock's state and another query's are refused, and so is another backend.
+ * The accelerated operator runs the descriptor the planner's export writes; the export keeps every
+ * join it does not reproduce stock, with its reason.
  */
 class AcceleratedJoinOperatorTest {
 
@@ -53,8 +67,9 @@ class AcceleratedJoinOperatorTest {
                 .contains("restore it with accelerator.join.enabled: false"));
         OperatorSubtaskState ours = planned.snapshotAfter(planned.newAccelerated(10), events);
         JoinSpec spec = planned.spec();
+        String fingerprint = spec.descriptor().path("state").path("fingerprint").asText();
         AcceleratedJoinOperator otherQuery = new AcceleratedJoinOperator(new JoinSpec(
-                spec.descriptorJson().replace("ab".repeat(32), "cd".repeat(32)), spec.leftType(), spec.rightType(),
+                spec.descriptorJson().replace(fingerprint, "cd".repeat(32)), spec.leftType(), spec.rightType(),
                 spec.filterNullKeys(), spec.pythonExecutable()));
         assertTrue(restoreFailure(planned, otherQuery, ours).contains("the query's join changed"));
     }
@@ -81,6 +96,67 @@ class AcceleratedJoinOperatorTest {
             String message = ExceptionUtils.findThrowable(e, IllegalStateException.class).orElseThrow().getMessage();
             assertTrue(message.contains("state.backend.type: rocksdb") && message.contains("accelerator.join.enabled"),
                     message);
+        }
+    }
+
+    @Test
+    void theExportKeepsEachJoinItDoesNotReproduceStockWithItsReason() {
+        String q3 = JoinHarnesses.QUERY;
+        assertEquals(List.of(), JoinHarnesses.stockReasons(q3));
+        assertReason("a LEFT join is not accelerated", JoinHarnesses.stockReasons(q3.replace(" JOIN ", " LEFT JOIN ")));
+        assertReason("the join condition has a non-equality part",
+                JoinHarnesses.stockReasons(q3 + " AND a.price > p.id"));
+        assertReason("'state.backend.type' is hashmap: the order of a hashmap backend's HashMap bins",
+                JoinHarnesses.stockReasons(q3, "state.backend.type", "hashmap"));
+        assertReason("state TTL", JoinHarnesses.stockReasons(q3, "table.exec.state.ttl", "1 h"));
+        assertReason("MiniBatchStreamingJoinOperator", JoinHarnesses.stockReasons(q3,
+                "table.exec.mini-batch.enabled", "true", "table.exec.mini-batch.allow-latency", "1 s",
+                "table.exec.mini-batch.size", "100"));
+        assertReason("asynchronous state", JoinHarnesses.stockReasons(q3, "table.exec.async-state.enabled", "true"));
+        List<String> updating = JoinHarnesses.stockReasons("SELECT a.seller, a.c, p.name FROM (SELECT seller,"
+                + " COUNT(*) AS c FROM auctions GROUP BY seller) AS a JOIN persons AS p ON a.seller = p.id");
+        assertReason("the left input may carry updates: it is fed by GroupAggregate", updating);
+        assertReason("the left input has unique keys [[seller]]", updating);
+        assertEquals(2, updating.size(), updating.toString());
+    }
+
+    private static void assertReason(String expected, List<String> reasons) {
+        assertTrue(reasons.stream().anyMatch(r -> r.contains(expected)), expected + " not in " + reasons);
+    }
+
+    @Test
+    void withTheOptionThePlannerRunsTheJoinAsTheAcceleratedOperatorKeyedAsStock() throws Exception {
+        JoinHarnesses.Planned planned = JoinHarnesses.plan(JoinHarnesses.QUERY);
+        SqlPlans plans = JoinHarnesses.plans("accelerator.join.enabled", "true");
+        ExecNodeGraph graph = StockKeyedOperator.plan(plans, JoinHarnesses.QUERY, List.of());
+        AccelerationReport report = new AccelerationReport();
+        new AccelerateJoins().apply(graph, plans.config(), report);
+        assertEquals(List.of(JoinHarnesses.NAME), report.joins().stream()
+                .filter(AccelerationReport.Join::accelerated).map(AccelerationReport.Join::name).toList());
+        List<TwoInputTransformation<?, ?, ?>> joins = new ArrayList<>();
+        Deque<Transformation<?>> pending = new ArrayDeque<>(plans.translate(graph));
+        while (!pending.isEmpty()) {
+            Transformation<?> t = pending.pop();
+            if (t instanceof TwoInputTransformation<?, ?, ?> two) {
+                joins.add(two);
+            }
+            pending.addAll(t.getInputs());
+        }
+        assertEquals(1, joins.size());
+        TwoInputTransformation<?, ?, ?> join = joins.get(0);
+        AcceleratedJoinOperator operator = (AcceleratedJoinOperator)
+                ((SimpleOperatorFactory<?>) join.getOperatorFactory()).getOperator();
+        assertEquals(planned.spec().descriptorJson(), operator.spec().descriptorJson());
+        assertEquals(planned.keyType(), join.getStateKeyType());
+        @SuppressWarnings("unchecked")
+        KeySelector<RowData, RowData> left = (KeySelector<RowData, RowData>) join.getStateKeySelector1();
+        @SuppressWarnings("unchecked")
+        KeySelector<RowData, RowData> right = (KeySelector<RowData, RowData>) join.getStateKeySelector2();
+        for (JoinHarnesses.Event event : JoinHarnesses.stream(planned, 3, 50, 12)) {
+            if (event.row() != null) {
+                assertEquals((event.left() ? planned.leftKeys() : planned.rightKeys()).getKey(event.row()),
+                        (event.left() ? left : right).getKey(event.row()));
+            }
         }
     }
 }

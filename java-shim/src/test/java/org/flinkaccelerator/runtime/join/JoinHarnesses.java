@@ -1,19 +1,15 @@
 package org.flinkaccelerator.runtime.join;
 
-import java.lang.reflect.Field;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.dag.Transformation;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
-import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.flink.streaming.api.operators.SimpleOperatorFactory;
 import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
 import org.apache.flink.streaming.api.transformations.TwoInputTransformation;
@@ -25,16 +21,15 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.binary.BinaryRowData;
-import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
-import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecJoin;
-import org.apache.flink.table.planner.plan.nodes.exec.visitor.AbstractExecNodeExactlyOnceVisitor;
 import org.apache.flink.table.runtime.operators.join.stream.StreamingJoinOperator;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.InstantiationUtil;
+import org.flinkaccelerator.planner.join.JoinExport;
+import org.flinkaccelerator.planner.join.JoinNode;
 import org.flinkaccelerator.planner.stage.SqlPlans;
 import org.flinkaccelerator.runtime.state.StockKeyedOperator;
 import org.flinkaccelerator.runtime.windowagg.RocksDbBackend;
@@ -53,6 +48,8 @@ final class JoinHarnesses {
             + "CREATE TABLE persons (id BIGINT, name STRING, city STRING, ts TIMESTAMP(3))"
             + " WITH ('connector' = 'kafka', 'topic' = 'persons', 'properties.bootstrap.servers' = 'localhost:9092',"
             + " 'scan.startup.mode' = 'earliest-offset', 'format' = 'json')";
+    /** The descriptor's name, as the planner names it after the first table the join reads. */
+    static final String NAME = "auctions-join";
     /** Nexmark q3's shape: auctions joined with the persons selling them. */
     static final String QUERY = "SELECT a.item, a.price, p.name, p.city FROM auctions AS a JOIN persons AS p"
             + " ON a.seller = p.id";
@@ -194,14 +191,51 @@ final class JoinHarnesses {
         }
     }
 
-    /** Plans {@code select} into a print sink; fails unless it translates to one stock regular join. */
-    @SuppressWarnings("unchecked")
-    static Planned plan(String select) throws Exception {
+    /** The stock reasons the export gives the one join of the SQL planned with {@code options} (none: accelerated). */
+    static List<String> stockReasons(String select, String... options) {
+        SqlPlans plans = plans(options);
+        JoinNode.Found found = only(StockKeyedOperator.plan(plans, select, List.of()));
+        if (!found.readable()) {
+            return List.of(found.stock().toString());
+        }
+        return JoinExport.of(NAME, found.fields(), plans.config()).fallback().stream().map(Object::toString).toList();
+    }
+
+    /** The tables, with {@code options} set after the RocksDB backend the accelerated join needs. */
+    static SqlPlans plans(String... options) {
         SqlPlans plans = new SqlPlans();
+        plans.set("state.backend.type", "rocksdb");
+        for (int i = 0; i < options.length; i += 2) {
+            plans.set(options[i], options[i + 1]);
+        }
         for (String table : TABLES.split(";\n")) {
             plans.env().executeSql(table);
         }
+        return plans;
+    }
+
+    static JoinNode.Found only(ExecNodeGraph graph) {
+        List<JoinNode.Found> found = JoinNode.find(graph);
+        if (found.size() != 1) {
+            throw new IllegalStateException("expected one regular join, found " + found.size());
+        }
+        return found.get(0);
+    }
+
+    /**
+     * Plans {@code select} into a print sink; fails unless it has one regular join the export
+     * accelerates and translates to one stock {@code StreamingJoinOperator}, whose input rows are
+     * the export's.
+     */
+    @SuppressWarnings("unchecked")
+    static Planned plan(String select) throws Exception {
+        SqlPlans plans = plans();
         ExecNodeGraph graph = StockKeyedOperator.plan(plans, select, List.of());
+        JoinNode.Found join = only(graph);
+        JoinExport export = JoinExport.of(NAME, join.fields(), plans.config());
+        if (!export.accelerated()) {
+            throw new IllegalStateException("the join stays stock: " + export.fallback());
+        }
         TwoInputTransformation<RowData, RowData, RowData> found = null;
         Deque<Transformation<?>> pending = new ArrayDeque<>(plans.translate(graph));
         while (!pending.isEmpty()) {
@@ -219,64 +253,17 @@ final class JoinHarnesses {
         RowType leftType = ((InternalTypeInfo<RowData>) found.getInputType1()).toRowType();
         RowType rightType = ((InternalTypeInfo<RowData>) found.getInputType2()).toRowType();
         RowType outputType = ((InternalTypeInfo<RowData>) found.getOutputType()).toRowType();
-        boolean[] filterNulls = joinSpec(graph).getFilterNulls();
-        JoinSpec spec = new JoinSpec(descriptor(leftType, rightType, outputType), leftType, rightType, filterNulls,
+        if (!leftType.equals(join.fields().leftType()) || !rightType.equals(join.fields().rightType())) {
+            throw new IllegalStateException("the stock join reads " + leftType + " and " + rightType
+                    + ", the export " + join.fields().leftType() + " and " + join.fields().rightType());
+        }
+        JoinSpec spec = new JoinSpec(export.toJson(), leftType, rightType, join.fields().joinSpec().getFilterNulls(),
                 TestPython.path());
         return new Planned((TwoInputStreamOperator<RowData, RowData, RowData>)
                 ((SimpleOperatorFactory<?>) found.getOperatorFactory()).getOperator(),
                 (KeySelector<RowData, RowData>) found.getStateKeySelector1(),
                 (KeySelector<RowData, RowData>) found.getStateKeySelector2(),
                 (TypeInformation<RowData>) found.getStateKeyType(), leftType, rightType, outputType, spec);
-    }
-
-    /** The planner's join spec of the graph's one StreamExecJoin. */
-    private static org.apache.flink.table.planner.plan.nodes.exec.spec.JoinSpec joinSpec(ExecNodeGraph graph)
-            throws Exception {
-        List<StreamExecJoin> joins = new ArrayList<>();
-        AbstractExecNodeExactlyOnceVisitor visitor = new AbstractExecNodeExactlyOnceVisitor() {
-            @Override
-            protected void visitNode(ExecNode<?> node) {
-                if (node instanceof StreamExecJoin join) {
-                    joins.add(join);
-                }
-                visitInputs(node);
-            }
-        };
-        graph.getRootNodes().forEach(n -> n.accept(visitor));
-        Field field = StreamExecJoin.class.getDeclaredField("joinSpec");
-        field.setAccessible(true);
-        return (org.apache.flink.table.planner.plan.nodes.exec.spec.JoinSpec) field.get(joins.get(0));
-    }
-
-    /** The join stage's descriptor for an INNER join of these rows (the planner's export comes with the rule). */
-    static String descriptor(RowType leftType, RowType rightType, RowType outputType) throws Exception {
-        List<Map<String, Object>> input = new ArrayList<>();
-        input.add(field("$key", "VARBINARY(2147483647)"));
-        input.add(field("$key_group", "INT NOT NULL"));
-        input.add(field("$side", "TINYINT NOT NULL"));
-        input.add(field("$order", "VARBINARY(2147483647) NOT NULL"));
-        List<Map<String, Object>> output = new ArrayList<>();
-        for (RowType.RowField f : outputType.getFields()) {
-            input.add(field(f.getName(), f.getType().copy(true).asSerializableString()));
-            output.add(field(f.getName(), f.getType().asSerializableString()));
-        }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("protocol", 1);
-        out.put("kind", "join");
-        out.put("name", "auctions-join");
-        out.put("join_type", "INNER");
-        out.put("left_arity", leftType.getFieldCount());
-        out.put("input", Map.of("fields", input));
-        out.put("output", Map.of("fields", output));
-        out.put("state", Map.of("format", 1, "fingerprint", "ab".repeat(32)));
-        return new ObjectMapper().writeValueAsString(out);
-    }
-
-    private static Map<String, Object> field(String name, String type) {
-        Map<String, Object> f = new LinkedHashMap<>();
-        f.put("name", name);
-        f.put("type", type);
-        return f;
     }
 
     /** One input event: a row or a watermark ({@code row} null) of the left input or the right one. */

@@ -1,0 +1,60 @@
+package org.flinkaccelerator.planner.join;
+
+import java.util.Set;
+import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.source.ScanTableSource;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecEdge;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
+import org.apache.flink.table.planner.plan.nodes.exec.spec.DynamicTableSourceSpec;
+import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecCalc;
+import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecExchange;
+import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecTableSourceScan;
+import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecUnion;
+import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecWatermarkAssigner;
+import org.apache.flink.types.RowKind;
+import org.flinkaccelerator.planner.windowagg.StockFields;
+
+/**
+ * Whether a join input is insert-only. The exec graph keeps no changelog modes (they were traits of
+ * the physical plan), so this follows the input up to its sources through nodes that pass rows on
+ * with their kinds (exchanges, Calcs, watermark assigners, unions) and asks each source scan for its
+ * changelog mode; any other node on the way leaves it unknown, and the join stays stock.
+ */
+final class InsertOnlyInputs {
+    /** The nodes whose output is insert-only when all their inputs are. */
+    private static final Set<Class<?>> PASS_KINDS = Set.of(StreamExecExchange.class, StreamExecCalc.class,
+            StreamExecWatermarkAssigner.class, StreamExecUnion.class);
+
+    private InsertOnlyInputs() {}
+
+    /** Null when {@code input}'s rows are all inserts, else why that is not known. */
+    static String problem(ExecNode<?> input) {
+        if (input.getClass() == StreamExecTableSourceScan.class) {
+            return sourceProblem((StreamExecTableSourceScan) input);
+        }
+        if (!PASS_KINDS.contains(input.getClass())) {
+            return "it is fed by " + input.getDescription() + ", whose output is not known to be insert-only";
+        }
+        for (ExecEdge edge : input.getInputEdges()) {
+            String problem = problem(edge.getSource());
+            if (problem != null) {
+                return problem;
+            }
+        }
+        return null;
+    }
+
+    private static String sourceProblem(StreamExecTableSourceScan scan) {
+        DynamicTableSourceSpec spec = scan.getTableSourceSpec();
+        Object source = StockFields.read(spec, DynamicTableSourceSpec.class, "tableSource");
+        String table = spec.getContextResolvedTable().getIdentifier().asSummaryString();
+        if (!(source instanceof ScanTableSource scanSource)) {
+            return "the planner has not kept the source of " + table + ", so its changelog mode is not known";
+        }
+        ChangelogMode mode = scanSource.getChangelogMode();
+        if (!mode.containsOnly(RowKind.INSERT)) {
+            return "its source " + table + " produces " + mode + " (updates or deletes), not inserts only";
+        }
+        return null;
+    }
+}

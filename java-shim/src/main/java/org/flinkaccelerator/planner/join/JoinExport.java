@@ -1,0 +1,192 @@
+package org.flinkaccelerator.planner.join;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.table.api.config.ExecutionConfigOptions;
+import org.apache.flink.table.planner.plan.nodes.exec.StateMetadata;
+import org.apache.flink.table.planner.plan.nodes.exec.spec.JoinSpec;
+import org.apache.flink.table.runtime.operators.join.FlinkJoinType;
+import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.TinyIntType;
+import org.apache.flink.table.types.logical.VarBinaryType;
+import org.apache.flink.util.TimeUtils;
+import org.flinkaccelerator.planner.AsyncStateOption;
+import org.flinkaccelerator.planner.stage.FallbackReason;
+import org.flinkaccelerator.planner.stage.StageDescriptor;
+import org.flinkaccelerator.planner.stage.StatefulFields;
+import org.flinkaccelerator.planner.windowagg.StateFingerprint;
+import org.flinkaccelerator.stage.JsonText;
+
+/**
+ * The outcome of exporting one stock regular join ({@code StreamExecJoin}): its descriptor
+ * ({@code "kind": "join"}, docs/design/stateful-joins.md) when stock runs
+ * {@code StreamingJoinOperator} for an INNER equi-join of two insert-only inputs without unique keys
+ * on the RocksDB backend, whose output order the sidecar reproduces; otherwise every reason it stays
+ * stock.
+ */
+public record JoinExport(String name, Map<String, Object> descriptor, List<FallbackReason> fallback) {
+    public static final String KIND = "join";
+    /** Version of the state layout: per key group, each side's distinct rows with their counts and binary form. */
+    public static final int STATE_FORMAT = 1;
+    /** The only {@code state.backend.type} whose order of a key's rows the sidecar reproduces. */
+    static final String ROCKSDB = "rocksdb";
+
+    static final String JOIN = "join";
+    static final String INPUT = "input";
+    static final String STATE = "state";
+
+    public JoinExport {
+        fallback = List.copyOf(fallback);
+    }
+
+    public boolean accelerated() {
+        return descriptor != null;
+    }
+
+    /** The descriptor's JSON text, or a {"protocol", "kind", "name", "fallback"} document of the reasons. */
+    public String toJson() {
+        return accelerated() ? JsonText.pretty(descriptor) : FallbackReason.document(KIND, name, fallback);
+    }
+
+    /** Exports {@code node} under {@code name}, with {@code config} the plan's table configuration. */
+    public static JoinExport of(String name, JoinNode node, ReadableConfig config) {
+        List<FallbackReason> reasons = new ArrayList<>();
+        String line = JoinLine.problem();
+        if (line != null) {
+            reasons.add(new FallbackReason(JOIN, line));
+        }
+        JoinSpec spec = node.joinSpec();
+        if (spec.getJoinType() != FlinkJoinType.INNER) {
+            reasons.add(new FallbackReason(JOIN, "a " + spec.getJoinType().name() + " join is not accelerated (its null"
+                    + " padding, match counts and semi/anti semantics are not reproduced yet); INNER joins are"));
+        }
+        if (spec.getNonEquiCondition().isPresent()) {
+            reasons.add(new FallbackReason(JOIN, "the join condition has a non-equality part ("
+                    + spec.getNonEquiCondition().get() + "); only joins on key equality alone are accelerated"));
+        }
+        if (node.leftInsertOnly() != null) {
+            reasons.add(new FallbackReason(INPUT, "the left input may carry updates: " + node.leftInsertOnly()
+                    + "; only joins of insert-only inputs are accelerated"));
+        }
+        if (node.rightInsertOnly() != null) {
+            reasons.add(new FallbackReason(INPUT, "the right input may carry updates: " + node.rightInsertOnly()
+                    + "; only joins of insert-only inputs are accelerated"));
+        }
+        uniqueKeys(reasons, "left", node.leftType(), node.leftUpsertKeys());
+        uniqueKeys(reasons, "right", node.rightType(), node.rightUpsertKeys());
+        if (config.get(ExecutionConfigOptions.TABLE_EXEC_MINIBATCH_ENABLED)) {
+            reasons.add(new FallbackReason(JOIN, "'" + ExecutionConfigOptions.TABLE_EXEC_MINIBATCH_ENABLED.key()
+                    + "' is true, so stock Flink runs MiniBatchStreamingJoinOperator, which folds each bundle's rows"
+                    + " before joining; it is not accelerated"));
+        }
+        String asyncState = AsyncStateOption.problem(config, "join");
+        if (asyncState != null) {
+            reasons.add(new FallbackReason(STATE, asyncState));
+        }
+        long retention = stateRetentionMillis(node.stateMetadata(), config);
+        if (retention > 0) {
+            reasons.add(new FallbackReason(STATE, "state TTL ('" + ExecutionConfigOptions.IDLE_STATE_RETENTION.key()
+                    + "' or a STATE_TTL hint) is " + retention + " ms; only joins without state TTL are accelerated"));
+        }
+        String backend = config.get(StateBackendOptions.STATE_BACKEND);
+        if (!ROCKSDB.equalsIgnoreCase(backend)) {
+            reasons.add(new FallbackReason(STATE, "'" + StateBackendOptions.STATE_BACKEND.key() + "' is " + backend
+                    + ("hashmap".equalsIgnoreCase(backend) ? ": the order of a hashmap backend's HashMap bins turned"
+                            + " into trees is not reproduced yet" : ": stock's order of a key's joined rows is the"
+                            + " state backend's")
+                    + "; joins are accelerated with '" + StateBackendOptions.STATE_BACKEND.key() + "': rocksdb"));
+        }
+        scalarFields(reasons, "left", node.leftType());
+        scalarFields(reasons, "right", node.rightType());
+        if (!reasons.isEmpty()) {
+            return new JoinExport(name, null, reasons);
+        }
+        return new JoinExport(name, descriptor(name, node), List.of());
+    }
+
+    /**
+     * The state retention of each input as {@code StateMetadata.getStateTtlForMultiInputOperator}
+     * reads it (the node's state metadata, else {@code table.exec.state.ttl}): the largest of them.
+     */
+    static long stateRetentionMillis(List<StateMetadata> metadata, ReadableConfig config) {
+        if (metadata.isEmpty()) {
+            return StatefulFields.stateRetentionMillis(metadata, config);
+        }
+        return metadata.stream().mapToLong(m -> TimeUtils.parseDuration(m.getStateTtl()).toMillis()).max().orElse(0);
+    }
+
+    private static void uniqueKeys(List<FallbackReason> reasons, String side, RowType type, List<int[]> keys) {
+        if (!keys.isEmpty()) {
+            List<List<String>> named = keys.stream()
+                    .map(k -> Arrays.stream(k).mapToObj(type.getFieldNames()::get).toList()).toList();
+            reasons.add(new FallbackReason(INPUT, "the " + side + " input has unique keys " + named + ", so stock"
+                    + " keeps one row per unique key; joins of inputs without unique keys are accelerated"));
+        }
+    }
+
+    private static void scalarFields(List<FallbackReason> reasons, String side, RowType type) {
+        for (RowType.RowField field : type.getFields()) {
+            if (!StatefulFields.ROW_TYPES.contains(field.getType().getTypeRoot())) {
+                reasons.add(new FallbackReason(INPUT, "the " + side + " input's field '" + field.getName() + "' is "
+                        + field.getType().asSummaryString() + "; joins keep rows of scalar fields only"));
+            }
+        }
+    }
+
+    private static Map<String, Object> descriptor(String name, JoinNode node) {
+        JoinSpec spec = node.joinSpec();
+        RowType left = node.leftType();
+        RowType right = node.rightType();
+        List<Map<String, Object>> input = new ArrayList<>();
+        input.add(StatefulFields.field("$key", new VarBinaryType(VarBinaryType.MAX_LENGTH)));
+        input.add(StatefulFields.field("$key_group", new IntType(false)));
+        input.add(StatefulFields.field("$side", new TinyIntType(false)));
+        input.add(StatefulFields.field("$order", new VarBinaryType(false, VarBinaryType.MAX_LENGTH)));
+        List<Map<String, Object>> output = new ArrayList<>();
+        for (RowType.RowField f : node.outputType().getFields()) {
+            input.add(StatefulFields.field(f.getName(), f.getType().copy(true)));
+            output.add(StatefulFields.field(f.getName(), f.getType()));
+        }
+        List<Map<String, Object>> keys = new ArrayList<>();
+        for (int k = 0; k < spec.getJoinKeySize(); k++) {
+            Map<String, Object> key = new LinkedHashMap<>();
+            key.put("left", StatefulFields.field(left.getFieldNames().get(spec.getLeftKeys()[k]),
+                    left.getTypeAt(spec.getLeftKeys()[k])));
+            key.put("right", StatefulFields.field(right.getFieldNames().get(spec.getRightKeys()[k]),
+                    right.getTypeAt(spec.getRightKeys()[k])));
+            key.put("filter_nulls", spec.getFilterNulls()[k]);
+            keys.add(key);
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("protocol", StageDescriptor.PROTOCOL);
+        out.put("kind", KIND);
+        out.put("name", name);
+        out.put("join_type", spec.getJoinType().name());
+        out.put("keys", keys);
+        out.put("left_arity", left.getFieldCount());
+        out.put("input", Map.of("fields", input));
+        out.put("output", Map.of("fields", output));
+        Map<String, Object> fingerprinted = new LinkedHashMap<>();
+        fingerprinted.put("kind", KIND);
+        fingerprinted.put("join_type", out.get("join_type"));
+        fingerprinted.put("keys", keys);
+        fingerprinted.put("left", rowFields(left));
+        fingerprinted.put("right", rowFields(right));
+        Map<String, Object> state = new LinkedHashMap<>();
+        state.put("format", STATE_FORMAT);
+        // What decides whether saved state fits the query: the join type, the keys and both inputs' rows.
+        state.put("fingerprint", StateFingerprint.sha256(fingerprinted));
+        out.put("state", state);
+        return out;
+    }
+
+    private static List<Map<String, Object>> rowFields(RowType row) {
+        return row.getFields().stream().map(f -> StatefulFields.field(f.getName(), f.getType())).toList();
+    }
+}

@@ -1,0 +1,75 @@
+package org.flinkaccelerator.planner.join;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
+import org.apache.flink.table.planner.plan.nodes.exec.StateMetadata;
+import org.apache.flink.table.planner.plan.nodes.exec.spec.JoinSpec;
+import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecJoin;
+import org.apache.flink.table.types.logical.RowType;
+import org.flinkaccelerator.planner.ExecNodes;
+import org.flinkaccelerator.planner.stage.FallbackReason;
+import org.flinkaccelerator.planner.windowagg.StockFields;
+
+/**
+ * What the export needs of one stock {@code StreamExecJoin}: the values its
+ * {@code translateToPlanInternal} passes to the join operator it builds (the join spec, each
+ * input's upsert keys, the state metadata), read from fields without getters ({@link StockFields}),
+ * and whether each input is known to be insert-only ({@link InsertOnlyInputs}).
+ *
+ * @param leftInsertOnly null when the left input is insert-only, else why that is not known
+ * @param rightInsertOnly null when the right input is insert-only, else why that is not known
+ */
+public record JoinNode(ExecNode<?> node, JoinSpec joinSpec, List<int[]> leftUpsertKeys,
+        List<int[]> rightUpsertKeys, List<StateMetadata> stateMetadata, String leftInsertOnly,
+        String rightInsertOnly) {
+
+    /** One join of a plan: its fields, or why it stays stock before any export (then fields is null). */
+    public record Found(ExecNode<?> node, JoinNode fields, FallbackReason stock) {
+        public boolean readable() {
+            return fields != null;
+        }
+    }
+
+    public RowType leftType() {
+        return (RowType) node.getInputEdges().get(0).getOutputType();
+    }
+
+    public RowType rightType() {
+        return (RowType) node.getInputEdges().get(1).getOutputType();
+    }
+
+    public RowType outputType() {
+        return (RowType) node.getOutputType();
+    }
+
+    /** Every {@code StreamExecJoin} reachable from the roots, each once, sinks first. */
+    public static List<Found> find(ExecNodeGraph graph) {
+        List<Found> out = new ArrayList<>();
+        for (ExecNode<?> node : ExecNodes.reachable(graph)) {
+            if (node.getClass() == StreamExecJoin.class) {
+                try {
+                    out.add(new Found(node, read(node), null));
+                } catch (StockFields.Missing e) {
+                    out.add(new Found(node, null, new FallbackReason("exec node", e.getMessage())));
+                }
+            }
+        }
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    static JoinNode read(ExecNode<?> node) {
+        Class<?> owner = StreamExecJoin.class;
+        Object metadata = StockFields.read(node, owner, "stateMetadataList");
+        Object leftUpsertKeys = StockFields.read(node, owner, "leftUpsertKeys");
+        Object rightUpsertKeys = StockFields.read(node, owner, "rightUpsertKeys");
+        return new JoinNode(node, (JoinSpec) StockFields.read(node, owner, "joinSpec"),
+                leftUpsertKeys == null ? List.of() : (List<int[]>) leftUpsertKeys,
+                rightUpsertKeys == null ? List.of() : (List<int[]>) rightUpsertKeys,
+                metadata == null ? List.of() : (List<StateMetadata>) metadata,
+                InsertOnlyInputs.problem(node.getInputEdges().get(0).getSource()),
+                InsertOnlyInputs.problem(node.getInputEdges().get(1).getSource()));
+    }
+}
