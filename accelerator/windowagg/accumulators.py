@@ -201,7 +201,7 @@ class AccumulatorColumn:
         x = pc.fill_null(operands, 0).to_numpy(zero_copy_only=False).astype(self.values.dtype, copy=False)
         initial, initially_valid = self.values[segments.slots], self.valid[segments.slots]
         if self.is_count or self.function == "sum":
-            after = segments.cumulative_sum(initial, np.where(present, x, 0).astype(x.dtype, copy=False))
+            after = segments.cumulative_sum(initial, x)  # NULL operands were filled with 0
         else:  # an invalid accumulator holds the identity of its extreme (`_null_value`)
             x = np.where(present, x, self._null_value()).astype(x.dtype, copy=False)
             after = segments.cumulative_extreme(initial, x, smallest=self.function == "min")

@@ -170,7 +170,7 @@ class AverageAccumulator:
         x = pc.fill_null(operands, 0).to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
         slots = segments.slots
         initial_sums, initial_counts, sum_valid = self.sums[slots], self.counts[slots], self.sum_valid[slots]
-        sums = segments.cumulative_sum(initial_sums, np.where(present, x, 0))
+        sums = segments.cumulative_sum(initial_sums, x)  # NULL operands were filled with 0
         counts = segments.cumulative_sum(initial_counts, present.astype(np.int64))
         self.sums[slots], self.counts[slots] = sums[segments.ends], counts[segments.ends]
         valid = sum_valid[segments.seg]
