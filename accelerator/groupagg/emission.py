@@ -13,7 +13,9 @@ emits `-D prev` and clears the key's state, so its next row is a first row again
 
 A batch without retractions whose accumulators are all integer (COUNT, SUM, MIN, MAX and AVG
 over integers: Nexmark's aggregates) runs in one pass over the rows sorted by key
-(`windowagg.segments`). The others are computed by occurrence level: the rows that are their
+(`windowagg.segments`), and so does every batch over an updating input whose accumulators are
+integer COUNTs, SUMs and AVGs (Nexmark q4's average of the auctions' maxima): there a key's rows
+are cut into runs where it starts afresh. The others are computed by occurrence level: the rows that are their
 key's r-th in the batch have distinct keys, so one accumulator `fold` (or `retract`) over them is
 exact (the same folds, and so the same Java arithmetic, as the window aggregate's), and the
 levels run in order. That work is vectorized across keys, but the number of levels is the most
@@ -33,7 +35,7 @@ import pyarrow.compute as pc
 from accelerator.windowagg.accumulators import AccumulatorColumn
 from accelerator.windowagg.averages import AverageAccumulator
 from accelerator.windowagg.retract_sums import SumWithRetractAccumulator
-from accelerator.windowagg.segments import Segments
+from accelerator.windowagg.segments import Runs, Segments
 
 #: What `accumulators.for_aggregate` makes: all fold and retract operands and give values per slot.
 Accumulator = AccumulatorColumn | AverageAccumulator | SumWithRetractAccumulator
@@ -82,6 +84,8 @@ def running_values(columns: list[Accumulator], emitted: list[bool], value_types:
     row order; `live` tells, per slot, whether its key has state, and is kept up to date. Returns
     the values of the `emitted` aggregates (`value_types`: one per emitted aggregate) before and
     after each row."""
+    if record_counter is not None and all(column.retracts_in_one_pass for column in columns):
+        return _updated_in_one_pass(columns, emitted, slots, operands, retracts, live, record_counter)
     if not retracts.any() and all(column.runs_in_one_pass for column in columns):
         return _accumulated_in_one_pass(columns, emitted, slots, operands, live)
     n = len(slots)
@@ -145,6 +149,43 @@ def _accumulated_in_one_pass(columns: list[Accumulator], emitted: list[bool], sl
             after.append(new.take(back))
     none = np.zeros(n, dtype=bool)
     return RowChanges(before, after, first, none, none)
+
+
+def _updated_in_one_pass(columns: list[Accumulator], emitted: list[bool], slots: np.ndarray,
+                         operands: list[pa.Array], retracts: np.ndarray, live: np.ndarray,
+                         record_counter: int) -> RowChanges:
+    """`running_values` over an updating input whose accumulators all retract in one pass
+    (`segments.Runs`). A key's record counter is 0 exactly when it has no state, and moves like a
+    walk that cannot go below 0 (a retraction at 0 is ignored): its running value is the walk's
+    running sum minus the lowest the sum has been below 0 (Skorokhod's reflection). From it: a
+    retraction at 0 is ignored, an accumulation at 0 is a first row (a fresh run of accumulators
+    starts there) and a retraction from 1 empties the key."""
+    n = len(slots)
+    segments = Segments(slots)
+    retract = retracts[segments.order]
+    steps = np.where(retract, -1, 1).astype(np.int64)  # the record counter counts every row
+    counter = columns[record_counter]
+    held = np.where(live[segments.slots], counter.values[segments.slots], 0).astype(np.int64)
+    walk = segments.cumulative_sum(held, steps)
+    lowest = segments.cumulative_extreme(held, walk, smallest=True)
+    after = walk - np.minimum(lowest, 0)
+    before = segments.before(after, held)
+    ignored = retract & (before == 0)
+    first = ~retract & (before == 0)
+    cut = segments.cut(first)
+    carried = np.isin(cut.starts, segments.starts) & live[cut.slots]  # a key's first run, if it had state
+    runs = Runs(cut, carried, np.where(ignored, 0, steps), segments.slots, segments.ends)
+    sorted_rows, back = pa.array(segments.order), pa.array(segments.back)
+    values_before, values_after = [], []
+    for column, operand, shown in zip(columns, operands, emitted):
+        prev, new = column.signed_runs(runs, operand.take(sorted_rows))
+        if shown:
+            values_before.append(prev.take(back))
+            values_after.append(new.take(back))
+    live[segments.slots] = after[segments.ends] > 0
+    deleted = retract & (before > 0) & (after == 0)
+    return RowChanges(values_before, values_after, first[segments.back], deleted[segments.back],
+                      ignored[segments.back])
 
 
 def _in_row_order(chunks: list[pa.Array], back: np.ndarray, arrow_type: pa.DataType) -> pa.Array:

@@ -34,7 +34,7 @@ from accelerator.windowagg import decimals
 from accelerator.windowagg.operands import non_null
 from accelerator.windowagg.averages import AverageAccumulator
 from accelerator.windowagg.retract_sums import SumWithRetractAccumulator
-from accelerator.windowagg.segments import Segments
+from accelerator.windowagg.segments import Runs, Segments
 from accelerator.windowagg.spec import Aggregate
 
 _NUMPY = {"INT": np.int32, "BIGINT": np.int64, "DOUBLE": np.float64}
@@ -210,6 +210,25 @@ class AccumulatorColumn:
         self.valid[segments.slots] = after_valid[segments.ends]
         return (self._value_of(segments.before(after, initial), segments.before(after_valid, initially_valid)),
                 self._value_of(after, after_valid))
+
+    @property
+    def retracts_in_one_pass(self) -> bool:
+        """Whether `signed_runs` can fold this column over an updating input (the COUNTs: the
+        only functions of this column that retract)."""
+        return self.is_count
+
+    def signed_runs(self, runs: Runs, operands: pa.Array) -> tuple[pa.Array, pa.Array]:
+        """Adds and subtracts `operands` (sorted as `runs` sorts the rows, signed by it) run by
+        run, as `fold` and `retract` do, and returns each sorted row's value before and after it."""
+        x = pc.fill_null(operands, 0).to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
+        segments = runs.segments
+        initial = np.where(runs.carried, self.values[segments.slots], 0).astype(np.int64)
+        with np.errstate(over="ignore"):
+            after = segments.cumulative_sum(initial, x * runs.signs)
+        self.values[runs.slots] = after[runs.ends]
+        self.valid[runs.slots] = True
+        valid = np.ones(len(after), dtype=bool)
+        return self._value_of(segments.before(after, initial), valid), self._value_of(after, valid)
 
     def put(self, slots: np.ndarray, columns: list[pa.Array]) -> None:
         """Sets the accumulators of `slots` to the fields' values (restore)."""

@@ -27,7 +27,7 @@ import pyarrow.compute as pc
 
 from accelerator.windowagg import decimals
 from accelerator.windowagg.operands import non_null
-from accelerator.windowagg.segments import Segments
+from accelerator.windowagg.segments import Runs, Segments
 from accelerator.windowagg.spec import Aggregate
 
 #: `DecimalDataUtils`' division context (MathContext(38, HALF_UP)).
@@ -174,6 +174,29 @@ class AverageAccumulator:
         counts = segments.cumulative_sum(initial_counts, present.astype(np.int64))
         self.sums[slots], self.counts[slots] = sums[segments.ends], counts[segments.ends]
         valid = sum_valid[segments.seg]
+        return (self._value_of(segments.before(sums, initial_sums), segments.before(counts, initial_counts), valid),
+                self._value_of(sums, counts, valid))
+
+    @property
+    def retracts_in_one_pass(self) -> bool:
+        """Whether `signed_runs` can fold this average over an updating input (a BIGINT sum)."""
+        return self.runs_in_one_pass
+
+    def signed_runs(self, runs: Runs, operands: pa.Array) -> tuple[pa.Array, pa.Array]:
+        """Adds and subtracts `operands` (sorted as `runs` sorts the rows, signed by it) run by
+        run, as `fold` and `retract` do, and returns each sorted row's value before and after it."""
+        present = operands.is_valid().to_numpy(zero_copy_only=False).astype(np.int64)
+        x = pc.fill_null(operands, 0).to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
+        segments, carried = runs.segments, runs.carried
+        slots = segments.slots
+        initial_sums = np.where(carried, self.sums[slots], 0).astype(np.int64)
+        initial_counts = np.where(carried, self.counts[slots], 0).astype(np.int64)
+        valid = np.where(carried, self.sum_valid[slots], True)[segments.seg]  # a BIGINT sum never turns NULL
+        with np.errstate(over="ignore"):
+            sums = segments.cumulative_sum(initial_sums, x * runs.signs)
+            counts = segments.cumulative_sum(initial_counts, present * runs.signs)
+        self.sums[runs.slots], self.counts[runs.slots] = sums[runs.ends], counts[runs.ends]
+        self.sum_valid[runs.slots] = valid[runs.ends]
         return (self._value_of(segments.before(sums, initial_sums), segments.before(counts, initial_counts), valid),
                 self._value_of(sums, counts, valid))
 

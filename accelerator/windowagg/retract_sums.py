@@ -24,6 +24,7 @@ import pyarrow.compute as pc
 
 from accelerator.windowagg import decimals
 from accelerator.windowagg.operands import non_null
+from accelerator.windowagg.segments import Runs
 from accelerator.windowagg.spec import Aggregate
 
 
@@ -71,8 +72,39 @@ class SumWithRetractAccumulator:
         with np.errstate(all="ignore"):  # inf - inf is NaN, as in Java, without a warning
             np.subtract.at(sums.values, slots, x)  # int32/int64 wrap; float64 is IEEE `-`, in order
 
-    #: Only batches without retractions run in one pass (`segments`); this sum serves those with.
+    #: Insert-only batches run in one pass through the plain SUMs; this sum serves updating inputs.
     runs_in_one_pass = False
+
+    @property
+    def retracts_in_one_pass(self) -> bool:
+        """Whether `signed_runs` can fold this sum (INT and BIGINT: wrapping sums, see `segments`)."""
+        return self.sums.root in ("INT", "BIGINT")
+
+    def signed_runs(self, runs: Runs, operands: pa.Array) -> tuple[pa.Array, pa.Array]:
+        """Adds and subtracts `operands` (sorted as `runs` sorts the rows, signed by it) run by
+        run, as `fold` and `retract` do, and returns each sorted row's value before and after it.
+        A NULL sum adds or subtracts from 0, as `x` and `0 - x` do, so the sum is one running
+        total and turns valid at its first counted operand."""
+        sums, segments, carried = self.sums, runs.segments, runs.carried
+        slots = segments.slots
+        present = operands.is_valid().to_numpy(zero_copy_only=False)
+        x = pc.fill_null(operands, 0).to_numpy(zero_copy_only=False).astype(sums.values.dtype, copy=False)
+        held = carried & sums.valid[slots]
+        initial = np.where(held, sums.values[slots], 0).astype(sums.values.dtype)
+        initial_counts = np.where(carried, self.counts[slots], 0).astype(np.int64)
+        counted = present & (runs.signs != 0)
+        with np.errstate(over="ignore"):
+            total = segments.cumulative_sum(initial, x * runs.signs.astype(x.dtype))
+            counts = segments.cumulative_sum(initial_counts, counted * runs.signs)
+        valid = held[segments.seg] | segments.cumulative_any(counted)
+        sums.values[runs.slots], sums.valid[runs.slots] = total[runs.ends], valid[runs.ends]
+        self.counts[runs.slots] = counts[runs.ends]
+        return (self._value_of(segments.before(total, initial), segments.before(valid, held),
+                               segments.before(counts, initial_counts)),
+                self._value_of(total, valid, counts))
+
+    def _value_of(self, sums: np.ndarray, valid: np.ndarray, counts: np.ndarray) -> pa.Array:
+        return self.sums._value_of(sums, valid & (counts != 0))
 
     def state(self, slots: np.ndarray) -> list[pa.Array]:
         """The accumulator fields of `slots` (sum, count), as checkpoints carry them."""
@@ -80,11 +112,7 @@ class SumWithRetractAccumulator:
 
     def value(self, slots: np.ndarray) -> pa.Array:
         """`getValueExpression`: NULL when count is 0, else the sum."""
-        sums = self.sums.value(slots)
-        empty = self.counts[slots] == 0
-        if not empty.any():
-            return sums
-        return pc.if_else(pa.array(empty), pa.nulls(len(slots), sums.type), sums)
+        return self._value_of(self.sums.values[slots], self.sums.valid[slots], self.counts[slots])
 
     def put(self, slots: np.ndarray, columns: list[pa.Array]) -> None:
         """Sets the accumulators of `slots` to the fields' values (restore)."""

@@ -13,9 +13,16 @@ each running total is one scan over the whole batch, restarted at each key's fir
 
 Sums of doubles depend on their order of addition across the restart and DECIMALs are Python
 ints: their accumulators keep the level-by-level path.
+
+Over an updating input a key can start afresh within a batch (the row that empties it clears its
+state); `Runs` cuts each key's rows there, so that every run restarts its totals from the key's
+held accumulators or from fresh ones, and signs each row's operand (retractions subtract).
 """
 
 from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -30,12 +37,25 @@ class Segments:
         self.order = np.argsort(slots, kind="stable")
         ordered = slots[self.order]
         starts = np.r_[True, ordered[1:] != ordered[:-1]] if n else np.zeros(0, dtype=bool)
-        self.starts = np.flatnonzero(starts)
-        self.ends = np.append(self.starts[1:], n)[:len(self.starts)] - 1
-        self.seg = np.cumsum(starts) - 1
+        self._bound(starts)
         self.slots = ordered[self.starts]
         self.back = np.empty(n, dtype=np.int64)
         self.back[self.order] = np.arange(n)
+
+    def _bound(self, starts: np.ndarray) -> None:
+        self.starts = np.flatnonzero(starts)
+        self.ends = np.append(self.starts[1:], len(starts))[:len(self.starts)] - 1
+        self.seg = np.cumsum(starts) - 1
+
+    def cut(self, at: np.ndarray) -> "Segments":
+        """These segments cut further before each sorted row where `at`: the same rows in the same
+        order, in runs whose `slots` are each run's slot (a slot may have several runs)."""
+        starts = np.array(at, dtype=bool)
+        starts[self.starts] = True
+        runs = copy.copy(self)
+        runs._bound(starts)
+        runs.slots = self.slots[self.seg[runs.starts]]
+        return runs
 
     def cumulative_sum(self, initial: np.ndarray, x: np.ndarray) -> np.ndarray:
         """Per sorted row, its segment's `initial` plus the segment's `x` up to and including it,
@@ -74,3 +94,18 @@ class Segments:
         shifted[1:] = after[:-1]
         shifted[self.starts] = initial
         return shifted
+
+
+@dataclass(frozen=True)
+class Runs:
+    """A batch's rows over an updating input, by slot and cut where a key starts afresh: `segments`
+    (their `slots` are each run's slot), per run whether it starts from the slot's held
+    accumulators (`carried`, else from fresh ones), per sorted row the sign of its operand
+    (`signs`: +1 accumulates, -1 retracts, 0 changes nothing), and per slot of the batch its
+    `slots` and the sorted position of its last row (`ends`), whose totals it holds after."""
+
+    segments: Segments
+    carried: np.ndarray
+    signs: np.ndarray
+    slots: np.ndarray
+    ends: np.ndarray
