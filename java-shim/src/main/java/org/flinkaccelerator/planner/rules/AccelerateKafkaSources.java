@@ -71,8 +71,12 @@ public final class AccelerateKafkaSources implements RewriteRule {
                 }
                 String noGain = ExpectedGain.rows(rows.export().descriptor().decode().format(), rows);
                 if (noGain != null) {
-                    summary.add("source " + table + " stays stock: " + noGain);
-                    report.stock(name, List.of(chain.source()), List.of("source " + table + ": " + noGain));
+                    // Say why no Calc could join the stage: that is what kept it without work.
+                    List<String> reasons = new ArrayList<>(List.of("source " + table + ": " + noGain));
+                    rows.branches().forEach(b -> b.stoppedBy().forEach(r -> reasons.add("the calc after source " + table
+                            + " stays stock: " + r)));
+                    summary.add("source " + table + " stays stock: " + String.join("; ", reasons));
+                    report.stock(name, List.of(chain.source()), reasons);
                     continue;
                 }
                 List<ExecNode<?>> nodes = new ArrayList<>();

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The cost check of partial acceleration on real plans: a stage that would leave the sidecar no
- * work worth its round trip keeps its nodes stock, saying why; one that runs a Calc, or decodes a
+ * work worth its round trip keeps its nodes stock, saying why, and why the Calc after it could not
+ * run in the sidecar; one that runs a Calc, or decodes a
  * format Flink decodes expensively into flat rows, is accelerated.
  */
 class ExpectedGainTest {
@@ -62,6 +63,9 @@ class ExpectedGainTest {
                 + "'format' = 'json');\n" + sink + String.format(stockCalc, "r.b"));
         assertTrue(nested.contains("no gain expected: the stage would run no Calc and hand the stock operators after"
                 + " it the nested ROW column r"), nested);
+        // And why the Calc that would have given it work stays stock.
+        assertTrue(nested.contains("the calc after source src stays stock: ") && nested.contains("REGEXP_EXTRACT"),
+                nested);
         String flat = explain("CREATE TABLE src (id INT, b STRING) WITH (" + SOURCE + "'format' = 'json');\n" + sink
                 + String.format(stockCalc, "b"));
         assertTrue(flat.contains("Accelerated[src-rows]"), flat);
