@@ -140,13 +140,7 @@ def _accumulated_in_one_pass(columns: list[Accumulator], emitted: list[bool], sl
     for column in columns:
         column.reset(segments.slots[fresh])
     live[segments.slots[fresh]] = True
-    sorted_rows, back = pa.array(segments.order), pa.array(segments.back)
-    before, after = [], []
-    for column, operand, shown in zip(columns, operands, emitted):
-        prev, new = column.runs(segments, operand.take(sorted_rows))
-        if shown:
-            before.append(prev.take(back))
-            after.append(new.take(back))
+    before, after = _shown_values(segments, columns, operands, emitted, lambda c, x: c.runs(segments, x))
     none = np.zeros(n, dtype=bool)
     return RowChanges(before, after, first, none, none)
 
@@ -175,17 +169,26 @@ def _updated_in_one_pass(columns: list[Accumulator], emitted: list[bool], slots:
     cut = segments.cut(first)
     carried = np.isin(cut.starts, segments.starts) & live[cut.slots]  # a key's first run, if it had state
     runs = Runs(cut, carried, np.where(ignored, 0, steps), segments.slots, segments.ends)
-    sorted_rows, back = pa.array(segments.order), pa.array(segments.back)
-    values_before, values_after = [], []
-    for column, operand, shown in zip(columns, operands, emitted):
-        prev, new = column.signed_runs(runs, operand.take(sorted_rows))
-        if shown:
-            values_before.append(prev.take(back))
-            values_after.append(new.take(back))
+    values_before, values_after = _shown_values(segments, columns, operands, emitted,
+                                                lambda c, x: c.signed_runs(runs, x))
     live[segments.slots] = after[segments.ends] > 0
     deleted = retract & (before > 0) & (after == 0)
     return RowChanges(values_before, values_after, first[segments.back], deleted[segments.back],
                       ignored[segments.back])
+
+
+def _shown_values(segments: Segments, columns: list[Accumulator], operands: list[pa.Array], emitted: list[bool],
+                  run) -> tuple[list[pa.Array], list[pa.Array]]:
+    """The values before and after each row, in row order, of the `emitted` aggregates: `run`
+    folds a column's operands sorted as `segments` sorts the rows and gives them in that order."""
+    sorted_rows, back = pa.array(segments.order), pa.array(segments.back)
+    before, after = [], []
+    for column, operand, shown in zip(columns, operands, emitted):
+        prev, new = run(column, operand.take(sorted_rows))
+        if shown:
+            before.append(prev.take(back))
+            after.append(new.take(back))
+    return before, after
 
 
 def _in_row_order(chunks: list[pa.Array], back: np.ndarray, arrow_type: pa.DataType) -> pa.Array:
