@@ -21,6 +21,7 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.types.RowKind;
 import org.apache.flink.util.IOUtils;
 import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
 import org.flinkaccelerator.runtime.watermarks.WatermarkedRows;
@@ -38,7 +39,8 @@ import org.slf4j.LoggerFactory;
  * sends each batch through its own Python sidecar, and emits one row (the value BYTES, then the
  * key BYTES when the sink writes keys, for a {@code raw} sink) per message the sidecar returns.
  * An encode stage ({@link AcceleratedSegmentSpec#consumesRows()}) collects instead the rows of
- * the stock operator before it, which the sidecar encodes as messages for the raw sink.
+ * the stock operator before it, which the sidecar encodes as messages for the raw sink; each
+ * message keeps the change kind of its row (an upsert sink's twin turns a DELETE into a tombstone).
  * A rows stage ({@link AcceleratedSegmentSpec#emitsRows()}) emits instead the sidecar's result
  * rows themselves, as {@code ArrowRowData} views over the returned Arrow columns (no field
  * is copied), each with the record timestamp of the message it came from; over a watermarked
@@ -264,6 +266,7 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
             return;
         }
         int rows = batch.rows();
+        byte[] kinds = batch.changeKinds();
         long sequence = ++batches;
         SidecarStage.RowsAnswer answer = null;
         VectorSchemaRoot result = null;
@@ -293,7 +296,7 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
             if (rowsAnswer != null) {
                 emitRows(rowsAnswer, rows);
             } else {
-                emit(messages);
+                emit(messages, kinds, sequence);
             }
         }
     }
@@ -356,7 +359,12 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         return where.isEmpty() ? "" : " (" + where + ")";
     }
 
-    private void emit(VectorSchemaRoot result) {
+    /**
+     * Emits one row per message of the sidecar's answer, for the raw twin sink; with
+     * {@code kinds} (the batch held updates or deletes), message i gets the change kind of input
+     * row i, so an upsert twin writes a tombstone for a DELETE or UPDATE_BEFORE as stock does.
+     */
+    private void emit(VectorSchemaRoot result, byte[] kinds, long sequence) {
         VarBinaryVector values = (VarBinaryVector) result.getVector(ValueBatch.VALUE);
         if (values == null) {
             throw new SidecarException(spec.operatorName() + ": the sidecar's answer has no '" + ValueBatch.VALUE
@@ -374,7 +382,14 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
             throw new SidecarException(spec.operatorName() + ": the sidecar's answer cannot be read: " + e.getMessage(), e);
         }
         int count = result.getRowCount();
+        if (kinds != null && kinds.length != count) {
+            throw new SidecarException(spec.operatorName() + ": the sidecar answered batch " + sequence + " of "
+                    + kinds.length + " rows, some of them updates or deletes, with " + count + " messages; each row"
+                    + " must give one message to carry its change kind (the planner keeps filtering Calcs before"
+                    + " an upsert sink stock). Run this job without the accelerator (accelerator.enabled: false)");
+        }
         for (int i = 0; i < count; i++) {
+            outRow.setRowKind(kinds == null ? RowKind.INSERT : RowKind.fromByteValue(kinds[i]));
             outRow.setField(0, values.get(i));
             if (keys != null) {
                 outRow.setField(1, keys.get(i));

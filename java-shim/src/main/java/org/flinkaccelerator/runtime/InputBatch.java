@@ -21,6 +21,14 @@ interface InputBatch extends AutoCloseable {
         return rows() == 0;
     }
 
+    /**
+     * The change kind ({@code RowKind} byte) of each row appended since the last {@link #clear()},
+     * or null when every one is an insert (the batch of Kafka messages, or of an insert-only input).
+     */
+    default byte[] changeKinds() {
+        return null;
+    }
+
     /** The rows appended since the last {@link #clear()}, as a root; valid until the next append. */
     VectorSchemaRoot root();
 

@@ -26,6 +26,7 @@ import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
+import org.apache.flink.types.RowKind;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -150,6 +151,35 @@ class AcceleratedOperatorEncodeTest {
         }
         List<String> expected = flinkEncoded(parse(descriptor.path("encode").path("row_type").asText()), calculated);
         assertEquals(expected, run(descriptor, windows, 2, null));
+    }
+
+    @Test
+    void eachMessageKeepsTheChangeKindOfItsRowForAnUpsertSink() throws Exception {
+        JsonNode descriptor = golden("encode_only");
+        RowKind[] kinds = {RowKind.INSERT, RowKind.INSERT, RowKind.INSERT, RowKind.UPDATE_BEFORE,
+                RowKind.UPDATE_AFTER, RowKind.DELETE, RowKind.INSERT, RowKind.DELETE, RowKind.UPDATE_AFTER};
+        List<RowData> rows = new ArrayList<>();
+        for (int i = 0; i < kinds.length; i++) {
+            rows.add(GenericRowData.ofKind(kinds[i], StringData.fromString("row " + i)));
+        }
+        List<String> expected = flinkEncoded(parse(descriptor.path("encode").path("row_type").asText()), rows);
+        try (OneInputStreamOperatorTestHarness<RowData, RowData> harness = harness(descriptor, 3, null)) {
+            harness.open();
+            for (RowData row : rows) {
+                harness.processElement(new StreamRecord<>(row, 1L));
+            }
+            harness.endInput();
+            List<RowKind> outKinds = new ArrayList<>();
+            List<String> values = new ArrayList<>();
+            for (Object o : harness.getOutput()) {
+                @SuppressWarnings("unchecked")
+                RowData row = ((StreamRecord<RowData>) o).getValue();
+                outKinds.add(row.getRowKind());
+                values.add(new String(row.getBinary(0), StandardCharsets.UTF_8));
+            }
+            assertEquals(List.of(kinds), outKinds, "batches of 3, an insert-only one among them");
+            assertEquals(expected, values, "the sink, not the stage, turns a delete into a tombstone");
+        }
     }
 
     @Test

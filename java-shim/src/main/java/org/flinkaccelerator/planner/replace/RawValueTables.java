@@ -10,9 +10,11 @@ import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ContextResolvedTable;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
 import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.catalog.UniqueConstraint;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarBinaryType;
 import org.apache.flink.table.types.utils.TypeConversions;
+import org.flinkaccelerator.planner.segment.SegmentFinder;
 import org.flinkaccelerator.planner.stage.WrittenMetadata;
 
 /**
@@ -20,7 +22,10 @@ import org.flinkaccelerator.planner.stage.WrittenMetadata;
  * client option kept) with the value format switched to {@code raw} and one {@code value BYTES}
  * column, and, when the table has a message key, the key format switched to {@code raw} too and
  * a second column {@code key BYTES}, so Flink's own Kafka source and sink move the message bytes
- * untouched.
+ * untouched. The twin of an 'upsert-kafka' sink stays 'upsert-kafka', its primary key the
+ * {@code key} column: Flink's own sink then writes each DELETE (or UPDATE_BEFORE) row the
+ * accelerated operator hands it as a tombstone with that row's key bytes, as it does for the
+ * original table.
  */
 final class RawValueTables {
     static final String VALUE = "value";
@@ -64,28 +69,32 @@ final class RawValueTables {
     static ContextResolvedTable of(ContextResolvedTable table, String valueFormat, WrittenMetadata written) {
         ResolvedCatalogTable original = table.getResolvedTable();
         boolean keyed = hasKey(table);
+        boolean upsert = SegmentFinder.isUpsertKafka(table);
         List<Column> columns = new java.util.ArrayList<>(List.of(Column.physical(VALUE, DataTypes.BYTES())));
         if (keyed) {
-            columns.add(Column.physical(KEY, DataTypes.BYTES()));
+            columns.add(Column.physical(KEY, upsert ? DataTypes.BYTES().notNull() : DataTypes.BYTES()));
         }
         for (RowType.RowField field : written.fields()) {
             columns.add(Column.metadata(field.getName(), TypeConversions.fromLogicalToDataType(field.getType()),
                     field.getName(), false));
         }
-        ResolvedSchema schema = ResolvedSchema.of(columns);
+        ResolvedSchema schema = upsert
+                ? new ResolvedSchema(columns, List.of(), UniqueConstraint.primaryKey("PK_" + KEY, List.of(KEY)))
+                : ResolvedSchema.of(columns);
         CatalogTable raw = CatalogTable.newBuilder()
                 .schema(Schema.newBuilder().fromResolvedSchema(schema).build())
                 .comment(original.getComment())
-                .options(rawOptions(original.getOptions(), valueFormat))
+                .options(rawOptions(original.getOptions(), valueFormat, upsert))
                 .build();
         return ContextResolvedTable.temporary(table.getIdentifier(), new ResolvedCatalogTable(raw, schema));
     }
 
     /**
      * The options with the value format set to raw and that format's own options dropped; with a
-     * key, the key format too, the key being the twin's {@code key} column alone.
+     * key, the key format too, the key being the twin's {@code key} column alone (an upsert-kafka
+     * twin's primary key, which that connector makes the key itself: it takes no 'key.fields').
      */
-    static Map<String, String> rawOptions(Map<String, String> options, String valueFormat) {
+    static Map<String, String> rawOptions(Map<String, String> options, String valueFormat, boolean upsert) {
         String keyFormat = options.get("key.format");
         Map<String, String> out = new LinkedHashMap<>();
         options.forEach((key, value) -> {
@@ -97,7 +106,9 @@ final class RawValueTables {
         });
         if (keyFormat != null) {
             out.put("key.format", RAW);
-            out.put("key.fields", KEY);
+            if (!upsert) {
+                out.put("key.fields", KEY);
+            }
             out.put("value.fields-include", "EXCEPT_KEY");
         }
         if (out.containsKey("value.format")) {

@@ -21,6 +21,7 @@ import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecTableSour
 import org.apache.flink.table.types.logical.RowType;
 import org.flinkaccelerator.AcceleratorOptions;
 import org.flinkaccelerator.planner.segment.KafkaSegment;
+import org.flinkaccelerator.planner.stage.UpsertKafkaSinks;
 import org.flinkaccelerator.planner.stage.WrittenMetadata;
 import org.flinkaccelerator.runtime.AcceleratedSegmentSpec;
 import org.flinkaccelerator.runtime.RecordCoordinates;
@@ -59,7 +60,8 @@ public final class SegmentReplacement {
      * The sink node that ends the replacement of an encode stage: the accelerated operator reads
      * what {@code input} carries (the rows of the stock operator that fed the replaced nodes, of
      * type {@code rows}) and feeds the sink's raw-value twin; strings in its columns
-     * {@code keepsLoneSurrogates} may carry lone surrogates.
+     * {@code keepsLoneSurrogates} may carry lone surrogates. The raw sink of an upsert-kafka sink
+     * takes the changelog the original took, each row with the change kind of the row it encodes.
      */
     public static StreamExecSink buildEncode(ExecEdge input, StreamExecSink original, String name,
             String descriptorJson, String sinkFormat, BitSet keepsLoneSurrogates, ReadableConfig config) {
@@ -79,7 +81,8 @@ public final class SegmentReplacement {
                 : List.of(new WritingMetadataSpec(written.keys(), row));
         StreamExecSink sink = StreamExecSinkConstructor.create(original, config,
                 new DynamicTableSinkSpec(RawValueTables.of(sinkTable, sinkFormat, written), abilities, null),
-                ChangelogMode.insertOnly(), InputProperty.DEFAULT, row, false, null,
+                UpsertKafkaSinks.is(original) ? UpsertKafkaSinks.inputChangelogMode(original) : ChangelogMode.insertOnly(),
+                InputProperty.DEFAULT, row, false, null,
                 "Sink(table=[" + sinkTable.getIdentifier().asSummaryString() + "], fields=" + row.getFieldNames()
                         + ", format=[raw])");
         connect(input, sink);

@@ -21,6 +21,8 @@ import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecTableSour
 public final class SegmentFinder {
     /** The connector identifier of Flink's Kafka table connector. */
     static final String KAFKA = "kafka";
+    /** The connector identifier of Flink's upsert-kafka table connector (a changelog written by key). */
+    static final String UPSERT_KAFKA = "upsert-kafka";
 
     /** The segments found, and one line per sink that does not end a segment. */
     public record Result(List<KafkaSegment> segments, List<String> notSegments) {}
@@ -38,6 +40,11 @@ public final class SegmentFinder {
             }
             StreamExecSink sink = (StreamExecSink) root;
             ContextResolvedTable sinkTable = sink.getTableSinkSpec().getContextResolvedTable();
+            if (isUpsertKafka(sinkTable)) {
+                notSegments.add(sinkTable.getIdentifier().asSummaryString() + ": sink connector is '" + UPSERT_KAFKA
+                        + "', whose changelog only an encode stage writes, not a whole segment");
+                continue;
+            }
             if (!isKafka(sinkTable)) {
                 notSegments.add(sinkTable.getIdentifier().asSummaryString() + ": sink connector is not '" + KAFKA + "'");
                 continue;
@@ -77,6 +84,11 @@ public final class SegmentFinder {
 
     static boolean isKafka(ContextResolvedTable table) {
         return KAFKA.equals(table.getResolvedTable().getOptions().get(FactoryUtil.CONNECTOR.key()));
+    }
+
+    /** True for an 'upsert-kafka' table. */
+    public static boolean isUpsertKafka(ContextResolvedTable table) {
+        return UPSERT_KAFKA.equals(table.getResolvedTable().getOptions().get(FactoryUtil.CONNECTOR.key()));
     }
 
     static ExecNode<?> onlyInput(ExecNode<?> node) {

@@ -4,14 +4,16 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.table.catalog.ContextResolvedTable;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecCalc;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecSink;
 
 /**
- * Finds the Kafka sinks of an ExecNode graph with the chains of Calcs before them. Sinks fed by a
- * node of {@code accelerated} (the raw-value twins of replaced segments) are skipped.
+ * Finds the Kafka sinks ('kafka' and 'upsert-kafka') of an ExecNode graph with the chains of Calcs
+ * before them. Sinks fed by a node of {@code accelerated} (the raw-value twins of replaced
+ * segments) are skipped.
  */
 public final class SinkChainFinder {
     private SinkChainFinder() {}
@@ -21,7 +23,7 @@ public final class SinkChainFinder {
         List<SinkChain> chains = new ArrayList<>();
         for (ExecNode<?> root : graph.getRootNodes()) {
             if (!(root instanceof StreamExecSink sink)
-                    || !SegmentFinder.isKafka(sink.getTableSinkSpec().getContextResolvedTable())) {
+                    || !isKafkaSink(sink.getTableSinkSpec().getContextResolvedTable())) {
                 continue;
             }
             ExecNode<?> node = SegmentFinder.onlyInput(sink);
@@ -37,5 +39,9 @@ public final class SinkChainFinder {
             chains.add(new SinkChain(calcs, sink));
         }
         return chains;
+    }
+
+    private static boolean isKafkaSink(ContextResolvedTable table) {
+        return SegmentFinder.isKafka(table) || SegmentFinder.isUpsertKafka(table);
     }
 }

@@ -111,6 +111,13 @@ public final class StageExporter {
                         + " string as the Java string the sidecar is handed)"));
             }
         }
+        // Each message gets the change kind of the row at its position: nothing may drop a row.
+        boolean updating = UpsertKafkaSinks.updating(sinkNode);
+        if (updating && sink.notNullFilter() != null) {
+            reasons.add(new FallbackReason(sinkWhere, "the sink's NOT NULL columns drop rows ('"
+                    + ExecutionConfigOptions.TABLE_EXEC_SINK_NOT_NULL_ENFORCER.key() + "' = DROP) of an updating input,"
+                    + " whose change kinds the stage carries by position"));
+        }
         if (!reasons.isEmpty()) {
             return EncodeExport.stock(new StageExport(name, null, reasons));
         }
@@ -131,10 +138,17 @@ public final class StageExporter {
                 for (int i = first; i < chain.size(); i++) {
                     programs.add(CalcPrograms.of(chain.get(i), "calc " + (i + 1) + " of " + chain.size()));
                 }
-                try {
-                    plan = planBuilder.build(input, sink.withEnforcer(programs), sink.planNames(), sinkInput);
-                } catch (NotReproducible e) {
-                    problems.add(new FallbackReason("calcs", e.getMessage()));
+                if (updating) {
+                    programs.stream().filter(p -> p.condition() != null).findFirst().ifPresent(p -> problems.add(
+                            new FallbackReason("calcs", p.description() + " filters an updating input, whose change"
+                                    + " kinds the stage carries by position (one message per row)")));
+                }
+                if (problems.isEmpty()) {
+                    try {
+                        plan = planBuilder.build(input, sink.withEnforcer(programs), sink.planNames(), sinkInput);
+                    } catch (NotReproducible e) {
+                        problems.add(new FallbackReason("calcs", e.getMessage()));
+                    }
                 }
             }
             nullableMapKeyProblems(input).forEach(p -> problems.add(new FallbackReason("input rows", p)));
@@ -238,6 +252,9 @@ public final class StageExporter {
                 .collect(Collectors.toList());
         if (!otherAbilities.isEmpty()) {
             reasons.add(new FallbackReason(sinkWhere, "sink abilities " + otherAbilities + " are not accelerated yet"));
+        }
+        if (UpsertKafkaSinks.is(sink)) {
+            UpsertKafkaSinks.problems(sink).forEach(p -> reasons.add(new FallbackReason(sinkWhere, p)));
         }
         WrittenMetadata metadata = WrittenMetadata.of(sink);
         for (String key : metadata.keys()) {
@@ -460,7 +477,7 @@ public final class StageExporter {
     private static KafkaKeyFormat keyFormat(ContextResolvedTable table, String direction, String where,
             List<FallbackReason> reasons) {
         Map<String, String> options = table.getResolvedTable().getOptions();
-        KafkaKeyFormat key = KafkaKeyFormat.of(options);
+        KafkaKeyFormat key = KafkaKeyFormat.of(UpsertKafkaSinks.keyOptions(table));
         if (key == null) {
             if (options.containsKey("key.fields")) {
                 reasons.add(new FallbackReason(where, "'key.fields' without 'key.format'"));
