@@ -21,6 +21,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from accelerator.formats import timestamps
 from accelerator.join import matches, spec as specs
 from accelerator.join.spec import LEFT, ORDER, RIGHT, SIDE
 from accelerator.join.state import SLOT, JoinState
@@ -90,7 +91,7 @@ class JoinStage:
                        COUNT: pa.array(rows.count, pa.int64()), ORDER: rows.table.column(ORDER)}
             own = set(self.spec.side_schema(side).names)
             for f in list(self.state_schema)[len(columns):]:
-                columns[f.name] = rows.table.column(f.name) if f.name in own else pa.nulls(len(held), f.type)
+                columns[f.name] = rows.table.column(f.name) if f.name in own else timestamps.nulls(f.type, len(held))
             parts.append(pa.table(columns).cast(self.state_schema))
         table = pa.concat_tables(parts)
         table = table.take(pa.array(np.argsort(table.column(specs.KEY_GROUP).to_numpy(), kind="stable")))
