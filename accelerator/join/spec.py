@@ -34,6 +34,8 @@ class JoinSpec:
     left_arity: int
     state_format: int
     fingerprint: str | None
+    #: The non-equi condition's section (`column`, `plan`: accelerator.join.condition), None for an equi-join.
+    condition: dict | None = None
 
     def side_schema(self, side: int) -> pa.Schema:
         """The output fields that hold one input's row."""
@@ -65,10 +67,13 @@ def _parse(descriptor: dict, name: str | None) -> JoinSpec:
     left_arity = int(descriptor["left_arity"])
     if not 0 < left_arity < len(output):
         raise refuse(f"left_arity {left_arity} does not split the {len(output)} output fields into two inputs")
+    condition = descriptor.get("condition")
+    if condition is not None and not {"column", "plan"} <= set(condition):
+        raise refuse(f"the condition section has {sorted(condition)}, not a 'column' and its 'plan'")
     state = descriptor.get("state") or {}
     return JoinSpec(name, pa.schema([types.to_arrow_field(n, t) for n, t in fields]),
                     pa.schema([types.to_arrow_field(n, t) for n, t in output]), left_arity,
-                    int(state.get("format", 1)), state.get("fingerprint"))
+                    int(state.get("format", 1)), state.get("fingerprint"), condition)
 
 
 def _nullable(t: types.DataType) -> types.DataType:

@@ -8,7 +8,8 @@ named in the request schema's metadata as every stateful stage's are
 
 - `update`: rows in arrival order (`$key`, `$key_group`, `$side`, `$order`, then the joined row's
   fields with the other input's left NULL); answers `$row` (the batch row), `$kind` (+I) and the
-  joined row of every row to emit, in emission order.
+  joined row of every row to emit, in emission order: with a non-equi condition, only the joined
+  rows it holds for (`condition`).
 - `snapshot` / `restore`: the state as Arrow rows (`$key_group`, `$key`, `$side`, `$count`,
   `$order`, the joined row's fields with the other input's NULL), one per distinct row of a key and
   side, grouped by key group, for Flink's raw keyed state; restore takes only key groups of the
@@ -23,6 +24,7 @@ import pyarrow.compute as pc
 
 from accelerator.formats import timestamps
 from accelerator.join import matches, spec as specs
+from accelerator.join.condition import open_condition
 from accelerator.join.spec import LEFT, ORDER, RIGHT, SIDE
 from accelerator.join.state import SLOT, JoinState
 from accelerator.sidecar import keyed_state
@@ -46,6 +48,7 @@ class JoinStage:
         self.spec = specs.parse(descriptor)
         self.name = self.spec.name
         self.state = JoinState(self.spec)
+        self.condition = open_condition(self.name, self.spec.condition, self.spec.output_schema)
         self.state_schema = pa.schema(
             [pa.field(specs.KEY_GROUP, pa.int32(), nullable=False), pa.field(specs.KEY, pa.binary(), nullable=False),
              pa.field(SIDE, pa.int8(), nullable=False), pa.field(COUNT, pa.int64(), nullable=False),
@@ -72,13 +75,17 @@ class JoinStage:
             batch_rows = table.select(names)
             pool = pa.concat_tables([self.state.sides[side].table.select(names).cast(batch_rows.schema), batch_rows])
             values += [c.combine_chunks() for c in pool.take(pa.array(at, pa.int64())).columns]
+        rows = out.rows
+        if self.condition is not None:
+            keep = self.condition.holds(pa.RecordBatch.from_arrays(values, schema=self.spec.output_schema))
+            rows, values = rows[keep], [v.filter(pa.array(keep)) for v in values]
         for side in (LEFT, RIGHT):
             mine = np.flatnonzero(sides == side)
             self.state.sides[side].add(self._side_rows(table.take(pa.array(mine)), slots[mine], side),
                                        np.ones(len(mine), dtype=np.int64))
         self._check_budget(batch)
-        columns = [pa.array(out.rows.astype(np.int32), pa.int32()),
-                   pa.array(np.full(len(out.rows), INSERT, dtype=np.int8), pa.int8())] + values
+        columns = [pa.array(rows.astype(np.int32), pa.int32()),
+                   pa.array(np.full(len(rows), INSERT, dtype=np.int8), pa.int8())] + values
         return pa.RecordBatch.from_arrays(columns, schema=self.answer_schema)
 
     def snapshot(self, batch: pa.RecordBatch) -> pa.RecordBatch:

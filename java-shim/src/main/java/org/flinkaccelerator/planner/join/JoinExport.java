@@ -20,15 +20,18 @@ import org.flinkaccelerator.planner.AsyncStateOption;
 import org.flinkaccelerator.planner.stage.FallbackReason;
 import org.flinkaccelerator.planner.stage.StageDescriptor;
 import org.flinkaccelerator.planner.stage.StatefulFields;
+import org.flinkaccelerator.planner.substrait.FunctionRegistry;
+import org.flinkaccelerator.planner.substrait.NotReproducible;
 import org.flinkaccelerator.planner.windowagg.StateFingerprint;
 import org.flinkaccelerator.stage.JsonText;
 
 /**
  * The outcome of exporting one stock regular join ({@code StreamExecJoin}): its descriptor
  * ({@code "kind": "join"}, docs/design/stateful-joins.md) when stock runs
- * {@code StreamingJoinOperator} for an INNER equi-join of two insert-only inputs without unique keys
- * on the RocksDB backend, whose output order the sidecar reproduces; otherwise every reason it stays
- * stock.
+ * {@code StreamingJoinOperator} for an INNER join of two insert-only inputs without unique keys on
+ * the RocksDB backend, whose output order the sidecar reproduces, with a non-equi condition only
+ * when the expression registry reproduces it ({@link JoinCondition}); otherwise every reason it
+ * stays stock.
  */
 public record JoinExport(String name, Map<String, Object> descriptor, List<FallbackReason> fallback) {
     public static final String KIND = "join";
@@ -66,9 +69,14 @@ public record JoinExport(String name, Map<String, Object> descriptor, List<Fallb
             reasons.add(new FallbackReason(JOIN, "a " + spec.getJoinType().name() + " join is not accelerated (its null"
                     + " padding, match counts and semi/anti semantics are not reproduced yet); INNER joins are"));
         }
+        Map<String, Object> condition = null;
         if (spec.getNonEquiCondition().isPresent()) {
-            reasons.add(new FallbackReason(JOIN, "the join condition has a non-equality part ("
-                    + spec.getNonEquiCondition().get() + "); only joins on key equality alone are accelerated"));
+            try {
+                condition = JoinCondition.section(spec.getNonEquiCondition().get(), node.outputType(),
+                        FunctionRegistry.standard());
+            } catch (NotReproducible e) {
+                reasons.add(new FallbackReason(JOIN, e.getMessage()));
+            }
         }
         if (node.leftInsertOnly() != null) {
             reasons.add(new FallbackReason(INPUT, "the left input may carry updates: " + node.leftInsertOnly()
@@ -107,7 +115,7 @@ public record JoinExport(String name, Map<String, Object> descriptor, List<Fallb
         if (!reasons.isEmpty()) {
             return new JoinExport(name, null, reasons);
         }
-        return new JoinExport(name, descriptor(name, node), List.of());
+        return new JoinExport(name, descriptor(name, node, condition), List.of());
     }
 
     /**
@@ -139,7 +147,8 @@ public record JoinExport(String name, Map<String, Object> descriptor, List<Fallb
         }
     }
 
-    private static Map<String, Object> descriptor(String name, JoinNode node) {
+    /** @param condition the non-equi condition's section ({@link JoinCondition}), null for an equi-join */
+    private static Map<String, Object> descriptor(String name, JoinNode node, Map<String, Object> condition) {
         JoinSpec spec = node.joinSpec();
         RowType left = node.leftType();
         RowType right = node.rightType();
@@ -170,6 +179,9 @@ public record JoinExport(String name, Map<String, Object> descriptor, List<Fallb
         out.put("join_type", spec.getJoinType().name());
         out.put("keys", keys);
         out.put("left_arity", left.getFieldCount());
+        if (condition != null) {
+            out.put("condition", condition);
+        }
         out.put("input", Map.of("fields", input));
         out.put("output", Map.of("fields", output));
         Map<String, Object> fingerprinted = new LinkedHashMap<>();

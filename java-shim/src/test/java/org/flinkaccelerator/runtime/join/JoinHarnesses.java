@@ -20,6 +20,7 @@ import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.apache.flink.table.runtime.operators.join.stream.StreamingJoinOperator;
@@ -42,10 +43,11 @@ import org.flinkaccelerator.sidecar.TestPython;
  * two-input operator harness on the RocksDB state backend.
  */
 final class JoinHarnesses {
-    static final String TABLES = "CREATE TABLE auctions (seller BIGINT, item STRING, price BIGINT, ts TIMESTAMP(3))"
+    static final String TABLES = "CREATE TABLE auctions (seller BIGINT, item STRING, price BIGINT, ts TIMESTAMP(3),"
+            + " expires TIMESTAMP(3))"
             + " WITH ('connector' = 'kafka', 'topic' = 'auctions', 'properties.bootstrap.servers' = 'localhost:9092',"
             + " 'scan.startup.mode' = 'earliest-offset', 'format' = 'json');\n"
-            + "CREATE TABLE persons (id BIGINT, name STRING, city STRING, ts TIMESTAMP(3))"
+            + "CREATE TABLE persons (id BIGINT, name STRING, city STRING, ts TIMESTAMP(3), credit BIGINT)"
             + " WITH ('connector' = 'kafka', 'topic' = 'persons', 'properties.bootstrap.servers' = 'localhost:9092',"
             + " 'scan.startup.mode' = 'earliest-offset', 'format' = 'json')";
     /** The descriptor's name, as the planner names it after the first table the join reads. */
@@ -53,6 +55,12 @@ final class JoinHarnesses {
     /** Nexmark q3's shape: auctions joined with the persons selling them. */
     static final String QUERY = "SELECT a.item, a.price, p.name, p.city FROM auctions AS a JOIN persons AS p"
             + " ON a.seller = p.id";
+    /** Nexmark q4/q9's shape: a key equality and a time range between the sides ({@code B.dateTime BETWEEN ...}). */
+    static final String BETWEEN = "SELECT a.item, a.ts, a.expires, p.name, p.ts FROM auctions AS a JOIN persons AS p"
+            + " ON a.seller = p.id AND p.ts BETWEEN a.ts AND a.expires";
+    /** Arithmetic and comparisons across the sides, on nullable fields of both (NULL rejects a pair as FALSE does). */
+    static final String ACROSS = "SELECT a.item, a.price, p.name, p.credit FROM auctions AS a JOIN persons AS p"
+            + " ON a.seller = p.id AND (a.price > p.credit * 2 OR a.item < p.name)";
 
     private JoinHarnesses() {}
 
@@ -318,6 +326,8 @@ final class JoinHarnesses {
         return switch (type.getTypeRoot()) {
             case BIGINT -> key ? (long) random.nextInt(4) : (long) random.nextInt(2000) - 1000;
             case VARCHAR, CHAR -> StringData.fromString(STRINGS[random.nextInt(STRINGS.length)]);
+            // A few seconds apart, so a time range holds some of the other side's times and not others.
+            case TIMESTAMP_WITHOUT_TIME_ZONE -> TimestampData.fromEpochMillis(random.nextInt(20) * 1000L);
             default -> throw new IllegalArgumentException("no values for " + type);
         };
     }
