@@ -362,14 +362,15 @@ def _chart_link(png_path: Path, docs_path: Path) -> str:
 #: The options that turn the accelerator's stateful operators on, set in every accelerated run of
 #: a stateful section.
 STATEFUL_OPTIONS = ("accelerator.window-aggregate.enabled", "accelerator.group-aggregate.enabled",
-                    "accelerator.deduplicate.enabled", "accelerator.top-n.enabled")
+                    "accelerator.deduplicate.enabled", "accelerator.top-n.enabled", "accelerator.join.enabled")
 
 #: Sections of docs/performance.md that a run of a subset of the queries writes (`--section`),
 #: leaving the page's main table alone: heading and what the rows show.
 SECTIONS = {
     "stateful": ("Stateful queries",
                  "The Nexmark queries whose operators issue 18 covers (q11, q12, q15-q19, and the aggregation "
-                 "halves of q4, q5 and q7: their windowed or grouped aggregation without the join), at "
+                 "halves of q4, q5 and q7: their windowed or grouped aggregation without the join) and the "
+                 "regular joins of issue 19 (q3, q4, q20), at "
                  "parallelism 1, each run stock and accelerated on the hashmap and on the RocksDB state backend "
                  "in the same run, with the accelerator's stateful operators on ("
                  + ", ".join(f"`{option}`" for option in STATEFUL_OPTIONS)
