@@ -21,6 +21,10 @@ LEFT, RIGHT = 0, 1
 TRANSPORT = (KEY, KEY_GROUP, SIDE, ORDER)
 #: The join types this sidecar runs.
 JOIN_TYPES = ("INNER",)
+#: The `state.backend.type`s whose order of a key's rows the stage reproduces: the hashmap
+#: backend's per-key java.util.HashMap (`hashmap_backend`), RocksDB's serialized bytes (`matches`).
+HASHMAP, ROCKSDB = "hashmap", "rocksdb"
+BACKENDS = (HASHMAP, ROCKSDB)
 
 
 @dataclass(frozen=True)
@@ -34,6 +38,8 @@ class JoinSpec:
     left_arity: int
     state_format: int
     fingerprint: str | None
+    #: The job's state backend (`state.backend`), one of BACKENDS.
+    backend: str
     #: The non-equi condition's section (`column`, `plan`: accelerator.join.condition), None for an equi-join.
     condition: dict | None = None
 
@@ -71,9 +77,13 @@ def _parse(descriptor: dict, name: str | None) -> JoinSpec:
     if condition is not None and not {"column", "plan"} <= set(condition):
         raise refuse(f"the condition section has {sorted(condition)}, not a 'column' and its 'plan'")
     state = descriptor.get("state") or {}
+    backend = state.get("backend")
+    if backend not in BACKENDS:
+        raise refuse(f"state.backend is {backend!r}; this sidecar reproduces the order of a key's joined rows on"
+                     f" the state backends {list(BACKENDS)}")
     return JoinSpec(name, pa.schema([types.to_arrow_field(n, t) for n, t in fields]),
                     pa.schema([types.to_arrow_field(n, t) for n, t in output]), left_arity,
-                    int(state.get("format", 1)), state.get("fingerprint"), condition)
+                    int(state.get("format", 1)), state.get("fingerprint"), backend, condition)
 
 
 def _nullable(t: types.DataType) -> types.DataType:

@@ -2,7 +2,8 @@
 
 The JVM operator keeps Flink's control flow (keys, watermarks, checkpoints) and sends both inputs'
 rows in one batch, in arrival order; the stage keeps every key's rows of both inputs and answers
-each batch with what stock Flink's StreamingJoinOperator emits for its rows (`matches`). Calls,
+each batch with what stock Flink's StreamingJoinOperator emits for its rows, in the order of the
+job's state backend (`hashmap_backend` for the hashmap backend, `matches` for RocksDB). Calls,
 named in the request schema's metadata as every stateful stage's are
 (`accelerator.sidecar.state_calls`):
 
@@ -12,8 +13,10 @@ named in the request schema's metadata as every stateful stage's are
   rows it holds for (`condition`).
 - `snapshot` / `restore`: the state as Arrow rows (`$key_group`, `$key`, `$side`, `$count`,
   `$order`, the joined row's fields with the other input's NULL), one per distinct row of a key and
-  side, grouped by key group, for Flink's raw keyed state; restore takes only key groups of the
-  subtask's range, so rescaling needs nothing else (the RocksDB order is the rows' bytes').
+  side, grouped by key group, for Flink's raw keyed state, each key's rows of a side in its HashMap's
+  iteration order on the hashmap backend; restore takes only key groups of the subtask's range and
+  refills each key's HashMap in that order as a heap restore does, so rescaling needs nothing else
+  (the RocksDB order is the rows' bytes').
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from accelerator.formats import timestamps
-from accelerator.join import matches, spec as specs
+from accelerator.join import hashmap_backend, matches, spec as specs
 from accelerator.join.condition import open_condition
 from accelerator.join.spec import LEFT, ORDER, RIGHT, SIDE
 from accelerator.join.state import SLOT, JoinState
@@ -35,8 +38,9 @@ ROW, CHANGE, EMPTY = keyed_state.ROW, keyed_state.CHANGE, keyed_state.EMPTY
 #: How often a state row arrived on its side.
 COUNT = "$count"
 INSERT = 0  # Flink's RowKind byte
-#: The state payload format this sidecar writes and reads (JoinStateFormat.VERSION in the jar).
-STATE_FORMAT_VERSION = 1
+#: The state payload format this sidecar writes and reads (JoinStateFormat.VERSION in the jar):
+#: 2 writes each key's rows of a side in its hashmap backend iteration order.
+STATE_FORMAT_VERSION = 2
 
 
 class JoinStateError(ValueError):
@@ -49,6 +53,7 @@ class JoinStage:
         self.name = self.spec.name
         self.state = JoinState(self.spec)
         self.condition = open_condition(self.name, self.spec.condition, self.spec.output_schema)
+        self.key_maps = hashmap_backend.KeyMaps() if self.spec.backend == specs.HASHMAP else None
         self.state_schema = pa.schema(
             [pa.field(specs.KEY_GROUP, pa.int32(), nullable=False), pa.field(specs.KEY, pa.binary(), nullable=False),
              pa.field(SIDE, pa.int8(), nullable=False), pa.field(COUNT, pa.int64(), nullable=False),
@@ -67,7 +72,8 @@ class JoinStage:
         slots, _ = self.state.key_slots.slots(batch.column(specs.KEY),
                                               batch.column(specs.KEY_GROUP).to_numpy(zero_copy_only=False))
         orders = batch.column(ORDER)
-        out = matches.emit(self.state, slots, sides, orders)
+        out = matches.emit(self.state, slots, sides, orders) if self.key_maps is None \
+            else hashmap_backend.emit(self.state, self.key_maps, slots, sides, orders)
         table = pa.Table.from_batches([batch])
         values = []
         for side, at in ((LEFT, out.left), (RIGHT, out.right)):
@@ -92,13 +98,17 @@ class JoinStage:
         key_slots = self.state.key_slots
         parts = []
         for side, rows in ((LEFT, self.state.sides[LEFT]), (RIGHT, self.state.sides[RIGHT])):
-            held = rows.table.column(SLOT).to_numpy()
+            written, count = rows.table, rows.count
+            if self.key_maps is not None:
+                order = self.key_maps.iteration_order(side)
+                written, count = written.take(pa.array(order, pa.int64())), count[order]
+            held = written.column(SLOT).to_numpy()
             columns = {specs.KEY_GROUP: pa.array(key_slots.key_group[held], pa.int32()),
                        specs.KEY: key_slots.keys(held), SIDE: pa.array(np.full(len(held), side), pa.int8()),
-                       COUNT: pa.array(rows.count, pa.int64()), ORDER: rows.table.column(ORDER)}
+                       COUNT: pa.array(count, pa.int64()), ORDER: written.column(ORDER)}
             own = set(self.spec.side_schema(side).names)
             for f in list(self.state_schema)[len(columns):]:
-                columns[f.name] = rows.table.column(f.name) if f.name in own else timestamps.nulls(f.type, len(held))
+                columns[f.name] = written.column(f.name) if f.name in own else timestamps.nulls(f.type, len(held))
             parts.append(pa.table(columns).cast(self.state_schema))
         table = pa.concat_tables(parts)
         table = table.take(pa.array(np.argsort(table.column(specs.KEY_GROUP).to_numpy(), kind="stable")))
@@ -108,7 +118,7 @@ class JoinStage:
 
     def restore(self, batch: pa.RecordBatch) -> pa.RecordBatch:
         keyed_state.check_state_format(self.name, batch, STATE_FORMAT_VERSION, self.spec.fingerprint,
-                                       JoinStateError, "join", "keys or either input's row")
+                                       JoinStateError, "join", "keys, either input's row or the state backend")
         keyed_state.check_columns(self.name, batch, self.state_schema, "restore")
         key_groups = keyed_state.restored_key_groups(self.name, batch, JoinStateError)
         keys = batch.column(specs.KEY)
@@ -119,7 +129,10 @@ class JoinStage:
         counts = batch.column(COUNT).to_numpy(zero_copy_only=False)
         for side in (LEFT, RIGHT):
             mine = np.flatnonzero(sides == side)
+            held = self.state.sides[side].num_rows
             self.state.sides[side].add(self._side_rows(table.take(pa.array(mine)), slots[mine], side), counts[mine])
+            if self.key_maps is not None:
+                self.key_maps.restore(side, slots[mine], held + np.arange(len(mine)), batch.column(ORDER).take(pa.array(mine)))
         self._check_budget(batch)
         return EMPTY
 

@@ -28,7 +28,7 @@ def descriptor(join_type: str = "INNER", fingerprint: str = "ab" * 32) -> dict:
     nullable = [{"name": f["name"], "type": f["type"].removesuffix(" NOT NULL")} for f in LEFT + RIGHT]
     return {"name": "j", "join_type": join_type, "left_arity": len(LEFT),
             "input": {"fields": TRANSPORT + nullable}, "output": {"fields": LEFT + RIGHT},
-            "state": {"format": 1, "fingerprint": fingerprint}}
+            "state": {"format": 2, "fingerprint": fingerprint, "backend": "rocksdb"}}
 
 
 def call(s: JoinStage, name: str, batch: pa.RecordBatch, **extra: str) -> pa.RecordBatch:
@@ -103,7 +103,7 @@ def test_a_restored_snapshot_split_by_key_group_answers_as_the_stage_it_came_fro
     for group in groups:
         r = JoinStage(descriptor())
         call(r, "restore", state.filter(pa.compute.equal(state.column("$key_group"), group)),
-             **{"accelerator.state_format": "1", "accelerator.state_fingerprint": "ab" * 32,
+             **{"accelerator.state_format": "2", "accelerator.state_fingerprint": "ab" * 32,
                 "accelerator.key_group_start": str(group), "accelerator.key_group_end": str(group)})
         restored.append(r)
     rows = [right("x", "q", b"Q"), left("y", 2, b"\x02"), left("x", 0, b"\x00")]
@@ -121,7 +121,7 @@ def test_state_of_another_query_or_a_foreign_side_is_refused():
     s = JoinStage(descriptor())
     update(s, [left("x", 1, b"\x01")])
     state = call(s, "snapshot", pa.RecordBatch.from_pylist([]))
-    meta = {"accelerator.state_format": "1", "accelerator.key_group_start": "0", "accelerator.key_group_end": "127"}
+    meta = {"accelerator.state_format": "2", "accelerator.key_group_start": "0", "accelerator.key_group_end": "127"}
     with pytest.raises(JoinStateError, match="changed"):
         call(JoinStage(descriptor(fingerprint="cd" * 32)), "restore", state,
              **meta, **{"accelerator.state_fingerprint": "ab" * 32})
@@ -154,7 +154,7 @@ def test_a_random_stream_in_random_batches_with_a_restore_matches_the_row_at_a_t
         if rng.random() < 0.2:
             state = call(s, "snapshot", pa.RecordBatch.from_pylist([]))
             s = JoinStage(descriptor())
-            call(s, "restore", state, **{"accelerator.state_format": "1", "accelerator.state_fingerprint": "ab" * 32,
+            call(s, "restore", state, **{"accelerator.state_format": "2", "accelerator.state_fingerprint": "ab" * 32,
                                          "accelerator.key_group_start": "0", "accelerator.key_group_end": "127"})
     assert len(want) > 1000
     assert got == want
