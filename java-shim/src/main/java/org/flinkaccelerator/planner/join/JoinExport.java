@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.configuration.StateBackendOptions;
@@ -29,16 +30,19 @@ import org.flinkaccelerator.stage.JsonText;
  * The outcome of exporting one stock regular join ({@code StreamExecJoin}): its descriptor
  * ({@code "kind": "join"}, docs/design/stateful-joins.md) when stock runs
  * {@code StreamingJoinOperator} for an INNER join of two insert-only inputs without unique keys on
- * the RocksDB backend, whose output order the sidecar reproduces, with a non-equi condition only
- * when the expression registry reproduces it ({@link JoinCondition}); otherwise every reason it
- * stays stock.
+ * the hashmap or the RocksDB backend, whose output orders the sidecar reproduces, with a non-equi
+ * condition only when the expression registry reproduces it ({@link JoinCondition}); otherwise
+ * every reason it stays stock.
  */
 public record JoinExport(String name, Map<String, Object> descriptor, List<FallbackReason> fallback) {
     public static final String KIND = "join";
-    /** Version of the state layout: per key group, each side's distinct rows with their counts and binary form. */
-    public static final int STATE_FORMAT = 1;
-    /** The only {@code state.backend.type} whose order of a key's rows the sidecar reproduces. */
-    static final String ROCKSDB = "rocksdb";
+    /**
+     * Version of the state layout: per key group, each side's distinct rows with their counts and
+     * binary form, each key's rows in its hashmap backend iteration order.
+     */
+    public static final int STATE_FORMAT = 2;
+    /** The {@code state.backend.type}s whose order of a key's rows the sidecar reproduces. */
+    static final List<String> BACKENDS = List.of("hashmap", "rocksdb");
 
     static final String JOIN = "join";
     static final String INPUT = "input";
@@ -102,20 +106,23 @@ public record JoinExport(String name, Map<String, Object> descriptor, List<Fallb
             reasons.add(new FallbackReason(STATE, "state TTL ('" + ExecutionConfigOptions.IDLE_STATE_RETENTION.key()
                     + "' or a STATE_TTL hint) is " + retention + " ms; only joins without state TTL are accelerated"));
         }
-        String backend = config.get(StateBackendOptions.STATE_BACKEND);
-        if (!ROCKSDB.equalsIgnoreCase(backend)) {
-            reasons.add(new FallbackReason(STATE, "'" + StateBackendOptions.STATE_BACKEND.key() + "' is " + backend
-                    + ("hashmap".equalsIgnoreCase(backend) ? ": the order of a hashmap backend's HashMap bins turned"
-                            + " into trees is not reproduced yet" : ": stock's order of a key's joined rows is the"
-                            + " state backend's")
-                    + "; joins are accelerated with '" + StateBackendOptions.STATE_BACKEND.key() + "': rocksdb"));
+        String backend = backend(config);
+        if (!BACKENDS.contains(backend)) {
+            reasons.add(new FallbackReason(STATE, "'" + StateBackendOptions.STATE_BACKEND.key() + "' is "
+                    + config.get(StateBackendOptions.STATE_BACKEND) + ": stock's order of a key's joined rows is the"
+                    + " state backend's, reproduced for " + BACKENDS + " only"));
         }
         scalarFields(reasons, "left", node.leftType());
         scalarFields(reasons, "right", node.rightType());
         if (!reasons.isEmpty()) {
             return new JoinExport(name, null, reasons);
         }
-        return new JoinExport(name, descriptor(name, node, condition), List.of());
+        return new JoinExport(name, descriptor(name, node, backend, condition), List.of());
+    }
+
+    /** The job's {@code state.backend.type} (default hashmap), lower case. */
+    static String backend(ReadableConfig config) {
+        return config.get(StateBackendOptions.STATE_BACKEND).toLowerCase(Locale.ROOT);
     }
 
     /**
@@ -148,7 +155,8 @@ public record JoinExport(String name, Map<String, Object> descriptor, List<Fallb
     }
 
     /** @param condition the non-equi condition's section ({@link JoinCondition}), null for an equi-join */
-    private static Map<String, Object> descriptor(String name, JoinNode node, Map<String, Object> condition) {
+    private static Map<String, Object> descriptor(String name, JoinNode node, String backend,
+            Map<String, Object> condition) {
         JoinSpec spec = node.joinSpec();
         RowType left = node.leftType();
         RowType right = node.rightType();
@@ -190,10 +198,13 @@ public record JoinExport(String name, Map<String, Object> descriptor, List<Fallb
         fingerprinted.put("keys", keys);
         fingerprinted.put("left", rowFields(left));
         fingerprinted.put("right", rowFields(right));
+        // Each key's rows are written in the backend's order, which a restore on another backend would not give.
+        fingerprinted.put("backend", backend);
         Map<String, Object> state = new LinkedHashMap<>();
         state.put("format", STATE_FORMAT);
-        // What decides whether saved state fits the query: the join type, the keys and both inputs' rows.
+        // What decides whether saved state fits the query: the join type, the keys, both inputs' rows, the backend.
         state.put("fingerprint", StateFingerprint.sha256(fingerprinted));
+        state.put("backend", backend);
         out.put("state", state);
         return out;
     }

@@ -15,11 +15,12 @@ import org.flinkaccelerator.runtime.state.KeyedRowBatchOperator;
 
 /**
  * A regular INNER equi-join of two insert-only inputs whose rows live in the Python sidecar's
- * {@code join} stage, emitting what stock Flink's {@code StreamingJoinOperator} emits on the
- * RocksDB state backend for each input row, in input order (docs/design/stateful-joins.md).
+ * {@code join} stage, emitting what stock Flink's {@code StreamingJoinOperator} emits for each
+ * input row, in input order, on the state backend the planner saw (hashmap or RocksDB, whose orders
+ * of a key's rows differ; docs/design/stateful-joins.md).
  * Batching and emission are {@link KeyedRowBatchOperator}'s: both inputs' rows go into one batch in
- * arrival order, each with its input ({@code $side}) and its binary row as RocksDB would store it
- * ({@code $order}), by which the stage orders a key's rows. A row whose key has a NULL where the
+ * arrival order, each with its input ({@code $side}) and its binary row ({@code $order}), by whose
+ * bytes RocksDB orders a key's rows and whose hash places it in the hashmap backend's HashMap. A row whose key has a NULL where the
  * join compares with {@code =} never joins and is not sent, as stock's null filter drops every pair
  * with it. Like stock's, the joined rows carry no timestamp. A checkpoint writes the sidecar's state
  * per key group into raw keyed state ({@link JoinStateFormat}).
@@ -29,8 +30,6 @@ public final class AcceleratedJoinOperator extends KeyedRowBatchOperator<JoinSpe
     private static final long serialVersionUID = 1L;
     static final String OPTION = "accelerator.join.enabled";
     private static final Kind KIND = new Kind(JoinSpec.KIND, "join", "join", "join rows", JoinStateFormat.FORMAT);
-    /** The keyed backend whose MapState order (the rows' serialized bytes) the stage reproduces. */
-    private static final String ROCKSDB_BACKEND = "org.apache.flink.state.rocksdb.RocksDBKeyedStateBackend";
     private static final byte LEFT = 0;
     private static final byte RIGHT = 1;
 
@@ -65,17 +64,18 @@ public final class AcceleratedJoinOperator extends KeyedRowBatchOperator<JoinSpe
     }
 
     /**
-     * Refuses any keyed state backend but RocksDB's, whose iteration order the stage reproduces
-     * (the planner keeps the join stock when it sees another backend in the job's configuration).
+     * Refuses a keyed state backend other than the one the planner saw in the job's configuration
+     * (the descriptor's {@code state.backend}), whose iteration order the stage reproduces: the
+     * backend may be set where the planner did not see it.
      */
     @Override
     protected void initializeOwnState(StateInitializationContext context) {
         String backend = getKeyedStateBackend().getClass().getName();
-        if (!backend.equals(ROCKSDB_BACKEND)) {
-            throw new IllegalStateException(spec.operatorName() + ": this join reproduces the order of stock Flink's"
-                    + " joined rows on the RocksDB state backend only, but the job runs "
-                    + getKeyedStateBackend().getClass().getSimpleName() + "; set state.backend.type: rocksdb, or "
-                    + OPTION + ": false, where the job is planned");
+        if (!backend.equals(JoinSpec.BACKEND_CLASSES.get(spec.backend()))) {
+            throw new IllegalStateException(spec.operatorName() + ": this join was planned to emit its rows in the"
+                    + " order of stock Flink's " + spec.backend() + " state backend, but the job runs "
+                    + getKeyedStateBackend().getClass().getSimpleName() + "; set state.backend.type: "
+                    + spec.backend() + " where the job is planned as where it runs, or " + OPTION + ": false");
         }
         int leftCount = spec.leftType().getFieldCount();
         int rightCount = spec.rightType().getFieldCount();

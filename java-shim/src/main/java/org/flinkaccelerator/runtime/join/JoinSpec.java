@@ -3,6 +3,7 @@ package org.flinkaccelerator.runtime.join;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -33,6 +34,10 @@ public record JoinSpec(String descriptorJson, RowType leftType, RowType rightTyp
         long arrowLimit) implements ChangelogSpec {
     private static final long serialVersionUID = 1L;
     static final String KIND = "join";
+    /** Per {@code state.backend} the descriptor may name, the keyed state backend class stock then runs. */
+    static final Map<String, String> BACKEND_CLASSES = Map.of(
+            "hashmap", "org.apache.flink.runtime.state.heap.HeapKeyedStateBackend",
+            "rocksdb", "org.apache.flink.state.rocksdb.RocksDBKeyedStateBackend");
     /** A batch row's columns before the joined row's: {@code $key}, {@code $key_group}, {@code $side}, {@code $order}. */
     static final int TRANSPORT_COLUMNS = 4;
 
@@ -54,6 +59,10 @@ public record JoinSpec(String descriptorJson, RowType leftType, RowType rightTyp
         if (descriptor.path("state").path("fingerprint").asText().length() != 64) {
             throw new IllegalArgumentException("the join descriptor has no 64-digit state.fingerprint");
         }
+        if (!BACKEND_CLASSES.containsKey(descriptor.path("state").path("backend").asText())) {
+            throw new IllegalArgumentException("the join descriptor's state.backend is '"
+                    + descriptor.path("state").path("backend").asText() + "', not one of " + BACKEND_CLASSES.keySet());
+        }
         List<LogicalType> inputs = new ArrayList<>(leftType.getChildren());
         inputs.addAll(rightType.getChildren());
         RowType row = StateStageDescriptor.fieldsType(descriptor.path("input").path("fields"), TRANSPORT_COLUMNS);
@@ -61,6 +70,11 @@ public record JoinSpec(String descriptorJson, RowType leftType, RowType rightTyp
             throw new IllegalArgumentException("the join descriptor's input columns " + row + " are not the left"
                     + " input's " + leftType + " then the right input's " + rightType + ", each nullable");
         }
+    }
+
+    /** The state backend ({@code state.backend.type}) whose order of a key's rows the stage reproduces. */
+    public String backend() {
+        return descriptor().path("state").path("backend").asText();
     }
 
     @Override

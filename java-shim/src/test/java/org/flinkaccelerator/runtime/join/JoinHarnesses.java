@@ -10,6 +10,7 @@ import org.apache.flink.api.dag.Transformation;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
+import org.apache.flink.runtime.state.hashmap.HashMapStateBackend;
 import org.apache.flink.streaming.api.operators.SimpleOperatorFactory;
 import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
 import org.apache.flink.streaming.api.transformations.TwoInputTransformation;
@@ -40,7 +41,7 @@ import org.flinkaccelerator.sidecar.TestPython;
 /**
  * Stock Flink's regular join ({@code StreamingJoinOperator} as the planner translates it for some
  * SQL, with its key selectors) and the accelerated one, for the same inputs, both in Flink's keyed
- * two-input operator harness on the RocksDB state backend.
+ * two-input operator harness on the state backend the SQL is planned with (RocksDB or hashmap).
  */
 final class JoinHarnesses {
     static final String TABLES = "CREATE TABLE auctions (seller BIGINT, item STRING, price BIGINT, ts TIMESTAMP(3),"
@@ -67,7 +68,7 @@ final class JoinHarnesses {
     /** Stock's join operator for the SQL, its key selectors and types, and the accelerated operator's spec. */
     record Planned(TwoInputStreamOperator<RowData, RowData, RowData> stock, KeySelector<RowData, RowData> leftKeys,
             KeySelector<RowData, RowData> rightKeys, TypeInformation<RowData> keyType, RowType leftType,
-            RowType rightType, RowType outputType, JoinSpec spec) {
+            RowType rightType, RowType outputType, JoinSpec spec, String backend) {
 
         TwoInputStreamOperator<RowData, RowData, RowData> newStock() {
             try {
@@ -83,13 +84,13 @@ final class JoinHarnesses {
                     spec.sidecarTimeout(), spec.arrowLimit()));
         }
 
-        /** A harness running {@code operator} on RocksDB as subtask {@code subtask} of {@code parallelism}. */
+        /** A harness running {@code operator} on the planned backend as subtask {@code subtask} of {@code parallelism}. */
         KeyedTwoInputStreamOperatorTestHarness<RowData, RowData, RowData, RowData> harness(
                 TwoInputStreamOperator<RowData, RowData, RowData> operator, int parallelism, int subtask)
                 throws Exception {
             var harness = new KeyedTwoInputStreamOperatorTestHarness<>(operator, leftKeys, rightKeys, keyType,
                     StockKeyedOperator.MAX_PARALLELISM, parallelism, subtask);
-            harness.setStateBackend(RocksDbBackend.of(true));
+            harness.setStateBackend(backend.equals("rocksdb") ? RocksDbBackend.of(true) : new HashMapStateBackend());
             harness.setup(new RowDataSerializer(outputType));
             return harness;
         }
@@ -209,7 +210,7 @@ final class JoinHarnesses {
         return JoinExport.of(NAME, found.fields(), plans.config()).fallback().stream().map(Object::toString).toList();
     }
 
-    /** The tables, with {@code options} set after the RocksDB backend the accelerated join needs. */
+    /** The tables, with {@code options} set after the RocksDB backend. */
     static SqlPlans plans(String... options) {
         SqlPlans plans = new SqlPlans();
         plans.set("state.backend.type", "rocksdb");
@@ -235,9 +236,14 @@ final class JoinHarnesses {
      * accelerates and translates to one stock {@code StreamingJoinOperator}, whose input rows are
      * the export's.
      */
-    @SuppressWarnings("unchecked")
     static Planned plan(String select) throws Exception {
-        SqlPlans plans = plans();
+        return plan(select, "rocksdb");
+    }
+
+    /** As {@link #plan(String)}, with {@code state.backend.type} {@code backend}. */
+    @SuppressWarnings("unchecked")
+    static Planned plan(String select, String backend) throws Exception {
+        SqlPlans plans = plans("state.backend.type", backend);
         ExecNodeGraph graph = StockKeyedOperator.plan(plans, select, List.of());
         JoinNode.Found join = only(graph);
         JoinExport export = JoinExport.of(NAME, join.fields(), plans.config());
@@ -271,7 +277,7 @@ final class JoinHarnesses {
                 ((SimpleOperatorFactory<?>) found.getOperatorFactory()).getOperator(),
                 (KeySelector<RowData, RowData>) found.getStateKeySelector1(),
                 (KeySelector<RowData, RowData>) found.getStateKeySelector2(),
-                (TypeInformation<RowData>) found.getStateKeyType(), leftType, rightType, outputType, spec);
+                (TypeInformation<RowData>) found.getStateKeyType(), leftType, rightType, outputType, spec, backend);
     }
 
     /** One input event: a row or a watermark ({@code row} null) of the left input or the right one. */
@@ -290,8 +296,47 @@ final class JoinHarnesses {
      */
     static List<Event> stream(Planned planned, long seed, int rows, int distinct) {
         Random random = new Random(seed);
+        return stream(random, rows, pool(planned.leftType(), random, distinct), pool(planned.rightType(), random, distinct));
+    }
+
+    /**
+     * As {@link #stream(Planned, long, int, int)}, with {@code distinct} rows per input over 4 keys
+     * (hundreds of distinct rows per key), plus per input {@code crowd} rows of one key whose
+     * {@code BinaryRowData.hashCode}s, spread as {@code java.util.HashMap} spreads them, share
+     * their low 8 bits: one bucket of that key's HashMap up to 256 buckets, so it turns into a tree.
+     */
+    static List<Event> hotStream(Planned planned, long seed, int rows, int distinct, int crowd) {
+        Random random = new Random(seed);
         List<RowData> leftPool = pool(planned.leftType(), random, distinct);
+        leftPool.addAll(sharingABucket(planned.leftType(), planned.leftKeys(), random, crowd));
         List<RowData> rightPool = pool(planned.rightType(), random, distinct);
+        rightPool.addAll(sharingABucket(planned.rightType(), planned.rightKeys(), random, crowd));
+        return stream(random, rows, leftPool, rightPool);
+    }
+
+    private static List<RowData> sharingABucket(RowType type, KeySelector<RowData, RowData> keys, Random random,
+            int crowd) {
+        java.util.Map<List<Object>, List<RowData>> buckets = new java.util.HashMap<>();
+        try {
+            for (RowData row : pool(type, random, 60_000)) {
+                BinaryRowData key = ((BinaryRowData) keys.getKey(row)).copy();
+                int h = row.hashCode();
+                if (!key.anyNull()) {
+                    buckets.computeIfAbsent(List.of(key, (h ^ (h >>> 16)) & 255), b -> new ArrayList<>()).add(row);
+                }
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        List<RowData> largest = buckets.values().stream().max(java.util.Comparator.comparingInt(List::size))
+                .orElseThrow();
+        if (largest.size() < crowd) {
+            throw new IllegalStateException("only " + largest.size() + " rows share a bucket, not " + crowd);
+        }
+        return new ArrayList<>(largest.subList(0, crowd));
+    }
+
+    private static List<Event> stream(Random random, int rows, List<RowData> leftPool, List<RowData> rightPool) {
         List<Event> out = new ArrayList<>();
         for (int i = 0; i < rows; i++) {
             boolean left = random.nextBoolean();
