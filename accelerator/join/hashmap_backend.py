@@ -24,6 +24,11 @@ from accelerator.join.state import SLOT, JoinState
 
 _AT = "$at"
 _HELD = "$held"
+#: What one modelled entry (a `_Node` in a bin list) and one key's map object take in this process,
+#: roughly (node, bin list slot, bin dict share, hash and place ints; a map with its dicts and first
+#: bin list; from sys.getsizeof on CPython 3.11), for the state budget.
+_ENTRY_BYTES = 180
+_MAP_BYTES = 500
 
 
 class KeyMaps:
@@ -31,6 +36,11 @@ class KeyMaps:
 
     def __init__(self):
         self.maps: tuple[dict[int, HashMapOrder], dict[int, HashMapOrder]] = ({}, {})
+        self.entries = 0
+
+    def nbytes(self) -> int:
+        """An estimate of the memory the models take, counted in the stage's state budget."""
+        return self.entries * _ENTRY_BYTES + (len(self.maps[LEFT]) + len(self.maps[RIGHT])) * _MAP_BYTES
 
     def iteration_order(self, side: int) -> np.ndarray:
         """Every place of the side's rows, each key's in its map's iteration order."""
@@ -48,6 +58,7 @@ class KeyMaps:
             for at in group:
                 m.put(int(hashes[at]), int(places[at]))
             self.maps[side][int(slots[group[0]])] = m
+            self.entries += len(group)
 
 
 def emit(state: JoinState, key_maps: KeyMaps, slots: np.ndarray, sides: np.ndarray, orders: pa.Array) -> Emission:
@@ -74,6 +85,7 @@ def emit(state: JoinState, key_maps: KeyMaps, slots: np.ndarray, sides: np.ndarr
             if m is None:
                 m = maps[side][slot] = HashMapOrder()
             m.put(int(hashes[i]), place)
+            key_maps.entries += 1
         counts[side][place] += 1
         m = maps[1 - side].get(slot)
         if m is None:

@@ -151,8 +151,8 @@ class JoinStage:
         return pa.Table.from_arrays(columns, schema=held.schema.remove_metadata()).cast(held.schema)
 
     def _check_budget(self, batch: pa.RecordBatch) -> None:
-        keyed_state.check_budget(self.name, "the join's state", f"{self.state.entries} keys",
-                                 self.state.nbytes(), batch)
+        held = self.state.nbytes() + (0 if self.key_maps is None else self.key_maps.nbytes())
+        keyed_state.check_budget(self.name, "the join's state", f"{self.state.entries} keys", held, batch)
 
 
 register(KIND, JoinStage)

@@ -20,9 +20,9 @@ import org.flinkaccelerator.runtime.state.KeyedRowBatchOperator;
  * of a key's rows differ; docs/design/stateful-joins.md).
  * Batching and emission are {@link KeyedRowBatchOperator}'s: both inputs' rows go into one batch in
  * arrival order, each with its input ({@code $side}) and its binary row ({@code $order}), by whose
- * bytes RocksDB orders a key's rows and whose hash places it in the hashmap backend's HashMap. A row whose key has a NULL where the
- * join compares with {@code =} never joins and is not sent, as stock's null filter drops every pair
- * with it. Like stock's, the joined rows carry no timestamp. A checkpoint writes the sidecar's state
+ * bytes RocksDB orders a key's rows and whose hash places it in the hashmap backend's HashMap. A row
+ * whose key has a NULL where the join compares with {@code =} never joins and is not sent, as
+ * stock's null filter drops every pair with it. Like stock's, the joined rows carry no timestamp. A checkpoint writes the sidecar's state
  * per key group into raw keyed state ({@link JoinStateFormat}).
  */
 public final class AcceleratedJoinOperator extends KeyedRowBatchOperator<JoinSpec>

@@ -318,7 +318,8 @@ final class JoinHarnesses {
             int crowd) {
         java.util.Map<List<Object>, List<RowData>> buckets = new java.util.HashMap<>();
         try {
-            for (RowData row : pool(type, random, 60_000)) {
+            // Distinct rows: a row drawn many times (NULLs in both fields, say) would fill a bucket by itself.
+            for (RowData row : new java.util.LinkedHashSet<>(pool(type, random, 60_000, true))) {
                 BinaryRowData key = ((BinaryRowData) keys.getKey(row)).copy();
                 int h = row.hashCode();
                 if (!key.anyNull()) {
@@ -331,7 +332,7 @@ final class JoinHarnesses {
         List<RowData> largest = buckets.values().stream().max(java.util.Comparator.comparingInt(List::size))
                 .orElseThrow();
         if (largest.size() < crowd) {
-            throw new IllegalStateException("only " + largest.size() + " rows share a bucket, not " + crowd);
+            throw new IllegalStateException("only " + largest.size() + " distinct rows share a bucket, not " + crowd);
         }
         return new ArrayList<>(largest.subList(0, crowd));
     }
@@ -351,26 +352,32 @@ final class JoinHarnesses {
     }
 
     private static List<RowData> pool(RowType type, Random random, int distinct) {
+        return pool(type, random, distinct, false);
+    }
+
+    /** {@code distinct} random rows; with {@code varied}, strings from a million values, not from STRINGS. */
+    private static List<RowData> pool(RowType type, Random random, int distinct, boolean varied) {
         RowDataSerializer binary = new RowDataSerializer(type);
         List<RowData> pool = new ArrayList<>();
         for (int p = 0; p < distinct; p++) {
             GenericRowData row = new GenericRowData(type.getFieldCount());
             for (int f = 0; f < type.getFieldCount(); f++) {
-                row.setField(f, value(type.getTypeAt(f), type.getFieldNames().get(f), random));
+                row.setField(f, value(type.getTypeAt(f), type.getFieldNames().get(f), random, varied));
             }
             pool.add(binary.toBinaryRow(row).copy());
         }
         return pool;
     }
 
-    private static Object value(LogicalType type, String name, Random random) {
+    private static Object value(LogicalType type, String name, Random random, boolean varied) {
         boolean key = name.equals("seller") || name.equals("id");
         if (random.nextInt(key ? 10 : 6) == 0 && type.isNullable()) {
             return null;
         }
         return switch (type.getTypeRoot()) {
             case BIGINT -> key ? (long) random.nextInt(4) : (long) random.nextInt(2000) - 1000;
-            case VARCHAR, CHAR -> StringData.fromString(STRINGS[random.nextInt(STRINGS.length)]);
+            case VARCHAR, CHAR -> StringData.fromString(varied ? "row " + random.nextInt(1_000_000)
+                    : STRINGS[random.nextInt(STRINGS.length)]);
             // A few seconds apart, so a time range holds some of the other side's times and not others.
             case TIMESTAMP_WITHOUT_TIME_ZONE -> TimestampData.fromEpochMillis(random.nextInt(20) * 1000L);
             default -> throw new IllegalArgumentException("no values for " + type);
