@@ -90,8 +90,12 @@ def message_bytes(msg: Message, timestamps: bool) -> bytes:
     return b"".join(parts)
 
 
-def digest(broker: KafkaBroker, topic: str, ordered: bool, timestamps: bool = False) -> Digest:
-    """`timestamps`: the job sets the messages' timestamps, so they must match too."""
+def digest(broker: KafkaBroker, topic: str, ordered: bool, timestamps: bool = False, final: bool = False) -> Digest:
+    """`timestamps`: the job sets the messages' timestamps, so they must match too. `final`: only
+    each key's last message of a partition counts, a tombstone (NULL value) removing the key, as
+    an upsert table reads the topic; `messages` and `bytes` then count those."""
+    if final:
+        return _final_digest(broker, topic, timestamps)
     hashes: dict[int, object] = {}
     counts: dict[int, int] = {}
     total_bytes = 0
@@ -111,6 +115,20 @@ def digest(broker: KafkaBroker, topic: str, ordered: bool, timestamps: bool = Fa
             text = hashlib.sha256(b"".join(sorted(hashes[p]))).hexdigest()
         parts.append((p, counts[p], text))
     return Digest(sum(counts.values()), total_bytes, tuple(parts))
+
+
+def _final_digest(broker: KafkaBroker, topic: str, timestamps: bool) -> Digest:
+    last: dict[int, dict[bytes | None, bytes]] = {}
+    for p, msg in _read(broker, topic):
+        held = last.setdefault(p, {})
+        if msg.value() is None:
+            held.pop(msg.key(), None)
+        else:
+            held[msg.key()] = message_bytes(msg, timestamps)
+    parts = [(p, len(last[p]), hashlib.sha256(b"".join(sorted(hashlib.sha256(m).digest() for m in last[p].values())))
+              .hexdigest()) for p in sorted(last)]
+    return Digest(sum(len(held) for held in last.values()), sum(len(m) for held in last.values() for m in held.values()),
+                  tuple(parts))
 
 
 def first_difference(broker: KafkaBroker, stock_topic: str, other_topic: str) -> str:

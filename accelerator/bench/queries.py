@@ -31,6 +31,10 @@ READ_FLOOR, WRITE_FLOOR = "floor_read", "floor_write"
 #: `make bench-stateful` runs on both state backends.
 STATEFUL = ("q4_agg", "q5_agg", "q7_agg", "q11", "q12", "q15", "q16", "q17", "q18", "q19", "q3", "q4", "q20")
 WATERMARK = re.compile(r",\s*WATERMARK FOR [^\n]*")
+#: `-- compare: final`: a query whose intermediate updates depend on the order in which its
+#: operators read their inputs (a join's two inputs arrive over separate channels, in stock Flink
+#: too) is compared by what its upsert sink holds at the end: each key's last value.
+FINAL_LINE = re.compile(r"^--\s*compare:\s*final\s*$", re.M)
 
 
 @dataclass(frozen=True)
@@ -80,6 +84,11 @@ class Query:
         against the input's bids (`TOTALS_LINE`), not compared with stock's."""
         found = TOTALS_LINE.search(self.script)
         return (found.group(1), found.group(2)) if found else None
+
+    @property
+    def final(self) -> bool:
+        """Whether outputs are compared by each key's last value (`FINAL_LINE`)."""
+        return FINAL_LINE.search(self.script) is not None
 
     @property
     def writes_timestamps(self) -> bool:

@@ -198,7 +198,7 @@ class Bench:
         job = self.cluster.rest(f"/jobs/{job_id}")
         seconds = (job["end-time"] - job["start-time"]) / 1000
         spent = sampler.cpu_seconds()
-        digest = outputs.digest(self.broker, sink, query.ordered, query.writes_timestamps) if sink else None
+        digest = outputs.digest(self.broker, sink, query.ordered, query.writes_timestamps, query.final) if sink else None
         vertices = [v["name"] for v in job["vertices"]]
         run = Run(query=query.name, mode=mode, round=round_, job_id=job_id, events=events, seconds=seconds,
                   events_per_s=events / seconds, cpu_s=spent, cpu_s_per_m=spent[TM_GROUP] / events * 1e6,
@@ -374,6 +374,7 @@ def stateful_rows(runs: list[Run], query_list: list[queries.Query], backends: tu
                 "stock_stateful_operators": sorted(set(stock_ops)), "failed": failed[0] if failed else None,
                 "outputs_identical": not failed and bool(acc_runs),
                 "compared_by": (f"per-{q.totals[0]} totals of {q.totals[1]} <= input bids" if q.totals
+                                else "each key's last value, stock = accelerated" if q.final
                                 else "digest, stock = accelerated"),
                 "stock": stock, "accelerated": acc,
                 "throughput_ratio": reports.ratio(acc.get("events_per_s"), stock.get("events_per_s")),

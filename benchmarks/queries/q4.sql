@@ -2,6 +2,7 @@
 -- was open (a regular join with a time condition), then averaged per category (a grouped
 -- aggregate over the first one's updates): an upsert stream keyed by category.
 -- kind: stateful
+-- compare: final
 CREATE TABLE nexmark_q4 (id BIGINT, final BIGINT, PRIMARY KEY (id) NOT ENFORCED) WITH (${upsert_sink});
 INSERT INTO nexmark_q4
 SELECT Q.category, AVG(Q.final)
