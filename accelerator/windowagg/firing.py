@@ -37,97 +37,120 @@ class UnflushedSlice(Exception):
 
 @dataclass
 class Fired:
-    """The emitted windows (key bytes, window end, one Arrow column per aggregate) and how many
-    fired empty (their timers emit nothing)."""
+    """The emitted windows (key bytes, window end, one Arrow column per aggregate), in chunks of one
+    window end each, and how many fired empty (their timers emit nothing)."""
 
-    keys: list[bytes]
-    ends: list[int]
-    #: Per aggregate, its values' chunks (one per window end fired).
+    keys: list[pa.Array]
+    ends: list[np.ndarray]
+    #: Per aggregate, its values' chunks.
     values: list[list[pa.Array]]
     empty: int
 
+    def key_column(self) -> pa.Array:
+        return pa.concat_arrays(self.keys) if self.keys else pa.array([], pa.binary())
+
+    def end_column(self) -> np.ndarray:
+        return np.concatenate(self.ends) if self.ends else np.zeros(0, dtype=np.int64)
+
     def column(self, index: int, arrow_type: pa.DataType) -> pa.Array:
         return pa.concat_arrays(self.values[index]) if self.values[index] else pa.array([], arrow_type)
+
+
+@dataclass
+class _Due:
+    """The keys (ids) whose window ending at one end fires, in the order they fire, with their key
+    groups."""
+
+    key_ids: np.ndarray
+    key_groups: np.ndarray
+
+    def add(self, key_ids: np.ndarray, key_groups: np.ndarray) -> None:
+        """Appends the keys not yet due here, in their order."""
+        new = ~np.isin(key_ids, self.key_ids)
+        self.key_ids = np.concatenate([self.key_ids, key_ids[new]])
+        self.key_groups = np.concatenate([self.key_groups, key_groups[new]])
 
 
 def fire(state: WindowAggState, spec: WindowAggSpec, watermark: int) -> Fired:
     """Fires every window whose timer `watermark` reaches, the following ones it registers
     included; raises `UnflushedSlice` if a window would read rows stock still buffers."""
     window = spec.window
-    live = state.live_slots()
-    due = live[state.timer[live] & windows.fired(state.window_end[live], window, watermark)]
-    queue: dict[int, dict[bytes, int]] = {}
-    for slot in due.tolist():
-        queue.setdefault(int(state.window_end[slot]), {})[state.key_at(slot)] = int(state.key_group[slot])
-    waiting = set(state.pending) | set(np.flatnonzero(state.in_buffer).tolist())
+    due = np.flatnonzero(state.timer & windows.fired(state.window_end, window, watermark))
+    # Per window end its keys in first-occurrence order of their timers' slots.
+    due = due[np.lexsort((state.first_seen[due], state.window_end[due]))]
+    due_ends, starts = np.unique(state.window_end[due], return_index=True)
+    queue = {end: _Due(state.key_id[slots], state.key_group[slots])
+             for end, slots in zip(due_ends.tolist(), np.split(due, starts[1:]))}
+    waiting = np.zeros(len(state.live), dtype=bool)
+    waiting[np.array(state.pending, dtype=np.int64)] = True
+    waiting |= state.in_buffer
     ends = list(queue)
     heapq.heapify(ends)
     fired = Fired([], [], [[] for _ in spec.aggregates], 0)
     while ends:
         end = heapq.heappop(ends)
         group = queue.pop(end)
-        keys = list(group)
-        merged = _merge(state, spec, keys, group, end, waiting)
+        key_ids, key_groups = group.key_ids, group.key_groups
+        merged = _merge(state, spec, group, end, waiting)
         star = spec.count_star
-        nonempty = np.ones(len(keys), dtype=bool) if star is None else merged[star].values != 0
-        emitted = np.flatnonzero(nonempty)
-        fired.keys += [keys[i] for i in emitted.tolist()]
-        fired.ends += [end] * len(emitted)
+        emitted = np.arange(len(key_ids)) if star is None else np.flatnonzero(merged[star].values != 0)
+        fired.keys.append(state.keys_held.keys(key_ids[emitted]))
+        fired.ends.append(np.full(len(emitted), end, dtype=np.int64))
         for chunks, column in zip(fired.values, merged):
             chunks.append(column.value(emitted))
-        fired.empty += len(keys) - len(emitted)
-        _expire(state, spec, keys, end)
+        fired.empty += len(key_ids) - len(emitted)
         following = windows.next_window(end, window) if window.shared else None
         # CUMULATE's next window ignores emptiness (its aggregate has no COUNT(*) index anyway).
-        chosen = keys if window.cumulative else [keys[i] for i in emitted.tolist()]
-        if following is not None and chosen:
-            slots = state.slots(pa.array(chosen, pa.binary()), np.array([group[k] for k in chosen], dtype=np.int32),
-                                np.full(len(chosen), following, dtype=np.int64))
+        chosen = slice(None) if window.cumulative else emitted
+        if following is not None and len(key_ids[chosen]):
+            # Registered before the fired window's slots are released: the keys stay held.
+            slots = state.slots_of(key_ids[chosen], key_groups[chosen],
+                                   np.full(len(key_ids[chosen]), following, dtype=np.int64))
             state.timer[slots] = True
             if windows.fired(np.array([following], dtype=np.int64), window, watermark)[0]:
-                if following not in queue:
+                if following in queue:
+                    queue[following].add(key_ids[chosen], key_groups[chosen])
+                else:
                     heapq.heappush(ends, following)
-                queue.setdefault(following, {}).update((k, group[k]) for k in chosen)
+                    queue[following] = _Due(key_ids[chosen], key_groups[chosen])
+        _expire(state, spec, key_ids, end)
     return fired
 
 
-def _merge(state: WindowAggState, spec: WindowAggSpec, keys: list[bytes], group: dict[bytes, int], end: int,
-           waiting: set[int]) -> list:
+def _merge(state: WindowAggState, spec: WindowAggSpec, due: _Due, end: int, waiting: np.ndarray) -> list:
     """A fresh accumulator per key, with the window's slices merged into it in stock's order; for
     CUMULATE it becomes the first slice's state (`SliceSharedSyncStateWindowAggProcessor.merge`
     updates the merge target)."""
-    every = np.arange(len(keys))
-    merged = [accumulators.for_aggregate(a, len(keys)) for a in spec.aggregates]
+    every = np.arange(len(due.key_ids))
+    merged = [accumulators.for_aggregate(a, len(every)) for a in spec.aggregates]
     for column in merged:
         column.reset(every)
     slice_ends = windows.merged_slices(end, spec.window)
     for slice_end in slice_ends:
-        found = [(i, state.slot_of(k, slice_end)) for i, k in enumerate(keys)]
-        found = [(i, s) for i, s in found if s is not None and state.sliced[s]]
-        if not found:
+        slots = state.index.find_at(due.key_ids, slice_end)
+        at = np.flatnonzero(slots >= 0)
+        at = at[state.sliced[slots[at]]]
+        if not len(at):
             continue
-        if any(s in waiting for _, s in found):
+        slots = slots[at]
+        if waiting[slots[slots < len(waiting)]].any():
             raise UnflushedSlice(slice_end)
-        at = np.array([i for i, _ in found], dtype=np.int64)
-        slots = np.array([s for _, s in found], dtype=np.int64)
         for target, source in zip(merged, state.accumulators):
             target.merge(at, source.state(slots))
     if spec.window.cumulative:
-        first = state.slots(pa.array(keys, pa.binary()), np.array([group[k] for k in keys], dtype=np.int32),
-                            np.full(len(keys), slice_ends[0], dtype=np.int64))
+        first = state.slots_of(due.key_ids, due.key_groups, np.full(len(every), slice_ends[0], dtype=np.int64))
         for target, column in zip(state.accumulators, merged):
             target.put(first, column.state(every))
         state.sliced[first] = True
     return merged
 
 
-def _expire(state: WindowAggState, spec: WindowAggSpec, keys: list[bytes], end: int) -> None:
+def _expire(state: WindowAggState, spec: WindowAggSpec, key_ids: np.ndarray, end: int) -> None:
     """The fired windows' timers are gone and their expired slices cleared (`clearWindow`)."""
-    timers = [state.slot_of(k, end) for k in keys]
-    expired = [s for e in windows.expired_slices(end, spec.window) for s in (state.slot_of(k, e) for k in keys)
-               if s is not None]
-    timers = np.array(timers, dtype=np.int64)
-    expired = np.array(expired, dtype=np.int64)
+    timers = state.index.find_at(key_ids, end)
+    expired = np.concatenate([np.zeros(0, dtype=np.int64)]
+                             + [state.index.find_at(key_ids, e) for e in windows.expired_slices(end, spec.window)])
+    timers, expired = timers[timers >= 0], expired[expired >= 0]
     state.timer[timers] = False
     state.sliced[expired] = False
     state.release_unused(np.concatenate([timers, expired]))

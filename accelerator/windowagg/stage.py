@@ -132,8 +132,8 @@ class WindowAggStage:
                 f"stage {self.name!r}: fire reached the slice ending {exc.end} before a flush handed it over; the"
                 f" operator flushes at every advancing watermark and checkpoint barrier first, as stock Flink"
                 f" does") from None
-        ends = np.array(fired.ends, dtype=np.int64)
-        columns = [pa.array(fired.keys, pa.binary()), pa.array(ends, pa.int64())]
+        ends = fired.end_column()
+        columns = [fired.key_column(), pa.array(ends, pa.int64())]
         columns += [fired.column(i, aggregate.acc_arrow) for i, aggregate in enumerate(self.spec.aggregates)
                     if aggregate.emit]
         columns += [self._window_property(p, t, ends) for p, t in
@@ -177,15 +177,16 @@ class WindowAggStage:
         self._check_columns(batch, self.state_schema, "restore")
         key_groups = keyed_state.restored_key_groups(self.name, batch, WindowAggStateError)
         ends = batch.column(WINDOW_END).to_numpy(zero_copy_only=False)
-        pairs = list(zip(batch.column(specs.KEY).to_pylist(), ends.tolist()))
-        if len(set(pairs)) != len(pairs) or any(self.state.holds(*pair) for pair in pairs):
+        keys = batch.column(specs.KEY)
+        pairs = list(zip(keys.to_pylist(), ends.tolist()))
+        if len(set(pairs)) != len(pairs) or self.state.held(keys, key_groups, ends).any():
             raise WindowAggStateError(f"stage {self.name!r}: restored state holds a (key, window) twice")
         sliced = batch.column(SLICE).to_numpy(zero_copy_only=False)
         timer = batch.column(TIMER).to_numpy(zero_copy_only=False)
         if not (sliced | timer).all():
             raise WindowAggStateError(f"stage {self.name!r}: restored state holds an entry with neither a slice nor"
                                       f" a timer")
-        slots = self.state.slots(batch.column(specs.KEY), key_groups, ends)
+        slots = self.state.slots(keys, key_groups, ends)
         self.state.sliced[slots] = sliced
         self.state.timer[slots] = timer
         names = iter(name for name, _ in state_fields(self.spec.aggregates))

@@ -1,40 +1,40 @@
 """The window aggregate's keyed state: one slot per (key, end) holding a slice or a timer, in memory.
 
-Per slot: the key's `BinaryRowData` bytes (grouping by them is Flink's key equality), its key
-group, the end, when it was first seen, whether it holds a slice's accumulators (`sliced`: stock's
-`window-aggs` state of that slice) and whether a timer for the window ending there is registered
-and not yet fired (`timer`: stock's `window-timers`), the state accumulators and, in phase global,
-the buffer accumulators of the partials received since the last flush point (stock's
-`RecordsWindowBuffer` + `GlobalAggCombiner`). A slot lives while it holds either. Slots not yet
-handed to a flush since they received rows are `pending`, in first-occurrence order: the order in
-which the JVM registers their timers, which is stock's.
+Per slot: its key (an id of `KeySlots`, which holds each distinct key's `BinaryRowData` bytes once:
+grouping by them is Flink's key equality), its key group, the end, when it was first seen, whether
+it holds a slice's accumulators (`sliced`: stock's `window-aggs` state of that slice) and whether
+a timer for the window ending there is registered and not yet fired (`timer`: stock's
+`window-timers`), the state accumulators and, in phase global, the buffer accumulators of the
+partials received since the last flush point (stock's `RecordsWindowBuffer` + `GlobalAggCombiner`).
+A slot lives while it holds either; a key's bytes live while any of its slots does. `SlotIndex`
+finds the slot of (key id, end) pairs a whole array at a time. Slots not yet handed to a flush
+since they received rows are `pending`, in first-occurrence order: the order in which the JVM
+registers their timers, which is stock's.
 """
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
+from accelerator.sidecar.key_slots import KeySlots
 from accelerator.windowagg import accumulators
+from accelerator.windowagg.slot_index import SlotIndex
 from accelerator.windowagg.spec import WindowAggSpec
 
 _INITIAL_CAPACITY = 1024
-#: What a live entry holds besides its key's bytes object: the table's (key, window end) tuple and
-#: the window end's int object, measured on this interpreter.
-_ENTRY_OBJECT_BYTES = sys.getsizeof((b"", 0)) + sys.getsizeof(2 ** 40)
 
 
 class WindowAggState:
     def __init__(self, spec: WindowAggSpec):
         self.spec = spec
-        self._slot_of: dict[tuple[bytes, int], int] = {}
-        self._keys: list[bytes | None] = []
-        self._entry_bytes = 0
+        #: Per key id, how many live slots hold it (its bytes are freed at 0).
+        self._key_slots = np.zeros(0, dtype=np.int64)
+        self.keys_held = KeySlots(self._grow_keys)
+        self.index = SlotIndex()
         self._free: list[int] = []
         self._next_seen = 0
+        self.key_id = np.zeros(0, dtype=np.int64)
         self.key_group = np.zeros(0, dtype=np.int32)
         self.window_end = np.zeros(0, dtype=np.int64)
         self.first_seen = np.zeros(0, dtype=np.int64)
@@ -49,50 +49,63 @@ class WindowAggState:
 
     @property
     def entries(self) -> int:
-        return len(self._slot_of)
+        return len(self.index)
 
     def nbytes(self) -> int:
         """The state's memory, estimated from what it holds (the budget of
         docs/design/stateful-window-aggregate.md §3.6): the per-slot arrays and accumulators at their
-        capacity, the table from (key, window end) to slot, and each live entry's key and table objects,
-        which a fire frees."""
-        arrays = sum(a.nbytes for a in (self.key_group, self.window_end, self.first_seen, self.live, self.in_buffer,
-                                                self.sliced, self.timer))
-        table = sys.getsizeof(self._slot_of) + sys.getsizeof(self._keys) + sys.getsizeof(self._free)
-        return (arrays + table + self._entry_bytes
+        capacity, the index from (key, window end) to slot, and each live key's bytes and table
+        entry, which a fire frees with the key's last slot."""
+        arrays = sum(a.nbytes for a in (self.key_id, self.key_group, self.window_end, self.first_seen, self.live,
+                                        self.in_buffer, self.sliced, self.timer, self._key_slots))
+        return (arrays + self.keys_held.nbytes() + self.index.nbytes() + 8 * len(self._free)
                 + sum(c.nbytes() for c in self.accumulators + self.buffers))
 
     # -- slots -------------------------------------------------------------------------------
 
     def slots(self, keys: pa.Array, key_groups: np.ndarray, ends: np.ndarray) -> np.ndarray:
         """The slot of each (key, end), created fresh where absent, in first-occurrence order."""
-        n = len(keys)
-        if n == 0:
+        if len(keys) == 0:
             return np.zeros(0, dtype=np.int64)
-        if keys.null_count:
-            raise ValueError("a $key is NULL; every row carries its key's bytes")
-        encoded = pc.dictionary_encode(keys)
-        key_ids = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-        end_values, end_ids = np.unique(ends, return_inverse=True)
-        pair_ids = key_ids * len(end_values) + end_ids
-        _, first, inverse = np.unique(pair_ids, return_index=True, return_inverse=True)
-        by_first = np.argsort(first, kind="stable")
-        key_list = encoded.dictionary.to_pylist()
-        pair_slots = np.empty(len(first), dtype=np.int64)
-        created = []
-        for pair in by_first.tolist():
-            row = int(first[pair])
-            key, end = key_list[key_ids[row]], int(ends[row])
-            slot = self._slot_of.get((key, end))
-            if slot is None:
-                slot = self._create(key, int(key_groups[row]), end)
-                created.append(slot)
-            pair_slots[pair] = slot
-        if created:
-            fresh = np.array(created, dtype=np.int64)
-            for column in self.accumulators:
-                column.reset(fresh)
-        return pair_slots[inverse]
+        key_ids, _ = self.keys_held.slots(keys, key_groups)
+        return self.slots_of(key_ids, key_groups, ends)
+
+    def slots_of(self, key_ids: np.ndarray, key_groups: np.ndarray, ends: np.ndarray) -> np.ndarray:
+        """The slot of each (key id, end), created fresh where absent, in first-occurrence order."""
+        found = self.index.find(key_ids, ends)
+        missing = np.flatnonzero(found < 0)
+        if len(missing):
+            _, end_ranks = np.unique(ends[missing], return_inverse=True)
+            pairs = key_ids[missing] * (int(end_ranks.max()) + 1) + end_ranks.reshape(-1)
+            _, first, inverse = np.unique(pairs, return_index=True, return_inverse=True)
+            by_first = np.argsort(first, kind="stable")
+            rows = missing[first[by_first]]
+            created = np.empty(len(first), dtype=np.int64)
+            created[by_first] = self._create(key_ids[rows], key_groups[rows], ends[rows])
+            found[missing] = created[inverse.reshape(-1)]
+        return found
+
+    def _create(self, key_ids: np.ndarray, key_groups: np.ndarray, ends: np.ndarray) -> np.ndarray:
+        """Fresh slots for distinct absent pairs, in their order: the lowest free slots first."""
+        n = len(key_ids)
+        slots = np.empty(n, dtype=np.int64)
+        made = 0
+        while made < n:
+            if not self._free:
+                self._grow(2 * len(self.live))
+            take = min(n - made, len(self._free))
+            slots[made:made + take] = self._free[:-take - 1:-1]
+            del self._free[-take:]
+            made += take
+        self.index.add(key_ids, ends, slots)
+        np.add.at(self._key_slots, key_ids, 1)
+        self.key_id[slots], self.key_group[slots], self.window_end[slots] = key_ids, key_groups, ends
+        self.first_seen[slots] = np.arange(self._next_seen, self._next_seen + n)
+        self._next_seen += n
+        self.live[slots] = True
+        for column in self.accumulators:
+            column.reset(slots)
+        return slots
 
     def add_pending(self, slots: np.ndarray) -> None:
         """Marks the slots that received rows as pending, in first-occurrence order: stock's buffer
@@ -100,25 +113,15 @@ class WindowAggState:
         each one's timer (again, for a slice that had state before, unless fired at the timer
         service's watermark; Flink keeps one timer per key, window and time)."""
         _, first = np.unique(slots, return_index=True)
-        held = set(self.pending)
-        self.pending.extend(s for s in slots[np.sort(first)].tolist() if s not in held)
-
-    def _create(self, key: bytes, key_group: int, end: int) -> int:
-        if not self._free:
-            self._grow(2 * len(self.live))
-        slot = self._free.pop()
-        self._slot_of[(key, end)] = slot
-        self._keys[slot] = key
-        self._entry_bytes += sys.getsizeof(key) + _ENTRY_OBJECT_BYTES
-        self.key_group[slot], self.window_end[slot] = key_group, end
-        self.first_seen[slot], self._next_seen = self._next_seen, self._next_seen + 1
-        self.live[slot] = True
-        return slot
+        new = slots[np.sort(first)]
+        if self.pending:
+            new = new[~np.isin(new, np.array(self.pending, dtype=np.int64))]
+        self.pending.extend(new.tolist())
 
     def _grow(self, capacity: int) -> None:
         old = len(self.live)
         extra = capacity - old
-        self._keys.extend([None] * extra)
+        self.key_id = np.concatenate([self.key_id, np.zeros(extra, dtype=np.int64)])
         self.key_group = np.concatenate([self.key_group, np.zeros(extra, dtype=np.int32)])
         self.window_end = np.concatenate([self.window_end, np.zeros(extra, dtype=np.int64)])
         self.first_seen = np.concatenate([self.first_seen, np.zeros(extra, dtype=np.int64)])
@@ -131,12 +134,18 @@ class WindowAggState:
         # Popped from the end: lowest slots first.
         self._free.extend(range(capacity - 1, old - 1, -1))
 
+    def _grow_keys(self, capacity: int) -> None:
+        self._key_slots = np.concatenate([self._key_slots, np.zeros(capacity - len(self._key_slots), dtype=np.int64)])
+
     def release(self, slots: np.ndarray) -> None:
-        for slot in slots.tolist():
-            key = self._keys[slot]
-            del self._slot_of[(key, int(self.window_end[slot]))]
-            self._entry_bytes -= sys.getsizeof(key) + _ENTRY_OBJECT_BYTES
-            self._keys[slot] = None
+        """Frees distinct live slots, and the keys of which they were the last."""
+        if not len(slots):
+            return
+        key_ids = self.key_id[slots]
+        self.index.remove(key_ids, self.window_end[slots])
+        np.subtract.at(self._key_slots, key_ids, 1)
+        touched = np.unique(key_ids)
+        self.keys_held.free(touched[self._key_slots[touched] == 0])
         self.live[slots] = False
         self.sliced[slots] = False
         self.timer[slots] = False
@@ -148,17 +157,16 @@ class WindowAggState:
 
     # -- reading -----------------------------------------------------------------------------
 
-    def holds(self, key: bytes, end: int) -> bool:
-        return (key, end) in self._slot_of
-
-    def slot_of(self, key: bytes, end: int) -> int | None:
-        return self._slot_of.get((key, end))
-
-    def key_at(self, slot: int) -> bytes:
-        return self._keys[slot]
+    def held(self, keys: pa.Array, key_groups: np.ndarray, ends: np.ndarray) -> np.ndarray:
+        """Whether the state holds each (key, end), leaving it as it was."""
+        key_ids, created = self.keys_held.slots(keys, key_groups)
+        held = self.index.find(key_ids, ends) >= 0
+        if created.any():
+            self.keys_held.free(np.unique(key_ids[created]))
+        return held
 
     def keys(self, slots: np.ndarray) -> pa.Array:
-        return pa.array([self._keys[s] for s in slots.tolist()], pa.binary())
+        return self.keys_held.keys(self.key_id[slots])
 
     def live_slots(self) -> np.ndarray:
         """Every live slot, in first-occurrence order."""
