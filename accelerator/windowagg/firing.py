@@ -75,7 +75,8 @@ def fire(state: WindowAggState, spec: WindowAggSpec, watermark: int) -> Fired:
     """Fires every window whose timer `watermark` reaches, the following ones it registers
     included; raises `UnflushedSlice` if a window would read rows stock still buffers."""
     window = spec.window
-    due = np.flatnonzero(state.timer & windows.fired(state.window_end, window, watermark))
+    timers = np.flatnonzero(state.timer)
+    due = timers[windows.fired(state.window_end[timers], window, watermark)]
     # Per window end its keys in first-occurrence order of their timers' slots.
     due = due[np.lexsort((state.first_seen[due], state.window_end[due]))]
     due_ends, starts = np.unique(state.window_end[due], return_index=True)

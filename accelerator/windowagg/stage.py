@@ -179,7 +179,7 @@ class WindowAggStage:
         ends = batch.column(WINDOW_END).to_numpy(zero_copy_only=False)
         keys = batch.column(specs.KEY)
         pairs = list(zip(keys.to_pylist(), ends.tolist()))
-        if len(set(pairs)) != len(pairs) or self.state.held(keys, key_groups, ends).any():
+        if len(set(pairs)) != len(pairs) or self.state.held(keys, ends).any():
             raise WindowAggStateError(f"stage {self.name!r}: restored state holds a (key, window) twice")
         sliced = batch.column(SLICE).to_numpy(zero_copy_only=False)
         timer = batch.column(TIMER).to_numpy(zero_copy_only=False)

@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from accelerator.sidecar.key_slots import KeySlots
 from accelerator.windowagg import accumulators
+from accelerator.windowagg.key_ids import KeyIds
 from accelerator.windowagg.slot_index import SlotIndex
 from accelerator.windowagg.spec import WindowAggSpec
 
@@ -28,9 +28,9 @@ _INITIAL_CAPACITY = 1024
 class WindowAggState:
     def __init__(self, spec: WindowAggSpec):
         self.spec = spec
+        self.keys_held = KeyIds()
         #: Per key id, how many live slots hold it (its bytes are freed at 0).
         self._key_slots = np.zeros(0, dtype=np.int64)
-        self.keys_held = KeySlots(self._grow_keys)
         self.index = SlotIndex()
         self._free: list[int] = []
         self._next_seen = 0
@@ -67,23 +67,22 @@ class WindowAggState:
         """The slot of each (key, end), created fresh where absent, in first-occurrence order."""
         if len(keys) == 0:
             return np.zeros(0, dtype=np.int64)
-        key_ids, _ = self.keys_held.slots(keys, key_groups)
-        return self.slots_of(key_ids, key_groups, ends)
+        return self.slots_of(self.keys_held.ids(keys), key_groups, ends)
 
     def slots_of(self, key_ids: np.ndarray, key_groups: np.ndarray, ends: np.ndarray) -> np.ndarray:
         """The slot of each (key id, end), created fresh where absent, in first-occurrence order."""
-        found = self.index.find(key_ids, ends)
+        # Each distinct pair looked up once, in key order within an end (a batch's rows mostly
+        # share one or two ends), which keeps the index's binary searches close together.
+        _, end_ranks = np.unique(ends, return_inverse=True)
+        pairs = end_ranks.reshape(-1) * (int(key_ids.max()) + 1) + key_ids
+        _, first, inverse = np.unique(pairs, return_index=True, return_inverse=True)
+        found = self.index.find(key_ids[first], ends[first])
         missing = np.flatnonzero(found < 0)
         if len(missing):
-            _, end_ranks = np.unique(ends[missing], return_inverse=True)
-            pairs = key_ids[missing] * (int(end_ranks.max()) + 1) + end_ranks.reshape(-1)
-            _, first, inverse = np.unique(pairs, return_index=True, return_inverse=True)
-            by_first = np.argsort(first, kind="stable")
-            rows = missing[first[by_first]]
-            created = np.empty(len(first), dtype=np.int64)
-            created[by_first] = self._create(key_ids[rows], key_groups[rows], ends[rows])
-            found[missing] = created[inverse.reshape(-1)]
-        return found
+            missing = missing[np.argsort(first[missing], kind="stable")]
+            rows = first[missing]
+            found[missing] = self._create(key_ids[rows], key_groups[rows], ends[rows])
+        return found[inverse.reshape(-1)]
 
     def _create(self, key_ids: np.ndarray, key_groups: np.ndarray, ends: np.ndarray) -> np.ndarray:
         """Fresh slots for distinct absent pairs, in their order: the lowest free slots first."""
@@ -98,6 +97,9 @@ class WindowAggState:
             del self._free[-take:]
             made += take
         self.index.add(key_ids, ends, slots)
+        if len(self._key_slots) <= key_ids.max():
+            extra = 2 * int(key_ids.max()) + 64 - len(self._key_slots)
+            self._key_slots = np.concatenate([self._key_slots, np.zeros(extra, dtype=np.int64)])
         np.add.at(self._key_slots, key_ids, 1)
         self.key_id[slots], self.key_group[slots], self.window_end[slots] = key_ids, key_groups, ends
         self.first_seen[slots] = np.arange(self._next_seen, self._next_seen + n)
@@ -134,9 +136,6 @@ class WindowAggState:
         # Popped from the end: lowest slots first.
         self._free.extend(range(capacity - 1, old - 1, -1))
 
-    def _grow_keys(self, capacity: int) -> None:
-        self._key_slots = np.concatenate([self._key_slots, np.zeros(capacity - len(self._key_slots), dtype=np.int64)])
-
     def release(self, slots: np.ndarray) -> None:
         """Frees distinct live slots, and the keys of which they were the last."""
         if not len(slots):
@@ -157,13 +156,10 @@ class WindowAggState:
 
     # -- reading -----------------------------------------------------------------------------
 
-    def held(self, keys: pa.Array, key_groups: np.ndarray, ends: np.ndarray) -> np.ndarray:
-        """Whether the state holds each (key, end), leaving it as it was."""
-        key_ids, created = self.keys_held.slots(keys, key_groups)
-        held = self.index.find(key_ids, ends) >= 0
-        if created.any():
-            self.keys_held.free(np.unique(key_ids[created]))
-        return held
+    def held(self, keys: pa.Array, ends: np.ndarray) -> np.ndarray:
+        """Whether the state holds each (key, end)."""
+        key_ids = self.keys_held.find(keys)
+        return (key_ids >= 0) & (self.index.find(key_ids, ends) >= 0)
 
     def keys(self, slots: np.ndarray) -> pa.Array:
         return self.keys_held.keys(self.key_id[slots])
