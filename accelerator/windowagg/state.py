@@ -1,6 +1,6 @@
 """The window aggregate's keyed state: one slot per (key, end) holding a slice or a timer, in memory.
 
-Per slot: its key (an id of `KeySlots`, which holds each distinct key's `BinaryRowData` bytes once:
+Per slot: its key (an id of `KeyIds`, which holds each distinct key's `BinaryRowData` bytes once:
 grouping by them is Flink's key equality), its key group, the end, when it was first seen, whether
 it holds a slice's accumulators (`sliced`: stock's `window-aggs` state of that slice) and whether
 a timer for the window ending there is registered and not yet fired (`timer`: stock's
@@ -71,6 +71,8 @@ class WindowAggState:
 
     def slots_of(self, key_ids: np.ndarray, key_groups: np.ndarray, ends: np.ndarray) -> np.ndarray:
         """The slot of each (key id, end), created fresh where absent, in first-occurrence order."""
+        if len(key_ids) == 0:
+            return np.zeros(0, dtype=np.int64)
         # Each distinct pair looked up once, in key order within an end (a batch's rows mostly
         # share one or two ends), which keeps the index's binary searches close together.
         _, end_ranks = np.unique(ends, return_inverse=True)
@@ -85,7 +87,8 @@ class WindowAggState:
         return found[inverse.reshape(-1)]
 
     def _create(self, key_ids: np.ndarray, key_groups: np.ndarray, ends: np.ndarray) -> np.ndarray:
-        """Fresh slots for distinct absent pairs, in their order: the lowest free slots first."""
+        """Fresh slots for distinct absent pairs, in their order, taken from the free list (growing
+        the arrays when it is empty)."""
         n = len(key_ids)
         slots = np.empty(n, dtype=np.int64)
         made = 0
