@@ -75,10 +75,15 @@ class WindowAggState:
             return np.zeros(0, dtype=np.int64)
         # Each distinct pair looked up once, in key order within an end (a batch's rows mostly
         # share one or two ends), which keeps the index's binary searches close together.
-        _, end_ranks = np.unique(ends, return_inverse=True)
-        pairs = end_ranks.reshape(-1) * (int(key_ids.max()) + 1) + key_ids
+        one_end = bool((ends == ends[0]).all())
+        if one_end:
+            pairs = key_ids
+        else:
+            _, end_ranks = np.unique(ends, return_inverse=True)
+            pairs = end_ranks.reshape(-1) * (int(key_ids.max()) + 1) + key_ids
         _, first, inverse = np.unique(pairs, return_index=True, return_inverse=True)
-        found = self.index.find(key_ids[first], ends[first])
+        found = (self.index.find_at(key_ids[first], int(ends[0])) if one_end
+                 else self.index.find(key_ids[first], ends[first]))
         missing = np.flatnonzero(found < 0)
         if len(missing):
             missing = missing[np.argsort(first[missing], kind="stable")]
