@@ -103,17 +103,17 @@ def fire(state: WindowAggState, spec: WindowAggSpec, watermark: int) -> Fired:
         following = windows.next_window(end, window) if window.shared else None
         # CUMULATE's next window ignores emptiness (its aggregate has no COUNT(*) index anyway).
         chosen = slice(None) if window.cumulative else emitted
-        if following is not None and len(key_ids[chosen]):
+        chosen_ids, chosen_groups = key_ids[chosen], key_groups[chosen]
+        if following is not None and len(chosen_ids):
             # Registered before the fired window's slots are released: the keys stay held.
-            slots = state.slots_of(key_ids[chosen], key_groups[chosen],
-                                   np.full(len(key_ids[chosen]), following, dtype=np.int64))
+            slots = state.slots_of(chosen_ids, chosen_groups, np.full(len(chosen_ids), following, dtype=np.int64))
             state.timer[slots] = True
             if windows.fired(np.array([following], dtype=np.int64), window, watermark)[0]:
                 if following in queue:
-                    queue[following].add(key_ids[chosen], key_groups[chosen])
+                    queue[following].add(chosen_ids, chosen_groups)
                 else:
                     heapq.heappush(ends, following)
-                    queue[following] = _Due(key_ids[chosen], key_groups[chosen])
+                    queue[following] = _Due(chosen_ids, chosen_groups)
         _expire(state, spec, key_ids, end)
     return fired
 
