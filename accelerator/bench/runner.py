@@ -461,7 +461,7 @@ def run_bench(events: int, query_names: list[str], parallelism: int, fmt: str, r
         if warm_up:
             for q, mode, backend in round_jobs:
                 # Every write floor runs the same job; a stateful query warms up on its first backend.
-                if (mode != WRITE_FLOOR or q is query_list[0]) and backend in (None, state_backends[:1][0]):
+                if (mode != WRITE_FLOOR or q is query_list[0]) and backend in (None, *state_backends[:1]):
                     try:
                         bench.warm_up(q, mode, backend)
                     except JobFailed as error:
