@@ -67,7 +67,8 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
     private transient InputBatch batch;
     private transient RecordCoordinates coordinates;
     private transient MessageTimestamps timestamps;
-    private transient GenericRowData outRow;
+    /** Fields of each row emitted for the raw sink: value, key when written, the written metadata. */
+    private transient int writtenArity;
     /** The Kafka metadata the sink writes, handed through by the sidecar after the message bytes. */
     private transient WrittenColumns.Reader writtenMetadata;
     private transient StreamRecord<RowData> outRecord;
@@ -100,9 +101,9 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         coordinates = new RecordCoordinates(spec.coordinates());
         timestamps = new MessageTimestamps();
         RowType written = spec.emitsRows() ? RowType.of() : spec.writtenRow();
-        outRow = new GenericRowData(spec.emitsRows() ? 1 : written.getFieldCount());
+        writtenArity = written.getFieldCount();
         writtenMetadata = new WrittenColumns.Reader(written);
-        outRecord = new StreamRecord<>(outRow);
+        outRecord = new StreamRecord<>(null);
         // Emitted rows are views of the sidecar's batch. Without object reuse Flink copies them
         // before the next operator sees them; with it, that operator may keep the row itself, as
         // it may keep a stock decoder's, so it gets a copy of its own.
@@ -389,15 +390,18 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
                     + " an upsert sink stock). Run this job without the accelerator (accelerator.enabled: false)");
         }
         for (int i = 0; i < count; i++) {
-            outRow.setRowKind(kinds == null ? RowKind.INSERT : RowKind.fromByteValue(kinds[i]));
-            outRow.setField(0, values.get(i));
+            // A new row per message, never touched again: the edge to the sink hands it over
+            // uncopied (HandedOverRowTypeInfo), so it must not be reused.
+            GenericRowData row = new GenericRowData(writtenArity);
+            row.setRowKind(kinds == null ? RowKind.INSERT : RowKind.fromByteValue(kinds[i]));
+            row.setField(0, values.get(i));
             if (keys != null) {
-                outRow.setField(1, keys.get(i));
+                row.setField(1, keys.get(i));
             }
             if (metadata != null) {
-                writtenMetadata.copy(metadata, i, outRow);
+                writtenMetadata.copy(metadata, i, row);
             }
-            output.collect(outRecord);
+            output.collect(outRecord.replace(row));
         }
     }
 

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.core.memory.ManagedMemoryUseCase;
 import org.apache.flink.runtime.memory.MemoryManager;
 import org.apache.flink.runtime.memory.MemoryManagerBuilder;
@@ -22,7 +23,10 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarBinaryType;
 import org.flinkaccelerator.AcceleratorOptions;
+import org.flinkaccelerator.runtime.handover.HandedOverRowTypeInfo;
 import org.flinkaccelerator.sidecar.Hang;
 import org.flinkaccelerator.sidecar.SidecarException;
 import org.junit.jupiter.api.Test;
@@ -107,6 +111,31 @@ class AcceleratedOperatorTest {
             harness.processElement(message("f"));
             harness.endInput();
             assertEquals(List.of("a", "b", "c", "d", "WM7", "e", "f"), output(harness));
+        }
+    }
+
+    /**
+     * The edge to the raw sink hands the operator's rows over uncopied (HandedOverRowTypeInfo), so
+     * every message must come out as a row and value of its own that the operator never touches again.
+     */
+    @Test
+    void everyMessageIsEmittedAsARowOfItsOwn() throws Exception {
+        try (OneInputStreamOperatorTestHarness<RowData, RowData> harness = harness(IDENTITY, 2)) {
+            harness.setup(HandedOverRowTypeInfo.of(RowType.of(new VarBinaryType(VarBinaryType.MAX_LENGTH)))
+                    .createSerializer(new SerializerConfigImpl()));
+            harness.open();
+            for (String text : List.of("a", "b", "c", "d")) {
+                harness.processElement(message(text));
+            }
+            List<RowData> rows = new ArrayList<>();
+            for (Object o : harness.getOutput()) {
+                @SuppressWarnings("unchecked")
+                RowData row = ((StreamRecord<RowData>) o).getValue();
+                rows.add(row);
+            }
+            assertEquals(List.of("a", "b", "c", "d"), output(harness), "rows emitted earlier keep their value");
+            assertEquals(4, rows.stream().map(System::identityHashCode).distinct().count(), "one row per message");
+            assertFalse(rows.get(0).getBinary(0) == rows.get(1).getBinary(0), "one value array per message");
         }
     }
 

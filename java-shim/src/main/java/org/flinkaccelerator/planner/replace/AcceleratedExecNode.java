@@ -19,6 +19,7 @@ import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
 import org.flinkaccelerator.runtime.AcceleratedOperator;
 import org.flinkaccelerator.runtime.AcceleratedSegmentSpec;
+import org.flinkaccelerator.runtime.handover.HandedOverRowTypeInfo;
 
 /**
  * The ExecNode that stands for a whole accelerated segment between its raw-value Kafka source and
@@ -58,9 +59,16 @@ public final class AcceleratedExecNode extends ExecNodeBase<RowData>
         if (spec.watermarks() != null) {
             SplitAnnouncements.announce(input, spec.coordinates(), ((RowType) inputEdge.getOutputType()).getFieldCount());
         }
+        if (!spec.consumesRows()) {
+            RawSourceHandover.handOver(input, (RowType) inputEdge.getOutputType());
+        }
+        // The rows of a rows stage are views of the sidecar's answer: Flink copies them for the
+        // operators after it. A message row is new for every message, so the sink gets it as it is.
+        RowType outputType = (RowType) getOutputType();
         OneInputTransformation<RowData, RowData> transformation = new OneInputTransformation<>(input,
                 spec.operatorName(), SimpleOperatorFactory.of(new AcceleratedOperator(spec)),
-                InternalTypeInfo.of((RowType) getOutputType()), input.getParallelism(), false);
+                spec.emitsRows() ? InternalTypeInfo.of(outputType) : HandedOverRowTypeInfo.of(outputType),
+                input.getParallelism(), false);
         transformation.setDescription(spec.operatorName() + (spec.emitsRows()
                 ? ": Kafka messages decoded by the Python sidecar, as rows for the stock operators after it"
                 : spec.consumesRows() ? ": rows of the stock operators before it, encoded by the Python sidecar"
