@@ -69,6 +69,8 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
     private transient MessageTimestamps timestamps;
     /** Fields of each row emitted for the raw sink: value, key when written, the written metadata. */
     private transient int writtenArity;
+    /** True when the sidecar's answer holds message keys (read from the descriptor once, not per batch). */
+    private transient boolean writesKeys;
     /** The Kafka metadata the sink writes, handed through by the sidecar after the message bytes. */
     private transient WrittenColumns.Reader writtenMetadata;
     private transient StreamRecord<RowData> outRecord;
@@ -102,6 +104,7 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         timestamps = new MessageTimestamps();
         RowType written = spec.emitsRows() ? RowType.of() : spec.writtenRow();
         writtenArity = written.getFieldCount();
+        writesKeys = spec.writesKeys();
         writtenMetadata = new WrittenColumns.Reader(written);
         outRecord = new StreamRecord<>(null);
         // Emitted rows are views of the sidecar's batch. Without object reuse Flink copies them
@@ -371,8 +374,8 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
             throw new SidecarException(spec.operatorName() + ": the sidecar's answer has no '" + ValueBatch.VALUE
                     + "' column: " + result.getSchema());
         }
-        VarBinaryVector keys = spec.writesKeys() ? (VarBinaryVector) result.getVector(ValueBatch.KEY) : null;
-        if (spec.writesKeys() && keys == null) {
+        VarBinaryVector keys = writesKeys ? (VarBinaryVector) result.getVector(ValueBatch.KEY) : null;
+        if (writesKeys && keys == null) {
             throw new SidecarException(spec.operatorName() + ": the sidecar's answer has no '" + ValueBatch.KEY
                     + "' column: " + result.getSchema());
         }

@@ -130,7 +130,10 @@ public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, 
         return WrittenColumns.row(descriptorJson);
     }
 
-    /** True when the descriptor's output holds message keys besides the values (the sink writes keys). */
+    /**
+     * True when the descriptor's output holds message keys besides the values (the sink writes keys).
+     * Parses the descriptor: read it once per operator, not per batch.
+     */
     public boolean writesKeys() {
         try {
             for (JsonNode field : new ObjectMapper().readTree(descriptorJson).path("output").path("fields")) {
