@@ -19,30 +19,8 @@ import pyarrow as pa
 import pytest
 
 from accelerator.join.hash_order import HashMapOrder, expected_size_capacity, row_hashes, spread
-from accelerator.testing.flink_oracle import java
 
 _POOL = 24_000
-
-
-@pytest.fixture(scope="module")
-def flink():
-    j = java()
-    jc = j.jpype.JClass
-
-    class Flink:
-        BinaryRowData = jc("org.apache.flink.table.data.binary.BinaryRowData")
-        BinaryRowWriter = jc("org.apache.flink.table.data.writer.BinaryRowWriter")
-        BinarySegmentUtils = jc("org.apache.flink.table.data.binary.BinarySegmentUtils")
-        StringData = jc("org.apache.flink.table.data.StringData")
-        HashMap = jc("java.util.HashMap")
-        Integer = jc("java.lang.Integer")
-        CollectionUtil = jc("org.apache.flink.util.CollectionUtil")
-        MapSerializer = jc("org.apache.flink.api.common.typeutils.base.MapSerializer")
-        IntSerializer = jc("org.apache.flink.api.common.typeutils.base.IntSerializer")
-        BinaryRowDataSerializer = jc("org.apache.flink.table.runtime.typeutils.BinaryRowDataSerializer")
-        DataOutputSerializer = jc("org.apache.flink.core.memory.DataOutputSerializer")
-        DataInputDeserializer = jc("org.apache.flink.core.memory.DataInputDeserializer")
-    return Flink
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,6 @@ import accelerator.sidecar.stages  # noqa: F401  (registers the kinds)
 from accelerator.join.hash_order import row_hashes, spread
 from accelerator.join.stage import JoinStage
 from accelerator.sidecar.stages import DescriptorError
-from accelerator.testing.flink_oracle import java
 
 from test_join_matches import BUDGET, L, R, descriptor as rocksdb_descriptor
 
@@ -30,28 +29,6 @@ def descriptor() -> dict:
     d = rocksdb_descriptor()
     d["state"]["backend"] = "hashmap"
     return d
-
-
-@pytest.fixture(scope="module")
-def flink():
-    j = java()
-    jc = j.jpype.JClass
-
-    class Flink:
-        jpype = j.jpype
-        BinaryRowData = jc("org.apache.flink.table.data.binary.BinaryRowData")
-        BinaryRowWriter = jc("org.apache.flink.table.data.writer.BinaryRowWriter")
-        BinarySegmentUtils = jc("org.apache.flink.table.data.binary.BinarySegmentUtils")
-        MemorySegmentFactory = jc("org.apache.flink.core.memory.MemorySegmentFactory")
-        StringData = jc("org.apache.flink.table.data.StringData")
-        HashMap = jc("java.util.HashMap")
-        Integer = jc("java.lang.Integer")
-        MapSerializer = jc("org.apache.flink.api.common.typeutils.base.MapSerializer")
-        IntSerializer = jc("org.apache.flink.api.common.typeutils.base.IntSerializer")
-        BinaryRowDataSerializer = jc("org.apache.flink.table.runtime.typeutils.BinaryRowDataSerializer")
-        DataOutputSerializer = jc("org.apache.flink.core.memory.DataOutputSerializer")
-        DataInputDeserializer = jc("org.apache.flink.core.memory.DataInputDeserializer")
-    return Flink
 
 
 @pytest.fixture(scope="module")
