@@ -117,3 +117,11 @@ def test_a_final_comparison_reads_the_topic_as_an_upsert_table(monkeypatch):
 
 def test_only_queries_whose_updates_depend_on_input_order_compare_final_values():
     assert [name for name in queries.STATEFUL if queries.load(name).final] == ["q4"]
+
+
+def test_a_replacement_jar_must_keep_a_name_that_sorts_before_the_planner_loader(tmp_path):
+    good, bad = tmp_path / "flink-accelerator-handover.jar", tmp_path / "handover.jar"
+    good.write_bytes(b"PK"), bad.write_bytes(b"PK")
+    assert runner.accelerator_jar(good) == good
+    with pytest.raises(ValueError, match="must start with flink-accelerator-"):
+        runner.accelerator_jar(bad)

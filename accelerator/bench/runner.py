@@ -418,6 +418,19 @@ def read_floor_name(data: str) -> str:
     return queries.READ_FLOOR if data == "nexmark" else f"{queries.READ_FLOOR}@{data}"
 
 
+def accelerator_jar(jar: Path | None) -> Path:
+    """The jar the clusters put in `lib/`: the built one unless `jar` replaces it. It is copied under
+    its own name, and Flink puts `lib/` on the classpath in name order: a name that sorts after
+    `flink-table-planner-loader` leaves the stock planner in charge and every "accelerated" run
+    stock, so such a name is refused."""
+    jar = locations.require(jar or locations.shim_jar(), "accelerator jar")
+    if not jar.name.startswith("flink-accelerator-"):
+        raise ValueError(f"--jar {jar}: the jar's file name must start with flink-accelerator- (it is copied into"
+                         f" lib/ under its own name, and one that sorts after flink-table-planner-loader runs every"
+                         f" job stock); copy it to flink-accelerator-<anything>.jar and pass that")
+    return jar
+
+
 def run_bench(events: int, query_names: list[str], parallelism: int, fmt: str, rounds: int,
               seed: int = 42, warm_up: bool = True, out=print, jar: Path | None = None,
               flink_config: dict[str, str] | None = None, state_backends: tuple[str, ...] = ()) -> dict:
@@ -438,7 +451,7 @@ def run_bench(events: int, query_names: list[str], parallelism: int, fmt: str, r
     warm_events = min(events, WARM_UP_EVENTS)
     data = {table: (dataset.ensure(events, fmt, seed, out=out, table=table),
                     dataset.ensure(warm_events, fmt, seed, out=out, table=table)) for table in tables}
-    jar = locations.require(jar or locations.shim_jar(), "accelerator jar")
+    jar = accelerator_jar(jar)
     with KafkaBroker(heap="1g") as broker, FlinkCluster(
             slots_per_taskmanager=max(1, parallelism), extra_jars=[jar],
             config={"accelerator.python.executable": sys.executable, **BENCH_TASKMANAGER,
