@@ -1,3 +1,4 @@
+SET 'accelerator.encode-stages.upsert.enabled' = 'true';
 SET 'accelerator.group-aggregate.enabled' = 'true';
 CREATE TABLE events (k STRING, x BIGINT) WITH (
   'connector' = 'kafka', 'topic' = '${topic:events}', 'properties.bootstrap.servers' = '${bootstrap}',

@@ -1,3 +1,4 @@
+SET 'accelerator.encode-stages.upsert.enabled' = 'true';
 SET 'accelerator.deduplicate.enabled' = 'true';
 CREATE TABLE events (k STRING, x INT, note STRING, pt AS PROCTIME()) WITH (
   'connector' = 'kafka', 'topic' = '${topic:events}', 'properties.bootstrap.servers' = '${bootstrap}',

@@ -1,3 +1,4 @@
+SET 'accelerator.encode-stages.upsert.enabled' = 'true';
 CREATE TABLE events (k STRING) WITH (
   'connector' = 'kafka', 'topic' = '${topic:events}', 'properties.bootstrap.servers' = '${bootstrap}',
   'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'json');

@@ -114,6 +114,19 @@ public final class AcceleratorOptions {
                                     + " Rows with TIMESTAMP or TIMESTAMP_LTZ columns stay stock. Set false to"
                                     + " keep every sink fed by a stock operator stock.");
 
+    public static final ConfigOption<Boolean> UPSERT_ENCODE_STAGES =
+            key("accelerator.encode-stages.upsert.enabled")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "When true (and 'accelerator.encode-stages.enabled'), an upsert-kafka json or csv"
+                                    + " sink becomes an encode stage too: the changelog before it is encoded in the"
+                                    + " sidecar and each message keeps its row's change kind, so Flink's own sink"
+                                    + " writes deletes as tombstones. Off by default: each encode stage takes shared"
+                                    + " memory regions of its own beside the rows stage before it, and with messages"
+                                    + " of several MB a TaskManager on a 64 MB /dev/shm (a container's default) runs"
+                                    + " out where stock Flink runs.");
+
     public static final ConfigOption<Boolean> WINDOW_AGGREGATE =
             key("accelerator.window-aggregate.enabled")
                     .booleanType()
@@ -191,7 +204,7 @@ public final class AcceleratorOptions {
     /** All options, in the order the documentation lists them. */
     public static List<ConfigOption<?>> all() {
         return List.of(ENABLED, PYTHON_EXECUTABLE, BATCH_SIZE, BATCH_MAX_BYTES, BATCH_MAX_DELAY, MEMORY_ARROW_LIMIT,
-                SIDECAR_TIMEOUT, SIDECAR_HEARTBEAT_INTERVAL, ENCODE_STAGES, WINDOW_AGGREGATE,
+                SIDECAR_TIMEOUT, SIDECAR_HEARTBEAT_INTERVAL, ENCODE_STAGES, UPSERT_ENCODE_STAGES, WINDOW_AGGREGATE,
                 GROUP_AGGREGATE, DEDUPLICATE, TOP_N, JOIN, FAIL_ON_FALLBACK);
     }
 }

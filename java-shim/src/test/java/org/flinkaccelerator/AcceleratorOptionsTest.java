@@ -20,7 +20,8 @@ class AcceleratorOptionsTest {
         assertEquals(List.of("accelerator.enabled", "accelerator.python.executable", "accelerator.batch.size",
                 "accelerator.batch.max-bytes", "accelerator.batch.max-delay", "accelerator.memory.arrow-limit",
                 "accelerator.sidecar.timeout", "accelerator.sidecar.heartbeat-interval",
-                "accelerator.encode-stages.enabled", "accelerator.window-aggregate.enabled",
+                "accelerator.encode-stages.enabled", "accelerator.encode-stages.upsert.enabled",
+                "accelerator.window-aggregate.enabled",
                 "accelerator.group-aggregate.enabled", "accelerator.deduplicate.enabled",
                 "accelerator.top-n.enabled", "accelerator.join.enabled", "accelerator.fallback.fail-on-fallback"), keys);
     }

@@ -26,6 +26,7 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarBinaryType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 import org.apache.flink.table.types.logical.utils.LogicalTypeUtils;
+import org.flinkaccelerator.AcceleratorOptions;
 import org.flinkaccelerator.planner.segment.KafkaSegment;
 import org.flinkaccelerator.planner.substrait.CalcProgram;
 import org.flinkaccelerator.planner.substrait.ExpressionConverter;
@@ -254,6 +255,10 @@ public final class StageExporter {
             reasons.add(new FallbackReason(sinkWhere, "sink abilities " + otherAbilities + " are not accelerated yet"));
         }
         if (UpsertKafkaSinks.is(sink)) {
+            if (!config.get(AcceleratorOptions.UPSERT_ENCODE_STAGES)) {
+                reasons.add(new FallbackReason(sinkWhere, "an upsert-kafka sink becomes an encode stage only with '"
+                        + AcceleratorOptions.UPSERT_ENCODE_STAGES.key() + "': true"));
+            }
             UpsertKafkaSinks.problems(sink).forEach(p -> reasons.add(new FallbackReason(sinkWhere, p)));
         }
         WrittenMetadata metadata = WrittenMetadata.of(sink);

@@ -16,6 +16,7 @@ import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecCalc;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecGroupAggregate;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecSink;
 import org.apache.flink.types.RowKind;
+import org.flinkaccelerator.AcceleratorOptions;
 import org.flinkaccelerator.planner.replace.AcceleratedExecNode;
 import org.flinkaccelerator.planner.report.AccelerationReport;
 import org.flinkaccelerator.planner.stage.SqlPlans;
@@ -62,7 +63,12 @@ class AccelerateUpsertKafkaSinksTest {
     }
 
     private static Rewritten rewrite(String sql) {
+        return rewrite(sql, true);
+    }
+
+    private static Rewritten rewrite(String sql, boolean upsertStages) {
         SqlPlans plans = new SqlPlans();
+        plans.set(AcceleratorOptions.UPSERT_ENCODE_STAGES.key(), String.valueOf(upsertStages));
         ExecNodeGraph graph = plans.plan(sql);
         AccelerationReport report = new AccelerationReport();
         ExecNodeGraph current = graph;
@@ -116,6 +122,14 @@ class AccelerateUpsertKafkaSinksTest {
         assertSame(input(r.originalSink()), having);
         assertEquals(stockMode, UpsertKafkaSinks.inputChangelogMode(r.sink()));
         assertTrue(r.reasons().contains("filters an updating input"), r.reasons());
+    }
+
+    @Test
+    void byDefaultTheUpsertSinkStaysStockNamingTheOption() {
+        Rewritten r = rewrite(SOURCE + sink(TOTALS, "")
+                + "INSERT INTO totals SELECT k, COUNT(*), SUM(x) FROM events GROUP BY k;", false);
+        assertSame(r.originalSink(), r.sink());
+        assertTrue(r.reasons().contains("'accelerator.encode-stages.upsert.enabled': true"), r.reasons());
     }
 
     @Test

@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
+import org.flinkaccelerator.AcceleratorOptions;
 import org.flinkaccelerator.planner.replace.AcceleratedExecNode;
 import org.flinkaccelerator.planner.rules.AccelerateWindowAggregates;
 import org.flinkaccelerator.planner.segment.SinkChain;
@@ -99,6 +100,7 @@ class GoldenDescriptorsTest {
             SinkChain chain = chains.get(0);
             String name = chain.sink().getTableSinkSpec().getContextResolvedTable().getIdentifier().getObjectName()
                     + "-encode";
+            plans.set(AcceleratorOptions.UPSERT_ENCODE_STAGES.key(), "true"); // the golden upsert sinks' stages
             emitted = new StageExporter(FunctionRegistry.standard()).exportEncode(name, chain.calcs(), chain.sink(),
                     plans.config()).export().toJson();
         } else {
