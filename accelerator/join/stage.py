@@ -84,7 +84,8 @@ class JoinStage:
         rows = out.rows
         if self.condition is not None:
             keep = self.condition.holds(pa.RecordBatch.from_arrays(values, schema=self.spec.output_schema))
-            rows, values = rows[keep], [v.filter(pa.array(keep)) for v in values]
+            mask = pa.array(keep)
+            rows, values = rows[keep], [v.filter(mask) for v in values]
         for side in (LEFT, RIGHT):
             mine = np.flatnonzero(sides == side)
             self.state.sides[side].add(self._side_rows(table.take(pa.array(mine)), slots[mine], side),
