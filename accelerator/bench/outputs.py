@@ -112,7 +112,7 @@ def digest(broker: KafkaBroker, topic: str, ordered: bool, timestamps: bool = Fa
         if ordered:
             text = hashes[p].hexdigest()
         else:
-            text = hashlib.sha256(b"".join(sorted(hashes[p]))).hexdigest()
+            text = _multiset_hash(hashes[p])
         parts.append((p, counts[p], text))
     return Digest(sum(counts.values()), total_bytes, tuple(parts))
 
@@ -125,10 +125,15 @@ def _final_digest(broker: KafkaBroker, topic: str, timestamps: bool) -> Digest:
             held.pop(msg.key(), None)
         else:
             held[msg.key()] = message_bytes(msg, timestamps)
-    parts = [(p, len(last[p]), hashlib.sha256(b"".join(sorted(hashlib.sha256(m).digest() for m in last[p].values())))
-              .hexdigest()) for p in sorted(last)]
+    parts = [(p, len(last[p]), _multiset_hash([hashlib.sha256(m).digest() for m in last[p].values()]))
+             for p in sorted(last)]
     return Digest(sum(len(held) for held in last.values()), sum(len(m) for held in last.values() for m in held.values()),
                   tuple(parts))
+
+
+def _multiset_hash(message_hashes: list[bytes]) -> str:
+    """One hash of a partition's messages whatever their order: of their sorted hashes."""
+    return hashlib.sha256(b"".join(sorted(message_hashes))).hexdigest()
 
 
 def first_difference(broker: KafkaBroker, stock_topic: str, other_topic: str) -> str:
