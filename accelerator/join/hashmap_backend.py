@@ -4,131 +4,312 @@ and the per-key HashMaps that order them (docs/design/stateful-joins.md).
 Per input row, in arrival order, stock adds the row to its side's `MapState<row, count>` (a new
 distinct row is put into the key's `java.util.HashMap`; a repeated one only counts up), then emits
 the row joined with each row its key holds on the other side, in that map's iteration order, each
-as often as it arrived. `KeyMaps` keeps one `hash_order.HashMapOrder` per side and key slot whose
-items are the rows' places in the side's state table; a checkpoint writes each key's rows in
-iteration order and a restore refills a `newHashMapWithExpectedSize(n)` map in that order, as a
-heap restore (and a rescale) does. The copy-on-write rebuild stock makes when a key is touched
-while an asynchronous snapshot runs is not modelled: the order is the one stock gives when the
-snapshot completes before the key's next row (docs/design/stateful-joins.md says when they differ).
+as often as it arrived. `KeyMaps` keeps, per side and key slot, what orders that map: its entries
+are the rows' places in the side's state table, put in place order. While a map's bins stay lists
+(`list_bins`) its order follows from the places' hashes, its table's first capacity and its size,
+so a batch's joined rows are worked out for all such keys at once; a map where a chain would reach
+9 entries is replayed exactly by a `hash_order.HashMapOrder` from then on, and the rows reading it
+are walked one by one. A checkpoint writes each key's rows in iteration order and a restore
+refills a `newHashMapWithExpectedSize(n)` map in that order, as a heap restore (and a rescale)
+does. The copy-on-write rebuild stock makes when a key is touched while an asynchronous snapshot
+runs is not modelled: the order is the one stock gives when the snapshot completes before the
+key's next row (docs/design/stateful-joins.md says when they differ).
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
-from accelerator.join.hash_order import HashMapOrder, row_hashes
+from accelerator.join import list_bins
+from accelerator.join.hash_order import HashMapOrder, expected_size_capacity, row_hashes
 from accelerator.join.matches import Emission
 from accelerator.join.spec import LEFT, ORDER, RIGHT
-from accelerator.join.state import SLOT, JoinState
+from accelerator.join.state import JoinState
 
-_AT = "$at"
-_HELD = "$held"
-#: What one modelled entry (a `_Node` in a bin list) and one key's map object take in this process,
-#: roughly (node, bin list slot, bin dict share, hash and place ints; a map with its dicts and first
-#: bin list; from sys.getsizeof on CPython 3.11), for the state budget.
+#: What one exactly modelled entry (a `_Node` in a bin list) and one such map object take in this
+#: process, roughly (node, bin list slot, bin dict share, hash and place ints; a map with its dicts
+#: and first bin list; from sys.getsizeof on CPython 3.11), for the state budget.
 _ENTRY_BYTES = 180
 _MAP_BYTES = 500
 
 
 class KeyMaps:
-    """Per side, each key slot's HashMap over that side's row places."""
+    """Per side: each place's row hash and key slot, and per key slot its map's entry count, the
+    capacity its table was allocated at (16 for `new HashMap<>()`, a restore's otherwise) and, once
+    a chain outgrew a list, its exact model in `maps`."""
 
     def __init__(self):
         self.maps: tuple[dict[int, HashMapOrder], dict[int, HashMapOrder]] = ({}, {})
-        self.entries = 0
+        self.hashes = [np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int32)]
+        self.slot_of = [np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)]
+        self.size = [np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)]
+        self.start = [np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)]
+        self.exact = [np.zeros(0, dtype=bool), np.zeros(0, dtype=bool)]
+
+    @property
+    def entries(self) -> int:
+        return len(self.hashes[LEFT]) + len(self.hashes[RIGHT])
 
     def nbytes(self) -> int:
-        """An estimate of the memory the models take, counted in the stage's state budget."""
-        return self.entries * _ENTRY_BYTES + (len(self.maps[LEFT]) + len(self.maps[RIGHT])) * _MAP_BYTES
+        """An estimate of the memory the maps' description takes, counted in the stage's state budget."""
+        arrays = sum(a.nbytes for a in self.hashes + self.slot_of + self.size + self.start + self.exact)
+        exact = sum(m.size for side in self.maps for m in side.values())
+        return arrays + exact * _ENTRY_BYTES + (len(self.maps[LEFT]) + len(self.maps[RIGHT])) * _MAP_BYTES
+
+    def reserve(self, slots: int) -> None:
+        """Makes the per-slot arrays hold `slots` key slots (a new slot's table starts at 16)."""
+        have = len(self.size[LEFT])
+        if slots <= have:
+            return
+        grown = max(slots, 2 * have, 64)
+        for side in (LEFT, RIGHT):
+            self.size[side] = np.concatenate([self.size[side], np.zeros(grown - have, dtype=np.int64)])
+            self.start[side] = np.concatenate([self.start[side],
+                                               np.full(grown - have, list_bins.DEFAULT_CAPACITY, dtype=np.int64)])
+            self.exact[side] = np.concatenate([self.exact[side], np.zeros(grown - have, dtype=bool)])
 
     def iteration_order(self, side: int) -> np.ndarray:
         """Every place of the side's rows, each key's in its map's iteration order."""
-        orders = [m.order() for m in self.maps[side].values()]
-        return np.concatenate(orders) if orders else np.zeros(0, dtype=np.int64)
+        slot_of, hashes = self.slot_of[side], self.hashes[side]
+        capacity = list_bins.load_capacity(self.start[side], self.size[side])[slot_of]
+        buckets = list_bins.spread(hashes).astype(np.int64) & (capacity - 1)
+        order = np.lexsort((np.arange(len(slot_of)), buckets, slot_of))
+        by_slot = slot_of[order]
+        for slot, m in self.maps[side].items():
+            lo, hi = np.searchsorted(by_slot, [slot, slot + 1])
+            order[lo:hi] = m.order()
+        return order
 
     def restore(self, side: int, slots: np.ndarray, places: np.ndarray, orders: pa.Array) -> None:
         """Refills each key's map with its restored rows, in the order they were written (its
         iteration order at the checkpoint), into a map sized as newHashMapWithExpectedSize does."""
+        if len(slots) == 0:
+            return
+        self.check_places(side, int(places[0]), "a restore")
         hashes = row_hashes(orders)
-        by_slot = np.argsort(slots, kind="stable")
-        bounds = np.flatnonzero(np.diff(slots[by_slot])) + 1
-        for group in np.split(by_slot, bounds) if len(by_slot) else []:
-            m = HashMapOrder.restored(len(group))
-            for at in group:
-                m.put(int(hashes[at]), int(places[at]))
-            self.maps[side][int(slots[group[0]])] = m
-            self.entries += len(group)
+        self.reserve(int(slots.max()) + 1)
+        keys, owner, sizes = np.unique(slots, return_inverse=True, return_counts=True)
+        starts = np.array([expected_size_capacity(int(n)) for n in sizes], dtype=np.int64)
+        self.start[side][keys] = starts
+        self.add(side, hashes, slots)
+        by_key = np.argsort(owner, kind="stable")
+        rank = np.empty(len(slots), dtype=np.int64)
+        rank[by_key] = np.arange(len(slots)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+        bad = list_bins.overflowing(starts, np.zeros(len(keys), dtype=np.int64), sizes, owner, rank,
+                                    list_bins.spread(hashes))
+        for k in np.flatnonzero(bad):
+            self._replay(side, int(keys[k]))
+
+    def check_places(self, side: int, first_new: int, what: str) -> None:
+        """Fails unless the side's next new row takes place `first_new`, the place after the last one
+        these maps hold: the maps describe the side's state table row for row."""
+        if first_new != len(self.hashes[side]):
+            raise ValueError(f"{what} adds side {side}'s rows at place {first_new}, but the key maps hold"
+                             f" {len(self.hashes[side])} places of it: the maps and the side's state table went"
+                             f" apart; restart the job from its last checkpoint")
+
+    def add(self, side: int, hashes: np.ndarray, slots: np.ndarray) -> None:
+        """Takes the side's new places (their row hashes and key slots, in place order) as entries
+        of their keys' maps (an exact model gets its puts from `emit`'s walk)."""
+        self.hashes[side] = np.concatenate([self.hashes[side], hashes.astype(np.int32)])
+        self.slot_of[side] = np.concatenate([self.slot_of[side], slots.astype(np.int64)])
+        self.size[side] += np.bincount(slots, minlength=len(self.size[side]))
+
+    def _replay(self, side: int, slot: int) -> HashMapOrder:
+        """The exact model of a key's map, its held entries put again in place order: from now on
+        the key's order on this side comes from it."""
+        m = HashMapOrder(int(self.start[side][slot]))
+        for place in np.flatnonzero(self.slot_of[side] == slot).tolist():
+            m.put(int(self.hashes[side][place]), place)
+        self.maps[side][slot] = m
+        self.exact[side][slot] = True
+        return m
 
 
 def emit(state: JoinState, key_maps: KeyMaps, slots: np.ndarray, sides: np.ndarray, orders: pa.Array) -> Emission:
     """What the batch's rows (their key slots, sides and binary rows, in arrival order) emit, and
     puts their new distinct rows into `key_maps` at the places `SideRows.add` then gives them."""
+    n = len(slots)
+    if n == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return Emission(empty, empty, empty)
+    key_maps.reserve(int(slots.max()) + 1)
     hashes = row_hashes(orders)
-    held = np.array([state.sides[LEFT].num_rows, state.sides[RIGHT].num_rows])
-    places = np.zeros(len(slots), dtype=np.int64)
-    first = np.zeros(len(slots), dtype=bool)
-    pool_of_new: list[np.ndarray] = []
-    counts = []
+    held = [state.sides[LEFT].num_rows, state.sides[RIGHT].num_rows]
+    touched = np.zeros(len(key_maps.size[LEFT]), dtype=bool)
+    touched[slots] = True
+    places = np.zeros(n, dtype=np.int64)
+    first = np.zeros(n, dtype=bool)
+    nearby, new_rows = [], []
     for side in (LEFT, RIGHT):
+        key_maps.check_places(side, held[side], "a batch")
+        candidates = np.flatnonzero(touched[key_maps.slot_of[side]])
         mine = np.flatnonzero(sides == side)
-        places[mine], is_first, arrival = _places(state, side, slots[mine], orders.take(pa.array(mine, pa.int64())))
-        first[mine] = is_first
-        pool_of_new.append(held[side] + mine[arrival])
-        counts.append(np.concatenate([state.sides[side].count, np.zeros(len(arrival), dtype=np.int64)]))
-    rows, others = [], []
-    maps = key_maps.maps
-    for i in range(len(slots)):
-        side, slot, place = int(sides[i]), int(slots[i]), int(places[i])
-        if first[i]:
-            m = maps[side].get(slot)
-            if m is None:
-                m = maps[side][slot] = HashMapOrder()
-            m.put(int(hashes[i]), place)
-            key_maps.entries += 1
-        counts[side][place] += 1
-        m = maps[1 - side].get(slot)
-        if m is None:
-            continue
-        order = m.order()
-        times = counts[1 - side][order]
-        rows.append(np.full(int(times.sum()), i, dtype=np.int64))
-        others.append(np.repeat(order, times))
-    out_rows = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
-    other = np.concatenate(others) if others else np.zeros(0, dtype=np.int64)
+        places[mine], first[mine], arrival = _places(state, key_maps, side, candidates, slots[mine], hashes[mine],
+                                                     orders.take(pa.array(mine, pa.int64())))
+        nearby.append(candidates)
+        new_rows.append(mine[arrival])
+    _go_exact(key_maps, slots, hashes, nearby, new_rows)
+    own_exact = np.where(sides == LEFT, key_maps.exact[LEFT][slots], key_maps.exact[RIGHT][slots])
+    exact_reads = np.where(sides == LEFT, key_maps.exact[RIGHT][slots], key_maps.exact[LEFT][slots])
+    walked = exact_reads | (first & own_exact)
+    pair_rows, pair_places = [], []
+    for other in (LEFT, RIGHT):
+        readers = np.flatnonzero((sides == 1 - other) & ~exact_reads)
+        r, p = _list_pairs(key_maps, other, slots, readers, nearby[other], new_rows[other], hashes, held[other], n)
+        pair_rows.append(r)
+        pair_places.append(p)
+    r, p = _walk(key_maps, np.flatnonzero(walked), slots, sides, places, first, hashes, exact_reads)
+    pair_rows.append(r)
+    pair_places.append(p)
+    rows = np.concatenate(pair_rows)
+    by_row = np.argsort(rows, kind="stable")
+    rows, other = rows[by_row], np.concatenate(pair_places)[by_row]
+    times = _times(state, rows, other, sides, places, held)
+    out_rows, other = np.repeat(rows, times), np.repeat(other, times)
+    for side in (LEFT, RIGHT):
+        key_maps.add(side, hashes[new_rows[side]], slots[new_rows[side]])
     other_side = 1 - sides[out_rows]
-    new = other >= held[other_side]
     pool = other.copy()
     for side in (LEFT, RIGHT):
-        at = np.flatnonzero(new & (other_side == side))
-        pool[at] = pool_of_new[side][other[at] - held[side]]
-    own = out_rows + held[sides[out_rows]]
+        at = np.flatnonzero((other >= held[side]) & (other_side == side))
+        pool[at] = held[side] + new_rows[side][other[at] - held[side]]
+    own = out_rows + np.array(held)[sides[out_rows]]
     is_left = sides[out_rows] == LEFT
     return Emission(out_rows, np.where(is_left, own, pool), np.where(is_left, pool, own))
 
 
-def _places(state: JoinState, side: int, slots: np.ndarray, orders: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _go_exact(key_maps: KeyMaps, slots: np.ndarray, hashes: np.ndarray, nearby: list[np.ndarray],
+              new_rows: list[np.ndarray]) -> None:
+    """Replays exactly, from the entries held before the batch, each list map whose chains the
+    batch's new entries would grow past a list."""
+    for side in (LEFT, RIGHT):
+        new = new_rows[side][~key_maps.exact[side][slots[new_rows[side]]]]
+        growing = np.unique(slots[new])
+        if len(growing) == 0:
+            continue
+        is_growing = np.zeros(len(key_maps.size[side]), dtype=bool)
+        is_growing[growing] = True
+        held_places = nearby[side][is_growing[key_maps.slot_of[side][nearby[side]]]]
+        entry_slots = np.concatenate([key_maps.slot_of[side][held_places], slots[new]])
+        entry_spreads = list_bins.spread(np.concatenate([key_maps.hashes[side][held_places], hashes[new]]))
+        in_key_order = np.argsort(entry_slots, kind="stable")  # held places, then new ones: place order
+        owner = np.searchsorted(growing, entry_slots)
+        before = key_maps.size[side][growing]
+        added = np.bincount(owner[len(held_places):], minlength=len(growing))
+        rank = np.empty(len(owner), dtype=np.int64)
+        starts = np.cumsum(before + added) - (before + added)
+        rank[in_key_order] = np.arange(len(owner)) - np.repeat(starts, before + added)
+        bad = list_bins.overflowing(key_maps.start[side][growing], before, before + added, owner, rank, entry_spreads)
+        for slot in growing[bad].tolist():
+            key_maps._replay(side, slot)
+
+
+def _list_pairs(key_maps: KeyMaps, other: int, slots: np.ndarray, readers: np.ndarray, nearby: np.ndarray,
+                new_rows: np.ndarray, hashes: np.ndarray, held: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """For the batch rows `readers`, whose key's map on side `other` is all lists: (reader, place)
+    per row that map holds when the reader arrives, in its iteration order."""
+    entry_slots = np.concatenate([key_maps.slot_of[other][nearby], slots[new_rows]])
+    entry_places = np.concatenate([nearby, held + np.arange(len(new_rows))])
+    entry_hashes = np.concatenate([key_maps.hashes[other][nearby], hashes[new_rows]])
+    by_key = np.argsort(entry_slots, kind="stable")  # held places, then new ones: place order
+    entry_slots, entry_places, entry_hashes = entry_slots[by_key], entry_places[by_key], entry_hashes[by_key]
+    reader_slots = slots[readers]
+    # A map holds its entries from before the batch and the batch's new ones that arrived earlier.
+    arrived = np.sort(slots[new_rows] * (n + 1) + new_rows)
+    earlier = np.searchsorted(arrived, reader_slots * (n + 1) + readers) - np.searchsorted(arrived, reader_slots * (n + 1))
+    held_now = key_maps.size[other][reader_slots] + earlier
+    reading = held_now > 0
+    readers, reader_slots, held_now = readers[reading], reader_slots[reading], held_now[reading]
+    if len(readers) == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    first_entry = np.searchsorted(entry_slots, reader_slots)
+    total = int(held_now.sum())
+    pair_rows = np.repeat(readers, held_now)
+    offsets = np.arange(total) - np.repeat(np.cumsum(held_now) - held_now, held_now)
+    entries = np.repeat(first_entry, held_now) + offsets
+    capacity = np.repeat(list_bins.load_capacity(key_maps.start[other][reader_slots], held_now), held_now)
+    buckets = list_bins.spread(entry_hashes[entries]).astype(np.int64) & (capacity - 1)
+    in_order = np.argsort(pair_rows * (1 << 32) + buckets, kind="stable")
+    return pair_rows[in_order], entry_places[entries[in_order]]
+
+
+def _walk(key_maps: KeyMaps, walked: np.ndarray, slots: np.ndarray, sides: np.ndarray, places: np.ndarray,
+          first: np.ndarray, hashes: np.ndarray, exact_reads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Row by row, the batch rows that put into or read from an exactly modelled map: (reader,
+    place) per row the read map holds, in its iteration order."""
+    rows, others = [], []
+    maps = key_maps.maps
+    for i in walked.tolist():
+        side, slot = int(sides[i]), int(slots[i])
+        if first[i] and key_maps.exact[side][slot]:
+            maps[side][slot].put(int(hashes[i]), int(places[i]))
+        if exact_reads[i]:
+            order = maps[1 - side][slot].order()
+            rows.append(np.full(len(order), i, dtype=np.int64))
+            others.append(order)
+    if not rows:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    return np.concatenate(rows), np.concatenate(others)
+
+
+def _times(state: JoinState, rows: np.ndarray, other: np.ndarray, sides: np.ndarray, places: np.ndarray,
+           held: list[int]) -> np.ndarray:
+    """How often each (reader, place of the other side) pair's row has arrived when the reader
+    arrives: its count before the batch and its arrivals in the batch before the reader."""
+    n = len(sides)
+    times = np.zeros(len(rows), dtype=np.int64)
+    for side in (LEFT, RIGHT):
+        at = np.flatnonzero(sides[rows] != side)
+        mine = np.flatnonzero(sides == side)
+        arrivals = np.sort(places[mine] * (n + 1) + mine)
+        place = other[at]
+        before = np.searchsorted(arrivals, place * (n + 1) + rows[at]) - np.searchsorted(arrivals, place * (n + 1))
+        old = place < held[side]
+        before[old] += state.sides[side].count[place[old]]
+        times[at] = before
+    return times
+
+
+def _places(state: JoinState, key_maps: KeyMaps, side: int, candidates: np.ndarray, slots: np.ndarray,
+            hashes: np.ndarray, orders: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For one side's batch rows: each row's place in the side's table once `SideRows.add` took the
     batch (a held row keeps its place, a new distinct row is appended in order of first arrival),
     whether the row is its distinct row's first arrival, and, per new place, which of these rows
-    brought it."""
+    brought it. `candidates` are the held places of the batch's keys; a held row is found among
+    those of the same key and row hash, then compared byte for byte."""
     rows = state.sides[side]
-    arrived = pa.table({SLOT: pa.array(slots, pa.int64()), ORDER: orders,
-                        _AT: pa.array(np.arange(len(slots)), pa.int64())})
-    known = pa.table({SLOT: rows.table.column(SLOT), ORDER: rows.table.column(ORDER),
-                      _HELD: pa.array(np.arange(rows.num_rows), pa.int64())})
-    found = arrived.join(known, keys=[SLOT, ORDER], join_type="left outer", use_threads=False).sort_by(_AT)
-    places = found.column(_HELD).fill_null(-1).to_numpy().copy()
+    places = np.full(len(slots), -1, dtype=np.int64)
+    if len(candidates) and len(slots):
+        held_keys = _slot_and_hash(key_maps.slot_of[side][candidates], key_maps.hashes[side][candidates])
+        by_key = np.argsort(held_keys, kind="stable")
+        held_keys = held_keys[by_key]
+        wanted = _slot_and_hash(slots, hashes)
+        lo, hi = np.searchsorted(held_keys, wanted, "left"), np.searchsorted(held_keys, wanted, "right")
+        same = hi - lo
+        if same.any():
+            row = np.repeat(np.arange(len(slots)), same)
+            held = candidates[by_key[np.repeat(lo, same) + np.arange(int(same.sum())) - np.repeat(np.cumsum(same) - same, same)]]
+            equal = pc.equal(orders.take(pa.array(row, pa.int64())),
+                             rows.table.column(ORDER).take(pa.array(held, pa.int64()))).to_numpy(zero_copy_only=False)
+            places[row[equal]] = held[equal]
     first = np.zeros(len(slots), dtype=bool)
-    arrival: list[int] = []
-    new: dict[tuple[int, bytes], int] = {}
-    order_values = orders.to_pylist() if (places < 0).any() else None
-    for at in np.flatnonzero(places < 0):
-        row = (int(slots[at]), order_values[at])
-        place = new.get(row)
-        if place is None:
-            place = new[row] = rows.num_rows + len(arrival)
-            arrival.append(int(at))
-            first[at] = True
-        places[at] = place
-    return places, first, np.asarray(arrival, dtype=np.int64)
+    unknown = np.flatnonzero(places < 0)
+    if len(unknown) == 0:
+        return places, first, np.zeros(0, dtype=np.int64)
+    distinct = pc.dictionary_encode(orders.take(pa.array(unknown, pa.int64()))).indices.to_numpy(zero_copy_only=False)
+    rows_of = slots[unknown] * (int(distinct.max()) + 1) + distinct
+    _, firsts, inverse = np.unique(rows_of, return_index=True, return_inverse=True)
+    by_arrival = np.argsort(firsts)
+    rank = np.empty(len(firsts), dtype=np.int64)
+    rank[by_arrival] = np.arange(len(firsts))
+    places[unknown] = rows.num_rows + rank[inverse.reshape(-1)]
+    first[unknown[firsts]] = True
+    return places, first, unknown[firsts[by_arrival]]
+
+
+def _slot_and_hash(slots: np.ndarray, hashes: np.ndarray) -> np.ndarray:
+    """One int64 per (key slot, row hash)."""
+    return (slots.astype(np.int64) << 32) | hashes.astype(np.int32).view(np.uint32).astype(np.int64)
