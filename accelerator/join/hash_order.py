@@ -80,12 +80,18 @@ def spread(hash_code: int) -> int:
 
 
 def expected_size_capacity(n: int) -> int:
-    """The table a `CollectionUtil.newHashMapWithExpectedSize(n)` allocates at its first put:
-    HashMap.tableSizeFor of `n + 1` for n <= 2, else of ceil(n / 0.75)."""
-    requested = n + 1 if n <= 2 else -(-4 * n // 3)
-    capacity = 1
-    while capacity < requested:
-        capacity <<= 1
+    """The table a `CollectionUtil.newHashMapWithExpectedSize(n)` allocates at its first put."""
+    return int(expected_size_capacities(np.array([n]))[0])
+
+
+def expected_size_capacities(n: np.ndarray) -> np.ndarray:
+    """`expected_size_capacity` of each size: HashMap.tableSizeFor of `n + 1` for n <= 2, else of
+    ceil(n / 0.75)."""
+    n = np.asarray(n, dtype=np.int64)
+    requested = np.where(n <= 2, n + 1, -(-4 * n // 3))
+    capacity = np.ones(len(n), dtype=np.int64)
+    while (small := capacity < requested).any():
+        capacity[small] <<= 1
     return capacity
 
 

@@ -23,7 +23,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from accelerator.join import list_bins
-from accelerator.join.hash_order import HashMapOrder, expected_size_capacity, row_hashes
+from accelerator.join.hash_order import HashMapOrder, expected_size_capacities, row_hashes
 from accelerator.join.matches import Emission
 from accelerator.join.spec import LEFT, ORDER, RIGHT
 from accelerator.join.state import JoinState
@@ -91,7 +91,7 @@ class KeyMaps:
         hashes = row_hashes(orders)
         self.reserve(int(slots.max()) + 1)
         keys, owner, sizes = np.unique(slots, return_inverse=True, return_counts=True)
-        starts = np.array([expected_size_capacity(int(n)) for n in sizes], dtype=np.int64)
+        starts = expected_size_capacities(sizes)
         self.start[side][keys] = starts
         self.add(side, hashes, slots)
         by_key = np.argsort(owner, kind="stable")
