@@ -19,8 +19,9 @@ SIDE = "$side"
 ORDER = "$order"
 LEFT, RIGHT = 0, 1
 TRANSPORT = (KEY, KEY_GROUP, SIDE, ORDER)
-#: The join types this sidecar runs.
-JOIN_TYPES = ("INNER",)
+#: The join types this sidecar runs, each with which inputs are outer (null-padded when unmatched).
+OUTER_SIDES = {"INNER": (False, False), "LEFT": (True, False), "RIGHT": (False, True), "FULL": (True, True)}
+JOIN_TYPES = tuple(OUTER_SIDES)
 #: The `state.backend.type`s whose order of a key's rows the stage reproduces: the hashmap
 #: backend's per-key java.util.HashMap (`hashmap_backend`), RocksDB's serialized bytes (`matches`).
 HASHMAP, ROCKSDB = "hashmap", "rocksdb"
@@ -42,6 +43,15 @@ class JoinSpec:
     backend: str
     #: The non-equi condition's section (`column`, `plan`: accelerator.join.condition), None for an equi-join.
     condition: dict | None = None
+    #: Per input (LEFT, RIGHT), whether it is an outer side (stock's leftIsOuter, rightIsOuter).
+    outer: tuple[bool, bool] = (False, False)
+    #: Per input, the positions in its row of the key fields a NULL keeps from joining (`=`, not
+    #: `IS NOT DISTINCT FROM`): the operator sends such rows of an outer side only.
+    null_filtered: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+
+    @property
+    def outer_join(self) -> bool:
+        return any(self.outer)
 
     def side_schema(self, side: int) -> pa.Schema:
         """The output fields that hold one input's row."""
@@ -76,6 +86,8 @@ def _parse(descriptor: dict, name: str | None) -> JoinSpec:
     condition = descriptor.get("condition")
     if condition is not None and not {"column", "plan"} <= set(condition):
         raise refuse(f"the condition section has {sorted(condition)}, not a 'column' and its 'plan'")
+    outer = OUTER_SIDES[join_type]
+    null_filtered = _null_filtered(descriptor.get("keys") or [], refuse) if any(outer) else ((), ())
     state = descriptor.get("state") or {}
     backend = state.get("backend")
     if backend not in BACKENDS:
@@ -83,7 +95,16 @@ def _parse(descriptor: dict, name: str | None) -> JoinSpec:
                      f" the state backends {list(BACKENDS)}")
     return JoinSpec(name, pa.schema([types.to_arrow_field(n, t) for n, t in fields]),
                     pa.schema([types.to_arrow_field(n, t) for n, t in output]), left_arity,
-                    int(state.get("format", 1)), state.get("fingerprint"), backend, condition)
+                    int(state.get("format", 1)), state.get("fingerprint"), backend, condition, outer, null_filtered)
+
+
+def _null_filtered(keys: list[dict], refuse) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per input, the row positions (`left_index`, `right_index`) of the keys with `filter_nulls`."""
+    if any("left_index" not in k or "right_index" not in k for k in keys):
+        raise refuse("an outer join's keys name each key field's position in its input (left_index, right_index),"
+                     " so a row with a NULL key is null-padded and joins nothing; these keys do not")
+    return (tuple(int(k["left_index"]) for k in keys if k.get("filter_nulls")),
+            tuple(int(k["right_index"]) for k in keys if k.get("filter_nulls")))
 
 
 def _nullable(t: types.DataType) -> types.DataType:

@@ -8,11 +8,12 @@ named in the request schema's metadata as every stateful stage's are
 (`accelerator.sidecar.state_calls`):
 
 - `update`: rows in arrival order (`$key`, `$key_group`, `$side`, `$order`, then the joined row's
-  fields with the other input's left NULL); answers `$row` (the batch row), `$kind` (+I) and the
+  fields with the other input's left NULL); answers `$row` (the batch row), `$kind` and the
   joined row of every row to emit, in emission order: with a non-equi condition, only the joined
-  rows it holds for (`condition`).
+  rows it holds for (`condition`). An INNER join emits +I only; a LEFT, RIGHT or FULL join also
+  null-padded +I rows and the -D retracting them at an outer row's first match (`outer`).
 - `snapshot` / `restore`: the state as Arrow rows (`$key_group`, `$key`, `$side`, `$count`,
-  `$order`, the joined row's fields with the other input's NULL), one per distinct row of a key and
+  `$associations`, `$order`, the joined row's fields with the other input's NULL), one per distinct row of a key and
   side, grouped by key group, for Flink's raw keyed state, each key's rows of a side in its HashMap's
   iteration order on the hashmap backend; restore takes only key groups of the subtask's range and
   refills each key's HashMap in that order as a heap restore does, so rescaling needs nothing else
@@ -26,7 +27,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from accelerator.formats import timestamps
-from accelerator.join import hashmap_backend, matches, spec as specs
+from accelerator.join import hashmap_backend, matches, outer, spec as specs
 from accelerator.join.condition import open_condition
 from accelerator.join.spec import LEFT, ORDER, RIGHT, SIDE
 from accelerator.join.state import SLOT, JoinState
@@ -37,10 +38,12 @@ KIND = "join"
 ROW, CHANGE, EMPTY = keyed_state.ROW, keyed_state.CHANGE, keyed_state.EMPTY
 #: How often a state row arrived on its side.
 COUNT = "$count"
-INSERT = 0  # Flink's RowKind byte
+#: An outer side's row's number of associations (stock's numOfAssociations; 0 on an inner side).
+ASSOCIATIONS = "$associations"
 #: The state payload format this sidecar writes and reads (JoinStateFormat.VERSION in the jar):
-#: 2 writes each key's rows of a side in its hashmap backend iteration order.
-STATE_FORMAT_VERSION = 2
+#: 2 writes each key's rows of a side in its hashmap backend iteration order, 3 adds each row's
+#: number of associations.
+STATE_FORMAT_VERSION = 3
 
 
 class JoinStateError(ValueError):
@@ -57,7 +60,7 @@ class JoinStage:
         self.state_schema = pa.schema(
             [pa.field(specs.KEY_GROUP, pa.int32(), nullable=False), pa.field(specs.KEY, pa.binary(), nullable=False),
              pa.field(SIDE, pa.int8(), nullable=False), pa.field(COUNT, pa.int64(), nullable=False),
-             pa.field(ORDER, pa.binary(), nullable=False)]
+             pa.field(ASSOCIATIONS, pa.int64(), nullable=False), pa.field(ORDER, pa.binary(), nullable=False)]
             + list(self.spec.input_schema)[len(specs.TRANSPORT):])
         self.answer_schema = pa.schema([pa.field(ROW, pa.int32(), nullable=False),
                                         pa.field(CHANGE, pa.int8(), nullable=False)] + list(self.spec.output_schema))
@@ -75,38 +78,76 @@ class JoinStage:
         out = matches.emit(self.state, slots, sides, orders) if self.key_maps is None \
             else hashmap_backend.emit(self.state, self.key_maps, slots, sides, orders)
         table = pa.Table.from_batches([batch])
+        pools = [self._pool(table, side) for side in (LEFT, RIGHT)]
+        keep = None if self.condition is None else self.condition.holds(
+            pa.RecordBatch.from_arrays(self._values(pools, out.left, out.right), schema=self.spec.output_schema))
+        if self.spec.outer_join:
+            rows, kinds, values = self._outer(batch, table, sides, slots, orders, out, keep, pools)
+        else:
+            rows, left, right = (out.rows, out.left, out.right) if keep is None \
+                else (out.rows[keep], out.left[keep], out.right[keep])
+            kinds, values = np.full(len(rows), outer.INSERT, dtype=np.int8), self._values(pools, left, right)
+            self._add(table, slots, sides)
+        self._check_budget(batch)
+        columns = [pa.array(rows.astype(np.int32), pa.int32()), pa.array(kinds, pa.int8())] + values
+        return pa.RecordBatch.from_arrays(columns, schema=self.answer_schema)
+
+    def _outer(self, batch: pa.RecordBatch, table: pa.Table, sides: np.ndarray, slots: np.ndarray, orders: pa.Array,
+               candidates: matches.Emission, keep: np.ndarray | None, pools: list[pa.Table]):
+        """An outer join's rows, kinds and values for the batch (`outer`), its rows then added to
+        the state with their sides' new numbers of associations."""
+        joins = ~outer.null_keyed(self.spec, batch, sides)[candidates.rows]
+        keep = joins if keep is None else keep & joins
+        pairs = matches.Emission(candidates.rows[keep], candidates.left[keep], candidates.right[keep])
+        own_places = np.zeros(len(sides), dtype=np.int64)
+        new_rows = [0, 0]
+        for side in (LEFT, RIGHT):
+            mine = np.flatnonzero(sides == side)
+            own_places[mine], new_rows[side] = outer.places(self.state, side, slots[mine],
+                                                            orders.take(pa.array(mine, pa.int64())))
+        emission, associations = outer.resolve(self.spec, self.state, sides, own_places, tuple(new_rows), pairs)
+        values = self._values(pools, emission.left, emission.right)
+        self._add(table, slots, sides)
+        for side in (LEFT, RIGHT):
+            if len(associations[side]) != self.state.sides[side].num_rows:
+                raise AssertionError(f"stage {self.name!r}: {len(associations[side])} association numbers for"
+                                     f" {self.state.sides[side].num_rows} rows of side {side}")
+            self.state.sides[side].associations = associations[side]
+        return emission.rows, emission.kinds, values
+
+    def _pool(self, table: pa.Table, side: int) -> pa.Table:
+        """A side's values by pool index: its held rows, then the batch's rows."""
+        names = self.spec.side_schema(side).names
+        batch_rows = table.select(names)
+        return pa.concat_tables([self.state.sides[side].table.select(names).cast(batch_rows.schema), batch_rows])
+
+    def _values(self, pools: list[pa.Table], left: np.ndarray, right: np.ndarray) -> list[pa.Array]:
+        """The joined rows' columns: each side's pool rows at `left` / `right` (outer.NULL: NULLs)."""
         values = []
-        for side, at in ((LEFT, out.left), (RIGHT, out.right)):
-            names = self.spec.side_schema(side).names
-            batch_rows = table.select(names)
-            pool = pa.concat_tables([self.state.sides[side].table.select(names).cast(batch_rows.schema), batch_rows])
-            values += [c.combine_chunks() for c in pool.take(pa.array(at, pa.int64())).columns]
-        rows = out.rows
-        if self.condition is not None:
-            keep = self.condition.holds(pa.RecordBatch.from_arrays(values, schema=self.spec.output_schema))
-            mask = pa.array(keep)
-            rows, values = rows[keep], [v.filter(mask) for v in values]
+        for pool, at in ((pools[LEFT], left), (pools[RIGHT], right)):
+            indices = pa.array(at, pa.int64(), mask=at == outer.NULL)
+            values += [c.combine_chunks() for c in pool.take(indices).columns]
+        return values
+
+    def _add(self, table: pa.Table, slots: np.ndarray, sides: np.ndarray) -> None:
         for side in (LEFT, RIGHT):
             mine = np.flatnonzero(sides == side)
             self.state.sides[side].add(self._side_rows(table.take(pa.array(mine)), slots[mine], side),
                                        np.ones(len(mine), dtype=np.int64))
-        self._check_budget(batch)
-        columns = [pa.array(rows.astype(np.int32), pa.int32()),
-                   pa.array(np.full(len(rows), INSERT, dtype=np.int8), pa.int8())] + values
-        return pa.RecordBatch.from_arrays(columns, schema=self.answer_schema)
 
     def snapshot(self, batch: pa.RecordBatch) -> pa.RecordBatch:
         key_slots = self.state.key_slots
         parts = []
         for side, rows in ((LEFT, self.state.sides[LEFT]), (RIGHT, self.state.sides[RIGHT])):
-            written, count = rows.table, rows.count
+            written, count, associations = rows.table, rows.count, rows.associations
             if self.key_maps is not None:
                 order = self.key_maps.iteration_order(side)
-                written, count = written.take(pa.array(order, pa.int64())), count[order]
+                written, count, associations = written.take(pa.array(order, pa.int64())), count[order], associations[order]
             held = written.column(SLOT).to_numpy()
             columns = {specs.KEY_GROUP: pa.array(key_slots.key_group[held], pa.int32()),
                        specs.KEY: key_slots.keys(held), SIDE: pa.array(np.full(len(held), side), pa.int8()),
-                       COUNT: pa.array(count, pa.int64()), ORDER: written.column(ORDER)}
+                       COUNT: pa.array(count, pa.int64()),
+                       ASSOCIATIONS: pa.array(associations, pa.int64()), ORDER: written.column(ORDER)}
             own = set(self.spec.side_schema(side).names)
             for f in list(self.state_schema)[len(columns):]:
                 columns[f.name] = written.column(f.name) if f.name in own else timestamps.nulls(f.type, len(held))
@@ -128,10 +169,12 @@ class JoinStage:
         slots, _ = self.state.key_slots.slots(keys, key_groups)
         table = pa.Table.from_batches([batch])
         counts = batch.column(COUNT).to_numpy(zero_copy_only=False)
+        associations = batch.column(ASSOCIATIONS).to_numpy(zero_copy_only=False)
         for side in (LEFT, RIGHT):
             mine = np.flatnonzero(sides == side)
             held = self.state.sides[side].num_rows
             self.state.sides[side].add(self._side_rows(table.take(pa.array(mine)), slots[mine], side), counts[mine])
+            self.state.sides[side].associations[held:] = associations[mine]
             if self.key_maps is not None:
                 self.key_maps.restore(side, slots[mine], held + np.arange(len(mine)), batch.column(ORDER).take(pa.array(mine)))
         self._check_budget(batch)

@@ -1,6 +1,8 @@
 """Both inputs' rows of every key: per side, each distinct row once (its key slot, its `$order`
 bytes, its fields) with how often it arrived, as stock's `InputSideHasNoUniqueKey` keeps them in a
-`MapState<row, count>`. The rows of a side live in one Arrow table, appended per batch."""
+`MapState<row, count>`, and, for an outer side, its number of associations (the
+`OuterJoinRecordStateViews` value `Tuple2<count, numOfAssociations>`; 0 on an inner side). The
+rows of a side live in one Arrow table, appended per batch."""
 
 from __future__ import annotations
 
@@ -18,13 +20,15 @@ _MAX_CHUNKS = 64
 
 
 class SideRows:
-    """One input's distinct rows: `table` (`$slot`, `$order`, the side's fields) and `count`."""
+    """One input's distinct rows: `table` (`$slot`, `$order`, the side's fields), `count` and
+    `associations`."""
 
     def __init__(self, row_schema: pa.Schema):
         self.schema = pa.schema([pa.field(SLOT, pa.int64(), nullable=False),
                                  pa.field(ORDER, pa.binary(), nullable=False)] + list(row_schema))
         self.table = self.schema.empty_table()
         self.count = np.zeros(0, dtype=np.int64)
+        self.associations = np.zeros(0, dtype=np.int64)
         self.table_bytes = 0
 
     @property
@@ -53,6 +57,7 @@ class SideRows:
             self.table = pa.concat_tables([self.table, taken])
             self.table_bytes += taken.nbytes
             self.count = np.concatenate([self.count, added[~known]])
+            self.associations = np.concatenate([self.associations, np.zeros(int((~known).sum()), dtype=np.int64)])
             if self.table.column(0).num_chunks > _MAX_CHUNKS:
                 self.table = self.table.combine_chunks()
 
@@ -68,4 +73,4 @@ class JoinState:
         return self.key_slots.entries
 
     def nbytes(self) -> int:
-        return self.key_slots.nbytes() + sum(s.table_bytes + s.count.nbytes for s in self.sides)
+        return self.key_slots.nbytes() + sum(s.table_bytes + s.count.nbytes + s.associations.nbytes for s in self.sides)

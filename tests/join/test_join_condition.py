@@ -52,7 +52,7 @@ def descriptor(condition: dict | None = None) -> dict:
     nullable = [dict(f) for f in LEFT + RIGHT]
     out = {"name": "j", "join_type": "INNER", "left_arity": len(LEFT),
            "input": {"fields": TRANSPORT + nullable}, "output": {"fields": LEFT + RIGHT},
-           "state": {"format": 2, "fingerprint": "ab" * 32, "backend": "rocksdb"}}
+           "state": {"format": 3, "fingerprint": "ab" * 32, "backend": "rocksdb"}}
     if condition is not None:
         out["condition"] = condition
     return out

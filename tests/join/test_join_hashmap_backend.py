@@ -142,7 +142,7 @@ def _restore(state: pa.RecordBatch, first: int, last: int) -> JoinStage:
     s = JoinStage(descriptor())
     part = state.filter(pa.compute.and_(pa.compute.greater_equal(state.column("$key_group"), first),
                                         pa.compute.less_equal(state.column("$key_group"), last)))
-    _call(s, "restore", part, **{"accelerator.state_format": "2", "accelerator.state_fingerprint": "ab" * 32,
+    _call(s, "restore", part, **{"accelerator.state_format": "3", "accelerator.state_fingerprint": "ab" * 32,
                                  "accelerator.key_group_start": str(first), "accelerator.key_group_end": str(last)})
     return s
 

@@ -16,7 +16,7 @@ TRANSPORT = [{"name": "$key", "type": "VARBINARY(2147483647) NOT NULL"}, {"name"
 ROW = [{"name": "k", "type": "BIGINT"}, {"name": "t", "type": "TIMESTAMP(3)"},
        {"name": "k0", "type": "BIGINT"}, {"name": "t0", "type": "TIMESTAMP(3)"}]
 DESCRIPTOR = {"name": "j", "join_type": "INNER", "left_arity": 2, "input": {"fields": TRANSPORT + ROW},
-              "output": {"fields": ROW}, "state": {"format": 2, "fingerprint": "ab" * 32, "backend": "rocksdb"}}
+              "output": {"fields": ROW}, "state": {"format": 3, "fingerprint": "ab" * 32, "backend": "rocksdb"}}
 
 
 def call(s: JoinStage, name: str, batch: pa.RecordBatch, **extra: str) -> pa.RecordBatch:
@@ -37,7 +37,7 @@ def test_rows_with_timestamps_survive_a_snapshot_and_restore():
     assert call(s, "update", batch).num_rows == 1
     state = call(s, "snapshot", pa.RecordBatch.from_pylist([]))
     restored = JoinStage(DESCRIPTOR)
-    call(restored, "restore", state, **{"accelerator.state_format": "2", "accelerator.state_fingerprint": "ab" * 32,
+    call(restored, "restore", state, **{"accelerator.state_format": "3", "accelerator.state_fingerprint": "ab" * 32,
                                         "accelerator.key_group_start": "3", "accelerator.key_group_end": "3"})
     # The restored stage holds both rows: a new right row of key 1 joins the left one.
     again = pa.RecordBatch.from_arrays([c.slice(1) for c in batch.columns], schema=batch.schema)

@@ -1,0 +1,127 @@
+"""Stock Flink 2.2.1's outer-join rules (LEFT, RIGHT, FULL) for a batch of insert-only rows.
+
+`StreamingJoinOperator.processElement` first collects the input row's associated records: the
+other side's rows of its key in state order, each as often as it arrived, that the join condition
+accepts, each with the number of associations its outer state view holds at that moment. Then:
+
+- when the other side is outer, for each associated record whose number of associations is 0 it
+  emits `-D[null + other]` (a record held n times is retracted n times), and sets every associated
+  record's number to the value it read plus one;
+- it emits `+I[input + other]` for each associated record, or, when there is none and the input's
+  side is outer, `+I[input + null]`;
+- an outer input side stores the row with the number of its associated records (`addRecord`
+  overwrites the number of a row it already holds).
+
+A row whose key has a NULL where the join compares with `=` has no associated records ever (stock's
+null filter rejects every pair), so on an outer side it is null-padded and kept with 0.
+The candidate pairs come from the backend's order (`matches`, `hashmap_backend`) filtered by the
+condition; this module turns them into the output rows and the sides' new association numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+
+from accelerator.join.matches import Emission
+from accelerator.join.spec import LEFT, ORDER, RIGHT, JoinSpec
+from accelerator.join.state import SLOT, JoinState
+
+INSERT, DELETE = 0, 3  # Flink's RowKind bytes
+#: A pool index standing for the null padding of a side.
+NULL = -1
+_AT = "$at"
+_HELD = "$held"
+
+
+@dataclass(frozen=True)
+class OuterEmission:
+    """The output rows in emission order: the batch row each belongs to, its RowKind byte, and
+    where its left and right values are in each side's pool (NULL: null-padded)."""
+
+    rows: np.ndarray
+    kinds: np.ndarray
+    left: np.ndarray
+    right: np.ndarray
+
+
+def null_keyed(spec: JoinSpec, batch: pa.RecordBatch, sides: np.ndarray) -> np.ndarray:
+    """Per batch row, whether its key has a NULL at a position the join compares with `=`."""
+    out = np.zeros(batch.num_rows, dtype=bool)
+    for side in (LEFT, RIGHT):
+        names = spec.side_schema(side).names
+        for position in spec.null_filtered[side]:
+            out |= (sides == side) & batch.column(names[position]).is_null().to_numpy(zero_copy_only=False)
+    return out
+
+
+def places(state: JoinState, side: int, slots: np.ndarray, orders: pa.Array) -> tuple[np.ndarray, int]:
+    """For one side's batch rows: each row's place in the side's table once `SideRows.add` took
+    the batch (a held row keeps its place, a new distinct row comes after the held ones in order of
+    first arrival), and how many new distinct rows the batch brings."""
+    rows = state.sides[side]
+    arrived = pa.table({SLOT: pa.array(slots, pa.int64()), ORDER: orders,
+                        _AT: pa.array(np.arange(len(slots)), pa.int64())})
+    known = pa.table({SLOT: rows.table.column(SLOT), ORDER: rows.table.column(ORDER),
+                      _HELD: pa.array(np.arange(rows.num_rows), pa.int64())})
+    found = arrived.join(known, keys=[SLOT, ORDER], join_type="left outer", use_threads=False).sort_by(_AT)
+    out = found.column(_HELD).fill_null(-1).to_numpy().copy()
+    new = np.flatnonzero(out < 0)
+    if len(new) == 0:
+        return out, 0
+    values = orders.take(pa.array(new, pa.int64())).to_pylist()
+    first: dict[tuple[int, bytes], int] = {}
+    for at, order in zip(new, values):
+        out[at] = first.setdefault((int(slots[at]), order), rows.num_rows + len(first))
+    return out, len(first)
+
+
+def resolve(spec: JoinSpec, state: JoinState, sides: np.ndarray, own_places: np.ndarray, new_rows: tuple[int, int],
+            pairs: Emission) -> tuple[OuterEmission, tuple[np.ndarray, np.ndarray]]:
+    """Stock's output for the batch's rows (their sides and places in their side's state, in
+    arrival order) given each row's associated records (`pairs`: in order, condition applied), and
+    each side's numbers of associations afterwards (held rows, then the batch's new distinct rows).
+    Pool indices are a side's held rows, then the batch's rows (`Emission`'s)."""
+    held = np.array([state.sides[LEFT].num_rows, state.sides[RIGHT].num_rows])
+    associations = [np.concatenate([state.sides[s].associations, np.zeros(new_rows[s], dtype=np.int64)])
+                    for s in (LEFT, RIGHT)]
+    # Each side's pool index -> its distinct row's place in the side's state.
+    pool_places = [np.concatenate([np.arange(held[s]), np.where(sides == s, own_places, NULL)]) for s in (LEFT, RIGHT)]
+    bounds = np.searchsorted(pairs.rows, np.arange(len(sides) + 1))
+    rows, kinds, lefts, rights = [], [], [], []
+
+    def out(i: int, kind: int, left: np.ndarray, right: np.ndarray) -> None:
+        rows.append(np.full(len(left), i, dtype=np.int64))
+        kinds.append(np.full(len(left), kind, dtype=np.int8))
+        lefts.append(left)
+        rights.append(right)
+
+    for i in range(len(sides)):
+        side = int(sides[i])
+        other = RIGHT - side
+        lo, hi = bounds[i], bounds[i + 1]
+        if hi > lo:
+            left, right = pairs.left[lo:hi], pairs.right[lo:hi]
+            others = right if side == LEFT else left
+            if spec.outer[other]:
+                at = pool_places[other][others]
+                read = associations[other][at]
+                first = others[read == 0]
+                if len(first):
+                    padding = np.full(len(first), NULL, dtype=np.int64)
+                    out(i, DELETE, padding if side == LEFT else first, first if side == LEFT else padding)
+                associations[other][at] = read + 1
+            out(i, INSERT, left, right)
+        elif spec.outer[side]:
+            own, padding = np.full(1, held[side] + i, dtype=np.int64), np.full(1, NULL, dtype=np.int64)
+            out(i, INSERT, own if side == LEFT else padding, padding if side == LEFT else own)
+        if spec.outer[side]:
+            associations[side][own_places[i]] = hi - lo
+
+    def joined(parts: list[np.ndarray], dtype) -> np.ndarray:
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
+
+    return (OuterEmission(joined(rows, np.int64), joined(kinds, np.int8), joined(lefts, np.int64),
+                          joined(rights, np.int64)), (associations[LEFT], associations[RIGHT]))
