@@ -4,11 +4,11 @@
 other side's rows of its key in state order, each as often as it arrived, that the join condition
 accepts, each with the number of associations its outer state view holds at that moment. Then:
 
-- when the other side is outer, for each associated record whose number of associations is 0 it
-  emits `-D[null + other]` (a record held n times is retracted n times), and sets every associated
-  record's number to the value it read plus one;
-- it emits `+I[input + other]` for each associated record, or, when there is none and the input's
-  side is outer, `+I[input + null]`;
+- for each associated record in turn: when the other side is outer and the record's number of
+  associations is 0, `-D[null + other]` (a record held n times is retracted n times: its n copies
+  all carry the number read once from its map entry), and its number becomes the value read plus
+  one; then `+I[input + other]`;
+- when there is none and the input's side is outer, `+I[input + null]`;
 - an outer input side stores the row with the number of its associated records (`addRecord`
   overwrites the number of a row it already holds).
 
@@ -92,9 +92,9 @@ def resolve(spec: JoinSpec, state: JoinState, sides: np.ndarray, own_places: np.
     bounds = np.searchsorted(pairs.rows, np.arange(len(sides) + 1))
     rows, kinds, lefts, rights = [], [], [], []
 
-    def out(i: int, kind: int, left: np.ndarray, right: np.ndarray) -> None:
-        rows.append(np.full(len(left), i, dtype=np.int64))
-        kinds.append(np.full(len(left), kind, dtype=np.int8))
+    def out(i: int, kind: np.ndarray, left: np.ndarray, right: np.ndarray) -> None:
+        rows.append(np.full(len(kind), i, dtype=np.int64))
+        kinds.append(kind.astype(np.int8))
         lefts.append(left)
         rights.append(right)
 
@@ -105,18 +105,21 @@ def resolve(spec: JoinSpec, state: JoinState, sides: np.ndarray, own_places: np.
         if hi > lo:
             left, right = pairs.left[lo:hi], pairs.right[lo:hi]
             others = right if side == LEFT else left
+            retracted = np.zeros(hi - lo, dtype=bool)
             if spec.outer[other]:
                 at = pool_places[other][others]
                 read = associations[other][at]
-                first = others[read == 0]
-                if len(first):
-                    padding = np.full(len(first), NULL, dtype=np.int64)
-                    out(i, DELETE, padding if side == LEFT else first, first if side == LEFT else padding)
+                retracted = read == 0
                 associations[other][at] = read + 1
-            out(i, INSERT, left, right)
+            # Per associated record: its -D[null + other] when it had no association, then the +I join.
+            pair = np.repeat(np.arange(hi - lo), 1 + retracted)
+            delete = retracted[pair] & np.r_[True, pair[1:] != pair[:-1]]
+            padded_left, padded_right = (NULL, right[pair]) if side == LEFT else (left[pair], NULL)
+            out(i, np.where(delete, DELETE, INSERT), np.where(delete, padded_left, left[pair]),
+                np.where(delete, padded_right, right[pair]))
         elif spec.outer[side]:
             own, padding = np.full(1, held[side] + i, dtype=np.int64), np.full(1, NULL, dtype=np.int64)
-            out(i, INSERT, own if side == LEFT else padding, padding if side == LEFT else own)
+            out(i, np.full(1, INSERT), own if side == LEFT else padding, padding if side == LEFT else own)
         if spec.outer[side]:
             associations[side][own_places[i]] = hi - lo
 

@@ -1,12 +1,12 @@
 """LEFT, RIGHT and FULL joins in the join stage against a row-at-a-time model of Flink 2.2.1's
 `StreamingJoinOperator.processElement` for insert-only rows with `OuterJoinRecordStateViews` on an
 outer side (written from Flink's code, docs/design/stateful-joins.md): the associated records are
-the other side's rows of the key in state order, each as often as it arrived, each with the number
-of associations it had when they were read; when the other side is outer, each of them whose number
-is 0 is retracted null-padded (-D) and every one's number becomes the read number plus one; then
-+I of the joins, or +I of the null-padded row when an outer input has none; an outer input is stored
-with the number of its associated records. A NULL key joins nothing. The order is RocksDB's
-(serialized length, then bytes)."""
+the other side's rows of the key in state order, each as often as it arrived, each copy with
+the number of associations read once from its map entry; per associated record, when the other
+side is outer, its null-padded row is retracted (-D) if that number is 0 and the number becomes the
+read one plus one, then the join is emitted (+I); an outer input without any is emitted
+null-padded (+I); an outer input is stored with the number of its associated records. A NULL key
+joins nothing. The order is RocksDB's (serialized length, then bytes)."""
 
 from __future__ import annotations
 
@@ -69,13 +69,13 @@ def stock(stream: list[tuple], outer: tuple[bool, bool]) -> list[tuple]:
         if key is not None:  # JoinConditionWithNullFilters rejects every pair with a NULL key
             for o in sorted(theirs, key=lambda b: (len(b), b)):
                 associated += [o] * theirs[o][1]
-        reads = [theirs[o][2] for o in associated]
-        if associated and outer[other_side]:
-            for o, read in zip(associated, reads):
-                if read == 0:
-                    joined(i, DELETE, other_side, (key, theirs[o][0]), (None, None))
-                theirs[o][2] = read + 1
+        # Each map entry's number is read once, when the iterator reaches it, for all its copies.
+        reads = {o: theirs[o][2] for o in associated}
         for o in associated:
+            if outer[other_side]:
+                if reads[o] == 0:
+                    joined(i, DELETE, other_side, (key, theirs[o][0]), (None, None))
+                theirs[o][2] = reads[o] + 1
             joined(i, INSERT, side, (key, value), (key, theirs[o][0]))
         if not associated and outer[side]:
             joined(i, INSERT, side, (key, value), (None, None))
@@ -129,8 +129,8 @@ def test_a_left_row_is_padded_then_retracted_once_per_arrival_at_its_first_match
     assert update(s, [(L, "x", 1, b"\x01"), (L, "x", 1, b"\x01"), (L, None, 2, b"\x02")]) == [
         (0, INSERT, "x", 1, None, None), (1, INSERT, "x", 1, None, None), (2, INSERT, None, 2, None, None)]
     assert update(s, [(R, "x", "p", b"\x05"), (R, "x", "q", b"\x06")]) == [
-        (0, DELETE, "x", 1, None, None), (0, DELETE, "x", 1, None, None),
-        (0, INSERT, "x", 1, "x", "p"), (0, INSERT, "x", 1, "x", "p"),
+        (0, DELETE, "x", 1, None, None), (0, INSERT, "x", 1, "x", "p"),
+        (0, DELETE, "x", 1, None, None), (0, INSERT, "x", 1, "x", "p"),
         (1, INSERT, "x", 1, "x", "q"), (1, INSERT, "x", 1, "x", "q")]
 
 
