@@ -183,7 +183,7 @@ public final class AcceleratorOptions {
                     .booleanType()
                     .defaultValue(false)
                     .withDescription(
-                            "Runs regular joins (INNER, on key equality with or without a non-equi condition the"
+                            "Runs regular joins (INNER, LEFT, RIGHT and FULL, on key equality with or without a non-equi condition the"
                                     + " expression registry reproduces, of two insert-only inputs without unique keys,"
                                     + " mini-batch off, no state TTL, with 'state.backend.type' hashmap or rocksdb)"
                                     + " in the sidecar: when true, each join the sidecar reproduces exactly runs as an"

@@ -29,7 +29,7 @@ import org.flinkaccelerator.stage.JsonText;
 /**
  * The outcome of exporting one stock regular join ({@code StreamExecJoin}): its descriptor
  * ({@code "kind": "join"}, docs/design/stateful-joins.md) when stock runs
- * {@code StreamingJoinOperator} for an INNER join of two insert-only inputs without unique keys on
+ * {@code StreamingJoinOperator} for an INNER, LEFT, RIGHT or FULL join of two insert-only inputs without unique keys on
  * the hashmap or the RocksDB backend, whose output orders the sidecar reproduces, with a non-equi
  * condition only when the expression registry reproduces it ({@link JoinCondition}); otherwise
  * every reason it stays stock.
@@ -37,10 +37,14 @@ import org.flinkaccelerator.stage.JsonText;
 public record JoinExport(String name, Map<String, Object> descriptor, List<FallbackReason> fallback) {
     public static final String KIND = "join";
     /**
-     * Version of the state layout: per key group, each side's distinct rows with their counts and
-     * binary form, each key's rows in its hashmap backend iteration order.
+     * Version of the state layout: per key group, each side's distinct rows with their counts,
+     * numbers of associations (an outer side's) and binary form, each key's rows in its hashmap
+     * backend iteration order.
      */
-    public static final int STATE_FORMAT = 2;
+    public static final int STATE_FORMAT = 3;
+    /** The join types whose output the sidecar reproduces: null padding and its retraction on outer sides. */
+    static final List<FlinkJoinType> JOIN_TYPES = List.of(FlinkJoinType.INNER, FlinkJoinType.LEFT,
+            FlinkJoinType.RIGHT, FlinkJoinType.FULL);
     /** The {@code state.backend.type}s whose order of a key's rows the sidecar reproduces. */
     static final List<String> BACKENDS = List.of("hashmap", "rocksdb");
 
@@ -69,9 +73,10 @@ public record JoinExport(String name, Map<String, Object> descriptor, List<Fallb
             reasons.add(new FallbackReason(JOIN, line));
         }
         JoinSpec spec = node.joinSpec();
-        if (spec.getJoinType() != FlinkJoinType.INNER) {
-            reasons.add(new FallbackReason(JOIN, "a " + spec.getJoinType().name() + " join is not accelerated (its null"
-                    + " padding, match counts and semi/anti semantics are not reproduced yet); INNER joins are"));
+        if (!JOIN_TYPES.contains(spec.getJoinType())) {
+            reasons.add(new FallbackReason(JOIN, spec.getJoinType().name() + " joins are not accelerated (stock"
+                    + " runs StreamingSemiAntiJoinOperator, whose semi/anti semantics are not reproduced yet); "
+                    + JOIN_TYPES + " joins are"));
         }
         Map<String, Object> condition = null;
         if (spec.getNonEquiCondition().isPresent()) {
@@ -177,6 +182,9 @@ public record JoinExport(String name, Map<String, Object> descriptor, List<Fallb
                     left.getTypeAt(spec.getLeftKeys()[k])));
             key.put("right", StatefulFields.field(right.getFieldNames().get(spec.getRightKeys()[k]),
                     right.getTypeAt(spec.getRightKeys()[k])));
+            // Where each key field is in its input's row: an outer side's row with a NULL key is null-padded.
+            key.put("left_index", spec.getLeftKeys()[k]);
+            key.put("right_index", spec.getRightKeys()[k]);
             key.put("filter_nulls", spec.getFilterNulls()[k]);
             keys.add(key);
         }

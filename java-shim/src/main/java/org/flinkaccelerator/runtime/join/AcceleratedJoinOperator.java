@@ -14,15 +14,17 @@ import org.flinkaccelerator.runtime.FieldGetters;
 import org.flinkaccelerator.runtime.state.KeyedRowBatchOperator;
 
 /**
- * A regular INNER equi-join of two insert-only inputs whose rows live in the Python sidecar's
- * {@code join} stage, emitting what stock Flink's {@code StreamingJoinOperator} emits for each
- * input row, in input order, on the state backend the planner saw (hashmap or RocksDB, whose orders
+ * A regular INNER, LEFT, RIGHT or FULL equi-join of two insert-only inputs whose rows live in the
+ * Python sidecar's {@code join} stage, emitting what stock Flink's {@code StreamingJoinOperator}
+ * emits for each input row (an outer join's null-padded +I rows and their -D at a first match
+ * with the kinds the stage answers), in input order, on the state backend the planner saw (hashmap or RocksDB, whose orders
  * of a key's rows differ; docs/design/stateful-joins.md).
  * Batching and emission are {@link KeyedRowBatchOperator}'s: both inputs' rows go into one batch in
  * arrival order, each with its input ({@code $side}) and its binary row ({@code $order}), by whose
  * bytes RocksDB orders a key's rows and whose hash places it in the hashmap backend's HashMap. A row
- * whose key has a NULL where the join compares with {@code =} never joins and is not sent, as
- * stock's null filter drops every pair with it. Like stock's, the joined rows carry no timestamp. A checkpoint writes the sidecar's state
+ * whose key has a NULL where the join compares with {@code =} never joins, as stock's null filter
+ * drops every pair with it: it is not sent, unless its input is an outer side, where stock emits it
+ * null-padded. Like stock's, the joined rows carry no timestamp. A checkpoint writes the sidecar's state
  * per key group into raw keyed state ({@link JoinStateFormat}).
  */
 public final class AcceleratedJoinOperator extends KeyedRowBatchOperator<JoinSpec>
@@ -39,13 +41,13 @@ public final class AcceleratedJoinOperator extends KeyedRowBatchOperator<JoinSpe
 
     /** One input: its fields' getters, where they go in a batch row, and its rows' binary form. */
     private record Side(byte id, RowData.FieldGetter[] fields, int firstColumn, int otherColumn, int otherCount,
-            RowDataSerializer rows) {
-        static Side of(byte id, RowType type, int firstColumn, int otherColumn, int otherCount) {
+            RowDataSerializer rows, boolean outer) {
+        static Side of(byte id, RowType type, int firstColumn, int otherColumn, int otherCount, boolean outer) {
             RowData.FieldGetter[] fields = new RowData.FieldGetter[type.getFieldCount()];
             for (int i = 0; i < fields.length; i++) {
                 fields[i] = FieldGetters.nullChecked(type.getTypeAt(i), i);
             }
-            return new Side(id, fields, firstColumn, otherColumn, otherCount, new RowDataSerializer(type));
+            return new Side(id, fields, firstColumn, otherColumn, otherCount, new RowDataSerializer(type), outer);
         }
     }
 
@@ -80,8 +82,8 @@ public final class AcceleratedJoinOperator extends KeyedRowBatchOperator<JoinSpe
         int leftCount = spec.leftType().getFieldCount();
         int rightCount = spec.rightType().getFieldCount();
         int first = JoinSpec.TRANSPORT_COLUMNS;
-        left = Side.of(LEFT, spec.leftType(), first, first + leftCount, rightCount);
-        right = Side.of(RIGHT, spec.rightType(), first + leftCount, first, leftCount);
+        left = Side.of(LEFT, spec.leftType(), first, first + leftCount, rightCount, spec.leftOuter());
+        right = Side.of(RIGHT, spec.rightType(), first + leftCount, first, leftCount, spec.rightOuter());
         boolean[] filter = spec.filterNullKeys();
         int filtered = 0;
         for (boolean f : filter) {
@@ -110,7 +112,7 @@ public final class AcceleratedJoinOperator extends KeyedRowBatchOperator<JoinSpe
         RowData row = element.getValue();
         checkInsert(row);
         BinaryRowData key = (BinaryRowData) getCurrentKey();
-        if (key.anyNull(nullFilteredKeys)) {
+        if (!side.outer() && key.anyNull(nullFilteredKeys)) {
             return;
         }
         BinaryRowData binary = side.rows().toBinaryRow(row);

@@ -72,6 +72,18 @@ public record JoinSpec(String descriptorJson, RowType leftType, RowType rightTyp
         }
     }
 
+    /** Whether the left input is an outer side (a LEFT or FULL join): its unmatched rows are null-padded. */
+    public boolean leftOuter() {
+        String type = descriptor().path("join_type").asText();
+        return type.equals("LEFT") || type.equals("FULL");
+    }
+
+    /** Whether the right input is an outer side (a RIGHT or FULL join). */
+    public boolean rightOuter() {
+        String type = descriptor().path("join_type").asText();
+        return type.equals("RIGHT") || type.equals("FULL");
+    }
+
     /** The state backend ({@code state.backend.type}) whose order of a key's rows the stage reproduces. */
     public String backend() {
         return descriptor().path("state").path("backend").asText();

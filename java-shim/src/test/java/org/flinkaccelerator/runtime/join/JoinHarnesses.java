@@ -295,8 +295,17 @@ final class JoinHarnesses {
      * input now and then.
      */
     static List<Event> stream(Planned planned, long seed, int rows, int distinct) {
+        return stream(planned, seed, rows, distinct, 4);
+    }
+
+    /**
+     * As {@link #stream(Planned, long, int, int)}, with keys from {@code keys} values: with many
+     * keys, an outer join's rows wait unmatched for a while and are matched later.
+     */
+    static List<Event> stream(Planned planned, long seed, int rows, int distinct, int keys) {
         Random random = new Random(seed);
-        return stream(random, rows, pool(planned.leftType(), random, distinct), pool(planned.rightType(), random, distinct));
+        return stream(random, rows, pool(planned.leftType(), random, distinct, false, keys),
+                pool(planned.rightType(), random, distinct, false, keys));
     }
 
     /**
@@ -355,27 +364,34 @@ final class JoinHarnesses {
         return pool(type, random, distinct, false);
     }
 
-    /** {@code distinct} random rows; with {@code varied}, strings from a million values, not from STRINGS. */
     private static List<RowData> pool(RowType type, Random random, int distinct, boolean varied) {
+        return pool(type, random, distinct, varied, 4);
+    }
+
+    /**
+     * {@code distinct} random rows, keys from {@code keys} values; with {@code varied}, strings from
+     * a million values, not from STRINGS.
+     */
+    private static List<RowData> pool(RowType type, Random random, int distinct, boolean varied, int keys) {
         RowDataSerializer binary = new RowDataSerializer(type);
         List<RowData> pool = new ArrayList<>();
         for (int p = 0; p < distinct; p++) {
             GenericRowData row = new GenericRowData(type.getFieldCount());
             for (int f = 0; f < type.getFieldCount(); f++) {
-                row.setField(f, value(type.getTypeAt(f), type.getFieldNames().get(f), random, varied));
+                row.setField(f, value(type.getTypeAt(f), type.getFieldNames().get(f), random, varied, keys));
             }
             pool.add(binary.toBinaryRow(row).copy());
         }
         return pool;
     }
 
-    private static Object value(LogicalType type, String name, Random random, boolean varied) {
+    private static Object value(LogicalType type, String name, Random random, boolean varied, int keys) {
         boolean key = name.equals("seller") || name.equals("id");
         if (random.nextInt(key ? 10 : 6) == 0 && type.isNullable()) {
             return null;
         }
         return switch (type.getTypeRoot()) {
-            case BIGINT -> key ? (long) random.nextInt(4) : (long) random.nextInt(2000) - 1000;
+            case BIGINT -> key ? (long) random.nextInt(keys) : (long) random.nextInt(2000) - 1000;
             case VARCHAR, CHAR -> StringData.fromString(varied ? "row " + random.nextInt(1_000_000)
                     : STRINGS[random.nextInt(STRINGS.length)]);
             // A few seconds apart, so a time range holds some of the other side's times and not others.
