@@ -142,7 +142,8 @@ class JoinStage:
             written, count, associations = rows.table, rows.count, rows.associations
             if self.key_maps is not None:
                 order = self.key_maps.iteration_order(side)
-                written, count, associations = written.take(pa.array(order, pa.int64())), count[order], associations[order]
+                written = written.take(pa.array(order, pa.int64()))
+                count, associations = count[order], associations[order]
             held = written.column(SLOT).to_numpy()
             columns = {specs.KEY_GROUP: pa.array(key_slots.key_group[held], pa.int32()),
                        specs.KEY: key_slots.keys(held), SIDE: pa.array(np.full(len(held), side), pa.int8()),

@@ -15,7 +15,7 @@ import random
 import pyarrow as pa
 import pytest
 
-from accelerator.join.stage import JoinStage
+from accelerator.join.stage import JoinStage, JoinStateError
 from accelerator.sidecar.stages import DescriptorError
 from tests.join.test_join_matches import LEFT, RIGHT, TRANSPORT, call
 
@@ -138,3 +138,12 @@ def test_semi_and_anti_joins_are_refused():
     for join_type in ("SEMI", "ANTI"):
         with pytest.raises(DescriptorError, match=join_type):
             JoinStage(dict(descriptor("LEFT"), join_type=join_type))
+
+
+def test_state_of_the_format_before_the_numbers_of_associations_is_refused_naming_both_formats():
+    s = JoinStage(descriptor("FULL"))
+    update(s, [(L, "x", 1, b"\x01")])
+    state = call(s, "snapshot", pa.RecordBatch.from_pylist([]))
+    with pytest.raises(JoinStateError,
+                       match="by an older flink-accelerator in state format 2; this sidecar reads format 3"):
+        call(JoinStage(descriptor("FULL")), "restore", state, **dict(RESTORE, **{"accelerator.state_format": "2"}))
