@@ -6,19 +6,25 @@ import org.apache.flink.table.connector.source.ScanTableSource;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecEdge;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.spec.DynamicTableSourceSpec;
+import org.apache.flink.table.planner.plan.nodes.exec.spec.JoinSpec;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecCalc;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecExchange;
+import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecJoin;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecTableSourceScan;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecUnion;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecWatermarkAssigner;
+import org.apache.flink.table.runtime.operators.join.FlinkJoinType;
 import org.apache.flink.types.RowKind;
 import org.flinkaccelerator.planner.windowagg.StockFields;
 
 /**
  * Whether a join input is insert-only. The exec graph keeps no changelog modes (they were traits of
  * the physical plan), so this follows the input up to its sources through nodes that pass rows on
- * with their kinds (exchanges, Calcs, watermark assigners, unions) and asks each source scan for its
- * changelog mode; any other node on the way leaves it unknown, and the join stays stock.
+ * with their kinds (exchanges, Calcs, watermark assigners, unions) and through regular INNER joins
+ * (StreamingJoinOperator emits an inner join's rows with its input row's kind, so inserts only from
+ * insert-only inputs: a join of three or more tables), and asks each source scan for its changelog
+ * mode; any other node on the way (an outer, semi or anti join among them) leaves it unknown, and
+ * the join stays stock.
  */
 final class InsertOnlyInputs {
     /** The nodes whose output is insert-only when all their inputs are. */
@@ -32,7 +38,7 @@ final class InsertOnlyInputs {
         if (input.getClass() == StreamExecTableSourceScan.class) {
             return sourceProblem((StreamExecTableSourceScan) input);
         }
-        if (!PASS_KINDS.contains(input.getClass())) {
+        if (!PASS_KINDS.contains(input.getClass()) && !isInnerJoin(input)) {
             return "it is fed by " + input.getDescription() + ", whose output is not known to be insert-only";
         }
         for (ExecEdge edge : input.getInputEdges()) {
@@ -42,6 +48,11 @@ final class InsertOnlyInputs {
             }
         }
         return null;
+    }
+
+    private static boolean isInnerJoin(ExecNode<?> node) {
+        return node.getClass() == StreamExecJoin.class
+                && ((JoinSpec) StockFields.read(node, StreamExecJoin.class, "joinSpec")).getJoinType() == FlinkJoinType.INNER;
     }
 
     private static String sourceProblem(StreamExecTableSourceScan scan) {

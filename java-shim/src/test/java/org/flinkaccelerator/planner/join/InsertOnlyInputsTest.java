@@ -1,0 +1,54 @@
+package org.flinkaccelerator.planner.join;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.flinkaccelerator.planner.stage.SqlPlans;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Which join inputs the planner knows to be insert-only, read from Flink's own plan of a join of
+ * three Kafka tables: an INNER join's rows are inserts when both its inputs are (stock's
+ * StreamingJoinOperator emits each joined row with its input row's kind), an outer join's are not
+ * (it retracts its null-padded rows).
+ */
+class InsertOnlyInputsTest {
+    private static final String TABLES = """
+            CREATE TABLE bids (auction BIGINT, price BIGINT) WITH ('connector' = 'kafka', 'topic' = 'bids',
+              'properties.bootstrap.servers' = 'localhost:9092', 'scan.startup.mode' = 'earliest-offset', 'format' = 'json');
+            CREATE TABLE auctions (id BIGINT, seller BIGINT) WITH ('connector' = 'kafka', 'topic' = 'auctions',
+              'properties.bootstrap.servers' = 'localhost:9092', 'scan.startup.mode' = 'earliest-offset', 'format' = 'json');
+            CREATE TABLE persons (id BIGINT, name STRING) WITH ('connector' = 'kafka', 'topic' = 'persons',
+              'properties.bootstrap.servers' = 'localhost:9092', 'scan.startup.mode' = 'earliest-offset', 'format' = 'json');
+            CREATE TABLE results (auction BIGINT, price BIGINT, name STRING) WITH ('connector' = 'blackhole');
+            """;
+
+    /** The joins of the three-way join whose lower join is {@code lowerJoin}, sinks first. */
+    private static List<JoinNode.Found> joins(String lowerJoin) {
+        List<JoinNode.Found> found = JoinNode.find(new SqlPlans().plan(TABLES
+                + "INSERT INTO results SELECT b.auction, b.price, p.name FROM bids AS b " + lowerJoin
+                + " auctions AS a ON b.auction = a.id JOIN persons AS p ON a.seller = p.id;\n"));
+        assertEquals(2, found.size(), found.toString());
+        return found;
+    }
+
+    @Test
+    void anInnerJoinOfInsertOnlyInputsFeedsTheNextJoinInsertsOnly() {
+        for (JoinNode.Found join : joins("JOIN")) {
+            assertNull(join.fields().leftInsertOnly(), join.node().getDescription());
+            assertNull(join.fields().rightInsertOnly(), join.node().getDescription());
+        }
+    }
+
+    @Test
+    void anOuterJoinBelowKeepsTheNextJoinsInputUnknown() {
+        List<JoinNode.Found> found = joins("LEFT JOIN");
+        String upper = found.get(0).fields().leftInsertOnly();
+        assertTrue(upper != null && upper.contains("fed by Join(joinType=[LeftOuterJoin]"), String.valueOf(upper));
+        assertNull(found.get(0).fields().rightInsertOnly());
+        assertNull(found.get(1).fields().leftInsertOnly());
+        assertNull(found.get(1).fields().rightInsertOnly());
+    }
+}
