@@ -1,0 +1,9 @@
+SET 'accelerator.deduplicate.enabled' = 'true';
+SET 'accelerator.encode-stages.upsert.enabled' = 'true';
+CREATE TABLE events (a STRING, b INT, v INT, s STRING, pt AS PROCTIME()) WITH (
+  'connector' = 'kafka', 'topic' = '${topic:events}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'json');
+CREATE TABLE firsts (a STRING, b INT, v INT, s STRING) WITH (
+  'connector' = 'kafka', 'topic' = '${topic:firsts}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'format' = 'json');
+INSERT INTO firsts SELECT a, b, v, s FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY a, b ORDER BY pt ASC) AS rn FROM events) WHERE rn = 1;

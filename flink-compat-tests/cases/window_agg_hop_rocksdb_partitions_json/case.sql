@@ -1,0 +1,11 @@
+SET 'accelerator.window-aggregate.enabled' = 'true';
+SET 'table.optimizer.agg-phase-strategy' = 'ONE_PHASE';
+SET 'state.backend.type' = 'rocksdb';
+CREATE TABLE events (k STRING, x BIGINT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '5' SECOND) WITH (
+  'connector' = 'kafka', 'topic' = '${topic:events}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'json');
+CREATE TABLE per_window (k STRING, window_start TIMESTAMP(3), window_end TIMESTAMP(3), n BIGINT, total BIGINT) WITH (
+  'connector' = 'kafka', 'topic' = '${topic:per_window}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'format' = 'json');
+INSERT INTO per_window SELECT k, window_start, window_end, COUNT(*), SUM(x)
+FROM TABLE(HOP(TABLE events, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '15' SECOND)) GROUP BY k, window_start, window_end;
