@@ -1,6 +1,6 @@
 from accelerator.compat.inputs import PendingRecord
 from accelerator.compat.runner import (_operators, _root_cause, _with_encoded, acceleration_of, achieved, missing_operators,
-                                       unmatched_reasons)
+                                       source_records_in, unmatched_reasons)
 from accelerator.testing.kafka import Record
 
 
@@ -13,6 +13,13 @@ def test_a_stock_part_without_an_operator_of_its_own_makes_an_accelerated_graph_
     assert achieved(graph, ["accelerator explain failed: boom"]) == "accelerated"
     assert achieved("stock", ["segment bid-rows: source bid: watermark alignment ('scan.watermark.alignment.*') pauses the source's splits; not reproduced yet"]) == "stock"
     assert achieved("partial", ["not a segment: x"]) == "partial"
+
+
+def test_only_the_stages_reading_sources_count_source_messages():
+    # a rows stage read 40 messages, the group aggregate after it emitted 25 rows, which the encode stage encoded
+    accumulators = {"accelerator.sidecarRecordsIn.events-rows": 40, "accelerator.sidecarRecordsIn.totals-encode": 25,
+                    "accelerator.sidecarRecordsIn.totals-encode-2": 3, "accelerator.sidecarRecordsIn.bid-to-encoded": 7}
+    assert source_records_in(accumulators) == 47
 
 
 def test_acceleration_is_read_from_operator_names():

@@ -53,6 +53,16 @@ NOT_RUN = "not run"
 
 #: Prefix of the job accumulators the accelerated operators count their records in (docs/metrics.md).
 SIDECAR_RECORDS_IN = "accelerator.sidecarRecordsIn."
+#: The name of an encode stage (the sink table's, then `-encode`, numbered when taken: the shim's
+#: `AccelerateKafkaSinks`), whose records are rows of the operators before it, not source messages.
+_ENCODE_STAGE = re.compile(r"-encode(-\d+)?$")
+
+
+def source_records_in(accumulators: dict[str, int]) -> int:
+    """The records the stages that read Kafka sources (whole segments, rows stages) handed their
+    sidecars, from the job's `SIDECAR_RECORDS_IN` accumulators (one per stage, by its name); an
+    encode stage's rows are left out, as they are not source messages."""
+    return sum(n for name, n in accumulators.items() if not _ENCODE_STAGE.search(name[len(SIDECAR_RECORDS_IN):]))
 
 
 @dataclass
@@ -66,7 +76,7 @@ class RunOutcome:
     duration_ms: int = 0
     acceleration: str = "stock"
     operators: list[str] = field(default_factory=list)  # every operator of the jobs' graphs, by name
-    sidecar_records_in: int = 0  # the jobs' accelerator.sidecarRecordsIn.* accumulators, summed
+    sidecar_records_in: int = 0  # the source messages the jobs' stages handed their sidecars (source_records_in)
 
 
 @dataclass
@@ -237,7 +247,7 @@ class CompatRunner:
                                            f"{accelerated.failure}")
 
     def _sidecar_records_in(self, job_id: str) -> int:
-        return self.cluster.accumulator_total(job_id, SIDECAR_RECORDS_IN)
+        return source_records_in(self.cluster.accumulators(job_id, SIDECAR_RECORDS_IN))
 
     @staticmethod
     def _check_through_sidecar(records: dict[str, list[Record]],

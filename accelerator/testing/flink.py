@@ -235,8 +235,12 @@ class FlinkCluster:
     def accumulator_total(self, job_id: str, prefix: str) -> int:
         """The sum of the job's user accumulators whose names start with `prefix` (e.g. one per
         accelerated segment); unlike metrics, they outlive the job."""
+        return sum(self.accumulators(job_id, prefix).values())
+
+    def accumulators(self, job_id: str, prefix: str) -> dict[str, int]:
+        """The job's user accumulators whose names start with `prefix`, by name."""
         accumulators = self.rest(f"/jobs/{job_id}/accumulators").get("user-task-accumulators", [])
-        return sum(int(a["value"]) for a in accumulators if a["name"].startswith(prefix))
+        return {a["name"]: int(a["value"]) for a in accumulators if a["name"].startswith(prefix)}
 
     # -- SQL ---------------------------------------------------------------------------------
     def submit_sql(self, script: str, params: Mapping[str, object] | None = None,

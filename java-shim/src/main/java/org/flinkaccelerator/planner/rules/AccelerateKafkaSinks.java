@@ -89,6 +89,10 @@ public final class AccelerateKafkaSinks implements RewriteRule {
                 String operator = "Accelerated[" + name + "]";
                 List<String> stoppedBy = encode.stoppedBy().stream().map(FallbackReason::toString).toList();
                 report.encoding(name, nodes, operator, stoppedBy);
+                if (AcceleratedUpstream.of(input.getSource())) {
+                    report.fedByAcceleratedOperators(
+                            chain.sink().getTableSinkSpec().getContextResolvedTable().getIdentifier().asSummaryString());
+                }
                 summary.add((calcs.isEmpty() ? "" : calcs.size() + " calc(s) and ") + "sink " + table + " run as "
                         + operator + ", fed by stock " + input.getSource().getDescription()
                         + (stoppedBy.isEmpty() ? "" : " (the calc before stays stock: " + String.join("; ", stoppedBy) + ")"));
