@@ -8,4 +8,4 @@ CREATE TABLE events (k STRING, v INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - 
 CREATE TABLE latest (k STRING, v INT, ts TIMESTAMP(3), PRIMARY KEY (k) NOT ENFORCED) WITH (
   'connector' = 'upsert-kafka', 'topic' = '${topic:latest}', 'properties.bootstrap.servers' = '${bootstrap}',
   'key.format' = 'json', 'value.format' = 'json');
-INSERT INTO latest SELECT k, v, ts FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts DESC) AS rn FROM events WHERE k IS NOT NULL) WHERE rn = 1;
+INSERT INTO latest SELECT k, v, CAST(ts AS TIMESTAMP(3)) FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts DESC) AS rn FROM events WHERE k IS NOT NULL) WHERE rn = 1;

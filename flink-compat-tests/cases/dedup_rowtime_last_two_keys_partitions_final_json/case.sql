@@ -6,5 +6,5 @@ CREATE TABLE events (a STRING, b INT, v INT, ts TIMESTAMP(3), WATERMARK FOR ts A
 CREATE TABLE latest (a STRING, b INT, v INT, ts TIMESTAMP(3), PRIMARY KEY (a, b) NOT ENFORCED) WITH (
   'connector' = 'upsert-kafka', 'topic' = '${topic:latest}', 'properties.bootstrap.servers' = '${bootstrap}',
   'key.format' = 'json', 'value.format' = 'json');
-INSERT INTO latest SELECT a, b, v, ts FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY a, b ORDER BY ts DESC) AS rn FROM events
+INSERT INTO latest SELECT a, b, v, CAST(ts AS TIMESTAMP(3)) FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY a, b ORDER BY ts DESC) AS rn FROM events
 WHERE a IS NOT NULL AND b IS NOT NULL) WHERE rn = 1;
