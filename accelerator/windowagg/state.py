@@ -18,7 +18,7 @@ import numpy as np
 import pyarrow as pa
 
 from accelerator.windowagg import accumulators
-from accelerator.windowagg.key_ids import KeyIds
+from accelerator.sidecar.key_ids import KeyIds
 from accelerator.windowagg.slot_index import SlotIndex
 from accelerator.windowagg.spec import WindowAggSpec
 

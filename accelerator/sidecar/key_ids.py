@@ -1,0 +1,133 @@
+"""The distinct keys a stateful stage holds, each numbered once, so that its state is found by
+integer key id rather than by bytes. Every stage numbers keys this way: the window aggregate
+directly, the group aggregate, deduplication, Top-N and the join through `KeySlots`.
+
+A batch's keys are deduplicated by Arrow (`dictionary_encode`), and only its distinct keys meet
+the table, through C-level iteration (`map` over the dict's methods), so no Python code runs per
+key or per row; only keys not held yet are numbered. A key's number is freed by the stage and
+reused by a later key.
+
+The numbering is part of the state's contract (snapshots list keys in slot order within a key
+group, restore numbers them in their snapshot order, and some stages emit in slot order), so it is
+exactly the one a key-at-a-time table gives: new keys are numbered in the order they first appear
+in the batch, each taking the most recently freed number left, then the next fresh one."""
+
+from __future__ import annotations
+
+import sys
+from collections import deque
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+#: A bytes object's header beside its data, a number's object in the free list, and the table's
+#: entry for a key (its dict slot and hash).
+_BYTES_HEADER = sys.getsizeof(b"")
+_INT_BYTES = sys.getsizeof(1 << 40)
+_ENTRY_BYTES = 100
+#: The ids a table makes room for first; it doubles from there.
+INITIAL_CAPACITY = 64
+
+
+class KeyIds:
+    def __init__(self):
+        self._id_of: dict[bytes, int] = {}
+        self._keys = np.empty(0, dtype=object)
+        self._free: list[int] = []
+        self._numbered = 0
+        self._key_bytes = 0
+
+    def __len__(self) -> int:
+        return len(self._id_of)
+
+    def nbytes(self) -> int:
+        """Each held key's bytes and table entry, the id-to-key array at its capacity and the freed
+        numbers waiting for reuse."""
+        return (self._keys.nbytes + sys.getsizeof(self._id_of) + self._key_bytes + len(self._id_of) * _ENTRY_BYTES
+                + sys.getsizeof(self._free) + len(self._free) * _INT_BYTES)
+
+    def holds(self, key: bytes) -> bool:
+        return key in self._id_of
+
+    def ids(self, keys: pa.Array) -> np.ndarray:
+        """Each key's id, numbered afresh for keys not held, in first-occurrence order."""
+        ids, _, _, rows = self._number_distinct(keys)
+        return ids[rows]
+
+    def find(self, keys: pa.Array) -> np.ndarray:
+        """Each key's id, -1 for a key not held."""
+        encoded = pc.dictionary_encode(keys)
+        return self._held_ids(encoded.dictionary.to_pylist())[encoded.indices.to_numpy(zero_copy_only=False)]
+
+    def keys(self, ids: np.ndarray) -> pa.Array:
+        return pa.array(self._keys[ids], pa.binary())
+
+    def free(self, ids: np.ndarray) -> None:
+        """Forgets the keys of distinct held `ids`; their numbers go to later new keys, the last
+        freed first."""
+        keys = self._keys[ids]
+        deque(map(self._id_of.pop, keys), maxlen=0)
+        self._key_bytes -= sum(map(len, keys)) + _BYTES_HEADER * len(ids)
+        self._keys[ids] = None
+        self._free.extend(ids.tolist())
+
+    def _number_distinct(self, keys: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The batch's distinct keys: each one's id (numbered now if it was not held), the distinct
+        keys numbered now (in the order they first appear), each one's first row (computed only
+        when some key is new: 0 otherwise); and each row's distinct key."""
+        if keys.null_count:
+            raise ValueError("a $key is NULL; every row carries its key's bytes")
+        encoded = pc.dictionary_encode(keys)
+        distinct = encoded.dictionary.to_pylist()
+        rows = encoded.indices.to_numpy(zero_copy_only=False)
+        ids = self._held_ids(distinct)
+        new = np.flatnonzero(ids < 0)
+        first = _first_rows(rows, len(distinct)) if len(new) else np.zeros(len(distinct), dtype=np.int64)
+        if len(new):
+            new = new[np.argsort(first[new], kind="stable")]
+            ids[new] = self._number(list(map(distinct.__getitem__, new.tolist())))
+        return ids, new, first, rows
+
+    def _held_ids(self, distinct: list[bytes]) -> np.ndarray:
+        return np.fromiter(map(self._id_of.get, distinct, [-1] * len(distinct)), dtype=np.int64, count=len(distinct))
+
+    def _number(self, keys: list[bytes]) -> np.ndarray:
+        """Ids for new keys, in order: freed ones first, most recently freed first, then fresh ones."""
+        reused = min(len(keys), len(self._free))
+        numbers = self._free[len(self._free) - reused:][::-1]
+        del self._free[len(self._free) - reused:]
+        fresh = len(keys) - reused
+        numbers += range(self._numbered, self._numbered + fresh)
+        self._numbered += fresh
+        if len(self._keys) < self._numbered:
+            capacity = max(len(self._keys), INITIAL_CAPACITY)
+            while capacity < self._numbered:
+                capacity *= 2
+            self._resize(capacity)
+        ids = np.array(numbers, dtype=np.int64)
+        held = np.empty(len(keys), dtype=object)
+        held[:] = keys
+        self._keys[ids] = held
+        self._id_of.update(zip(keys, numbers))
+        self._key_bytes += sum(map(len, keys)) + _BYTES_HEADER * len(keys)
+        return ids
+
+    def _resize(self, capacity: int) -> None:
+        """Makes room for ids below `capacity` (a subclass grows its own per-id columns here)."""
+        grown = np.empty(capacity, dtype=object)
+        grown[:len(self._keys)] = self._keys
+        self._keys = grown
+
+
+def _first_rows(rows: np.ndarray, distinct: int) -> np.ndarray:
+    """The row where each distinct key first appears. Arrow numbers a dictionary's values in the
+    order they first appear, so those rows are where the running maximum of `rows` rises; should a
+    dictionary ever come in another order, fewer rows rise and the rows are found by sorting."""
+    if len(rows) == 0:
+        return np.zeros(0, dtype=np.int64)
+    peak = np.maximum.accumulate(rows)
+    rises = np.flatnonzero(np.concatenate([[True], peak[1:] > peak[:-1]]))
+    if len(rises) == distinct:
+        return rises
+    return np.unique(rows, return_index=True)[1]
