@@ -74,8 +74,8 @@ class KeyIds:
 
     def _number_distinct(self, keys: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The batch's distinct keys: each one's id (numbered now if it was not held), the distinct
-        keys numbered now (in the order they first appear), each one's first row (computed only
-        when some key is new: 0 otherwise); and each row's distinct key."""
+        keys numbered now (in the order they first appear), each one's first row (only when some key
+        is new, as only new keys need it; empty otherwise); and each row's distinct key."""
         if keys.null_count:
             raise ValueError("a $key is NULL; every row carries its key's bytes")
         encoded = pc.dictionary_encode(keys)
@@ -83,8 +83,9 @@ class KeyIds:
         rows = encoded.indices.to_numpy(zero_copy_only=False)
         ids = self._held_ids(distinct)
         new = np.flatnonzero(ids < 0)
-        first = _first_rows(rows, len(distinct)) if len(new) else np.zeros(len(distinct), dtype=np.int64)
+        first = np.zeros(0, dtype=np.int64)
         if len(new):
+            first = _first_rows(rows, len(distinct))
             new = new[np.argsort(first[new], kind="stable")]
             ids[new] = self._number(list(map(distinct.__getitem__, new.tolist())))
         return ids, new, first, rows
