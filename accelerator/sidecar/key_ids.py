@@ -47,8 +47,8 @@ class KeyIds:
         return len(self._id_of)
 
     def nbytes(self) -> int:
-        """Each held key's bytes and table entry, the id-to-key array at its capacity and the freed
-        numbers waiting for reuse."""
+        """Each held key's bytes and table entry, the id-to-key array at its capacity, the freed
+        numbers waiting for reuse and the sorted copy of the keys (`_SortedKeys`)."""
         return (self._keys.nbytes + sys.getsizeof(self._id_of) + self._key_bytes + len(self._id_of) * _ENTRY_BYTES
                 + sys.getsizeof(self._free) + len(self._free) * _INT_BYTES
                 + (self._sorted.nbytes() if self._sorted is not None else 0))
@@ -98,7 +98,7 @@ class KeyIds:
         return ids, new, first, rows
 
     def _held_ids(self, distinct: pa.Array) -> np.ndarray:
-        """Each of distinct keys' id, -1 for a key not held."""
+        """Each distinct key's id, -1 for a key not held."""
         codes = self._sorted.codes(distinct) if self._sorted is not None else None
         if codes is not None:
             return self._sorted.find(codes)

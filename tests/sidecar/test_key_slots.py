@@ -61,7 +61,8 @@ def _names(rng: np.random.Generator, alphabet: int, widths: str) -> list[bytes]:
     bytes but a few of 24 (found first by binary search, then by the dict)."""
     if widths == "varying":
         return [b"k%d" % i + b"x" * int(rng.integers(0, 40)) for i in range(alphabet)]
-    fixed = [int(i).to_bytes(16, "little") for i in rng.permutation(1 << 20)[:alphabet]]
+    # As Flink writes them: 8 bytes of header (no NULL field), then the long.
+    fixed = [bytes(8) + int(i).to_bytes(8, "little") for i in rng.permutation(1 << 20)[:alphabet]]
     if widths == "fixed":
         return fixed
     return fixed[:-5] + [int(i).to_bytes(24, "big") for i in range(5)]
@@ -109,7 +110,7 @@ def test_key_ids_number_as_the_model_and_find_only_held_keys(seed, widths):
     table, model = KeyIds(), ModelSlots()
     for keys, groups, rng in _random_batches(seed, 40, 300, widths):
         assert table.ids(_binary(keys)).tolist() == model.slots(keys, groups)[0]
-        probe = keys[:5] + [b"never held", (1 << 40).to_bytes(16, "little")]
+        probe = keys[:5] + [b"never held", bytes(8) + (1 << 40).to_bytes(8, "little")]
         assert table.find(_binary(probe)).tolist() == [model.slot_of.get(k, -1) for k in probe]
         live = sorted(model.key_of)
         doomed = rng.permutation(live)[:int(rng.integers(0, len(live) + 1))].tolist()
