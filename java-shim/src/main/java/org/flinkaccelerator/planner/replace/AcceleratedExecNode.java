@@ -4,6 +4,7 @@ import java.util.List;
 import org.apache.flink.api.dag.Transformation;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.core.memory.ManagedMemoryUseCase;
+import org.apache.flink.streaming.api.operators.ChainingStrategy;
 import org.apache.flink.streaming.api.operators.SimpleOperatorFactory;
 import org.apache.flink.streaming.api.transformations.OneInputTransformation;
 import org.apache.flink.table.data.RowData;
@@ -26,7 +27,10 @@ import org.flinkaccelerator.runtime.handover.HandedOverRowTypeInfo;
  * sink, for a rows stage between its raw-value source and the stock operators it feeds, or for
  * an encode stage between the stock operator that feeds it and its raw-value sink. It carries everything it needs (the spec) because Flink translates the graph with a fresh
  * planner; it translates to one {@link OneInputTransformation} running {@link AcceleratedOperator}
- * with its input's parallelism, so it chains with the source and the sink. The transformation
+ * with its input's parallelism, chaining strategy ALWAYS (2.x's default; 1.20's operators default to
+ * HEAD), so it chains with the source, the stock operator that feeds an encode stage and the sink: a
+ * string a stock function made reaches the encoder as the Java string Flink's json serializer would
+ * write (a lone surrogate included), not as the UTF-8 a network hop leaves of it. The transformation
  * declares the managed-memory use case of Python processes at slot scope, as PyFlink's operators
  * do: the operator's Arrow buffers come out of that share of the slot's managed memory
  * (docs/architecture.md, "Memory").
@@ -65,8 +69,10 @@ public final class AcceleratedExecNode extends ExecNodeBase<RowData>
         // The rows of a rows stage are views of the sidecar's answer: Flink copies them for the
         // operators after it. A message row is new for every message, so the sink gets it as it is.
         RowType outputType = (RowType) getOutputType();
+        SimpleOperatorFactory<RowData> operator = SimpleOperatorFactory.of(new AcceleratedOperator(spec));
+        operator.setChainingStrategy(ChainingStrategy.ALWAYS);
         OneInputTransformation<RowData, RowData> transformation = new OneInputTransformation<>(input,
-                spec.operatorName(), SimpleOperatorFactory.of(new AcceleratedOperator(spec)),
+                spec.operatorName(), operator,
                 spec.emitsRows() ? InternalTypeInfo.of(outputType) : HandedOverRowTypeInfo.of(outputType),
                 input.getParallelism(), false);
         transformation.setDescription(spec.operatorName() + (spec.emitsRows()
