@@ -82,6 +82,14 @@ def test_the_fallback_reasons_can_differ_on_a_named_flink_line(tmp_path, monkeyp
     assert cases.load(folder).fallback_reasons == ("async state",)
 
 
+def test_whether_stock_flink_must_fail_can_differ_on_a_named_flink_line(tmp_path, monkeypatch):
+    yaml_text = 'expect_failure: true\nexpect_failure_on_flink: {"1.20": false}\n'
+    folder = make_case(tmp_path, yaml_text=yaml_text, src='"x"\n', side='{"a": 1}\n')
+    for release, fails in [("1.20.3", False), ("2.2.1", True), ("2.3.0", True)]:
+        monkeypatch.setenv("ACCELERATOR_FLINK_VERSION", release)
+        assert cases.load(folder).expect_failure is fails, release
+
+
 def test_a_case_does_not_apply_to_the_flink_lines_or_releases_it_names(tmp_path, monkeypatch):
     yaml_text = 'not_applicable_on_flink: {"1.20": "1.20 has no URL_ENCODE", "2.3.0": "2.3.0 rejects it"}\n'
     folder = make_case(tmp_path, yaml_text=yaml_text, src='"x"\n', side='{"a": 1}\n')

@@ -201,6 +201,9 @@ class SegmentStage:
         value_options = decode.get("options") or {}
         self._value_ignores_errors = value_options.get(f"{decode['format']}.ignore-parse-errors", "false").lower() == "true"
         self._decode_key = _decoder(self.name, decode_key, keep) if decode_key else None
+        #: The running Flink drops a record whose key its json key format could not read (1.20's
+        #: format hands its Kafka source no key row), instead of failing on a null key row.
+        self._unreadable_key_drops_record = bool(decode_key and decode_key.get("unreadable_key_drops_record"))
         self._key_layout = kafka_rows.KeyLayout.of(decode_key) if decode_key else None
         plans = ([descriptor["plan"]] + [b["plan"] for b in descriptor.get("branches") or []]
                  + ([descriptor["watermark"]["plan"]] if self._watermarks else []))
@@ -291,10 +294,11 @@ class SegmentStage:
         exact path read (0 from decoders that do not tell)."""
         keys = self._decode_key(batch.column(self._key_column)) if self._decode_key else None
         values = self._decode_value(batch.column(self._value_column))
-        if keys is not None and keys.null_rows and not self._value_ignores_errors:
-            # Flink's key format emits a null key row for a key it cannot read; joining it to the
+        if keys is not None and keys.null_rows and not (self._value_ignores_errors or self._unreadable_key_drops_record):
+            # Flink 2's key format emits a null key row for a key it cannot read; joining it to the
             # value row throws inside Flink's value deserializer, which swallows it only when the
-            # value format itself ignores parse errors (the record is then dropped, as here).
+            # value format itself ignores parse errors (the record is then dropped, as here, and
+            # as 1.20 always drops it).
             raise FormatError(keys.first_null_row, "Flink's key format cannot read this record's key and, under"
                                                    " 'ignore-parse-errors', hands Flink's Kafka source a null key row,"
                                                    " on which the job fails with a NullPointerException",

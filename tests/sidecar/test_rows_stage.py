@@ -10,7 +10,7 @@ import json
 import pyarrow as pa
 import pytest
 
-from accelerator.formats import timestamps, types
+from accelerator.formats import FormatError, timestamps, types
 from accelerator.plans.stage import MESSAGE, PlanError
 from accelerator.sidecar import stages
 from accelerator.testing import locations
@@ -88,6 +88,32 @@ def test_a_keyed_table_reads_its_key_column_from_the_key_and_a_null_key_gives_no
     assert out.schema == expected_schema(descriptor)
     # WHERE order_id > 0 keeps message 0; message 1 has no key row, message 2 is filtered out.
     assert out.to_pylist() == [{"customer": "a", "amount": 5, MESSAGE: 0}]
+
+
+def _unreadable_key_batch() -> pa.RecordBatch:
+    return pa.RecordBatch.from_arrays(
+        [pa.array([b'{"customer": "a", "amount": 5}', b'{"customer": "b", "amount": 7}',
+                   b'{"customer": "c", "amount": 9}'], pa.binary()),
+         pa.array([b'{"order_id": 1}', b'{"order_id": ', b'{"order_id": 3}'], pa.binary())],
+        names=["value", "key"])
+
+
+def test_an_unreadable_key_under_ignore_parse_errors_fails_where_flink_2_fails_on_its_null_key_row():
+    descriptor = golden("rows_keyed_aggregate")
+    descriptor["decode_key"]["options"] = {"json.ignore-parse-errors": "true"}
+    with pytest.raises(FormatError, match="null key row") as caught:
+        stages.create(descriptor).process(_unreadable_key_batch())
+    assert caught.value.row == 1
+
+
+def test_an_unreadable_key_drops_its_record_where_the_descriptor_says_flink_does():
+    # Flink 1.20's json key format hands its Kafka source no key row for such a key, so the
+    # source emits nothing for the record (the shim says so for 1.20: unreadable_key_drops_record).
+    descriptor = golden("rows_keyed_aggregate")
+    descriptor["decode_key"]["options"] = {"json.ignore-parse-errors": "true"}
+    descriptor["decode_key"]["unreadable_key_drops_record"] = True
+    out = stages.create(descriptor).process(_unreadable_key_batch())
+    assert out.to_pylist() == [{"customer": "a", "amount": 5, MESSAGE: 0}, {"customer": "c", "amount": 9, MESSAGE: 2}]
 
 
 def test_a_shared_source_is_decoded_once_and_each_branch_answers_its_own_rows():

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.flink.table.types.logical.RowType;
+import org.flinkaccelerator.FlinkVersionSupport;
 
 /**
  * The message key of a Kafka table, read from its options the way Flink's Kafka connector reads
@@ -57,11 +58,14 @@ record KafkaKeyFormat(String format, Map<String, String> options, List<String> f
     }
 
     /**
-     * The key as the sidecar decodes it into table columns, or encodes it from them, with the
-     * options its format's {@link KafkaValueFormat#check} gives the sidecar.
+     * The key as the sidecar decodes it into table columns (from {@code column}), or encodes it from
+     * them ({@code column} null), with the options its format's {@link KafkaValueFormat#check} gives
+     * the sidecar, on Flink {@code flinkVersion}.
      */
-    KeySpec spec(String column, RowType physical, Map<String, String> sidecarOptions) {
+    KeySpec spec(String column, RowType physical, Map<String, String> sidecarOptions, String flinkVersion) {
+        boolean dropsUnreadable = column != null && "json".equals(format)
+                && FlinkVersionSupport.unreadableJsonKeyDropsRecord(flinkVersion);
         return new KeySpec(new FormatSpec(column, format, sidecarOptions, keyRow(physical).asSerializableString()),
-                fields, physical.getFieldNames());
+                fields, physical.getFieldNames(), dropsUnreadable);
     }
 }

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.apache.flink.table.api.config.ExecutionConfigOptions;
 import org.apache.flink.table.catalog.ContextResolvedTable;
 import org.apache.flink.table.planner.plan.abilities.sink.WritingMetadataSpec;
@@ -510,7 +511,7 @@ public final class StageExporter {
         }
         FormatCheck checked = new KafkaValueFormat(key.format(), key.options()).check(keyRow, column != null);
         checked.problems().forEach(p -> reasons.add(new FallbackReason(where, "key: " + p)));
-        return key.spec(column, physical, checked.options());
+        return key.spec(column, physical, checked.options(), EnvironmentInformation.getVersion());
     }
 
     /** True when every column has a Substrait type; otherwise adds a reason per column that has none. */
