@@ -43,4 +43,12 @@ public final class FlinkVersionSupport {
         return runningVersion.startsWith("1.20.");
     }
 
+    /**
+     * True when the MAP constructor of {@code runningVersion} writes its entries in the order of
+     * their keys' first appearance (2.x). 1.20's groups the entries with Scala's groupBy, whose
+     * hash order (of the generated code of each key) the accelerator does not reproduce.
+     */
+    public static boolean mapConstructorKeepsKeyOrder(String runningVersion) {
+        return !runningVersion.startsWith("1.20.");
+    }
 }

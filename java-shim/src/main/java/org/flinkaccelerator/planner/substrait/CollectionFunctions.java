@@ -14,19 +14,22 @@ import org.apache.calcite.rex.RexFieldAccess;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.BooleanType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.MapType;
+import org.flinkaccelerator.FlinkVersionSupport;
 
 /**
  * ARRAY and MAP functions, as DataFusion's own collection built-ins (array_element, array_length,
  * cardinality, map_extract, make_array, map) wrapped where Flink's edge cases differ: an index
  * below 1 reads NULL in Flink, not from the end; CARDINALITY of nested arrays counts the outer
  * elements; a MAP constructor keeps one entry per key (first position, last value), where
- * DataFusion's map() fails on a duplicate. MULTISET has no layout in the sidecar.
+ * DataFusion's map() fails on a duplicate; on 1.20, whose MAP constructor orders its entries by hash, a
+ * MAP of more than one key stays stock. MULTISET has no layout in the sidecar.
  */
 final class CollectionFunctions {
     /** Map key types whose equality is the same in Flink (generated equals) and Arrow (bytes/values). */
@@ -50,7 +53,8 @@ final class CollectionFunctions {
                 builtin("MAP[k, v, ...]", List.of("MAP_VALUE_CONSTRUCTOR"), "map(make_array(keys), make_array(values))"
                         + " with literal non-NULL keys only (a column key may be NULL, which the sidecar's maps cannot"
                         + " hold, or repeat, which DataFusion's map fails on); a repeated key keeps its first position"
-                        + " and its last value, as Flink", CollectionFunctions::map),
+                        + " and its last value, as Flink 2.x (on 1.20: one key only, its entries' order being a hash"
+                        + " order)", CollectionFunctions::map),
                 unsupported("ELEMENT(array)", List.of("ELEMENT"), "fails the job on an array of more than one element;"
                         + " the sidecar evaluates an expression on every row of a batch, also rows that Flink's AND, OR,"
                         + " CASE or COALESCE skip, so it could fail where Flink does not"),
@@ -157,6 +161,12 @@ final class CollectionFunctions {
                 throw new NotReproducible("MAP[...] with a repeated key whose dropped value " + operands.get(replaced)
                         + " Flink still evaluates");
             }
+        }
+        String flinkVersion = EnvironmentInformation.getVersion();
+        if (lastValueOf.size() > 1 && !FlinkVersionSupport.mapConstructorKeepsKeyOrder(flinkVersion)) {
+            throw new NotReproducible("MAP[...] with " + lastValueOf.size() + " keys on Flink " + flinkVersion
+                    + ": its MAP constructor orders the entries by a hash of each key's generated code (Scala's"
+                    + " groupBy), which the accelerator does not reproduce (2.x keeps the keys' order)");
         }
         List<Expression> keys = new ArrayList<>();
         List<Expression> values = new ArrayList<>();
