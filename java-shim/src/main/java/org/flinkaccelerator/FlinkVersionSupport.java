@@ -51,4 +51,13 @@ public final class FlinkVersionSupport {
     public static boolean mapConstructorKeepsKeyOrder(String runningVersion) {
         return !runningVersion.startsWith("1.20.");
     }
+
+    /**
+     * True when the json format of {@code runningVersion}, under 'json.encode.decimal-as-plain-number',
+     * writes a DECIMAL with its column's scale (2.x: {@code 1.10} in a DECIMAL(10, 2)), as the sidecar
+     * does; 1.20's writes it without the trailing zeros ({@code 1.1}).
+     */
+    public static boolean jsonPlainDecimalKeepsScale(String runningVersion) {
+        return !runningVersion.startsWith("1.20.");
+    }
 }

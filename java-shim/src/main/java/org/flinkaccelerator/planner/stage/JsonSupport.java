@@ -14,11 +14,12 @@ import org.flinkaccelerator.FlinkVersionSupport;
  * Which json tables the sidecar reproduces exactly: the twin of {@code accelerator.formats.json.supported}
  * (which the sidecar does not ask before opening a json stage). Maps need string keys, and the
  * decoder does not reproduce Flink's tree-based decoder, nor TIME as the running release reads and
- * writes it when that is not 2.2's way; a segment or rows stage that needs those stays stock rather
- * than failing at its start.
+ * writes it when that is not 2.2's way, nor 1.20's plain DECIMAL numbers (without trailing zeros); a
+ * segment or rows stage that needs those stays stock rather than failing at its start.
  */
 final class JsonSupport {
     static final String JSON_PARSER = "json.decode.json-parser.enabled";
+    static final String PLAIN_DECIMALS = "json.encode.decimal-as-plain-number";
 
     private JsonSupport() {}
 
@@ -33,13 +34,24 @@ final class JsonSupport {
                     + " accelerator does not reproduce");
         }
         boolean timeDropsFraction = FlinkVersionSupport.jsonTimeDropsFraction(flinkVersion);
+        boolean plainDecimalsLoseScale = !decoding && !FlinkVersionSupport.jsonPlainDecimalKeepsScale(flinkVersion)
+                && "true".equals(options.getOrDefault(PLAIN_DECIMALS, "false").trim().toLowerCase(Locale.ROOT));
         for (RowType.RowField field : row.getFields()) {
             String problem = problem(field.getType(), field.getName(), timeDropsFraction, flinkVersion);
             if (problem != null) {
                 problems.add(problem);
+            } else if (plainDecimalsLoseScale && holdsDecimal(field.getType())) {
+                problems.add(field.getName() + ": Flink " + flinkVersion + "'s json format under '" + PLAIN_DECIMALS
+                        + "' writes DECIMAL without its trailing zeros, which the accelerator does not reproduce (it"
+                        + " writes 2.x's, with the column's scale)");
             }
         }
         return problems;
+    }
+
+    private static boolean holdsDecimal(LogicalType type) {
+        return type.getTypeRoot() == LogicalTypeRoot.DECIMAL
+                || type.getChildren().stream().anyMatch(JsonSupport::holdsDecimal);
     }
 
     private static String problem(LogicalType type, String path, boolean timeDropsFraction, String flinkVersion) {

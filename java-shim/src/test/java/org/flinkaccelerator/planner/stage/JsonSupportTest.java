@@ -1,6 +1,7 @@
 package org.flinkaccelerator.planner.stage;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
@@ -34,6 +35,21 @@ class JsonSupportTest {
     }
 
     /** Flink 2.3's json format keeps TIME's milliseconds both ways; 2.2's and 1.20's, which the sidecar reproduces, drop them. */
+    @Test
+    void plainDecimalsAreEncodedStockOn120Only() {
+        RowType row = (RowType) LogicalTypeParser.parse("ROW<id INT, d DECIMAL(10, 2), a ARRAY<ROW<x DECIMAL(5, 1)>>>",
+                JsonSupportTest.class.getClassLoader());
+        Map<String, String> plain = Map.of("json.encode.decimal-as-plain-number", "true");
+        List<String> problems = JsonSupport.problems(row, plain, false, "1.20.3");
+        assertEquals(2, problems.size(), problems.toString());
+        assertTrue(problems.get(0).startsWith("d: Flink 1.20.3's json format under 'json.encode.decimal-as-plain-number'"
+                + " writes DECIMAL without its trailing zeros"), problems.toString());
+        assertTrue(problems.get(1).startsWith("a: "), problems.toString());
+        assertEquals(List.of(), JsonSupport.problems(row, plain, true, "1.20.3"), "decoding reads either");
+        assertEquals(List.of(), JsonSupport.problems(row, Map.of(), false, "1.20.3"), "the default writes E-notation alike");
+        assertEquals(List.of(), JsonSupport.problems(row, plain, false, "2.2.1"));
+    }
+
     @Test
     void timeColumnsStayStockOnAReleaseWhoseJsonKeepsTheFraction() {
         RowType row = (RowType) LogicalTypeParser.parse("ROW<id INT, t TIME(3), r ROW<a ARRAY<TIME(0)>>>",
