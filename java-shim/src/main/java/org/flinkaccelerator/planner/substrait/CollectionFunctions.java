@@ -14,6 +14,7 @@ import org.apache.calcite.rex.RexFieldAccess;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.BigIntType;
@@ -29,7 +30,7 @@ import org.flinkaccelerator.FlinkVersionSupport;
  * below 1 reads NULL in Flink, not from the end; CARDINALITY of nested arrays counts the outer
  * elements; a MAP constructor keeps one entry per key (first position, last value), where
  * DataFusion's map() fails on a duplicate; on 1.20, whose MAP constructor orders its entries by hash, a
- * MAP of more than one key stays stock. MULTISET has no layout in the sidecar.
+ * MAP of more than one key stays stock unless only its entries count (a lookup, CARDINALITY). MULTISET has no layout in the sidecar.
  */
 final class CollectionFunctions {
     /** Map key types whose equality is the same in Flink (generated equals) and Arrow (bytes/values). */
@@ -53,8 +54,8 @@ final class CollectionFunctions {
                 builtin("MAP[k, v, ...]", List.of("MAP_VALUE_CONSTRUCTOR"), "map(make_array(keys), make_array(values))"
                         + " with literal non-NULL keys only (a column key may be NULL, which the sidecar's maps cannot"
                         + " hold, or repeat, which DataFusion's map fails on); a repeated key keeps its first position"
-                        + " and its last value, as Flink 2.x (on 1.20: one key only, its entries' order being a hash"
-                        + " order)", CollectionFunctions::map),
+                        + " and its last value, as Flink 2.x (on 1.20, whose entry order is a hash order: one key only, unless"
+                        + " a lookup or CARDINALITY reads it)", CollectionFunctions::map),
                 unsupported("ELEMENT(array)", List.of("ELEMENT"), "fails the job on an array of more than one element;"
                         + " the sidecar evaluates an expression on every row of a batch, also rows that Flink's AND, OR,"
                         + " CASE or COALESCE skip, so it could fail where Flink does not"),
@@ -105,7 +106,7 @@ final class CollectionFunctions {
         LogicalType keyType = key.copy(lookup.getType().isNullable());
         LogicalType values = new ArrayType(result);
         Expression extracted = c.call(Urns.DATAFUSION, "map_extract", values,
-                List.of(c.convert(call.getOperands().get(0)), c.operand(call, 1, keyType)));
+                List.of(entryOrderFree(call.getOperands().get(0), c), c.operand(call, 1, keyType)));
         return c.call(Urns.DATAFUSION, "array_element", result, List.of(extracted, Literals.int64(1)));
     }
 
@@ -125,8 +126,19 @@ final class CollectionFunctions {
         }
         // Both count as DataFusion's UInt64, which fits the INT Flink counts in (an Arrow list holds < 2^31).
         Expression count = c.call(Urns.DATAFUSION, name, new BigIntType(result.isNullable()),
-                List.of(c.convert(call.getOperands().get(0))));
+                List.of(entryOrderFree(call.getOperands().get(0), c)));
         return c.cast(count, result);
+    }
+
+    /**
+     * {@code operand} where only its entries count, not their order (a lookup, a count): a MAP
+     * constructor there is reproduced on every line, 1.20's hash order included.
+     */
+    private static Expression entryOrderFree(RexNode operand, ExpressionConverter c) {
+        if (operand instanceof RexCall call && call.getOperator().getKind() == SqlKind.MAP_VALUE_CONSTRUCTOR) {
+            return map(call, c, false);
+        }
+        return c.convert(operand);
     }
 
     private static Expression array(RexCall call, ExpressionConverter c) {
@@ -148,6 +160,11 @@ final class CollectionFunctions {
      * known here; the values dropped must be ones that cannot fail (Flink still evaluates them).
      */
     private static Expression map(RexCall call, ExpressionConverter c) {
+        return map(call, c, true);
+    }
+
+    /** {@code call}'s map; {@code orderSeen}: its entries' order reaches the output (1.20's is a hash order). */
+    private static Expression map(RexCall call, ExpressionConverter c, boolean orderSeen) {
         MapType result = (MapType) ExpressionConverter.type(call);
         if (result.getKeyType().isNullable()) {
             throw new NotReproducible("MAP[...] with a key that may be NULL (type " + result.asSummaryString()
@@ -163,7 +180,7 @@ final class CollectionFunctions {
             }
         }
         String flinkVersion = EnvironmentInformation.getVersion();
-        if (lastValueOf.size() > 1 && !FlinkVersionSupport.mapConstructorKeepsKeyOrder(flinkVersion)) {
+        if (orderSeen && lastValueOf.size() > 1 && !FlinkVersionSupport.mapConstructorKeepsKeyOrder(flinkVersion)) {
             throw new NotReproducible("MAP[...] with " + lastValueOf.size() + " keys on Flink " + flinkVersion
                     + ": its MAP constructor orders the entries by a hash of each key's generated code (Scala's"
                     + " groupBy), which the accelerator does not reproduce (2.x keeps the keys' order)");

@@ -127,6 +127,15 @@ class CollectionFunctionsTest {
     }
 
     @Test
+    void aMapConstructorThatOnlyALookupOrCardinalityReadsRunsOnEveryLine() {
+        RexNode map = rex.makeCall(SqlStdOperatorTable.MAP_VALUE_CONSTRUCTOR, rex.makeLiteral("a"),
+                rex.makeInputRef(sql(SqlTypeName.INTEGER), 0), rex.makeLiteral("b"), rex.makeExactLiteral(BigDecimal.ONE));
+        converter.convert(rex.makeCall(SqlStdOperatorTable.CARDINALITY, map));
+        converter.convert(rex.makeCall(SqlStdOperatorTable.ITEM, map, rex.makeLiteral("b")));
+        assertEquals(List.of("make_array", "map", "cardinality", "map_extract", "array_element"), functionsUsed());
+    }
+
+    @Test
     void mapConstructorOfOneRepeatedKeyIsAMapOfItsLastValueOnEveryLine() {
         RexNode a = rex.makeLiteral("a");
         Expression map = converter.convert(rex.makeCall(SqlStdOperatorTable.MAP_VALUE_CONSTRUCTOR,
