@@ -20,12 +20,11 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from accelerator.join import list_bins
 from accelerator.join.hash_order import HashMapOrder, expected_size_capacities, row_hashes
 from accelerator.join.matches import Emission
-from accelerator.join.spec import LEFT, ORDER, RIGHT
+from accelerator.join.spec import LEFT, RIGHT
 from accelerator.join.state import JoinState
 
 #: What one exactly modelled entry (a `_Node` in a bin list) and one such map object take in this
@@ -145,12 +144,10 @@ def emit(state: JoinState, key_maps: KeyMaps, slots: np.ndarray, sides: np.ndarr
     nearby, new_rows = [], []
     for side in (LEFT, RIGHT):
         key_maps.check_places(side, held[side], "a batch")
-        candidates = np.flatnonzero(touched[key_maps.slot_of[side]])
         mine = np.flatnonzero(sides == side)
-        places[mine], first[mine], arrival = _places(state, key_maps, side, candidates, slots[mine], hashes[mine],
-                                                     orders.take(pa.array(mine, pa.int64())))
-        nearby.append(candidates)
-        new_rows.append(mine[arrival])
+        places[mine], first[mine] = state.sides[side].places(slots[mine], orders.take(pa.array(mine, pa.int64())))
+        nearby.append(np.flatnonzero(touched[key_maps.slot_of[side]]))
+        new_rows.append(mine[first[mine]])
     _go_exact(key_maps, slots, hashes, nearby, new_rows)
     own_exact = np.where(sides == LEFT, key_maps.exact[LEFT][slots], key_maps.exact[RIGHT][slots])
     exact_reads = np.where(sides == LEFT, key_maps.exact[RIGHT][slots], key_maps.exact[LEFT][slots])
@@ -271,45 +268,3 @@ def _times(state: JoinState, rows: np.ndarray, other: np.ndarray, sides: np.ndar
         before[old] += state.sides[side].count[place[old]]
         times[at] = before
     return times
-
-
-def _places(state: JoinState, key_maps: KeyMaps, side: int, candidates: np.ndarray, slots: np.ndarray,
-            hashes: np.ndarray, orders: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For one side's batch rows: each row's place in the side's table once `SideRows.add` took the
-    batch (a held row keeps its place, a new distinct row is appended in order of first arrival),
-    whether the row is its distinct row's first arrival, and, per new place, which of these rows
-    brought it. `candidates` are the held places of the batch's keys; a held row is found among
-    those of the same key and row hash, then compared byte for byte."""
-    rows = state.sides[side]
-    places = np.full(len(slots), -1, dtype=np.int64)
-    if len(candidates) and len(slots):
-        held_keys = _slot_and_hash(key_maps.slot_of[side][candidates], key_maps.hashes[side][candidates])
-        by_key = np.argsort(held_keys, kind="stable")
-        held_keys = held_keys[by_key]
-        wanted = _slot_and_hash(slots, hashes)
-        lo, hi = np.searchsorted(held_keys, wanted, "left"), np.searchsorted(held_keys, wanted, "right")
-        same = hi - lo
-        if same.any():
-            row = np.repeat(np.arange(len(slots)), same)
-            held = candidates[by_key[np.repeat(lo, same) + np.arange(int(same.sum())) - np.repeat(np.cumsum(same) - same, same)]]
-            equal = pc.equal(orders.take(pa.array(row, pa.int64())),
-                             rows.table.column(ORDER).take(pa.array(held, pa.int64()))).to_numpy(zero_copy_only=False)
-            places[row[equal]] = held[equal]
-    first = np.zeros(len(slots), dtype=bool)
-    unknown = np.flatnonzero(places < 0)
-    if len(unknown) == 0:
-        return places, first, np.zeros(0, dtype=np.int64)
-    distinct = pc.dictionary_encode(orders.take(pa.array(unknown, pa.int64()))).indices.to_numpy(zero_copy_only=False)
-    rows_of = slots[unknown] * (int(distinct.max()) + 1) + distinct
-    _, firsts, inverse = np.unique(rows_of, return_index=True, return_inverse=True)
-    by_arrival = np.argsort(firsts)
-    rank = np.empty(len(firsts), dtype=np.int64)
-    rank[by_arrival] = np.arange(len(firsts))
-    places[unknown] = rows.num_rows + rank[inverse.reshape(-1)]
-    first[unknown[firsts]] = True
-    return places, first, unknown[firsts[by_arrival]]
-
-
-def _slot_and_hash(slots: np.ndarray, hashes: np.ndarray) -> np.ndarray:
-    """One int64 per (key slot, row hash)."""
-    return (slots.astype(np.int64) << 32) | hashes.astype(np.int32).view(np.uint32).astype(np.int64)

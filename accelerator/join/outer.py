@@ -26,14 +26,12 @@ import numpy as np
 import pyarrow as pa
 
 from accelerator.join.matches import Emission
-from accelerator.join.spec import LEFT, ORDER, RIGHT, JoinSpec
-from accelerator.join.state import SLOT, JoinState
+from accelerator.join.spec import LEFT, RIGHT, JoinSpec
+from accelerator.join.state import JoinState
 
 INSERT, DELETE = 0, 3  # Flink's RowKind bytes
 #: A pool index standing for the null padding of a side.
 NULL = -1
-_AT = "$at"
-_HELD = "$held"
 
 
 @dataclass(frozen=True)
@@ -55,27 +53,6 @@ def null_keyed(spec: JoinSpec, batch: pa.RecordBatch, sides: np.ndarray) -> np.n
         for position in spec.null_filtered[side]:
             out |= (sides == side) & batch.column(names[position]).is_null().to_numpy(zero_copy_only=False)
     return out
-
-
-def places(state: JoinState, side: int, slots: np.ndarray, orders: pa.Array) -> tuple[np.ndarray, int]:
-    """For one side's batch rows: each row's place in the side's table once `SideRows.add` took
-    the batch (a held row keeps its place, a new distinct row comes after the held ones in order of
-    first arrival), and how many new distinct rows the batch brings."""
-    rows = state.sides[side]
-    arrived = pa.table({SLOT: pa.array(slots, pa.int64()), ORDER: orders,
-                        _AT: pa.array(np.arange(len(slots)), pa.int64())})
-    known = pa.table({SLOT: rows.table.column(SLOT), ORDER: rows.table.column(ORDER),
-                      _HELD: pa.array(np.arange(rows.num_rows), pa.int64())})
-    found = arrived.join(known, keys=[SLOT, ORDER], join_type="left outer", use_threads=False).sort_by(_AT)
-    out = found.column(_HELD).fill_null(-1).to_numpy().copy()
-    new = np.flatnonzero(out < 0)
-    if len(new) == 0:
-        return out, 0
-    values = orders.take(pa.array(new, pa.int64())).to_pylist()
-    first: dict[tuple[int, bytes], int] = {}
-    for at, order in zip(new, values):
-        out[at] = first.setdefault((int(slots[at]), order), rows.num_rows + len(first))
-    return out, len(first)
 
 
 def resolve(spec: JoinSpec, state: JoinState, sides: np.ndarray, own_places: np.ndarray, new_rows: tuple[int, int],

@@ -103,8 +103,9 @@ class JoinStage:
         new_rows = [0, 0]
         for side in (LEFT, RIGHT):
             mine = np.flatnonzero(sides == side)
-            own_places[mine], new_rows[side] = outer.places(self.state, side, slots[mine],
-                                                            orders.take(pa.array(mine, pa.int64())))
+            own_places[mine], first = self.state.sides[side].places(slots[mine],
+                                                                    orders.take(pa.array(mine, pa.int64())))
+            new_rows[side] = int(first.sum())
         emission, associations = outer.resolve(self.spec, self.state, sides, own_places, tuple(new_rows), pairs)
         values = self._values(pools, emission.left, emission.right)
         self._add(table, slots, sides)
