@@ -1,5 +1,8 @@
+from pathlib import Path
+
+from accelerator.compat import case as cases
 from accelerator.compat.inputs import PendingRecord
-from accelerator.compat.runner import (_operators, _root_cause, _with_encoded, acceleration_of, achieved, missing_operators,
+from accelerator.compat.runner import (CompatRunner, RunOutcome, _operators, _root_cause, _with_encoded, acceleration_of, achieved, missing_operators,
                                        source_records_in, unmatched_reasons)
 from accelerator.testing.kafka import Record
 
@@ -284,3 +287,13 @@ def test_the_report_is_written_before_the_services_stop(tmp_path, monkeypatch):
     else:
         raise AssertionError("the fake cluster's stop must fail")
     assert [r.name for r in read_report(report)[1]] == ["fn_a", "fn_b"]
+
+
+def test_two_tables_on_one_topic_each_hand_every_message_to_a_sidecar():
+    # Nexmark's one event topic read as two tables (persons and auctions): each source reads all of it.
+    case = cases.load(Path("flink-compat-tests/cases/join_inner_same_topic_partitions_json"))
+    assert case.tables_on("events") == 2 and case.tables_on("q3") == 1
+    records = {"events": [Record(b"{}", partition=0)] * 250}
+    assert CompatRunner._check_through_sidecar(case, records, RunOutcome(sidecar_records_in=500)) is None
+    missed = CompatRunner._check_through_sidecar(case, records, RunOutcome(sidecar_records_in=250))
+    assert missed is not None and not missed.passed and "saw 250 records; its sources hold 500" in missed.detail

@@ -64,6 +64,11 @@ class Case:
     def partitions_of(self, topic: str) -> int:
         return self.partitions.get(topic, 1)
 
+    def tables_on(self, topic: str) -> int:
+        """How many of the script's tables name the topic: each reading table is a source of its own,
+        whose reader hands every message of the topic on."""
+        return self.script.count("${" + TOPIC_PREFIX + topic + "}")
+
 
 def load(path: Path) -> Case:
     path = Path(path)
