@@ -21,6 +21,7 @@ import pyarrow as pa
 
 import accelerator.sidecar.stages  # noqa: F401  (registers the kinds)
 from accelerator.groupagg.stage import GroupAggStage
+from cpu_clock import CpuClock
 
 UPDATE = {b"accelerator.call": b"update", b"accelerator.state_budget": str(1 << 34).encode()}
 
@@ -59,32 +60,16 @@ def _batches(stage: GroupAggStage, rows: int, batch_rows: int, keys: int, hot: f
     return out
 
 
-class _SlotsClock:
-    """CPU time spent finding and making the rows' slots (`KeySlots.slots`), part of the stage's."""
-
-    def __init__(self, stage: GroupAggStage):
-        self.seconds = 0.0
-        key_slots = stage.state.key_slots
-        slots = key_slots.slots
-
-        def timed(keys, key_groups):
-            start = time.process_time()
-            try:
-                return slots(keys, key_groups)
-            finally:
-                self.seconds += time.process_time() - start
-        key_slots.slots = timed
-
-
 def measure(rows: int, batch_rows: int, keys: int, hot: float, profile: bool) -> None:
     stage = GroupAggStage(_descriptor())
     batches = _batches(stage, rows, batch_rows, keys, hot)
-    slots_clock = _SlotsClock(stage)
+    slots_clock = CpuClock()
     profiler = cProfile.Profile() if profile else None
     if profiler:
         profiler.enable()
     start = time.process_time()
-    emitted = sum(stage.process(b).num_rows for b in batches)
+    with slots_clock.timing(stage.state.key_slots, "slots"):
+        emitted = sum(stage.process(b).num_rows for b in batches)
     cpu = time.process_time() - start
     if profiler:
         profiler.disable()

@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "windowag
 from window_agg_client import Sidecar, descriptor  # noqa: E402
 
 from accelerator.windowagg.stage import WindowAggStage  # noqa: E402
+from cpu_clock import CpuClock  # noqa: E402
 
 COUNT_STAR = {"function": "count1", "arg": None, "acc": "BIGINT NOT NULL"}
 PARTIAL_COUNT = {"function": "count1", "arg": "partial", "acc": "BIGINT NOT NULL"}
@@ -99,29 +100,6 @@ def _open(sidecar: Sidecar, shape: str):
     return sidecar.open(descriptor([MAX_PRICE], size_ms=10_000, arguments={"price": "BIGINT"}))
 
 
-class _StageClock:
-    """CPU time spent inside the stage's `process`, apart from the transport around it."""
-
-    def __init__(self):
-        self.seconds = 0.0
-        self._process = WindowAggStage.process
-
-    def __enter__(self):
-        clock, process = self, self._process
-
-        def timed(stage, batch):
-            start = time.process_time()
-            try:
-                return process(stage, batch)
-            finally:
-                clock.seconds += time.process_time() - start
-        WindowAggStage.process = timed
-        return self
-
-    def __exit__(self, *_):
-        WindowAggStage.process = self._process
-
-
 def measure(shape: str, rows: int, batch_rows: int, keys: int, profile: bool) -> None:
     sidecar = Sidecar()
     try:
@@ -131,7 +109,7 @@ def measure(shape: str, rows: int, batch_rows: int, keys: int, profile: bool) ->
         start = time.process_time()
         if profiler:
             profiler.enable()
-        with _StageClock() as stage_clock:
+        with CpuClock().timing(WindowAggStage, "process") as stage_clock:
             emitted = _drive(stage, batches)
         if profiler:
             profiler.disable()
