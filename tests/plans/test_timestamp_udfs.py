@@ -73,16 +73,19 @@ def _value(v):
 
 
 def flink_select(columns: list[str], rows: list[str]) -> list[list]:
-    """Flink's `SELECT columns FROM (VALUES rows) AS t(ts)`, each value as `_value` gives it."""
+    """Flink's `SELECT columns FROM (VALUES rows) AS t(ts)`, each value as `_value` gives it, in the
+    order of `rows` (each row carries its position: a loaded machine has handed them back out of
+    order even at parallelism 1)."""
     env, _ = _flink()
-    values = ", ".join(f"({r})" for r in rows)
-    result = env.executeSql(f"SELECT {', '.join(columns)} FROM (VALUES {values}) AS t(ts)")
-    out = []
+    values = ", ".join(f"({at}, {r})" for at, r in enumerate(rows))
+    result = env.executeSql(f"SELECT idx, {', '.join(columns)} FROM (VALUES {values}) AS t(idx, ts)")
+    out = {}
     with result.collect() as it:
         while it.hasNext():
             row = it.next()
-            out.append([_value(row.getField(i)) for i in range(row.getArity())])
-    return out
+            out[int(row.getField(0))] = [_value(row.getField(i)) for i in range(1, row.getArity())]
+    assert sorted(out) == list(range(len(rows))), "Flink returned every row once"
+    return [out[at] for at in range(len(rows))]
 
 
 def column(pairs: list[tuple[int, int] | None]) -> pa.StructArray:
