@@ -18,6 +18,8 @@ CASE_KEYS = {"partitions", "wrapped", "ordered", "compare", "tolerate", "expect"
 COMPARE_MODES = ("messages", "final")
 ACCELERATION_LEVELS = ("accelerated", "partial", "stock")
 TOPIC_PREFIX = "topic:"
+#: A CREATE TABLE statement: its name and its text up to the next statement.
+_CREATE_TABLE = re.compile(r"CREATE\s+(?:TEMPORARY\s+)?TABLE\s+`?(\w+)`?(.*?)(?=;|\Z)", re.IGNORECASE | re.DOTALL)
 FORMAT_OPTION = re.compile(r"'(?:value\.)?format'\s*=\s*'([^']+)'")
 
 
@@ -64,10 +66,16 @@ class Case:
     def partitions_of(self, topic: str) -> int:
         return self.partitions.get(topic, 1)
 
-    def tables_on(self, topic: str) -> int:
-        """How many of the script's tables name the topic: each reading table is a source of its own,
-        whose reader hands every message of the topic on."""
-        return self.script.count("${" + TOPIC_PREFIX + topic + "}")
+    def sources_on(self, topic: str) -> int:
+        """How many of the script's tables on the topic the script reads (after FROM, JOIN or TABLE):
+        each is a source of its own, whose reader hands every message of the topic on; a table only
+        declared (e.g. raw bytes beside the typed table) reads nothing. At least 1."""
+        placeholder = "${" + TOPIC_PREFIX + topic + "}"
+        tables = [m.group(1) for m in _CREATE_TABLE.finditer(self.script) if placeholder in m.group(2)]
+        queries = _CREATE_TABLE.sub("", self.script)
+        read = [t for t in tables if re.search(rf"\b(?:FROM|JOIN|TABLE)\s+`?{re.escape(t)}`?(?![\w`])",
+                                               queries, re.IGNORECASE)]
+        return max(1, len(read))
 
 
 def load(path: Path) -> Case:

@@ -255,7 +255,7 @@ class CompatRunner:
         """None when every message of the sources went through a sidecar (the raw source hands on
         every message, tombstones and null keys too, and a fully accelerated job must not let any
         record past its sidecars; two tables on one topic read it twice); else the failed comparison."""
-        messages = sum(len(recs) * case.tables_on(topic) for topic, recs in records.items())
+        messages = sum(len(recs) * case.sources_on(topic) for topic, recs in records.items())
         if accelerated.sidecar_records_in == messages:
             return None
         return Comparison(MISMATCH, False, f"the accelerated job's sidecars saw {accelerated.sidecar_records_in}"
