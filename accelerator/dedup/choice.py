@@ -39,9 +39,8 @@ from accelerator.dedup.spec import PROCTIME, DedupSpec
 from accelerator.dedup.state import INSERT, DedupState
 from accelerator.formats import timestamps
 from accelerator.groupagg.emission import occurrence
+from accelerator.sidecar.row_kinds import UPDATE_AFTER, UPDATE_BEFORE
 from accelerator.windowagg.segments import Segments
-
-UPDATE_BEFORE, UPDATE_AFTER = 1, 2  # Flink's RowKind byte values
 
 
 @dataclass(frozen=True)

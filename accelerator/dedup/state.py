@@ -13,8 +13,8 @@ import pyarrow as pa
 
 from accelerator.dedup.spec import DedupSpec
 from accelerator.sidecar.key_slots import KeySlots
+from accelerator.sidecar.row_kinds import INSERT
 
-INSERT = 0  # Flink's RowKind byte of INSERT
 _COMPACT_SLACK = 1024
 _MAX_CHUNKS = 64
 

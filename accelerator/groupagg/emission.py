@@ -32,6 +32,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from accelerator.sidecar.row_kinds import DELETE, INSERT, UPDATE_AFTER, UPDATE_BEFORE
 from accelerator.windowagg.accumulators import AccumulatorColumn
 from accelerator.windowagg.averages import AverageAccumulator
 from accelerator.windowagg.retract_sums import SumWithRetractAccumulator
@@ -39,8 +40,6 @@ from accelerator.windowagg.segments import Runs, Segments
 
 #: What `accumulators.for_aggregate` makes: all fold and retract operands and give values per slot.
 Accumulator = AccumulatorColumn | AverageAccumulator | SumWithRetractAccumulator
-
-INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE = 0, 1, 2, 3  # Flink's RowKind byte values
 
 
 @dataclass(frozen=True)

@@ -28,8 +28,8 @@ import pyarrow as pa
 from accelerator.join.matches import Emission
 from accelerator.join.spec import LEFT, RIGHT, JoinSpec
 from accelerator.join.state import JoinState
+from accelerator.sidecar.row_kinds import DELETE, INSERT
 
-INSERT, DELETE = 0, 3  # Flink's RowKind bytes
 #: A pool index standing for the null padding of a side.
 NULL = -1
 

@@ -26,8 +26,8 @@ import pyarrow as pa
 from accelerator.rank import order
 from accelerator.rank.spec import TopNSpec
 from accelerator.rank.state import TopNState
+from accelerator.sidecar.row_kinds import DELETE, INSERT, UPDATE_AFTER, UPDATE_BEFORE
 
-INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE = 0, 1, 2, 3  # Flink's RowKind byte values
 _NO_CODE = np.iinfo(np.int64).max
 
 
