@@ -32,6 +32,7 @@ from accelerator.join.condition import open_condition
 from accelerator.join.spec import LEFT, ORDER, RIGHT, SIDE
 from accelerator.join.state import SLOT, JoinState
 from accelerator.sidecar import keyed_state
+from accelerator.sidecar.row_kinds import INSERT
 from accelerator.sidecar.stages import register
 
 KIND = "join"
@@ -86,7 +87,7 @@ class JoinStage:
         else:
             rows, left, right = (out.rows, out.left, out.right) if keep is None \
                 else (out.rows[keep], out.left[keep], out.right[keep])
-            kinds, values = np.full(len(rows), outer.INSERT, dtype=np.int8), self._values(pools, left, right)
+            kinds, values = np.full(len(rows), INSERT, dtype=np.int8), self._values(pools, left, right)
             self._add(table, slots, sides)
         self._check_budget(batch)
         columns = [pa.array(rows.astype(np.int32), pa.int32()), pa.array(kinds, pa.int8())] + values
