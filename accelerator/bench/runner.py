@@ -62,6 +62,10 @@ WARM_UP_EVENTS = 200_000
 #: with Flink's default split (40 % managed memory, about 0.5 GB of task heap) stock Flink's
 #: TaskManager stopped answering heartbeats on q7 at 2 million events.
 BENCH_TASKMANAGER = {"taskmanager.memory.process.size": "3072m", "taskmanager.memory.managed.fraction": "0.15"}
+#: A benchmark job that fails ends failed (and is reported so) instead of restarting: with
+#: checkpointing on, Flink's default restarts a failing job without end, so a run that fails on
+#: every attempt (a state over its budget) kept `make bench-stateful` waiting an hour per run.
+NO_RESTARTS = {"restart-strategy.type": "none"}
 #: The stateful runs: Flink's state backends (`state.backend.type`) and the checkpoint interval
 #: (`report.STATEFUL_OPTIONS` put the accelerator's stateful operators in the accelerated runs).
 STATE_BACKENDS = ("hashmap", "rocksdb")
@@ -454,7 +458,7 @@ def run_bench(events: int, query_names: list[str], parallelism: int, fmt: str, r
     jar = accelerator_jar(jar)
     with KafkaBroker(heap="1g") as broker, FlinkCluster(
             slots_per_taskmanager=max(1, parallelism), extra_jars=[jar],
-            config={"accelerator.python.executable": sys.executable, **BENCH_TASKMANAGER,
+            config={"accelerator.python.executable": sys.executable, **BENCH_TASKMANAGER, **NO_RESTARTS,
                     **producer_metrics.FETCH_INTERVAL, **checkpointing, **(flink_config or {})}) as cluster:
         gateway = SqlGateway(cluster).start()
         topics, warm_topics = {}, {}
