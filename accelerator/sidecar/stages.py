@@ -88,11 +88,12 @@ class IdentityStage:
 register("identity", IdentityStage)
 
 
-# Register the default kind, the encode kind, the window and group aggregates, the deduplication, the Top-N and
-# the join; imported last because they register themselves through this module.
+# Register the default kind, the encode kind, the window and group aggregates, the deduplication, the Top-N,
+# the join and the OVER aggregate; imported last because they register themselves through this module.
 from accelerator.sidecar import encode_stage, segment_stage  # noqa: E402,F401
 from accelerator.windowagg import stage as window_agg_stage  # noqa: E402,F401
 from accelerator.groupagg import stage as group_agg_stage  # noqa: E402,F401
 from accelerator.dedup import stage as dedup_stage  # noqa: E402,F401
 from accelerator.rank import stage as top_n_stage  # noqa: E402,F401
 from accelerator.join import stage as join_stage  # noqa: E402,F401
+from accelerator.over import stage as over_agg_stage  # noqa: E402,F401
