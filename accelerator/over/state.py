@@ -61,8 +61,9 @@ class OverAggState:
         return self._rows
 
     def hold(self, slots: np.ndarray, times: np.ndarray, rows: pa.Table) -> None:
-        """Holds `rows` (in arrival order) of `slots` at `times` until a watermark passes them."""
-        self._pending.append(rows.cast(self.row_schema))
+        """Holds `rows` (in arrival order) of `slots` at `times` until a watermark passes them. The
+        rows are copied: a request's buffers are the transport's, reused by the next call."""
+        self._pending.append(rows.cast(self.row_schema).take(pa.array(np.arange(rows.num_rows))))
         self.row_slots = np.concatenate([self.row_slots, slots.astype(np.int64)])
         self.row_times = np.concatenate([self.row_times, times.astype(np.int64)])
         self.row_arrivals = np.concatenate([self.row_arrivals, self._arrivals + np.arange(len(slots))])
