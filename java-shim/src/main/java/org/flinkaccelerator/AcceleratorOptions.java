@@ -192,6 +192,19 @@ public final class AcceleratorOptions {
                                     + " lists its descriptor, or why it stays stock. Has no effect unless"
                                     + " 'accelerator.enabled' is true.");
 
+    public static final ConfigOption<Boolean> OVER_AGGREGATE =
+            key("accelerator.over-aggregate.enabled")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Runs event-time OVER aggregates (COUNT, SUM, MIN, MAX and AVG OVER (PARTITION BY ..."
+                                    + " ORDER BY <event time> ROWS or RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT"
+                                    + " ROW), no state TTL) in the sidecar: when true, each OVER aggregate the sidecar"
+                                    + " reproduces exactly runs as an accelerated operator (its state in Flink's"
+                                    + " checkpoints, not savepoint-compatible with the stock operator), and"
+                                    + " 'accelerator explain' lists its descriptor, or why it stays stock. Has no"
+                                    + " effect unless 'accelerator.enabled' is true.");
+
     public static final ConfigOption<Boolean> FAIL_ON_FALLBACK =
             key("accelerator.fallback.fail-on-fallback")
                     .booleanType()
@@ -205,6 +218,6 @@ public final class AcceleratorOptions {
     public static List<ConfigOption<?>> all() {
         return List.of(ENABLED, PYTHON_EXECUTABLE, BATCH_SIZE, BATCH_MAX_BYTES, BATCH_MAX_DELAY, MEMORY_ARROW_LIMIT,
                 SIDECAR_TIMEOUT, SIDECAR_HEARTBEAT_INTERVAL, ENCODE_STAGES, UPSERT_ENCODE_STAGES, WINDOW_AGGREGATE,
-                GROUP_AGGREGATE, DEDUPLICATE, TOP_N, JOIN, FAIL_ON_FALLBACK);
+                GROUP_AGGREGATE, DEDUPLICATE, TOP_N, JOIN, OVER_AGGREGATE, FAIL_ON_FALLBACK);
     }
 }

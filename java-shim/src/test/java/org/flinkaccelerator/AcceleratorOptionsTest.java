@@ -23,7 +23,8 @@ class AcceleratorOptionsTest {
                 "accelerator.encode-stages.enabled", "accelerator.encode-stages.upsert.enabled",
                 "accelerator.window-aggregate.enabled",
                 "accelerator.group-aggregate.enabled", "accelerator.deduplicate.enabled",
-                "accelerator.top-n.enabled", "accelerator.join.enabled", "accelerator.fallback.fail-on-fallback"), keys);
+                "accelerator.top-n.enabled", "accelerator.join.enabled", "accelerator.over-aggregate.enabled",
+                "accelerator.fallback.fail-on-fallback"), keys);
     }
 
     @Test
@@ -44,6 +45,7 @@ class AcceleratorOptionsTest {
         assertFalse(empty.get(AcceleratorOptions.DEDUPLICATE), "off unless asked for");
         assertFalse(empty.get(AcceleratorOptions.TOP_N), "off unless asked for");
         assertFalse(empty.get(AcceleratorOptions.JOIN), "off unless asked for");
+        assertFalse(empty.get(AcceleratorOptions.OVER_AGGREGATE), "off unless asked for");
         assertEquals("python3", empty.get(AcceleratorOptions.PYTHON_EXECUTABLE));
         assertTrue(empty.get(AcceleratorOptions.BATCH_SIZE) > 0);
         assertTrue(empty.get(AcceleratorOptions.BATCH_MAX_BYTES).getBytes() > 0);

@@ -107,6 +107,17 @@ public final class AccelerationReport {
         }
     }
 
+    /**
+     * One OVER aggregate seen with {@code accelerator.over-aggregate.enabled}, as a
+     * {@link WindowAggregate} is: not a stock part for {@link FailOnFallback} when it stays stock.
+     */
+    public record OverAggregate(String name, ExecNode<?> node, String descriptor, List<String> reasons,
+            String operator) implements StatefulOperator {
+        public OverAggregate {
+            reasons = List.copyOf(reasons);
+        }
+    }
+
     /** A stateful operator the report lists in a section of its own: accelerated as {@code operator}, or stock for {@code reasons}. */
     public interface StatefulOperator {
         String name();
@@ -135,6 +146,7 @@ public final class AccelerationReport {
     private final List<Deduplication> deduplications = new ArrayList<>();
     private final List<TopN> topNs = new ArrayList<>();
     private final List<Join> joins = new ArrayList<>();
+    private final List<OverAggregate> overAggregates = new ArrayList<>();
 
     public void accelerated(String name, List<ExecNode<?>> nodes, String operator) {
         segments.add(new Segment(name, nodes, operator, List.of(), Shape.WHOLE));
@@ -161,7 +173,8 @@ public final class AccelerationReport {
                 || groupAggregates.stream().anyMatch(GroupAggregate::accelerated)
                 || deduplications.stream().anyMatch(Deduplication::accelerated)
                 || topNs.stream().anyMatch(TopN::accelerated)
-                || joins.stream().anyMatch(Join::accelerated)) && !stockParts().isEmpty();
+                || joins.stream().anyMatch(Join::accelerated)
+                || overAggregates.stream().anyMatch(OverAggregate::accelerated)) && !stockParts().isEmpty();
     }
 
     /** A sink (or the whole plan) that is not a segment, with why: "<sink table>: <why>". */
@@ -230,6 +243,16 @@ public final class AccelerationReport {
         return Collections.unmodifiableList(joins);
     }
 
+    /** An OVER aggregate that runs as {@code operator} with {@code descriptor}, or stays stock for {@code reasons}. */
+    public void overAggregate(String name, ExecNode<?> node, String descriptor, List<String> reasons,
+            String operator) {
+        overAggregates.add(new OverAggregate(name, node, descriptor, reasons, operator));
+    }
+
+    public List<OverAggregate> overAggregates() {
+        return Collections.unmodifiableList(overAggregates);
+    }
+
     public List<Segment> segments() {
         return Collections.unmodifiableList(segments);
     }
@@ -276,6 +299,9 @@ public final class AccelerationReport {
         for (Join join : joins) {
             markers.put(join.node(), marker("join", join));
         }
+        for (OverAggregate aggregate : overAggregates) {
+            markers.put(aggregate.node(), marker("OVER aggregate", aggregate));
+        }
         StringBuilder out = new StringBuilder();
         Map<ExecNode<?>, Integer> shown = new IdentityHashMap<>();
         for (ExecNode<?> root : graph.getRootNodes()) {
@@ -292,6 +318,7 @@ public final class AccelerationReport {
         renderStateful(out, DEDUPLICATIONS_HEADER, deduplications);
         renderStateful(out, TOP_N_HEADER, topNs);
         renderStateful(out, JOINS_HEADER, joins);
+        renderStateful(out, OVER_AGGREGATES_HEADER, overAggregates);
         return out.toString();
     }
 
@@ -300,6 +327,7 @@ public final class AccelerationReport {
     static final String DEDUPLICATIONS_HEADER = "Deduplications (accelerator.deduplicate.enabled):";
     static final String TOP_N_HEADER = "Top-N (accelerator.top-n.enabled):";
     static final String JOINS_HEADER = "Joins (accelerator.join.enabled):";
+    static final String OVER_AGGREGATES_HEADER = "OVER aggregates (accelerator.over-aggregate.enabled):";
 
     private static void renderStateful(StringBuilder out, String header, List<? extends StatefulOperator> operators) {
         if (operators.isEmpty()) {
