@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexWindowBound;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.config.ExecutionConfigOptions;
@@ -79,8 +80,9 @@ public record OverAggExport(String name, Map<String, Object> descriptor, List<Fa
         RexWindowBound upper = group.getUpperBound();
         String frame = group.isRows() ? "ROWS" : "RANGE";
         if (!(lower.isPreceding() && lower.isUnbounded() && upper.isCurrentRow())) {
-            reasons.add(new FallbackReason(WINDOW, "a " + frame + " BETWEEN " + lower + " AND " + upper
-                    + " window is not accelerated; only UNBOUNDED PRECEDING AND CURRENT ROW is"));
+            reasons.add(new FallbackReason(WINDOW, "a " + frame + " BETWEEN " + shown(lower, spec, input) + " AND "
+                    + shown(upper, spec, input) + " window is not accelerated; only UNBOUNDED PRECEDING AND CURRENT"
+                    + " ROW is"));
         }
         int[] order = group.getSort().getFieldIndices();
         if (order.length != 1 || !LogicalTypeChecks.isRowtimeAttribute(input.getTypeAt(order[0]))) {
@@ -101,9 +103,11 @@ public record OverAggExport(String name, Map<String, Object> descriptor, List<Fa
             reasons.add(new FallbackReason(STATE, "state TTL ('" + ExecutionConfigOptions.IDLE_STATE_RETENTION.key()
                     + "') is " + retention + " ms; only OVER aggregates without state TTL are accelerated"));
         }
-        if (!spec.getConstants().isEmpty()) {
-            reasons.add(new FallbackReason(AGGREGATES, "the aggregates read " + spec.getConstants().size()
-                    + " constant(s) " + spec.getConstants() + "; only aggregates of input columns are accelerated"));
+        for (AggregateCall call : group.getAggCalls()) {
+            if (call.getArgList().stream().anyMatch(arg -> arg >= input.getFieldCount())) {
+                reasons.add(new FallbackReason(AGGREGATES, call.getAggregation().getName() + " reads a constant "
+                        + spec.getConstants() + "; only aggregates of input columns are accelerated"));
+            }
         }
         for (RowType.RowField field : input.getFields()) {
             if (!StatefulFields.ROW_TYPES.contains(field.getType().getTypeRoot())) {
@@ -134,6 +138,17 @@ public record OverAggExport(String name, Map<String, Object> descriptor, List<Fa
             return new OverAggExport(name, null, reasons);
         }
         return new OverAggExport(name, descriptor(name, node, group, infos), List.of());
+    }
+
+    /** A window bound as SQL writes it: an offset is one of the node's constants, after the input fields. */
+    static String shown(RexWindowBound bound, OverSpec spec, RowType input) {
+        if (bound.isUnbounded() || bound.isCurrentRow()
+                || !(bound.getOffset() instanceof RexInputRef ref) || ref.getIndex() < input.getFieldCount()) {
+            return bound.toString();
+        }
+        int constant = ref.getIndex() - input.getFieldCount();
+        return (constant < spec.getConstants().size() ? spec.getConstants().get(constant).toString() : bound.getOffset()
+                .toString()) + (bound.isPreceding() ? " PRECEDING" : " FOLLOWING");
     }
 
     /** As {@code StreamExecOverAggregate.createUnboundedOverProcessFunction} derives them. */
