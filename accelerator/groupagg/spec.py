@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import pyarrow as pa
 
 from accelerator.formats import types
+from accelerator.groupagg import distinct as distinct_values
 from accelerator.sidecar import keyed_state
 from accelerator.sidecar.stages import DescriptorError, parse_descriptor
 from accelerator.windowagg import spec as window_specs
@@ -17,6 +18,19 @@ KEY = window_specs.KEY
 KEY_GROUP = window_specs.KEY_GROUP
 #: The input RowKind byte of each row, the third input field when the input is updating.
 ROW_KIND = "$kind"
+
+
+#: The functions a DISTINCT aggregate runs (its accumulator is the function's own).
+DISTINCT_FUNCTIONS = ("count", "sum", "min", "max", "avg")
+
+
+@dataclass(frozen=True)
+class Distinct:
+    """The DISTINCT aggregates over one argument (stock's `DistinctInfo`): the argument column and
+    the aggregates' indices in call order; bit j of a value's mask is `aggregates[j]`'s."""
+
+    arg: str
+    aggregates: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -32,6 +46,8 @@ class GroupAggSpec:
     #: Over an updating input: the index of the COUNT(*) counting the key's rows (stock's
     #: `RecordCounter`; the planner's hidden one unless the query has one), else None.
     record_counter: int | None = None
+    #: The DISTINCT aggregates, per argument in the order of their first aggregate.
+    distinct: tuple[Distinct, ...] = ()
 
     @property
     def updating(self) -> bool:
@@ -75,8 +91,33 @@ def _parse(descriptor: dict, name: str | None) -> GroupAggSpec:
     results = iter(values)
     aggregates = tuple(window_specs.with_result(a, next(results), dict(fields), refuse) if a.emit else a
                        for a in aggregates)
+    distinct = _distinct(descriptor["aggregates"], aggregates, dict(fields), counter, refuse)
     state = descriptor.get("state") or {}
     return GroupAggSpec(name, pa.schema([types.to_arrow_field(n, t) for n, t in fields]), aggregates,
                         tuple(types.to_arrow_field(n, t) for n, t in values),
                         bool(descriptor["generate_update_before"]), int(state.get("format", 1)),
-                        state.get("fingerprint"), counter)
+                        state.get("fingerprint"), counter, distinct)
+
+
+def _distinct(described: list[dict], aggregates: tuple[Aggregate, ...], input_types: dict[str, types.DataType],
+              counter: int | None, refuse) -> tuple[Distinct, ...]:
+    """The aggregates marked `"distinct": true`, grouped by argument as stock's `DistinctInfo`s."""
+    by_arg: dict[str, list[int]] = {}
+    for i, (a, aggregate) in enumerate(zip(described, aggregates)):
+        if not a.get("distinct", False):
+            continue
+        if aggregate.function not in DISTINCT_FUNCTIONS:
+            raise refuse(f"a DISTINCT {aggregate.function}; this sidecar runs DISTINCT {list(DISTINCT_FUNCTIONS)}")
+        if counter is not None:
+            raise refuse(f"DISTINCT {aggregate.function}({aggregate.arg}) over an updating input; stock Flink"
+                         " counts each value's rows there, which this sidecar does not reproduce")
+        root = input_types[aggregate.arg].root
+        if root not in distinct_values.VALUE_ROOTS:
+            raise refuse(f"DISTINCT {aggregate.function}({aggregate.arg}) over {root}; this sidecar tells apart"
+                         f" values of {list(distinct_values.VALUE_ROOTS)}")
+        by_arg.setdefault(aggregate.arg, []).append(i)
+    for arg, indices in by_arg.items():
+        if len(indices) > distinct_values.MAX_AGGREGATES:
+            raise refuse(f"{len(indices)} DISTINCT aggregates over {arg!r}; this sidecar keeps at most"
+                         f" {distinct_values.MAX_AGGREGATES} per argument")
+    return tuple(Distinct(arg, tuple(indices)) for arg, indices in by_arg.items())

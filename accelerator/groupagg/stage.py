@@ -8,10 +8,11 @@ schema's metadata as every stateful stage's are (`accelerator.sidecar.state_call
 - `update`: rows in arrival order (over an updating input each with its RowKind byte, `$kind`);
   answers `$row` (the batch row), `$kind` (RowKind byte) and the values of every row to emit, in
   emission order.
-- `snapshot` / `restore`: the state as Arrow rows (`$key_group`, `$key`, `$acc<i>` per aggregate
-  and `$acc<i>.1` for AVG's and a retracting SUM's count, as the window aggregate's), grouped by
-  key group, for Flink's raw keyed state; restore takes only key groups of
-  the subtask's range, so rescaling needs nothing else.
+- `snapshot` / `restore`: the state as Arrow rows, one per key (`$key_group`, `$key`, `$acc<i>` per
+  aggregate and `$acc<i>.1` for AVG's and a retracting SUM's count, as the window aggregate's, then
+  `$distinct<d>` per DISTINCT argument: the list of the key's values and their bitmasks,
+  `distinct.ENTRIES`), grouped by key group, for Flink's raw keyed state; restore takes only key
+  groups of the subtask's range, so rescaling needs nothing else.
 """
 
 from __future__ import annotations
@@ -28,8 +29,9 @@ from accelerator.windowagg.stage import operand, state_fields
 
 KIND = "group_agg"
 ROW, CHANGE, EMPTY = keyed_state.ROW, keyed_state.CHANGE, keyed_state.EMPTY
-#: The state payload format this sidecar writes and reads (GroupAggStateFormat.VERSION in the jar).
-STATE_FORMAT_VERSION = 1
+#: The state payload format this sidecar writes and reads (GroupAggStateFormat.VERSION in the jar);
+#: 2 added the `$distinct<d>` columns.
+STATE_FORMAT_VERSION = 2
 
 
 class GroupAggStateError(ValueError):
@@ -43,7 +45,8 @@ class GroupAggStage:
         self.state = GroupAggState(self.spec)
         self.state_schema = pa.schema(
             [pa.field(specs.KEY_GROUP, pa.int32(), nullable=False), pa.field(specs.KEY, pa.binary(), nullable=False)]
-            + [pa.field(name, types.to_arrow(t), nullable=t.nullable) for name, t in state_fields(self.spec.aggregates)])
+            + [pa.field(name, types.to_arrow(t), nullable=t.nullable) for name, t in state_fields(self.spec.aggregates)]
+            + self.state.distinct.state_fields())
         self.answer_schema = pa.schema([pa.field(ROW, pa.int32(), nullable=False),
                                         pa.field(CHANGE, pa.int8(), nullable=False)] + list(self.spec.output_fields))
         self._calls = {"update": self.update, "snapshot": self.snapshot, "restore": self.restore}
@@ -55,7 +58,8 @@ class GroupAggStage:
         self._check_columns(batch, self.spec.input_schema, "update")
         key_groups = batch.column(specs.KEY_GROUP).to_numpy(zero_copy_only=False)
         slots = self.state.slots(batch.column(specs.KEY), key_groups)
-        operands = [operand(a, batch) for a in self.spec.aggregates]
+        operands = self.state.distinct.operands(batch, slots, key_groups,
+                                                [operand(a, batch) for a in self.spec.aggregates])
         changes = emission.running_values(self.state.accumulators, [a.emit for a in self.spec.aggregates],
                                           [f.type for f in self.spec.output_fields], slots, operands,
                                           self._retractions(batch), self.state.live, self.spec.record_counter)
@@ -83,6 +87,7 @@ class GroupAggStage:
         slots = slots[np.argsort(state.key_group[slots], kind="stable")]
         columns = [pa.array(state.key_group[slots], pa.int32()), state.keys(slots)]
         columns += [field for column in state.accumulators for field in column.state(slots)]
+        columns += state.distinct.snapshot(slots)
         metadata = keyed_state.state_metadata(STATE_FORMAT_VERSION, self.spec.fingerprint)
         return pa.RecordBatch.from_arrays(columns, schema=self.state_schema.with_metadata(metadata))
 
@@ -96,6 +101,8 @@ class GroupAggStage:
         names = iter(name for name, _ in state_fields(self.spec.aggregates))
         for column, aggregate in zip(self.state.accumulators, self.spec.aggregates):
             column.put(slots, [batch.column(next(names)) for _ in aggregate.acc_types])
+        self.state.distinct.restore(batch, slots, key_groups,
+                                    lambda reason: GroupAggStateError(f"stage {self.name!r}: {reason}"))
         self._check_budget(batch)
         return EMPTY
 

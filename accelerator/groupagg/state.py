@@ -1,5 +1,6 @@
 """The group aggregate's state: one slot per key (`KeySlots`), holding one accumulator per
-aggregate (the window aggregate's, `accumulators.for_aggregate`, with Java's arithmetic). Between
+aggregate (the window aggregate's, `accumulators.for_aggregate`, with Java's arithmetic) and the
+values its DISTINCT aggregates have seen (`distinct.DistinctAggregates`). Between
 batches a key that has a slot has state: stock's `accState` is non-null for it, so its next row is
 no first row; within a batch `live` tells which slots have state (a key whose rows were all
 retracted loses it, and its slot is freed at the end of the batch)."""
@@ -9,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
+from accelerator.groupagg.distinct import DistinctAggregates
 from accelerator.groupagg.spec import GroupAggSpec
 from accelerator.sidecar.key_slots import KeySlots
 from accelerator.windowagg import accumulators
@@ -17,6 +19,7 @@ from accelerator.windowagg import accumulators
 class GroupAggState:
     def __init__(self, spec: GroupAggSpec):
         self.accumulators = [accumulators.for_aggregate(a) for a in spec.aggregates]
+        self.distinct = DistinctAggregates(spec.distinct, [a.filter for a in spec.aggregates])
         self.live = np.zeros(0, dtype=bool)
         self.key_slots = KeySlots(self._grow)
 
@@ -34,8 +37,10 @@ class GroupAggState:
         return self.key_slots.key_group
 
     def nbytes(self) -> int:
-        """The state's memory, estimated from what it holds: the slots and the accumulators."""
-        return self.key_slots.nbytes() + self.live.nbytes + sum(c.nbytes() for c in self.accumulators)
+        """The state's memory, estimated from what it holds: the slots, the accumulators and the
+        DISTINCT values."""
+        return (self.key_slots.nbytes() + self.live.nbytes + sum(c.nbytes() for c in self.accumulators)
+                + self.distinct.nbytes())
 
     def slots(self, keys: pa.Array, key_groups: np.ndarray) -> np.ndarray:
         """Each row's slot; a key without one gets a slot without state (not `live`)."""

@@ -11,7 +11,7 @@ import org.flinkaccelerator.runtime.state.VersionedStateFormat;
  */
 public final class GroupAggStateFormat {
     /** The state format this jar writes and reads. */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
     /** Name of the operator union list state holding the marker. */
     public static final String MARKER_STATE = "accelerator-group-agg-format";
 
