@@ -27,7 +27,6 @@ import org.flinkaccelerator.planner.stage.FallbackReason;
 import org.flinkaccelerator.planner.stage.StatefulFields;
 import org.flinkaccelerator.planner.stage.StageDescriptor;
 import org.flinkaccelerator.planner.windowagg.AggregateFunctions;
-import org.flinkaccelerator.planner.windowagg.AggregateSpec;
 import org.flinkaccelerator.planner.windowagg.StateFingerprint;
 import org.flinkaccelerator.planner.windowagg.StockFields;
 import org.flinkaccelerator.stage.JsonText;
@@ -41,8 +40,11 @@ import org.flinkaccelerator.stage.JsonText;
  */
 public record GroupAggExport(String name, Map<String, Object> descriptor, List<FallbackReason> fallback) {
     public static final String KIND = "group_agg";
-    /** Version of the state layout: per key, its key group, key bytes and accumulators. */
-    public static final int STATE_FORMAT = 1;
+    /**
+     * Version of the state layout: per key, its key group, key bytes, accumulators and (from 2) the
+     * values its DISTINCT aggregates saw.
+     */
+    public static final int STATE_FORMAT = 2;
 
     static final String KEY = "$key";
     static final String KEY_GROUP = "$key_group";
@@ -78,21 +80,13 @@ public record GroupAggExport(String name, Map<String, Object> descriptor, List<F
                     + " accelerated"));
         }
         RowType input = node.inputType();
-        for (AggregateCall call : node.aggCalls()) {
-            String problem = AggregateFunctions.callProblem(call, input);
-            if (problem != null) {
-                reasons.add(new FallbackReason(AGGREGATES, problem));
-            }
-        }
+        reasons.addAll(DistinctAggregates.problems(node, config));
         AggregateInfoList infos = infos(node);
         for (AggregateInfo info : infos.aggInfos()) {
             String problem = AggregateFunctions.functionProblem(info, input);
             if (problem != null) {
                 reasons.add(new FallbackReason(AGGREGATES, problem));
             }
-        }
-        if (infos.distinctInfos().length > 0 && reasons.isEmpty()) {
-            reasons.add(new FallbackReason(AGGREGATES, "DISTINCT aggregates stay stock"));
         }
         String asyncState = AsyncStateOption.problem(config, infos, "aggregate");
         if (reasons.isEmpty() && asyncState != null) {
@@ -133,13 +127,28 @@ public record GroupAggExport(String name, Map<String, Object> descriptor, List<F
 
     private static Map<String, Object> descriptor(String name, GroupAggNode node, AggregateInfoList infos) {
         RowType input = node.inputType();
-        List<AggregateSpec> aggregates = new ArrayList<>();
+        List<Map<String, Object>> aggregates = new ArrayList<>();
         AggregateInfo[] all = infos.aggInfos();
         int counter = recordCounter(infos);
+        Set<Integer> args = new LinkedHashSet<>();
         for (int i = 0; i < all.length; i++) {
             // The COUNT(*) the derivation inserts to count an updating input's rows is not emitted.
             boolean inserted = infos.countStarInserted() && i == counter;
-            aggregates.add(AggregateFunctions.spec(all[i], input, !inserted));
+            Map<String, Object> aggregate = AggregateFunctions.spec(all[i], input, !inserted).tree();
+            Arrays.stream(all[i].argIndexes()).forEach(args::add);
+            // The derivation makes a DISTINCT call's info a plain call without its FILTER, which it
+            // moves into the distinct view (DistinctInfo.filterArgs): both are read from the call.
+            AggregateCall call = inserted ? all[i].agg() : node.aggCalls()[i];
+            if (call.filterArg >= 0) {
+                args.add(call.filterArg);
+                aggregate.put("filter", input.getFieldNames().get(call.filterArg));
+            }
+            if (call.isDistinct()) {
+                // Accumulates each value of its group once (stock's distinct view): in the
+                // fingerprint too, as its state differs.
+                aggregate.put("distinct", true);
+            }
+            aggregates.add(aggregate);
         }
         List<Map<String, Object>> keys = new ArrayList<>();
         for (int k : node.grouping()) {
@@ -150,13 +159,6 @@ public record GroupAggExport(String name, Map<String, Object> descriptor, List<F
         inputFields.add(field(KEY_GROUP, new IntType(false).asSerializableString()));
         if (node.needRetraction()) {
             inputFields.add(field(ROW_KIND, new TinyIntType(false).asSerializableString()));
-        }
-        Set<Integer> args = new LinkedHashSet<>();
-        for (AggregateInfo info : infos.aggInfos()) {
-            Arrays.stream(info.argIndexes()).forEach(args::add);
-            if (info.agg().filterArg >= 0) {
-                args.add(info.agg().filterArg);
-            }
         }
         for (int i : args) {
             inputFields.add(field(input.getFieldNames().get(i), input.getTypeAt(i).asSerializableString()));
@@ -171,7 +173,7 @@ public record GroupAggExport(String name, Map<String, Object> descriptor, List<F
         out.put("name", name);
         out.put("keys", keys);
         out.put("input", Map.of("fields", inputFields));
-        out.put("aggregates", aggregates.stream().map(AggregateSpec::tree).toList());
+        out.put("aggregates", aggregates);
         if (node.needRetraction()) {
             // GroupAggFunction's RecordCounter: its 0 retracts the key's last row.
             out.put("record_counter", counter);
@@ -187,13 +189,13 @@ public record GroupAggExport(String name, Map<String, Object> descriptor, List<F
 
     /**
      * The SHA-256 of what decides whether saved state fits the query: the kind, the keys (names and
-     * types) and each aggregate with its argument and accumulator type.
+     * types) and each aggregate with its argument, accumulator type and whether it is DISTINCT.
      */
-    static String fingerprint(List<Map<String, Object>> keys, List<AggregateSpec> aggregates) {
+    static String fingerprint(List<Map<String, Object>> keys, List<Map<String, Object>> aggregates) {
         Map<String, Object> state = new LinkedHashMap<>();
         state.put("kind", KIND);
         state.put("keys", keys);
-        state.put("aggregates", aggregates.stream().map(AggregateSpec::tree).toList());
+        state.put("aggregates", aggregates);
         return StateFingerprint.sha256(state);
     }
 

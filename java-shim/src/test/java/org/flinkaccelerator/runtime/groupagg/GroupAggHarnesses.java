@@ -14,6 +14,8 @@ import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.apache.flink.table.runtime.operators.aggregate.GroupAggFunction;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
 import org.flinkaccelerator.planner.groupagg.GroupAggExport;
@@ -108,6 +110,51 @@ final class GroupAggHarnesses {
             for (int f = 0; f < inputType.getFieldCount(); f++) {
                 row.setField(f, WindowAggHarnesses.value(inputType.getTypeAt(f), inputType.getFieldNames().get(f),
                         random));
+            }
+            out.add(new Event(binary.toBinaryRow(row).copy(), random.nextInt(10) == 0 ? null : 1_000L + i, null));
+            if (random.nextInt(40) == 0) {
+                out.add(new Event(null, null, 1_000L + i));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A random insert-only stream over {@code inputType} whose values repeat, as DISTINCT aggregates
+     * need: each field but the BOOLEAN ones (FILTER conditions, drawn afresh) takes one of
+     * {@code poolSize} values drawn once ({@link WindowAggHarnesses#value}: NULLs and extremes;
+     * DOUBLE and FLOAT pools hold NaN, 0.0 and -0.0 as well), and half the rows go to the first
+     * value of each key field (a hot key). Timestamps and watermarks as {@link #stream}'s.
+     */
+    static List<Event> pooledStream(RowType inputType, long seed, int rows, int poolSize) {
+        Random random = new Random(seed);
+        RowDataSerializer binary = new RowDataSerializer(inputType);
+        List<List<Object>> pools = new ArrayList<>();
+        for (int f = 0; f < inputType.getFieldCount(); f++) {
+            LogicalType type = inputType.getTypeAt(f);
+            List<Object> pool = new ArrayList<>();
+            if (type.getTypeRoot() == LogicalTypeRoot.DOUBLE) {
+                pool.addAll(List.of(Double.NaN, 0.0, -0.0));
+            } else if (type.getTypeRoot() == LogicalTypeRoot.FLOAT) {
+                pool.addAll(List.of(Float.NaN, 0.0f, -0.0f));
+            }
+            while (pool.size() < poolSize) {
+                pool.add(WindowAggHarnesses.value(type, inputType.getFieldNames().get(f), random));
+            }
+            pools.add(pool);
+        }
+        List<Event> out = new ArrayList<>();
+        for (int i = 0; i < rows; i++) {
+            GenericRowData row = new GenericRowData(inputType.getFieldCount());
+            for (int f = 0; f < inputType.getFieldCount(); f++) {
+                String name = inputType.getFieldNames().get(f);
+                List<Object> pool = pools.get(f);
+                if (inputType.getTypeAt(f).getTypeRoot() == LogicalTypeRoot.BOOLEAN) {
+                    row.setField(f, WindowAggHarnesses.value(inputType.getTypeAt(f), name, random));
+                } else {
+                    boolean hot = name.startsWith("k") && random.nextBoolean();
+                    row.setField(f, pool.get(hot ? 0 : random.nextInt(pool.size())));
+                }
             }
             out.add(new Event(binary.toBinaryRow(row).copy(), random.nextInt(10) == 0 ? null : 1_000L + i, null));
             if (random.nextInt(40) == 0) {
