@@ -1,4 +1,5 @@
 SET 'accelerator.group-aggregate.enabled' = 'true';
+SET 'table.optimizer.distinct-agg.split.enabled' = 'true';
 CREATE TABLE events (k STRING, x BIGINT, i INT, d DOUBLE, m DECIMAL(10, 2)) WITH (
   'connector' = 'kafka', 'topic' = '${topic:events}', 'properties.bootstrap.servers' = '${bootstrap}',
   'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'json');
