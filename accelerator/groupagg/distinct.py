@@ -107,7 +107,8 @@ class DistinctValues:
         self.filters = filters
         self.owner = np.zeros(0, dtype=np.int64)
         self.seen = np.zeros(0, dtype=np.uint64)
-        self.entries = KeySlots(self._grow)
+        # New entries come in most batches: the dict takes them without a pass over all entries.
+        self.entries = KeySlots(self._grow, sorted_keys=False)
 
     def _grow(self, capacity: int) -> None:
         extra = capacity - len(self.seen)

@@ -35,7 +35,11 @@ _MAX_SORTED_WIDTH = 32
 
 
 class KeyIds:
-    def __init__(self):
+    def __init__(self, sorted_keys: bool = True):
+        """`sorted_keys` False keeps no `_SortedKeys`: for a table that numbers new keys in most
+        batches (a DISTINCT aggregate's values), where inserting them into the sorted copy costs a
+        pass over all of it each time while the dict takes them at the batch's cost."""
+        self._sorting = sorted_keys
         self._id_of: dict[bytes, int] = {}
         self._keys = np.empty(0, dtype=object)
         self._free: list[int] = []
@@ -131,7 +135,7 @@ class KeyIds:
         """Adds new keys to `_SortedKeys`: begun with the table's first keys if they share a width
         of at most `_MAX_SORTED_WIDTH`, given up for good once keys of two widths are held."""
         widths = set(map(len, keys))
-        if self._sorted is None and self._numbered == len(keys):
+        if self._sorted is None and self._numbered == len(keys) and self._sorting:
             if len(widths) == 1 and 0 < min(widths) <= _MAX_SORTED_WIDTH:
                 self._sorted = _SortedKeys(min(widths))
         if self._sorted is not None:

@@ -15,9 +15,10 @@ from accelerator.sidecar.key_ids import INITIAL_CAPACITY, KeyIds
 
 
 class KeySlots(KeyIds):
-    def __init__(self, grow: Callable[[int], None]):
-        """`grow(capacity)` makes the stage's per-slot columns hold `capacity` slots."""
-        super().__init__()
+    def __init__(self, grow: Callable[[int], None], sorted_keys: bool = True):
+        """`grow(capacity)` makes the stage's per-slot columns hold `capacity` slots; `sorted_keys`
+        as `KeyIds`'."""
+        super().__init__(sorted_keys)
         self._grow_columns = grow
         self._used = np.zeros(0, dtype=bool)
         self.key_group = np.zeros(0, dtype=np.int32)
