@@ -140,7 +140,8 @@ CREATE TABLE out_g (auction BIGINT, total BIGINT, PRIMARY KEY (auction) NOT ENFO
   'connector' = 'upsert-kafka', 'topic' = 'out', 'properties.bootstrap.servers' = 'localhost:1',
   'key.format' = 'json', 'value.format' = 'json');
 INSERT INTO out_g SELECT auction, SUM(price) FROM bid_g GROUP BY auction;
-INSERT INTO out_g SELECT auction, COUNT(DISTINCT price) FROM bid_g GROUP BY auction;
+INSERT INTO out_g SELECT total, COUNT(DISTINCT auction) FROM (SELECT auction, SUM(price) AS total FROM bid_g
+  GROUP BY auction) GROUP BY total;
 """
 
 
@@ -157,10 +158,12 @@ def test_group_aggregates_are_accelerated_only_with_their_option(tmp_path):
     assert aggregate.endswith("[accelerated: Accelerated[bid_g-group-agg]]"), aggregate
     assert "  bid_g-group-agg: runs as Accelerated[bid_g-group-agg], descriptor:\n    {\n      \"protocol\": 1,\n" \
            "      \"kind\": \"group_agg\",\n" in summed, summed
+    # The second statement's outer aggregate, a DISTINCT over the inner one's updates, stays stock.
     stock_parts = Explained(on.returncode, on.stdout, on.stderr).stock_parts
-    assert [p for p in stock_parts if p.startswith("group aggregate ")] == [
-        "group aggregate bid_g-group-agg: aggregates: COUNT(DISTINCT price) is not accelerated: DISTINCT"
-        " aggregates stay stock"], stock_parts
+    grouped = [p for p in stock_parts if p.startswith("group aggregate ")]
+    assert len(grouped) == 1 and grouped[0].startswith("group aggregate bid_g-group-agg") and grouped[0].endswith(
+        ": aggregates: COUNT(DISTINCT auction) is not accelerated: DISTINCT over an updating input stays stock (stock"
+        " Flink counts each value's rows per aggregate in its distinct view to retract them)"), stock_parts
 
 
 DEDUPLICATED = """
