@@ -21,6 +21,13 @@ STATE_FINGERPRINT = b"accelerator.state_fingerprint"
 #: the calls that grow the state: the bytes of managed memory the operator reserved for the
 #: state; past them the call fails (no spill in this version).
 STATE_BUDGET = b"accelerator.state_budget"
+#: snapshot request: which piece of the checkpoint's snapshot (0 takes the snapshot) and the most
+#: Arrow buffer bytes a piece holds; its answer: how many pieces the snapshot has, and "1" when the
+#: piece's last key group goes on in the next piece, else "0" (`snapshot_pieces`).
+SNAPSHOT_PIECE = b"accelerator.snapshot_piece"
+SNAPSHOT_PIECE_BYTES = b"accelerator.snapshot_piece_bytes"
+SNAPSHOT_PIECES = b"accelerator.snapshot_pieces"
+SNAPSHOT_CONTINUES = b"accelerator.snapshot_continues"
 #: every answer: the state's entries and approximate bytes after the call (gauges).
 STATE_ENTRIES = b"accelerator.state_entries"
 STATE_BYTES = b"accelerator.state_bytes"

@@ -1,0 +1,110 @@
+"""A stateful stage's snapshot handed to the JVM in pieces of bounded bytes, so a state larger than
+the operator's Arrow memory still checkpoints (the JVM holds one piece at a time and writes it into
+Flink's raw keyed state as it arrives, `SidecarStateOperator`).
+
+The protocol, over successive `snapshot` calls (`state_calls.SNAPSHOT_PIECE` and
+`SNAPSHOT_PIECE_BYTES` in the request, `SNAPSHOT_PIECES` and `SNAPSHOT_CONTINUES` in the answer):
+piece 0 takes the stage's snapshot once for the checkpoint and cuts it (`cuts`); every call answers
+the piece it names with the count of pieces and whether its last key group goes on in the next
+piece; the last piece, or any other call of the stage, drops the snapshot. No stage changes for
+it: the generic `keyed_state.run_call` serves the pieces of whatever `snapshot` answers.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+import pyarrow as pa
+
+from accelerator.sidecar import state_calls
+from accelerator.sidecar.state_calls import CallError
+
+#: The column of every snapshot row naming its Flink key group (`keyed_state.KEY_GROUP`).
+KEY_GROUP = "$key_group"
+
+#: The snapshot being handed over, by the state it was taken of (a closed stage's goes with it).
+_HANDED_OVER: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def cuts(batch: pa.RecordBatch, max_bytes: int) -> list[tuple[int, int]]:
+    """(first row, rows) ranges covering `batch` (grouped by key group) once, in order, each of at
+    most `max_bytes` of Arrow buffers (the slice's `nbytes`): as many whole key groups as fit; a key
+    group larger than that alone is cut by rows, its rest going on with the key groups after it; a
+    single row larger than the bound goes alone. One empty range for no rows. A key group that fits
+    in a piece is never cut, so the JVM writes it as one frame, as before pieces (`KeyGroupFrames`)."""
+    if max_bytes < 1:
+        raise CallError(f"a snapshot piece of at most {max_bytes} bytes holds nothing")
+    rows = batch.num_rows
+    if rows == 0:
+        return [(0, 0)]
+    key_groups = batch.column(KEY_GROUP).to_numpy(zero_copy_only=False)
+    ends = np.append(np.flatnonzero(np.diff(key_groups)) + 1, rows)  # where each key group's rows end
+
+    def fits(first: int, end: int) -> bool:
+        return batch.slice(first, end - first).nbytes <= max_bytes
+
+    out = []
+    first = 0
+    while first < rows:
+        candidates = ends[np.searchsorted(ends, first, side="right"):]
+        whole = _last_true(len(candidates), lambda i: fits(first, int(candidates[i])))
+        if whole >= 0:
+            end = int(candidates[whole])
+        else:  # the key group at `first` alone exceeds the bound: as many of its rows as fit, one at least
+            end = first + 2 + _last_true(int(candidates[0]) - first - 1, lambda i: fits(first, first + 2 + i))
+        out.append((first, end - first))
+        first = end
+    return out
+
+
+def _last_true(n: int, test) -> int:
+    """The last i in 0..n-1 with test(i) (true up to some i, false after it), or -1."""
+    low, high = -1, n  # test(low) holds (or low is -1), test(high) fails (or high is n)
+    while high - low > 1:
+        middle = (low + high) // 2
+        if test(middle):
+            low = middle
+        else:
+            high = middle
+    return low
+
+
+class _Pieces:
+    """One checkpoint's snapshot and where its pieces start and end."""
+
+    def __init__(self, snapshot: pa.RecordBatch, max_bytes: int):
+        self.snapshot = snapshot
+        self.cuts = cuts(snapshot, max_bytes)
+
+    def piece(self, index: int) -> pa.RecordBatch:
+        first, rows = self.cuts[index]
+        after = first + rows
+        key_groups = self.snapshot.column(KEY_GROUP)
+        continues = after < len(key_groups) and key_groups[after - 1].as_py() == key_groups[after].as_py()
+        metadata = {**(self.snapshot.schema.metadata or {}), state_calls.SNAPSHOT_PIECES: str(len(self.cuts)).encode(),
+                    state_calls.SNAPSHOT_CONTINUES: b"1" if continues else b"0"}
+        return self.snapshot.slice(first, rows).replace_schema_metadata(metadata)
+
+
+def serve(stage: str | None, state, take_snapshot, request: pa.RecordBatch) -> pa.RecordBatch:
+    """The piece `request` names of the snapshot of `state`; piece 0 takes it (`take_snapshot()`)."""
+    index = state_calls.long(request, state_calls.SNAPSHOT_PIECE)
+    if index == 0:
+        max_bytes = state_calls.long(request, state_calls.SNAPSHOT_PIECE_BYTES)
+        _HANDED_OVER.pop(state, None)  # an unfinished handover's snapshot goes before the next is taken
+        _HANDED_OVER[state] = _Pieces(take_snapshot(), max_bytes)
+    pieces = _HANDED_OVER.get(state)
+    if pieces is None or not 0 <= index < len(pieces.cuts):
+        held = "no snapshot is being handed over" if pieces is None else f"the snapshot has {len(pieces.cuts)} pieces"
+        raise CallError(f"stage {stage!r}: snapshot piece {index} was asked for, but {held}; the operator asks for"
+                        f" piece 0 at each checkpoint, then each next piece up to the count the answers carry")
+    answer = pieces.piece(index)
+    if index == len(pieces.cuts) - 1:
+        del _HANDED_OVER[state]
+    return answer
+
+
+def drop(state) -> None:
+    """Ends a handover a checkpoint left unfinished (a call other than the next piece came)."""
+    _HANDED_OVER.pop(state, None)
