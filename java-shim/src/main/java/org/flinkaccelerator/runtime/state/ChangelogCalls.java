@@ -10,7 +10,7 @@ import org.flinkaccelerator.sidecar.SidecarStage;
  * The three calls of a keyed stage answering changelog rows (group_agg, deduplicate), over the
  * window aggregate's call protocol (the call and its arguments in the request schema's metadata,
  * the state gauges in the answer's): {@code update} answers the changelog rows the batch's rows
- * produce, {@code snapshot} the whole state by key group, {@code restore} takes a key group's
+ * produce, {@code snapshot} the state by key group, piece by piece, {@code restore} takes a key group's
  * state back.
  */
 public final class ChangelogCalls implements SidecarStateCalls {
@@ -31,10 +31,9 @@ public final class ChangelogCalls implements SidecarStateCalls {
         return calls.call(batch, "update", Map.of(WindowAggCalls.STATE_BUDGET, stateBudget));
     }
 
-    /** The whole state, grouped by key group; the caller closes it. */
     @Override
-    public VectorSchemaRoot snapshot() {
-        return calls.call(null, "snapshot", Map.of());
+    public VectorSchemaRoot snapshot(int piece, long maxBytes) {
+        return calls.call(null, "snapshot", SidecarStateCalls.snapshotArguments(piece, maxBytes));
     }
 
     /** Restores snapshot rows written in {@code format} for {@code fingerprint} into a subtask of key groups {@code first}..{@code last}. */

@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -20,24 +21,51 @@ import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 
 /**
- * One sidecar operator's frames in Flink's raw keyed state, one per key group (the accelerated
- * stateful operators share the layout, each with its own magic and version). Frame
- * (little-endian): magic (4 bytes), state format version (int32), the descriptor's state
- * fingerprint (32 bytes), payload length (int64), then the payload: one Arrow IPC stream (schema,
- * one batch, end marker) of the sidecar's snapshot rows of that key group, or nothing for a key
- * group without state.
+ * One sidecar operator's frames in Flink's raw keyed state (the accelerated stateful operators
+ * share the layout, each with its own magic and version). Frame (little-endian): magic (4 bytes),
+ * state format (int32), the descriptor's state fingerprint (32 bytes), payload length (int64), then
+ * the payload: one Arrow IPC stream (schema, one batch, end marker) of the sidecar's snapshot rows,
+ * or nothing.
+ *
+ * <p>A key group is one frame of state format {@code version} (without payload for a key group
+ * without state), unless its rows were larger than one snapshot piece ({@code
+ * accelerator.batch.max-bytes}): then it is a run of frames of state format {@link #pieced()}, one
+ * per piece holding its rows, ended by one without payload. A jar from before snapshot pieces
+ * refuses that format as written by a newer flink-accelerator (the marker says so first,
+ * {@link SidecarStateFormat#marker}) instead of reading only a key group's first frame.
  *
  * @param what the state as messages name it ("window", "group aggregate")
- * @param checkVersion throws, saying what to do, for a version this jar does not read
+ * @param checkVersion throws, saying what to do, for a rows' version this jar does not read
  * @param checkFingerprint throws, saying what to do, for (written, expected) fingerprints that differ
  * @param failure the exception of a corrupt frame: (message, cause or null)
  */
 public record KeyGroupFrames(byte[] magic, int version, String what, IntConsumer checkVersion,
         BiConsumer<String, String> checkFingerprint, BiFunction<String, Throwable, RuntimeException> failure) {
     public static final int HEADER_BYTES = 4 + 4 + 32 + 8;
+    /** What the state format of a key group spanning snapshot pieces adds to its rows' version. */
+    public static final int PIECED = 1000;
 
-    /** Writes one key group's frame: {@code rows} (null or empty for a group without state) as one IPC stream. */
+    /** The state format of the frames of a key group spanning snapshot pieces. */
+    public int pieced() {
+        return PIECED + version;
+    }
+
+    /** Writes one key group as one frame: {@code rows} (null or empty for a group without state). */
     public void write(OutputStream out, String fingerprint, VectorSchemaRoot rows) throws IOException {
+        frame(out, version, fingerprint, rows);
+    }
+
+    /** Writes one piece's rows (some) of a key group spanning pieces; {@link #endPieces} ends the key group. */
+    public void writePiece(OutputStream out, String fingerprint, VectorSchemaRoot rows) throws IOException {
+        frame(out, pieced(), fingerprint, rows);
+    }
+
+    /** Ends a key group written by {@link #writePiece}. */
+    public void endPieces(OutputStream out, String fingerprint) throws IOException {
+        frame(out, pieced(), fingerprint, null);
+    }
+
+    private void frame(OutputStream out, int format, String fingerprint, VectorSchemaRoot rows) throws IOException {
         byte[] payload = new byte[0];
         if (rows != null && rows.getRowCount() > 0) {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -49,35 +77,71 @@ public record KeyGroupFrames(byte[] magic, int version, String what, IntConsumer
             payload = bytes.toByteArray();
         }
         ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-        header.put(magic).putInt(version).put(HexFormat.of().parseHex(fingerprint)).putLong(payload.length);
+        header.put(magic).putInt(format).put(HexFormat.of().parseHex(fingerprint)).putLong(payload.length);
         out.write(header.array());
         out.write(payload);
     }
 
     /**
-     * Reads key group {@code keyGroup}'s frame from {@code in}: its rows, or null when the group
-     * has no state. The caller closes the root.
+     * Reads key group {@code keyGroup}'s frames from {@code in}, handing each frame's rows to
+     * {@code rows} (closed once it returns); answers the count of rows, 0 for a group without state.
      */
-    public VectorSchemaRoot read(InputStream in, int keyGroup, String fingerprint, BufferAllocator allocator)
+    public long read(InputStream in, int keyGroup, String fingerprint, BufferAllocator allocator,
+            Consumer<VectorSchemaRoot> rows) throws IOException {
+        long count = 0;
+        int first = -1;
+        while (true) {
+            ByteBuffer header = ByteBuffer.wrap(readFully(in, HEADER_BYTES, keyGroup)).order(ByteOrder.LITTLE_ENDIAN);
+            byte[] written = new byte[4];
+            header.get(written);
+            if (!Arrays.equals(written, magic)) {
+                throw corrupt(keyGroup, "it does not start with the frame's magic bytes", null);
+            }
+            int format = header.getInt();
+            checkFormat(format);
+            if (first >= 0 && format != first) {
+                throw corrupt(keyGroup, "its frames have state formats " + first + " and " + format, null);
+            }
+            first = format;
+            byte[] writtenFingerprint = new byte[32];
+            header.get(writtenFingerprint);
+            checkFingerprint.accept(HexFormat.of().formatHex(writtenFingerprint), fingerprint);
+            long length = header.getLong();
+            if (length < 0 || length > Integer.MAX_VALUE) {
+                throw corrupt(keyGroup, "its payload length " + length + " is impossible", null);
+            }
+            if (length > 0) {
+                try (VectorSchemaRoot root = payload(in, keyGroup, (int) length, allocator)) {
+                    count += root.getRowCount();
+                    rows.accept(root);
+                }
+            }
+            if (format < PIECED || length == 0) {
+                return count;
+            }
+        }
+    }
+
+    /**
+     * Fails, saying what to do, unless this jar reads state format {@code written} (a frame's or a
+     * marker's): {@code version}'s rows in one frame per key group or in {@link #pieced()} frames.
+     */
+    public void checkFormat(int written) {
+        if (written < PIECED) {
+            checkVersion.accept(written);
+            return;
+        }
+        if (written > pieced()) {
+            throw failure.apply("the accelerated " + what + " state was written by a newer flink-accelerator (state"
+                    + " format " + written + "); this jar reads formats up to " + pieced() + ": restore it with the"
+                    + " jar that wrote it, or start without state", null);
+        }
+        checkVersion.accept(written - PIECED);
+    }
+
+    private VectorSchemaRoot payload(InputStream in, int keyGroup, int length, BufferAllocator allocator)
             throws IOException {
-        ByteBuffer header = ByteBuffer.wrap(readFully(in, HEADER_BYTES, keyGroup)).order(ByteOrder.LITTLE_ENDIAN);
-        byte[] written = new byte[4];
-        header.get(written);
-        if (!Arrays.equals(written, magic)) {
-            throw corrupt(keyGroup, "it does not start with the frame's magic bytes", null);
-        }
-        checkVersion.accept(header.getInt());
-        byte[] writtenFingerprint = new byte[32];
-        header.get(writtenFingerprint);
-        checkFingerprint.accept(HexFormat.of().formatHex(writtenFingerprint), fingerprint);
-        long length = header.getLong();
-        if (length < 0 || length > Integer.MAX_VALUE) {
-            throw corrupt(keyGroup, "its payload length " + length + " is impossible", null);
-        }
-        if (length == 0) {
-            return null;
-        }
-        byte[] payload = readFully(in, (int) length, keyGroup);
+        byte[] payload = readFully(in, length, keyGroup);
         RuntimeException refused = null;
         try (ArrowStreamReader reader = new ArrowStreamReader(new ByteArrayInputStream(payload), allocator)) {
             if (!reader.loadNextBatch()) {

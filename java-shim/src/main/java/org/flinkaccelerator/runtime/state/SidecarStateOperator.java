@@ -15,7 +15,6 @@ import org.apache.flink.runtime.memory.MemoryReservationException;
 import org.apache.flink.runtime.state.KeyGroupRange;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.KeyGroupStatePartitionStreamProvider;
-import org.apache.flink.runtime.state.KeyedStateCheckpointOutputStream;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.table.data.GenericRowData;
@@ -24,6 +23,7 @@ import org.apache.flink.table.runtime.operators.TableStreamOperator;
 import org.apache.flink.util.IOUtils;
 import org.flinkaccelerator.runtime.ArrowMemory;
 import org.flinkaccelerator.runtime.arrow.RowDataArrowWriter;
+import org.flinkaccelerator.runtime.windowagg.WindowAggCalls;
 import org.flinkaccelerator.sidecar.SidecarException;
 import org.flinkaccelerator.sidecar.SidecarProcess;
 import org.flinkaccelerator.sidecar.SidecarSettings;
@@ -34,9 +34,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A keyed operator whose state lives in a Python sidecar stage: it reserves the operator's share
  * of the slot's managed memory as the state budget, starts the sidecar with the stage, writes the
- * stage's state per key group into raw keyed state at a checkpoint (with a format marker in
- * operator state) and hands it back in calls of at most {@code accelerator.batch.max-bytes} at a
- * restore, and stops it all at close. Subclasses keep their rows, timers and output.
+ * stage's state per key group into raw keyed state at a checkpoint, taking it from the sidecar in
+ * pieces of at most {@code accelerator.batch.max-bytes} (with a format marker in operator state), and
+ * hands it back in calls of at most that at a restore, and stops it all at close. Subclasses keep their rows, timers and output.
  *
  * @param <S> the operator's spec
  * @param <C> the calls of its stage
@@ -80,6 +80,7 @@ public abstract class SidecarStateOperator<S extends SidecarStateSpec, C extends
 
     private transient ListState<String> formatState;
     private transient int restoreCalls;
+    private transient long snapshotPieces;
 
     protected SidecarStateOperator(S spec) {
         this.spec = spec;
@@ -169,46 +170,49 @@ public abstract class SidecarStateOperator<S extends SidecarStateSpec, C extends
         metrics.gauge(STATE_BUDGET_BYTES, () -> stateBudget);
     }
 
-    /** Writes the marker and the sidecar's state per key group; a subclass first sends what it buffered. */
+    /**
+     * Writes the sidecar's state per key group, asking for it in pieces of at most {@code
+     * accelerator.batch.max-bytes} and writing each before the next (so a state larger than the
+     * operator's Arrow memory checkpoints), then the marker; a subclass first sends what it buffered.
+     */
     @Override
     public void snapshotState(StateSnapshotContext context) throws Exception {
         super.snapshotState(context);
         SidecarStateFormat format = kind().format();
-        formatState.update(Collections.singletonList(format.marker(fingerprint)));
-        KeyedStateCheckpointOutputStream out = context.getRawKeyedOperatorStateOutput();
-        try (VectorSchemaRoot entries = calls.snapshot()) {
-            IntVector groups = (IntVector) column(entries, SidecarStateCalls.KEY_GROUP);
-            int row = 0;
-            int count = entries.getRowCount();
-            for (int keyGroup : keyGroupRange()) {
-                int first = row;
-                while (row < count && groups.get(row) == keyGroup) {
-                    row++;
-                }
-                if (row < count && groups.get(row) < keyGroup) {
-                    throw new SidecarException(name + ": the sidecar's snapshot holds key group " + groups.get(row)
-                            + " out of order or outside this subtask's key groups " + keyGroupRange());
-                }
-                out.startNewKeyGroup(keyGroup);
-                if (row == first) {
-                    format.frames().write(out, fingerprint, null);
-                } else {
-                    try (VectorSchemaRoot slice = entries.slice(first, row - first)) {
-                        format.frames().write(out, fingerprint, slice);
-                    }
-                }
+        KeyGroupRange range = keyGroupRange();
+        PiecedSnapshotWriter writer = new PiecedSnapshotWriter(context.getRawKeyedOperatorStateOutput(),
+                format.frames(), fingerprint, range, name);
+        long pieces = 1;
+        for (int piece = 0; piece < pieces; piece++) {
+            try (VectorSchemaRoot rows = snapshotPiece(context.getCheckpointId(), piece)) {
+                pieces = WindowAggCalls.number(rows, SidecarStateCalls.SNAPSHOT_PIECES);
+                writer.write(rows, (IntVector) column(rows, SidecarStateCalls.KEY_GROUP),
+                        WindowAggCalls.number(rows, SidecarStateCalls.SNAPSHOT_CONTINUES) == 1);
             }
-            if (row != count) {
-                throw new SidecarException(name + ": the sidecar's snapshot holds key group " + groups.get(row)
-                        + ", outside this subtask's key groups " + keyGroupRange());
-            }
+        }
+        writer.finish();
+        snapshotPieces = pieces;
+        formatState.update(Collections.singletonList(format.marker(fingerprint, writer.pieced())));
+        log().info("{} (subtask {}): checkpoint {} wrote {} {} of key groups {} in {} pieces of at most {} bytes{}",
+                name, getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), context.getCheckpointId(),
+                writer.entries(), kind().entries(), range, pieces, spec.batchBytes(),
+                writer.pieced() ? " (a key group larger than a piece spans pieces: state format "
+                        + format.frames().pieced() + ")" : "");
+    }
+
+    private VectorSchemaRoot snapshotPiece(long checkpoint, int piece) {
+        try {
+            return calls.snapshot(piece, spec.batchBytes());
+        } catch (SidecarException e) {
+            throw new SidecarException(name + ": the sidecar failed piece " + piece + " of checkpoint " + checkpoint
+                    + "'s snapshot: " + e.getMessage(), e);
         }
     }
 
     /**
-     * Hands each restored key group's entries to the sidecar in calls of at most
-     * {@code accelerator.batch.max-bytes} (one entry at least), so a large state never travels as
-     * one message.
+     * Hands each restored frame's entries (a key group's, or a piece's of one that spanned pieces)
+     * to the sidecar in calls of at most {@code accelerator.batch.max-bytes} (one entry at least), so
+     * a large state never travels as one message.
      */
     private void restore(Iterable<KeyGroupStatePartitionStreamProvider> inputs) throws Exception {
         KeyGroupRange range = keyGroupRange();
@@ -217,29 +221,32 @@ public abstract class SidecarStateOperator<S extends SidecarStateSpec, C extends
         restoreCalls = 0;
         for (KeyGroupStatePartitionStreamProvider input : inputs) {
             int keyGroup = input.getKeyGroupId();
-            try (VectorSchemaRoot rows = frames.read(input.getStream(), keyGroup, fingerprint, allocator)) {
-                if (rows == null) {
-                    continue;
-                }
-                int count = rows.getRowCount();
-                long bytes = rows.getFieldVectors().stream().mapToLong(FieldVector::getBufferSize).sum();
-                int perCall = (int) Math.max(1, Math.min(count, spec.batchBytes() * count / Math.max(1, bytes)));
-                for (int from = 0; from < count; from += perCall) {
-                    try (VectorSchemaRoot chunk = rows.slice(from, Math.min(perCall, count - from))) {
-                        calls.restore(chunk, range.getStartKeyGroup(), range.getEndKeyGroup(), frames.version(),
-                                fingerprint);
-                    } catch (SidecarException e) {
-                        throw new SidecarException(name + ": restoring key group " + keyGroup + " failed: "
-                                + e.getMessage(), e);
-                    }
-                    restoreCalls++;
-                }
-                entries += count;
-            }
+            entries += frames.read(input.getStream(), keyGroup, fingerprint, allocator,
+                    rows -> restoreFrame(rows, keyGroup, range, frames.version()));
         }
         log().info("{} (subtask {}): restored {} {} of key groups {} in {} calls", name,
                 getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), entries, kind().entries(), range,
                 restoreCalls);
+    }
+
+    private void restoreFrame(VectorSchemaRoot rows, int keyGroup, KeyGroupRange range, int version) {
+        int count = rows.getRowCount();
+        long bytes = rows.getFieldVectors().stream().mapToLong(FieldVector::getBufferSize).sum();
+        int perCall = (int) Math.max(1, Math.min(count, spec.batchBytes() * count / Math.max(1, bytes)));
+        for (int from = 0; from < count; from += perCall) {
+            try (VectorSchemaRoot chunk = rows.slice(from, Math.min(perCall, count - from))) {
+                calls.restore(chunk, range.getStartKeyGroup(), range.getEndKeyGroup(), version, fingerprint);
+            } catch (SidecarException e) {
+                throw new SidecarException(name + ": restoring key group " + keyGroup + " failed: " + e.getMessage(),
+                        e);
+            }
+            restoreCalls++;
+        }
+    }
+
+    /** The pieces of the last snapshot (each at most {@code accelerator.batch.max-bytes}). */
+    public long snapshotPieces() {
+        return snapshotPieces;
     }
 
     /** The {@code restore} calls of the last restore (each at most {@code accelerator.batch.max-bytes}). */

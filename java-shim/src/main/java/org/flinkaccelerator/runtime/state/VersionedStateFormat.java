@@ -19,9 +19,11 @@ public record VersionedStateFormat(byte[] magic, int version, String markerState
         String parts, BiFunction<String, Throwable, RuntimeException> failure) {
 
     public SidecarStateFormat format() {
-        KeyGroupFrames frames = new KeyGroupFrames(magic, version, operator, this::checkVersion,
-                this::checkFingerprint, failure);
-        return new SidecarStateFormat(frames, markerState, this::checkMarkers);
+        return new SidecarStateFormat(frames(), markerState, this::checkMarkers);
+    }
+
+    private KeyGroupFrames frames() {
+        return new KeyGroupFrames(magic, version, operator, this::checkVersion, this::checkFingerprint, failure);
     }
 
     /** Fails unless the restored markers (the union of all subtasks') say this jar and this query wrote the state. */
@@ -31,7 +33,7 @@ public record VersionedStateFormat(byte[] magic, int version, String markerState
             any = true;
             int colon = marker.indexOf(':');
             try {
-                checkVersion(Integer.parseInt(marker.substring(0, Math.max(colon, 0))));
+                frames().checkFormat(Integer.parseInt(marker.substring(0, Math.max(colon, 0))));
             } catch (NumberFormatException e) {
                 throw failure.apply("the accelerated " + operator + " state's format marker '" + marker
                         + "' is not '<version>:<fingerprint>'", e);

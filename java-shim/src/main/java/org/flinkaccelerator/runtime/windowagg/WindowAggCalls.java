@@ -64,10 +64,9 @@ public final class WindowAggCalls implements SidecarStateCalls {
         return call(null, "fire", Map.of(WATERMARK, Long.toString(watermark)));
     }
 
-    /** The whole state, grouped by key group; the caller closes it. */
     @Override
-    public VectorSchemaRoot snapshot() {
-        return call(null, "snapshot", Map.of());
+    public VectorSchemaRoot snapshot(int piece, long maxBytes) {
+        return call(null, "snapshot", SidecarStateCalls.snapshotArguments(piece, maxBytes));
     }
 
     /** Restores entries of the snapshot schema, written in {@code format} for {@code fingerprint}, into a subtask owning key groups {@code first}..{@code last}. */

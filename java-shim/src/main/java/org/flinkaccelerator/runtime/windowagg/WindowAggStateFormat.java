@@ -1,10 +1,5 @@
 package org.flinkaccelerator.runtime.windowagg;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.flinkaccelerator.runtime.state.KeyGroupFrames;
 import org.flinkaccelerator.runtime.state.SidecarStateFormat;
 
@@ -49,7 +44,7 @@ public final class WindowAggStateFormat {
                 throw new WindowAggStateException("the accelerated window state's format marker '" + marker
                         + "' is not '<version>:<fingerprint>'", e);
             }
-            checkVersion(version);
+            FRAMES.checkFormat(version);
             checkFingerprint(marker.substring(colon + 1), fingerprint);
         }
         if (!any) {
@@ -82,19 +77,5 @@ public final class WindowAggStateFormat {
                     + " this state cannot be restored into it (state fingerprint " + written + ", the query's "
                     + expected + ")");
         }
-    }
-
-    /** Writes one key group's frame: {@code rows} (null or empty for a group without state) as one IPC stream. */
-    public static void write(OutputStream out, String fingerprint, VectorSchemaRoot rows) throws IOException {
-        FRAMES.write(out, fingerprint, rows);
-    }
-
-    /**
-     * Reads key group {@code keyGroup}'s frame from {@code in}: its rows, or null when the group
-     * has no state. The caller closes the root.
-     */
-    public static VectorSchemaRoot read(InputStream in, int keyGroup, String fingerprint, BufferAllocator allocator)
-            throws IOException {
-        return FRAMES.read(in, keyGroup, fingerprint, allocator);
     }
 }

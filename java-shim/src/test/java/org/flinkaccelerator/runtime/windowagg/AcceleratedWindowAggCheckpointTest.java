@@ -19,6 +19,7 @@ import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.util.ExceptionUtils;
+import org.flinkaccelerator.runtime.state.KeyGroupFrames;
 import org.flinkaccelerator.runtime.state.RescaledRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -282,6 +283,7 @@ class AcceleratedWindowAggCheckpointTest {
     }
 
     private static final String FINGERPRINT = "ab".repeat(32);
+    private static final KeyGroupFrames FRAMES = WindowAggStateFormat.FORMAT.frames();
 
     @Test
     void markersOfANewerFormatOrAnotherQueryOrNoneAreRefused() {
@@ -311,16 +313,17 @@ class AcceleratedWindowAggCheckpointTest {
             ends.setValueCount(2);
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             try (VectorSchemaRoot rows = VectorSchemaRoot.of(ends)) {
-                WindowAggStateFormat.write(out, FINGERPRINT, rows);
+                FRAMES.write(out, FINGERPRINT, rows);
             }
-            WindowAggStateFormat.write(out, FINGERPRINT, null);
+            FRAMES.write(out, FINGERPRINT, null);
             byte[] frames = out.toByteArray();
             ByteArrayInputStream in = new ByteArrayInputStream(frames);
-            try (VectorSchemaRoot read = WindowAggStateFormat.read(in, 7, FINGERPRINT, allocator)) {
-                assertEquals(2, read.getRowCount());
-                assertEquals(20_000, ((BigIntVector) read.getVector("$window_end")).get(1));
-            }
-            assertEquals(null, WindowAggStateFormat.read(in, 8, FINGERPRINT, allocator));
+            List<Long> read = new ArrayList<>();
+            assertEquals(2, FRAMES.read(in, 7, FINGERPRINT, allocator,
+                    rows -> read.add(((BigIntVector) rows.getVector("$window_end")).get(1))));
+            assertEquals(List.of(20_000L), read);
+            assertEquals(0, FRAMES.read(in, 8, FINGERPRINT, allocator, rows -> read.add(-1L)));
+            assertEquals(List.of(20_000L), read, "no rows for a key group without state");
 
             byte[] badMagic = frames.clone();
             badMagic[0] = 'X';
@@ -345,10 +348,7 @@ class AcceleratedWindowAggCheckpointTest {
 
     private static void assertMessage(String expected, byte[] frames, BufferAllocator allocator) {
         WindowAggStateException e = assertThrows(WindowAggStateException.class, () -> {
-            try (VectorSchemaRoot root = WindowAggStateFormat.read(new ByteArrayInputStream(frames), 7, FINGERPRINT,
-                    allocator)) {
-                // read must fail
-            }
+            FRAMES.read(new ByteArrayInputStream(frames), 7, FINGERPRINT, allocator, rows -> {});
         });
         assertTrue(e.getMessage().contains(expected), e.getMessage());
     }
