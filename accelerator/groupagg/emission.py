@@ -32,14 +32,16 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from accelerator.formats import timestamps
 from accelerator.sidecar.row_kinds import DELETE, INSERT, UPDATE_AFTER, UPDATE_BEFORE
 from accelerator.windowagg.accumulators import AccumulatorColumn
 from accelerator.windowagg.averages import AverageAccumulator
+from accelerator.windowagg.ordered_extremes import OrderedExtremeColumn
 from accelerator.windowagg.retract_sums import SumWithRetractAccumulator
 from accelerator.windowagg.segments import Runs, Segments
 
 #: What `accumulators.for_aggregate` makes: all fold and retract operands and give values per slot.
-Accumulator = AccumulatorColumn | AverageAccumulator | SumWithRetractAccumulator
+Accumulator = AccumulatorColumn | AverageAccumulator | SumWithRetractAccumulator | OrderedExtremeColumn
 
 
 @dataclass(frozen=True)
@@ -201,9 +203,18 @@ def changed(before: list[pa.Array], after: list[pa.Array]) -> np.ndarray:
     out = np.zeros(n, dtype=bool)
     for prev, new in zip(before, after):
         both_null = (prev.is_null().to_numpy(zero_copy_only=False) & new.is_null().to_numpy(zero_copy_only=False))
-        equal = pc.fill_null(pc.equal(prev, new), False).to_numpy(zero_copy_only=False)
+        equal = pc.fill_null(_equal(prev, new), False).to_numpy(zero_copy_only=False)
         out |= ~(equal | both_null)
     return out
+
+
+def _equal(prev: pa.Array, new: pa.Array) -> pa.Array:
+    """`prev == new` per row (NULL where either is); timestamps (`struct<millis, nanos>`, which
+    Arrow's `equal` does not compare) part by part, as `TimestampData.equals`."""
+    if timestamps.holds_timestamps(prev.type):
+        return pc.and_(pc.equal(timestamps.millis(prev), timestamps.millis(new)),
+                       pc.equal(timestamps.nanos(prev), timestamps.nanos(new)))
+    return pc.equal(prev, new)
 
 
 def emission(changes: RowChanges, differs: np.ndarray, update_before: bool) -> Emission:

@@ -1,6 +1,7 @@
-"""Accumulator columns of COUNT(*), COUNT, SUM, MIN and MAX, folded with the arithmetic of Flink's
-generated code (AVG's two-field accumulator is `averages.AverageAccumulator`; `for_aggregate`
-makes either).
+"""Accumulator columns of COUNT(*), COUNT, SUM, MIN and MAX over numbers, folded with the arithmetic
+of Flink's generated code (AVG's two-field accumulator is `averages.AverageAccumulator`, MIN and MAX
+over strings, booleans, dates, times and timestamps `ordered_extremes.OrderedExtremeColumn`;
+`for_aggregate` makes each).
 
 One `AccumulatorColumn` holds one aggregate's accumulator for every slot of the state. `fold`
 applies a sequence of (slot, operand) pairs in their order, so the order-sensitive cases come out
@@ -8,13 +9,16 @@ as Java computes them one row at a time (docs/design/stateful-window-aggregate.m
 
 - COUNT: a BIGINT that starts at 0 and adds (a partial count when merging), wrapping as Java
   `long` does.
-- SUM: starts NULL, ignores NULL operands, the first operand becomes the sum. INT and BIGINT
-  wrap (two's complement `+`); DOUBLE is `acc + x` in order (numpy's `add.at` is an unbuffered,
-  sequential loop, and a NULL sum is held as -0.0, the one double with `-0.0 + x == x` for
-  every x); DECIMAL adds at precision 38 and becomes NULL when the sum has more than 38 digits
-  (`DecimalData.fromBigDecimal`), after which the next operand starts it again.
+- SUM: starts NULL, ignores NULL operands, the first operand becomes the sum. TINYINT, SMALLINT,
+  INT and BIGINT wrap (two's complement `+` in the type's width: the generated code is
+  `(byte) (acc + x)`, `(short) (acc + x)`); FLOAT and DOUBLE are `acc + x` in order, in their own
+  precision (numpy's `add.at` is an unbuffered, sequential loop, and a NULL sum is held as -0.0,
+  the one value with `-0.0 + x == x` for every x); DECIMAL adds at precision 38 and becomes NULL
+  when the sum has more than 38 digits (`DecimalData.fromBigDecimal`), after which the next
+  operand starts it again.
 - MIN/MAX: start NULL, ignore NULL operands, replace when `x < acc` (`x > acc`), the primitive
-  comparison: a NaN never replaces and, once held, stays; of 0.0 and -0.0 the first stays.
+  comparison: for FLOAT and DOUBLE a NaN never replaces and, once held, stays; of 0.0 and -0.0
+  the first stays.
 
 Merging partial accumulators (phase global) is the same fold, the operand being the partial's
 value: Flink's merge expressions of these functions are their accumulate expressions over the
@@ -30,14 +34,19 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from accelerator.windowagg import decimals
+from accelerator.windowagg import decimals, ordered_extremes
 from accelerator.windowagg.operands import non_null
 from accelerator.windowagg.averages import AverageAccumulator
 from accelerator.windowagg.retract_sums import SumWithRetractAccumulator
 from accelerator.windowagg.segments import Runs, Segments
 from accelerator.windowagg.spec import Aggregate
 
-_NUMPY = {"INT": np.int32, "BIGINT": np.int64, "DOUBLE": np.float64}
+_NUMPY = {"TINYINT": np.int8, "SMALLINT": np.int16, "INT": np.int32, "BIGINT": np.int64,
+          "FLOAT": np.float32, "DOUBLE": np.float64}
+#: Accumulators of Java's integer types, whose running values `segments` computes in one pass.
+_INTEGERS = ("TINYINT", "SMALLINT", "INT", "BIGINT")
+#: Accumulators of Java's floating-point types (IEEE `+`, `<` and `>`).
+_FLOATS = ("FLOAT", "DOUBLE")
 
 
 def for_aggregate(aggregate: Aggregate, capacity: int = 0):
@@ -46,6 +55,8 @@ def for_aggregate(aggregate: Aggregate, capacity: int = 0):
         return AverageAccumulator(aggregate, capacity)
     if aggregate.function == "sum_retract":
         return SumWithRetractAccumulator(aggregate, capacity)
+    if aggregate.function in ("min", "max") and aggregate.acc.root in ordered_extremes.ROOTS:
+        return ordered_extremes.OrderedExtremeColumn(aggregate, capacity)
     return AccumulatorColumn(aggregate, capacity)
 
 
@@ -80,8 +91,8 @@ class AccumulatorColumn:
     def _null_value(self):
         if self.root == "DECIMAL":
             return 0
-        if self.root == "DOUBLE":
-            return -0.0  # see the module docstring: -0.0 + x == x for every double x
+        if self.root in _FLOATS:
+            return -0.0  # see the module docstring: -0.0 + x == x for every x
         if self.function == "min":
             return np.iinfo(self.values.dtype).max
         if self.function == "max":
@@ -116,18 +127,18 @@ class AccumulatorColumn:
 
     def _fold_numbers(self, slots: np.ndarray, x: np.ndarray) -> None:
         if self.is_count or self.function == "sum":
-            np.add.at(self.values, slots, x)  # int32/int64 wrap as Java's + does
-        elif self.root == "DOUBLE":
-            self._fold_double_extreme(slots, x)
+            np.add.at(self.values, slots, x)  # integers wrap as Java's + (and its narrowing cast) does
+        elif self.root in _FLOATS:
+            self._fold_float_extreme(slots, x)
         elif self.function == "min":
             np.minimum.at(self.values, slots, x)
         else:
             np.maximum.at(self.values, slots, x)
 
-    def _fold_double_extreme(self, slots: np.ndarray, x: np.ndarray) -> None:
-        """MIN/MAX of doubles with Java's `<` / `>`, vectorized over the batch's slots. MAX is MIN
-        of the negations (negation maps `x > acc` to `-x < -acc` exactly, signs of zero and NaN
-        included)."""
+    def _fold_float_extreme(self, slots: np.ndarray, x: np.ndarray) -> None:
+        """MIN/MAX of FLOAT or DOUBLE with Java's `<` / `>`, vectorized over the batch's slots. MAX
+        is MIN of the negations (negation maps `x > acc` to `-x < -acc` exactly, signs of zero and
+        NaN included)."""
         flip = np.negative if self.function == "max" else np.positive
         unique, first, local = np.unique(slots, return_index=True, return_inverse=True)
         xs, held = flip(x), flip(self.values[unique])
@@ -192,7 +203,7 @@ class AccumulatorColumn:
     def runs_in_one_pass(self) -> bool:
         """Whether `runs` can fold this column's operands (integer accumulators only, see
         `segments`)."""
-        return self.root in ("INT", "BIGINT")
+        return self.root in _INTEGERS
 
     def runs(self, segments: Segments, operands: pa.Array) -> tuple[pa.Array, pa.Array]:
         """Folds `operands` (sorted as `segments` sorts the rows) into their slots, as `fold`

@@ -4,8 +4,8 @@ The accumulator is two fields, `sum` (the SUM's result type, starting NULL) and 
 starting 0), the count of non-NULL operands held:
 
 - accumulate: a NULL operand changes nothing; else `sum` takes the operand when NULL, else
-  `sum + x` (as SUM's accumulate: INT and BIGINT wrap, DOUBLE adds in order, DECIMAL(38, s)
-  turns NULL past 38 digits); `count + 1`.
+  `sum + x` (as SUM's accumulate: TINYINT, SMALLINT, INT and BIGINT wrap, FLOAT and DOUBLE add in
+  order, DECIMAL(38, s) turns NULL past 38 digits); `count + 1`.
 - retract: a NULL operand changes nothing; else `0 - x` when `sum` is NULL, else `sum - x`
   (Java's `-`: wrapping, IEEE subtraction, DECIMAL NULL past 38 digits); `count - 1`.
 - value: NULL when `count` is 0 (every operand retracted), else `sum`.
@@ -70,15 +70,15 @@ class SumWithRetractAccumulator:
                 sums.values[slot], sums.valid[slot] = 0, True
         x = operands.to_numpy(zero_copy_only=False).astype(sums.values.dtype, copy=False)
         with np.errstate(all="ignore"):  # inf - inf is NaN, as in Java, without a warning
-            np.subtract.at(sums.values, slots, x)  # int32/int64 wrap; float64 is IEEE `-`, in order
+            np.subtract.at(sums.values, slots, x)  # integers wrap; floats are IEEE `-`, in order
 
     #: Insert-only batches run in one pass through the plain SUMs; this sum serves updating inputs.
     runs_in_one_pass = False
 
     @property
     def retracts_in_one_pass(self) -> bool:
-        """Whether `signed_runs` can fold this sum (INT and BIGINT: wrapping sums, see `segments`)."""
-        return self.sums.root in ("INT", "BIGINT")
+        """Whether `signed_runs` can fold this sum (Java's integer types: wrapping sums, see `segments`)."""
+        return self.sums.runs_in_one_pass
 
     def signed_runs(self, runs: Runs, operands: pa.Array) -> tuple[pa.Array, pa.Array]:
         """Adds and subtracts `operands` (sorted as `runs` sorts the rows, signed by it) run by

@@ -23,8 +23,10 @@ PHASES = ("single", "global")
 FUNCTIONS = ("count1", "count", "sum", "min", "max", "avg", "sum_retract")
 #: Functions only a group aggregate over an updating input runs (`SumWithRetractAggFunction`).
 RETRACTING_FUNCTIONS = ("sum_retract",)
-#: Argument types SUM/MIN/MAX run on (DECIMAL at any precision and scale).
-NUMERIC_ROOTS = ("INT", "BIGINT", "DOUBLE", "DECIMAL")
+#: Argument types SUM runs on (DECIMAL at any precision and scale).
+SUM_ROOTS = ("TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "DECIMAL")
+#: Argument types MIN/MAX run on: the numbers and the types `ordered_extremes` compares.
+EXTREME_ROOTS = SUM_ROOTS + ("BOOLEAN", "CHAR", "VARCHAR", "DATE", "TIME", "TIMESTAMP", types.TIMESTAMP_LTZ)
 #: AVG's argument types by the type of its sum (`AvgAggFunction.getSumType`); the result is the
 #: argument's type, DECIMAL's `LogicalTypeMerging.findAvgAggType`.
 AVG_SUM_ROOTS = {"TINYINT": "BIGINT", "SMALLINT": "BIGINT", "INT": "BIGINT", "BIGINT": "BIGINT",
@@ -243,8 +245,10 @@ def _aggregate(a: dict, phase: str, input_types: dict[str, types.DataType], refu
     if phase == "global" and types.to_arrow(input_types[arg]) != types.to_arrow(acc):
         raise refuse(f"partial accumulator {arg!r} is {input_types[arg].serializable()}, not the"
                      f" {function} accumulator {acc.serializable()}")
-    if function in ("sum", "min", "max", "sum_retract") and acc.root not in NUMERIC_ROOTS:
-        raise refuse(f"{function} over {acc.serializable()}; this sidecar runs {list(NUMERIC_ROOTS)}")
+    if function in ("sum", "sum_retract") and acc.root not in SUM_ROOTS:
+        raise refuse(f"{function} over {acc.serializable()}; this sidecar runs {list(SUM_ROOTS)}")
+    if function in ("min", "max") and acc.root not in EXTREME_ROOTS:
+        raise refuse(f"{function} over {acc.serializable()}; this sidecar runs {list(EXTREME_ROOTS)}")
     if function == "avg" and phase == "single" and input_types[arg].root not in AVG_SUM_ROOTS:
         raise refuse(f"avg over {input_types[arg].serializable()}; this sidecar runs {list(AVG_SUM_ROOTS)}")
     if function == "avg" and acc.root not in AVG_SUM_ROOTS.values():

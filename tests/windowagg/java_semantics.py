@@ -20,20 +20,45 @@ def _java():
     j = flink_oracle.java()
     jc = j.jpype.JClass
     return {"INT": jc("java.lang.Integer").sum, "BIGINT": jc("java.lang.Long").sum,
-            "DOUBLE": jc("java.lang.Double").sum, "DecimalDataUtils": jc("org.apache.flink.table.data.DecimalDataUtils"),
+            "DOUBLE": jc("java.lang.Double").sum, "FLOAT": jc("java.lang.Float").sum,
+            "Integer": jc("java.lang.Integer"), "Boolean": jc("java.lang.Boolean"),
+            "BinaryStringData": jc("org.apache.flink.table.data.binary.BinaryStringData"),
+            "TimestampData": jc("org.apache.flink.table.data.TimestampData"), "DecimalDataUtils": jc("org.apache.flink.table.data.DecimalDataUtils"),
             "DecimalData": j.DecimalData, "BigDecimal": j.BigDecimal, "BigInteger": jc("java.math.BigInteger"),
             "Double": jc("java.lang.Double")}
 
 
 def plus(type_root: str, a, b, scale: int = 0):
-    """Java's `a + b` for INT/BIGINT/DOUBLE; for DECIMAL, Flink's add at precision 38 (None on
-    overflow). DECIMALs are decimal.Decimal."""
+    """Java's `a + b` for INT/BIGINT/FLOAT/DOUBLE; for TINYINT/SMALLINT, the generated code's
+    `(byte) (a + b)` / `(short) (a + b)` (an int sum, narrowed by Java); for DECIMAL, Flink's add at
+    precision 38 (None on overflow). DECIMALs are decimal.Decimal."""
     j = _java()
+    if type_root in ("TINYINT", "SMALLINT"):
+        total = j["Integer"].valueOf(j["INT"](a, b))
+        return int(total.byteValue() if type_root == "TINYINT" else total.shortValue())
     if type_root == "DECIMAL":
         left, right = (j["DecimalData"].fromBigDecimal(j["BigDecimal"](str(v)), 38, scale) for v in (a, b))
         total = j["DecimalDataUtils"].add(left, right, 38, scale)
         return None if total is None else Decimal(str(total.toBigDecimal().toPlainString()))
     return (int if type_root in ("INT", "BIGINT") else float)(j[type_root](a, b))
+
+
+def compare(type_root: str, a, b) -> int:
+    """The sign of Flink's comparison of two values of a MIN/MAX argument type, by Flink's own
+    classes: `BinaryStringData.compareTo` of the strings' UTF-8 bytes (as the operator reads them
+    from its input), `TimestampData.compareTo` of (millis, nanos) pairs, `Boolean.compare`, and
+    `Integer.compare` of DATE and TIME (days, milliseconds)."""
+    j = _java()
+    if type_root in ("CHAR", "VARCHAR"):
+        left, right = (j["BinaryStringData"].fromBytes(v.encode("utf-8")) for v in (a, b))
+    elif type_root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        left, right = (j["TimestampData"].fromEpochMillis(v[0], v[1]) for v in (a, b))
+    elif type_root == "BOOLEAN":
+        return int(j["Boolean"].compare(a, b))
+    else:
+        return int(j["Integer"].compare(a, b))
+    result = int(left.compareTo(right))
+    return (result > 0) - (result < 0)
 
 
 def sum_of(type_root: str, operands, scale: int = 0, start=None):
@@ -55,20 +80,20 @@ def count_of(operands, start: int = 0) -> int:
     return total
 
 
-def min_of(operands, start=None):
-    """MIN's accumulator: replaced when `x < min` (primitive comparison; Python's float `<` is the
-    same IEEE comparison as Java's)."""
+def min_of(operands, start=None, type_root: str | None = None):
+    """MIN's accumulator: replaced when `x < min` (primitive comparison, Python's float `<` being
+    the same IEEE comparison as Java's; for `type_root` given, Flink's `compare`)."""
     held = start
     for x in operands:
-        if x is not None and (held is None or x < held):
+        if x is not None and (held is None or (x < held if type_root is None else compare(type_root, x, held) < 0)):
             held = x
     return held
 
 
-def max_of(operands, start=None):
+def max_of(operands, start=None, type_root: str | None = None):
     held = start
     for x in operands:
-        if x is not None and (held is None or x > held):
+        if x is not None and (held is None or (x > held if type_root is None else compare(type_root, x, held) > 0)):
             held = x
     return held
 
