@@ -26,28 +26,56 @@ public final class AggregateFunctions {
     private AggregateFunctions() {}
 
     static final String SUPPORTED = "only COUNT(*), COUNT(x), SUM, MIN, MAX and AVG are";
-    static final String SUPPORTED_TYPES = "SUM, MIN and MAX are over INT, BIGINT, DOUBLE and DECIMAL";
+    static final String SUPPORTED_TYPES = "SUM is over TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE and DECIMAL;"
+            + " MIN and MAX over those and BOOLEAN, CHAR, VARCHAR, DATE, TIME, TIMESTAMP and TIMESTAMP_LTZ";
 
     private static final Map<Class<?>, String> FUNCTIONS = Map.ofEntries(
             Map.entry(Count1AggFunction.class, "count1"),
             Map.entry(CountAggFunction.class, "count"),
+            // TINYINT and SMALLINT sums wrap in their own width, as the generated (byte)/(short) cast does.
+            Map.entry(SumAggFunction.ByteSumAggFunction.class, "sum"),
+            Map.entry(SumAggFunction.ShortSumAggFunction.class, "sum"),
             Map.entry(SumAggFunction.IntSumAggFunction.class, "sum"),
             Map.entry(SumAggFunction.LongSumAggFunction.class, "sum"),
+            Map.entry(SumAggFunction.FloatSumAggFunction.class, "sum"),
             Map.entry(SumAggFunction.DoubleSumAggFunction.class, "sum"),
             Map.entry(SumAggFunction.DecimalSumAggFunction.class, "sum"),
             // Over an updating input (a group aggregate's retractions): sum and count, NULL at count 0.
+            Map.entry(SumWithRetractAggFunction.ByteSumWithRetractAggFunction.class, "sum_retract"),
+            Map.entry(SumWithRetractAggFunction.ShortSumWithRetractAggFunction.class, "sum_retract"),
             Map.entry(SumWithRetractAggFunction.IntSumWithRetractAggFunction.class, "sum_retract"),
             Map.entry(SumWithRetractAggFunction.LongSumWithRetractAggFunction.class, "sum_retract"),
+            Map.entry(SumWithRetractAggFunction.FloatSumWithRetractAggFunction.class, "sum_retract"),
             Map.entry(SumWithRetractAggFunction.DoubleSumWithRetractAggFunction.class, "sum_retract"),
             Map.entry(SumWithRetractAggFunction.DecimalSumWithRetractAggFunction.class, "sum_retract"),
+            // Numbers compare with Java's < and > (FLOAT and DOUBLE: NaN and -0.0 as IEEE says); strings
+            // by their UTF-8 bytes, timestamps by millisecond then nanosecond (accelerator/windowagg/ordered_extremes.py).
+            Map.entry(MinAggFunction.ByteMinAggFunction.class, "min"),
+            Map.entry(MinAggFunction.ShortMinAggFunction.class, "min"),
             Map.entry(MinAggFunction.IntMinAggFunction.class, "min"),
             Map.entry(MinAggFunction.LongMinAggFunction.class, "min"),
+            Map.entry(MinAggFunction.FloatMinAggFunction.class, "min"),
             Map.entry(MinAggFunction.DoubleMinAggFunction.class, "min"),
             Map.entry(MinAggFunction.DecimalMinAggFunction.class, "min"),
+            Map.entry(MinAggFunction.BooleanMinAggFunction.class, "min"),
+            Map.entry(MinAggFunction.StringMinAggFunction.class, "min"),
+            Map.entry(MinAggFunction.DateMinAggFunction.class, "min"),
+            Map.entry(MinAggFunction.TimeMinAggFunction.class, "min"),
+            Map.entry(MinAggFunction.TimestampMinAggFunction.class, "min"),
+            Map.entry(MinAggFunction.TimestampLtzMinAggFunction.class, "min"),
+            Map.entry(MaxAggFunction.ByteMaxAggFunction.class, "max"),
+            Map.entry(MaxAggFunction.ShortMaxAggFunction.class, "max"),
             Map.entry(MaxAggFunction.IntMaxAggFunction.class, "max"),
             Map.entry(MaxAggFunction.LongMaxAggFunction.class, "max"),
+            Map.entry(MaxAggFunction.FloatMaxAggFunction.class, "max"),
             Map.entry(MaxAggFunction.DoubleMaxAggFunction.class, "max"),
             Map.entry(MaxAggFunction.DecimalMaxAggFunction.class, "max"),
+            Map.entry(MaxAggFunction.BooleanMaxAggFunction.class, "max"),
+            Map.entry(MaxAggFunction.StringMaxAggFunction.class, "max"),
+            Map.entry(MaxAggFunction.DateMaxAggFunction.class, "max"),
+            Map.entry(MaxAggFunction.TimeMaxAggFunction.class, "max"),
+            Map.entry(MaxAggFunction.TimestampMaxAggFunction.class, "max"),
+            Map.entry(MaxAggFunction.TimestampLtzMaxAggFunction.class, "max"),
             Map.entry(AvgAggFunction.ByteAvgAggFunction.class, "avg"),
             Map.entry(AvgAggFunction.ShortAvgAggFunction.class, "avg"),
             Map.entry(AvgAggFunction.IntAvgAggFunction.class, "avg"),

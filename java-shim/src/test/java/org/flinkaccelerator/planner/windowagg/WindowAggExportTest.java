@@ -138,6 +138,17 @@ class WindowAggExportTest {
     }
 
     @Test
+    void smallintSumsInItsOwnTypeAndStringAndTimestampExtremesKeepTheirs() throws Exception {
+        // ShortSumAggFunction sums as SMALLINT; StringMinAggFunction holds a STRING, TimestampMaxAggFunction
+        // the argument's precision.
+        WindowAggPlans plans = new WindowAggPlans().set("table.optimizer.agg-phase-strategy", "ONE_PHASE");
+        JsonNode d = json(plans.export(query("window_start, window_end, SUM(qty), MIN(note), MAX(ts)",
+                TUMBLE_10S, "window_start, window_end")));
+        assertEquals(List.of("sum", "min", "max"), texts(d.get("aggregates"), "function"));
+        assertEquals(List.of("SMALLINT", "VARCHAR(2147483647)", "TIMESTAMP(3)"), texts(d.get("aggregates"), "acc"));
+    }
+
+    @Test
     void decimalSumAccumulatesAtPrecision38AndDoubleKeepsDouble() throws Exception {
         WindowAggPlans plans = new WindowAggPlans().set("table.optimizer.agg-phase-strategy", "ONE_PHASE");
         JsonNode d = json(plans.export(query("window_start, window_end, SUM(amount), MIN(amount), SUM(rate), MAX(rate)",

@@ -88,14 +88,6 @@ class WindowAggFallbackTest {
     }
 
     @Test
-    void sumOverAnotherType() {
-        assertEquals(List.of("aggregates: SUM(qty) over SMALLINT is not accelerated; SUM, MIN and MAX are over INT,"
-                + " BIGINT, DOUBLE and DECIMAL", "aggregates: MIN(note) over STRING is not accelerated; SUM, MIN and"
-                + " MAX are over INT, BIGINT, DOUBLE and DECIMAL"),
-                reasons("auction, window_start, window_end, SUM(qty), MIN(note)", TUMBLE_10S, BY_AUCTION));
-    }
-
-    @Test
     void daylightSavingZone() {
         WindowAggPlans plans = new WindowAggPlans().set("table.local-time-zone", "Australia/Adelaide");
         assertEquals(List.of("window: time zone Australia/Adelaide has no fixed UTC offset (daylight saving or"

@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class AcceleratedGroupAggRetractionTest {
     /** The query's COUNT(*) is the record counter; SUM with retraction over every numeric type. */
     static final String SUMS = "SELECT k1, k2, COUNT(*) AS n, COUNT(c) AS nc, SUM(a) AS sa, SUM(b) AS sb,"
-            + " SUM(c) AS sc, SUM(d) AS sd FROM bids GROUP BY k1, k2";
+            + " SUM(c) AS sc, SUM(d) AS sd, SUM(e) AS se, SUM(f) AS sf, SUM(g) AS sg FROM bids GROUP BY k1, k2";
     /** No COUNT(*): the planner inserts a record counter the output does not show. */
     static final String AVERAGES = "SELECT k1, AVG(a) AS aa, AVG(b) AS ab, AVG(c) AS ac, AVG(d) AS ad,"
             + " AVG(CAST(b AS TINYINT)) AS avt FROM bids GROUP BY k1";

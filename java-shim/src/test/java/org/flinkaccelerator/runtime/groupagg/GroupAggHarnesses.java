@@ -32,7 +32,8 @@ import org.flinkaccelerator.sidecar.TestPython;
  */
 final class GroupAggHarnesses {
     static final String TABLE = "CREATE TABLE bids (k1 STRING, k2 INT, a BIGINT, b INT, c DOUBLE, d DECIMAL(10, 2),"
-            + " ts TIMESTAMP(3)) WITH ('connector' = 'kafka', 'topic' = 'bids',"
+            + " e TINYINT, f SMALLINT, g FLOAT, s STRING, dt DATE, tm TIME(3), t0 TIMESTAMP(0), t9 TIMESTAMP(9),"
+            + " l6 TIMESTAMP_LTZ(6), bo BOOLEAN, ts TIMESTAMP(3)) WITH ('connector' = 'kafka', 'topic' = 'bids',"
             + " 'properties.bootstrap.servers' = 'localhost:9092', 'scan.startup.mode' = 'earliest-offset',"
             + " 'format' = 'json')";
 
@@ -41,7 +42,7 @@ final class GroupAggHarnesses {
      * full changelog (+I, -U/+U, -D of whole rows) before the aggregate.
      */
     static final String UPSERT_TABLE = "CREATE TABLE bids (id INT, k1 STRING, k2 INT, a BIGINT, b INT, c DOUBLE,"
-            + " d DECIMAL(10, 2), PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'upsert-kafka',"
+            + " d DECIMAL(10, 2), e TINYINT, f SMALLINT, g FLOAT, PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'upsert-kafka',"
             + " 'topic' = 'bids', 'properties.bootstrap.servers' = 'localhost:9092', 'key.format' = 'json',"
             + " 'value.format' = 'json')";
 

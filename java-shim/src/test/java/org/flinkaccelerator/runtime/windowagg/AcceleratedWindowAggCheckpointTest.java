@@ -125,6 +125,14 @@ class AcceleratedWindowAggCheckpointTest {
         restoreAndRescale(planned);
     }
 
+    @ParameterizedTest
+    @FieldSource("WINDOWS")
+    void extremesOfEveryTypeRestoreAndRescaleAsStock(String window) throws Exception {
+        // Strings and timestamps are the state's variable-width and struct accumulator columns.
+        restoreAndRescale(WindowAggHarnesses.plan(AcceleratedWindowAggOperatorTest.extremes(window),
+                AcceleratedWindowAggOperatorTest.ONE_PHASE));
+    }
+
     @Test
     void restoreAtEveryPointGivesStockOutput() throws Exception {
         // CUMULATE's state after a partial window is the merged first slice: a restore anywhere

@@ -102,6 +102,19 @@ class AcceleratedWindowAggOperatorTest {
                 + " AVG(d) FROM TABLE(" + window + ") GROUP BY k1, k2, window_start, window_end";
     }
 
+    /**
+     * MIN and MAX over strings (random code points, supplementary ones and U+E000 to U+FFFF
+     * included), dates, times, timestamps of precision 0, 6 and 9 and TIMESTAMP_LTZ of 3 and 6 (years
+     * 1 to 9999, before 1970 and after 2262), booleans, TINYINT, SMALLINT and FLOAT (NaN, -0.0); SUM
+     * over TINYINT, SMALLINT and FLOAT, whose integer sums wrap in a window of a few dozen rows.
+     */
+    static String extremes(String window) {
+        return "SELECT k1, window_start, window_end, COUNT(*), MIN(s), MAX(s), MIN(dt), MAX(dt), MIN(tm), MAX(tm),"
+                + " MIN(t0), MAX(t0), MIN(t6), MAX(t6), MIN(t9), MAX(t9), MIN(l3), MAX(l3), MIN(l6), MAX(l6),"
+                + " MIN(bo), MAX(bo), MIN(e), MAX(e), MIN(f), MAX(f), MIN(g), MAX(g), SUM(e), SUM(f), SUM(g)"
+                + " FROM TABLE(" + window + ") GROUP BY k1, window_start, window_end";
+    }
+
     /** TUMBLE in one phase, and a HOP of two slices in two (its windows merge slices of merged partials). */
     static Stream<Arguments> windowsAndPhases() {
         return Stream.of(Arguments.of(WINDOWS[0], true), Arguments.of(WINDOWS[1], false));
@@ -121,6 +134,21 @@ class AcceleratedWindowAggOperatorTest {
             List<String> stock = run(planned, planned.newStock(), events);
             assertTrue(stock.stream().filter(l -> l.startsWith("+I")).count() > 20, "windows fire: " + stock.size());
             assertEquals(stock, run(planned, planned.newAccelerated(), events), "seed " + seed);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("windowsAndPhases")
+    void extremesOfEveryTypeAndNarrowSumsEqualStock(String window, boolean onePhase) throws Exception {
+        WindowAggHarnesses.Planned planned = onePhase ? WindowAggHarnesses.plan(extremes(window), ONE_PHASE)
+                : WindowAggHarnesses.plan(extremes(window));
+        assertEquals(onePhase ? WindowAggSpec.SINGLE : WindowAggSpec.GLOBAL, planned.spec().phase());
+        for (long seed = 1; seed <= 3; seed++) {
+            List<WindowAggHarnesses.Event> events = WindowAggHarnesses.stream(planned.inputType(), timeIndex(planned),
+                    seed, 1500, SIZE, planned.spec().slideMillis());
+            List<String> stock = run(planned, planned.newStock(), events);
+            assertTrue(stock.stream().filter(l -> l.startsWith("+I")).count() > 20, "windows fire: " + stock.size());
+            assertEquals(stock, run(planned, planned.newAccelerated((int) (1 + seed * 29)), events), "seed " + seed);
         }
     }
 

@@ -33,6 +33,7 @@ import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 import org.apache.flink.util.InstantiationUtil;
 import org.flinkaccelerator.planner.stage.SqlPlans;
 import org.flinkaccelerator.planner.windowagg.WindowAggExport;
@@ -49,7 +50,8 @@ import org.flinkaccelerator.sidecar.TestPython;
 public final class WindowAggHarnesses {
     static final String TABLE = """
             CREATE TABLE bids (k1 STRING, k2 INT, a BIGINT, b INT, c DOUBLE, d DECIMAL(10, 2), e TINYINT,
-              f SMALLINT, g FLOAT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH (
+              f SMALLINT, g FLOAT, s STRING, dt DATE, tm TIME(3), t0 TIMESTAMP(0), t6 TIMESTAMP(6), t9 TIMESTAMP(9),
+              l3 TIMESTAMP_LTZ(3), l6 TIMESTAMP_LTZ(6), bo BOOLEAN, ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH (
               'connector' = 'kafka', 'topic' = 'bids', 'properties.bootstrap.servers' = 'localhost:9092',
               'scan.startup.mode' = 'earliest-offset', 'format' = 'json');
             CREATE TABLE bids_ltz (k1 STRING, b INT, c DOUBLE, ts TIMESTAMP_LTZ(3), WATERMARK FOR ts AS ts) WITH (
@@ -243,8 +245,52 @@ public final class WindowAggHarnesses {
     }
 
     private static final String[] STRINGS = {"a", "b", "\u00fcn\u00efcode", "", "a long key string with spaces"};
+    /**
+     * Code points whose UTF-8 bytes order differently from their UTF-16 units or from signed bytes:
+     * ASCII, two- and three-byte ones (U+E000 to U+FFFF sort after a supplementary character's
+     * surrogates in UTF-16, before its four bytes in UTF-8) and supplementary ones.
+     */
+    private static final int[] CODE_POINTS = {'a', 'b', 'z', ' ', 0x7f, 0x80, 0xe9, 0x7ff, 0x800, 0xe000, 0xfffd,
+            0xffff, 0x10000, 0x1f600, 0x10ffff};
+    /** 0001-01-01, around the epoch, the ends of an int64 of nanoseconds (1677, 2262), 9999-12-31. */
+    private static final long[] INSTANTS = {-62_135_596_800_000L, -9_223_372_036_855L, -1L, 0L, 1L,
+            9_223_372_036_854L, 9_223_372_036_855L, 253_402_300_799_999L};
+    private static final int[] DAYS = {-719_162, -1, 0, 1, 106_751, 2_932_896};
 
-    /** A random value of {@code type}: NULLs, extremes and, for DOUBLE, NaN and both zeros; a few values for a key field ({@code k...}). */
+    /**
+     * A random string value: one of a few (so that extremes tie), or up to four code points of
+     * {@link #CODE_POINTS} and of the BMP below the surrogates.
+     */
+    private static StringData string(Random random) {
+        if (random.nextInt(3) == 0) {
+            return StringData.fromString(STRINGS[random.nextInt(STRINGS.length)]);
+        }
+        StringBuilder out = new StringBuilder();
+        for (int i = random.nextInt(5); i > 0; i--) {
+            out.appendCodePoint(random.nextBoolean() ? CODE_POINTS[random.nextInt(CODE_POINTS.length)]
+                    : 0x20 + random.nextInt(0xd000));
+        }
+        return StringData.fromString(out.toString());
+    }
+
+    /** A random timestamp of {@code precision} digits from year 1 to 9999, the edges of {@link #INSTANTS} often. */
+    private static TimestampData timestamp(int precision, Random random) {
+        long millis = random.nextInt(3) == 0 ? INSTANTS[random.nextInt(INSTANTS.length)]
+                : random.nextLong(INSTANTS[0], INSTANTS[INSTANTS.length - 1] + 1);
+        int nanos = random.nextInt(1_000_000);
+        if (precision <= 3) {
+            long unit = (long) Math.pow(10, 3 - precision);
+            return TimestampData.fromEpochMillis(Math.floorDiv(millis, unit) * unit);
+        }
+        int unit = (int) Math.pow(10, 9 - precision);
+        return TimestampData.fromEpochMillis(millis, nanos / unit * unit);
+    }
+
+    /**
+     * A random value of {@code type}: NULLs, extremes and, for DOUBLE, NaN and both zeros; a few
+     * values for a key field ({@code k...}); strings, dates, times and timestamps as {@link #string},
+     * {@link #DAYS} and {@link #timestamp} make them.
+     */
     public static Object value(LogicalType type, String name, Random random) {
         boolean key = name.startsWith("k");
         // A global phase's COUNT partials (count1$0, count$1, ...) are never NULL: the local phase starts them at 0.
@@ -254,7 +300,17 @@ public final class WindowAggHarnesses {
         switch (type.getTypeRoot()) {
             case VARCHAR:
             case CHAR:
-                return StringData.fromString(STRINGS[random.nextInt(STRINGS.length)]);
+                return key ? StringData.fromString(STRINGS[random.nextInt(STRINGS.length)]) : string(random);
+            case DATE:
+                return random.nextInt(3) == 0 ? DAYS[random.nextInt(DAYS.length)]
+                        : random.nextInt(DAYS[0], DAYS[DAYS.length - 1] + 1);
+            case TIME_WITHOUT_TIME_ZONE: {
+                int unit = (int) Math.pow(10, 3 - Math.min(3, LogicalTypeChecks.getPrecision(type)));
+                return random.nextInt(86_400_000) / unit * unit;
+            }
+            case TIMESTAMP_WITHOUT_TIME_ZONE:
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+                return timestamp(LogicalTypeChecks.getPrecision(type), random);
             case INTEGER:
                 if (key) {
                     return random.nextInt(3);
