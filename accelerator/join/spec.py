@@ -21,7 +21,9 @@ LEFT, RIGHT = 0, 1
 TRANSPORT = (KEY, KEY_GROUP, SIDE, ORDER)
 #: The join types this sidecar runs, each with which inputs are outer (null-padded when unmatched).
 OUTER_SIDES = {"INNER": (False, False), "LEFT": (True, False), "RIGHT": (False, True), "FULL": (True, True)}
-JOIN_TYPES = tuple(OUTER_SIDES)
+#: The join types stock runs with StreamingSemiAntiJoinOperator: they emit left rows only (`semi_anti`).
+SEMI, ANTI = "SEMI", "ANTI"
+JOIN_TYPES = tuple(OUTER_SIDES) + (SEMI, ANTI)
 #: The `state.backend.type`s whose order of a key's rows the stage reproduces: the hashmap
 #: backend's per-key java.util.HashMap (`hashmap_backend`), RocksDB's serialized bytes (`matches`).
 HASHMAP, ROCKSDB = "hashmap", "rocksdb"
@@ -31,11 +33,15 @@ BACKENDS = (HASHMAP, ROCKSDB)
 @dataclass(frozen=True)
 class JoinSpec:
     name: str | None
-    #: An update batch: the transport columns, then the output row's columns, the side's own filled.
+    join_type: str
+    #: An update batch: the transport columns, then the joined row's columns, the side's own filled.
     input_schema: pa.Schema
-    #: The joined row: the left input's fields, then the right input's.
+    #: What the join emits: the joined row, or for a SEMI or ANTI join the left input's row.
     output_schema: pa.Schema
-    #: How many of the output's fields are the left input's.
+    #: The left input's fields, then the right input's: the pairs the condition reads and the
+    #: rows the state keeps (the output schema, but for a SEMI or ANTI join).
+    joined_schema: pa.Schema
+    #: How many of the joined row's fields are the left input's.
     left_arity: int
     state_format: int
     fingerprint: str | None
@@ -46,16 +52,22 @@ class JoinSpec:
     #: Per input (LEFT, RIGHT), whether it is an outer side (stock's leftIsOuter, rightIsOuter).
     outer: tuple[bool, bool] = (False, False)
     #: Per input, the positions in its row of the key fields a NULL keeps from joining (`=`, not
-    #: `IS NOT DISTINCT FROM`): the operator sends such rows of an outer side only.
+    #: `IS NOT DISTINCT FROM`): the operator sends such rows only where stock emits them unmatched
+    #: (an outer side, an ANTI join's left input).
     null_filtered: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
 
     @property
     def outer_join(self) -> bool:
         return any(self.outer)
 
+    @property
+    def semi_anti(self) -> bool:
+        """Whether stock runs StreamingSemiAntiJoinOperator: left rows out, by whether they have a match."""
+        return self.join_type in (SEMI, ANTI)
+
     def side_schema(self, side: int) -> pa.Schema:
-        """The output fields that hold one input's row."""
-        fields = list(self.output_schema)
+        """The joined row's fields that hold one input's row."""
+        fields = list(self.joined_schema)
         return pa.schema(fields[:self.left_arity] if side == LEFT else fields[self.left_arity:])
 
 
@@ -76,33 +88,44 @@ def _parse(descriptor: dict, name: str | None) -> JoinSpec:
         raise refuse(f"input fields start {[n for n, _ in fields[:len(TRANSPORT)]]}, not {list(TRANSPORT)}"
                      f" ({SIDE} TINYINT, {ORDER} VARBINARY)")
     output = [(f["name"], types.parse(f["type"])) for f in descriptor["output"]["fields"]]
+    semi_anti = join_type in (SEMI, ANTI)
+    if semi_anti and "joined" not in descriptor:
+        raise refuse(f"a {join_type} join emits left rows only: its descriptor names the joined row the condition"
+                     " reads and the state keeps (left input's fields, then the right input's) in 'joined'")
+    joined = [(f["name"], types.parse(f["type"])) for f in descriptor["joined"]["fields"]] if semi_anti else output
     row = fields[len(TRANSPORT):]
-    if [(n, t.serializable()) for n, t in row] != [(n, _nullable(t).serializable()) for n, t in output]:
+    if [(n, t.serializable()) for n, t in row] != [(n, _nullable(t).serializable()) for n, t in joined]:
         raise refuse("an update batch carries the joined row's fields, each nullable (the other input's stay NULL):"
-                     " the input fields after the transport columns must be the output fields made nullable")
+                     " the input fields after the transport columns must be the joined fields made nullable")
     left_arity = int(descriptor["left_arity"])
-    if not 0 < left_arity < len(output):
-        raise refuse(f"left_arity {left_arity} does not split the {len(output)} output fields into two inputs")
+    if not 0 < left_arity < len(joined):
+        raise refuse(f"left_arity {left_arity} does not split the {len(joined)} joined fields into two inputs")
+    if semi_anti and [(n, t.serializable()) for n, t in output] != \
+            [(n, t.serializable()) for n, t in joined[:left_arity]]:
+        raise refuse(f"a {join_type} join's output fields must be the left input's, the joined row's first {left_arity}")
     condition = descriptor.get("condition")
     if condition is not None and not {"column", "plan"} <= set(condition):
         raise refuse(f"the condition section has {sorted(condition)}, not a 'column' and its 'plan'")
-    outer = OUTER_SIDES[join_type]
-    null_filtered = _null_filtered(descriptor.get("keys") or [], refuse) if any(outer) else ((), ())
+    outer = OUTER_SIDES.get(join_type, (False, False))
+    null_filtered = _null_filtered(descriptor.get("keys") or [], refuse) if any(outer) or semi_anti else ((), ())
     state = descriptor.get("state") or {}
     backend = state.get("backend")
     if backend not in BACKENDS:
         raise refuse(f"state.backend is {backend!r}; this sidecar reproduces the order of a key's joined rows on"
                      f" the state backends {list(BACKENDS)}")
-    return JoinSpec(name, pa.schema([types.to_arrow_field(n, t) for n, t in fields]),
-                    pa.schema([types.to_arrow_field(n, t) for n, t in output]), left_arity,
+
+    def schema(row: list) -> pa.Schema:
+        return pa.schema([types.to_arrow_field(n, t) for n, t in row])
+
+    return JoinSpec(name, join_type, schema(fields), schema(output), schema(joined), left_arity,
                     int(state.get("format", 1)), state.get("fingerprint"), backend, condition, outer, null_filtered)
 
 
 def _null_filtered(keys: list[dict], refuse) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Per input, the row positions (`left_index`, `right_index`) of the keys with `filter_nulls`."""
     if any("left_index" not in k or "right_index" not in k for k in keys):
-        raise refuse("an outer join's keys name each key field's position in its input (left_index, right_index),"
-                     " so a row with a NULL key is null-padded and joins nothing; these keys do not")
+        raise refuse("an outer, semi or anti join's keys name each key field's position in its input (left_index,"
+                     " right_index), so a row with a NULL key is emitted unmatched and joins nothing; these keys do not")
     return (tuple(int(k["left_index"]) for k in keys if k.get("filter_nulls")),
             tuple(int(k["right_index"]) for k in keys if k.get("filter_nulls")))
 

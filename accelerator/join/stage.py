@@ -11,7 +11,9 @@ named in the request schema's metadata as every stateful stage's are
   fields with the other input's left NULL); answers `$row` (the batch row), `$kind` and the
   joined row of every row to emit, in emission order: with a non-equi condition, only the joined
   rows it holds for (`condition`). An INNER join emits +I only; a LEFT, RIGHT or FULL join also
-  null-padded +I rows and the -D retracting them at an outer row's first match (`outer`).
+  null-padded +I rows and the -D retracting them at an outer row's first match (`outer`); a SEMI
+  or ANTI join emits left rows only, +I, and for ANTI the -D of a left row at its first match
+  (`semi_anti`).
 - `snapshot` / `restore`: the state as Arrow rows (`$key_group`, `$key`, `$side`, `$count`,
   `$associations`, `$order`, the joined row's fields with the other input's NULL), one per distinct row of a key and
   side, grouped by key group, for Flink's raw keyed state, each key's rows of a side in its HashMap's
@@ -27,7 +29,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from accelerator.formats import timestamps
-from accelerator.join import hashmap_backend, matches, outer, spec as specs
+from accelerator.join import hashmap_backend, matches, outer, semi_anti, spec as specs
 from accelerator.join.condition import open_condition
 from accelerator.join.spec import LEFT, ORDER, RIGHT, SIDE
 from accelerator.join.state import SLOT, JoinState
@@ -56,7 +58,7 @@ class JoinStage:
         self.spec = specs.parse(descriptor)
         self.name = self.spec.name
         self.state = JoinState(self.spec)
-        self.condition = open_condition(self.name, self.spec.condition, self.spec.output_schema)
+        self.condition = open_condition(self.name, self.spec.condition, self.spec.joined_schema)
         self.key_maps = hashmap_backend.KeyMaps() if self.spec.backend == specs.HASHMAP else None
         self.state_schema = pa.schema(
             [pa.field(specs.KEY_GROUP, pa.int32(), nullable=False), pa.field(specs.KEY, pa.binary(), nullable=False),
@@ -81,8 +83,10 @@ class JoinStage:
         table = pa.Table.from_batches([batch])
         pools = [self._pool(table, side) for side in (LEFT, RIGHT)]
         keep = None if self.condition is None else self.condition.holds(
-            pa.RecordBatch.from_arrays(self._values(pools, out.left, out.right), schema=self.spec.output_schema))
-        if self.spec.outer_join:
+            pa.RecordBatch.from_arrays(self._values(pools, out.left, out.right), schema=self.spec.joined_schema))
+        if self.spec.semi_anti:
+            rows, kinds, values = self._semi_anti(batch, table, sides, slots, orders, out, keep, pools)
+        elif self.spec.outer_join:
             rows, kinds, values = self._outer(batch, table, sides, slots, orders, out, keep, pools)
         else:
             rows, left, right = (out.rows, out.left, out.right) if keep is None \
@@ -97,6 +101,27 @@ class JoinStage:
                candidates: matches.Emission, keep: np.ndarray | None, pools: list[pa.Table]):
         """An outer join's rows, kinds and values for the batch (`outer`), its rows then added to
         the state with their sides' new numbers of associations."""
+        pairs, own_places, new_rows = self._associated(batch, sides, slots, orders, candidates, keep)
+        emission, associations = outer.resolve(self.spec, self.state, sides, own_places, new_rows, pairs)
+        values = self._values(pools, emission.left, emission.right)
+        self._add_with_associations(table, slots, sides, associations)
+        return emission.rows, emission.kinds, values
+
+    def _semi_anti(self, batch: pa.RecordBatch, table: pa.Table, sides: np.ndarray, slots: np.ndarray,
+                   orders: pa.Array, candidates: matches.Emission, keep: np.ndarray | None, pools: list[pa.Table]):
+        """A SEMI or ANTI join's rows, kinds and left rows for the batch (`semi_anti`), its rows then
+        added to the state with the left side's new numbers of associations."""
+        pairs, own_places, new_rows = self._associated(batch, sides, slots, orders, candidates, keep)
+        emission, associations = semi_anti.resolve(self.spec, self.state, sides, own_places, new_rows, pairs)
+        values = [c.combine_chunks() for c in pools[LEFT].take(pa.array(emission.left, pa.int64())).columns]
+        self._add_with_associations(table, slots, sides, associations)
+        return emission.rows, emission.kinds, values
+
+    def _associated(self, batch: pa.RecordBatch, sides: np.ndarray, slots: np.ndarray, orders: pa.Array,
+                    candidates: matches.Emission, keep: np.ndarray | None):
+        """Each batch row's associated records (`candidates` the condition holds for, none for a row
+        whose key has a NULL where the join compares with `=`), each row's place in its side's state
+        and how many new distinct rows each side gets."""
         joins = ~outer.null_keyed(self.spec, batch, sides)[candidates.rows]
         keep = joins if keep is None else keep & joins
         pairs = matches.Emission(candidates.rows[keep], candidates.left[keep], candidates.right[keep])
@@ -107,15 +132,16 @@ class JoinStage:
             own_places[mine], first = self.state.sides[side].places(slots[mine],
                                                                     orders.take(pa.array(mine, pa.int64())))
             new_rows[side] = int(first.sum())
-        emission, associations = outer.resolve(self.spec, self.state, sides, own_places, tuple(new_rows), pairs)
-        values = self._values(pools, emission.left, emission.right)
+        return pairs, own_places, (new_rows[LEFT], new_rows[RIGHT])
+
+    def _add_with_associations(self, table: pa.Table, slots: np.ndarray, sides: np.ndarray,
+                               associations: tuple[np.ndarray, np.ndarray]) -> None:
         self._add(table, slots, sides)
         for side in (LEFT, RIGHT):
             if len(associations[side]) != self.state.sides[side].num_rows:
                 raise AssertionError(f"stage {self.name!r}: {len(associations[side])} association numbers for"
                                      f" {self.state.sides[side].num_rows} rows of side {side}")
             self.state.sides[side].associations = associations[side]
-        return emission.rows, emission.kinds, values
 
     def _pool(self, table: pa.Table, side: int) -> pa.Table:
         """A side's values by pool index: its held rows, then the batch's rows."""
