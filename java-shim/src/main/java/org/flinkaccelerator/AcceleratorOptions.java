@@ -183,9 +183,11 @@ public final class AcceleratorOptions {
                     .booleanType()
                     .defaultValue(false)
                     .withDescription(
-                            "Runs regular joins (INNER, LEFT, RIGHT and FULL, on key equality with or without a non-equi condition the"
+                            "Runs regular joins (INNER, LEFT, RIGHT and FULL, and the SEMI and ANTI joins of IN, EXISTS"
+                                    + " and NOT EXISTS subqueries, on key equality with or without a non-equi condition the"
                                     + " expression registry reproduces, of two insert-only inputs without unique keys,"
-                                    + " mini-batch off, no state TTL, with 'state.backend.type' hashmap or rocksdb)"
+                                    + " mini-batch off (SEMI and ANTI joins: either way), no state TTL, with"
+                                    + " 'state.backend.type' hashmap or rocksdb)"
                                     + " in the sidecar: when true, each join the sidecar reproduces exactly runs as an"
                                     + " accelerated operator (its state in Flink's checkpoints, not"
                                     + " savepoint-compatible with the stock operator), and 'accelerator explain'"

@@ -20,11 +20,12 @@ import org.flinkaccelerator.planner.windowagg.StockFields;
 /**
  * Whether a join input is insert-only. The exec graph keeps no changelog modes (they were traits of
  * the physical plan), so this follows the input up to its sources through nodes that pass rows on
- * with their kinds (exchanges, Calcs, watermark assigners, unions) and through regular INNER joins
- * (StreamingJoinOperator emits an inner join's rows with its input row's kind, so inserts only from
- * insert-only inputs: a join of three or more tables), and asks each source scan for its changelog
- * mode; any other node on the way (an outer, semi or anti join among them) leaves it unknown, and
- * the join stays stock.
+ * with their kinds (exchanges, Calcs, watermark assigners, unions) and through regular INNER and SEMI
+ * joins (StreamingJoinOperator emits an inner join's rows, StreamingSemiAntiJoinOperator a semi join's
+ * left rows, with the input row's kind, so inserts only from insert-only inputs: a join of three or
+ * more tables, {@code IN} after {@code IN}), and asks each source scan for its changelog mode; any other
+ * node on the way (an outer or anti join among them: they retract rows) leaves it unknown, and the
+ * join stays stock.
  */
 final class InsertOnlyInputs {
     /** The nodes whose output is insert-only when all their inputs are. */
@@ -38,7 +39,7 @@ final class InsertOnlyInputs {
         if (input.getClass() == StreamExecTableSourceScan.class) {
             return sourceProblem((StreamExecTableSourceScan) input);
         }
-        if (!PASS_KINDS.contains(input.getClass()) && !isInnerJoin(input)) {
+        if (!PASS_KINDS.contains(input.getClass()) && !passesInsertsJoin(input)) {
             return "it is fed by " + input.getDescription() + ", whose output is not known to be insert-only";
         }
         for (ExecEdge edge : input.getInputEdges()) {
@@ -50,9 +51,12 @@ final class InsertOnlyInputs {
         return null;
     }
 
-    private static boolean isInnerJoin(ExecNode<?> node) {
-        return node.getClass() == StreamExecJoin.class
-                && ((JoinSpec) StockFields.read(node, StreamExecJoin.class, "joinSpec")).getJoinType() == FlinkJoinType.INNER;
+    private static boolean passesInsertsJoin(ExecNode<?> node) {
+        if (node.getClass() != StreamExecJoin.class) {
+            return false;
+        }
+        FlinkJoinType type = ((JoinSpec) StockFields.read(node, StreamExecJoin.class, "joinSpec")).getJoinType();
+        return type == FlinkJoinType.INNER || type == FlinkJoinType.SEMI;
     }
 
     private static String sourceProblem(StreamExecTableSourceScan scan) {

@@ -11,7 +11,6 @@ import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.table.api.config.ExecutionConfigOptions;
 import org.apache.flink.table.planner.plan.nodes.exec.StateMetadata;
 import org.apache.flink.table.planner.plan.nodes.exec.spec.JoinSpec;
-import org.apache.flink.table.runtime.operators.join.FlinkJoinType;
 import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.TinyIntType;
@@ -29,7 +28,8 @@ import org.flinkaccelerator.stage.JsonText;
 /**
  * The outcome of exporting one stock regular join ({@code StreamExecJoin}): its descriptor
  * ({@code "kind": "join"}, docs/design/stateful-joins.md) when stock runs
- * {@code StreamingJoinOperator} for an INNER, LEFT, RIGHT or FULL join of two insert-only inputs without unique keys on
+ * {@code StreamingJoinOperator} for an INNER, LEFT, RIGHT or FULL join, or {@code StreamingSemiAntiJoinOperator}
+ * for a SEMI or ANTI join, of two insert-only inputs without unique keys on
  * the hashmap or the RocksDB backend, whose output orders the sidecar reproduces, with a non-equi
  * condition only when the expression registry reproduces it ({@link JoinCondition}); otherwise
  * every reason it stays stock.
@@ -42,9 +42,6 @@ public record JoinExport(String name, Map<String, Object> descriptor, List<Fallb
      * backend iteration order.
      */
     public static final int STATE_FORMAT = 3;
-    /** The join types whose output the sidecar reproduces: null padding and its retraction on outer sides. */
-    static final List<FlinkJoinType> JOIN_TYPES = List.of(FlinkJoinType.INNER, FlinkJoinType.LEFT,
-            FlinkJoinType.RIGHT, FlinkJoinType.FULL);
     /** The {@code state.backend.type}s whose order of a key's rows the sidecar reproduces. */
     static final List<String> BACKENDS = List.of("hashmap", "rocksdb");
 
@@ -73,15 +70,10 @@ public record JoinExport(String name, Map<String, Object> descriptor, List<Fallb
             reasons.add(new FallbackReason(JOIN, line));
         }
         JoinSpec spec = node.joinSpec();
-        if (!JOIN_TYPES.contains(spec.getJoinType())) {
-            reasons.add(new FallbackReason(JOIN, spec.getJoinType().name() + " joins are not accelerated (stock"
-                    + " runs StreamingSemiAntiJoinOperator, whose semi/anti semantics are not reproduced yet); "
-                    + JOIN_TYPES + " joins are"));
-        }
         Map<String, Object> condition = null;
         if (spec.getNonEquiCondition().isPresent()) {
             try {
-                condition = JoinCondition.section(spec.getNonEquiCondition().get(), node.outputType(),
+                condition = JoinCondition.section(spec.getNonEquiCondition().get(), node.joinedType(),
                         FunctionRegistry.standard());
             } catch (NotReproducible e) {
                 reasons.add(new FallbackReason(JOIN, e.getMessage()));
@@ -97,12 +89,13 @@ public record JoinExport(String name, Map<String, Object> descriptor, List<Fallb
         }
         uniqueKeys(reasons, "left", node.leftType(), node.leftUpsertKeys());
         uniqueKeys(reasons, "right", node.rightType(), node.rightUpsertKeys());
-        if (config.get(ExecutionConfigOptions.TABLE_EXEC_MINIBATCH_ENABLED)) {
+        // Stock runs StreamingSemiAntiJoinOperator for a SEMI or ANTI join whatever these options say.
+        if (!node.semiAnti() && config.get(ExecutionConfigOptions.TABLE_EXEC_MINIBATCH_ENABLED)) {
             reasons.add(new FallbackReason(JOIN, "'" + ExecutionConfigOptions.TABLE_EXEC_MINIBATCH_ENABLED.key()
                     + "' is true, so stock Flink runs MiniBatchStreamingJoinOperator, which folds each bundle's rows"
                     + " before joining; it is not accelerated"));
         }
-        String asyncState = AsyncStateOption.problem(config, "join");
+        String asyncState = node.semiAnti() ? null : AsyncStateOption.problem(config, "join");
         if (asyncState != null) {
             reasons.add(new FallbackReason(STATE, asyncState));
         }
@@ -171,8 +164,12 @@ public record JoinExport(String name, Map<String, Object> descriptor, List<Fallb
         input.add(StatefulFields.field("$side", new TinyIntType(false)));
         input.add(StatefulFields.field("$order", new VarBinaryType(false, VarBinaryType.MAX_LENGTH)));
         List<Map<String, Object>> output = new ArrayList<>();
-        for (RowType.RowField f : node.outputType().getFields()) {
+        List<Map<String, Object>> joined = new ArrayList<>();
+        for (RowType.RowField f : node.joinedType().getFields()) {
             input.add(StatefulFields.field(f.getName(), f.getType().copy(true)));
+            joined.add(StatefulFields.field(f.getName(), f.getType()));
+        }
+        for (RowType.RowField f : node.outputType().getFields()) {
             output.add(StatefulFields.field(f.getName(), f.getType()));
         }
         List<Map<String, Object>> keys = new ArrayList<>();
@@ -199,6 +196,10 @@ public record JoinExport(String name, Map<String, Object> descriptor, List<Fallb
             out.put("condition", condition);
         }
         out.put("input", Map.of("fields", input));
+        if (node.semiAnti()) {
+            // What the condition reads and the state keeps; a SEMI or ANTI join outputs the left row only.
+            out.put("joined", Map.of("fields", joined));
+        }
         out.put("output", Map.of("fields", output));
         Map<String, Object> fingerprinted = new LinkedHashMap<>();
         fingerprinted.put("kind", KIND);

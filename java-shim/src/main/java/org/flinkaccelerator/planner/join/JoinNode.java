@@ -1,12 +1,15 @@
 package org.flinkaccelerator.planner.join;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.apache.flink.table.planner.plan.nodes.exec.StateMetadata;
 import org.apache.flink.table.planner.plan.nodes.exec.spec.JoinSpec;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecJoin;
+import org.apache.flink.table.runtime.operators.join.FlinkJoinType;
 import org.apache.flink.table.types.logical.RowType;
 import org.flinkaccelerator.planner.ExecNodes;
 import org.flinkaccelerator.planner.stage.FallbackReason;
@@ -42,6 +45,33 @@ public record JoinNode(ExecNode<?> node, JoinSpec joinSpec, List<int[]> leftUpse
 
     public RowType outputType() {
         return (RowType) node.getOutputType();
+    }
+
+    /** Whether stock runs {@code StreamingSemiAntiJoinOperator}, whose output is the left input's row. */
+    public boolean semiAnti() {
+        return joinSpec.getJoinType() == FlinkJoinType.SEMI || joinSpec.getJoinType() == FlinkJoinType.ANTI;
+    }
+
+    /**
+     * The left input's fields then the right input's, as the non-equi condition reads them: the
+     * output row, but for a SEMI or ANTI join (whose output is the left row), where a right field
+     * named as an earlier field gets the first free name with a number appended.
+     */
+    public RowType joinedType() {
+        if (!semiAnti()) {
+            return outputType();
+        }
+        List<RowType.RowField> fields = new ArrayList<>(leftType().getFields());
+        Set<String> names = new HashSet<>(leftType().getFieldNames());
+        for (RowType.RowField f : rightType().getFields()) {
+            String name = f.getName();
+            for (int i = 0; names.contains(name); i++) {
+                name = f.getName() + i;
+            }
+            names.add(name);
+            fields.add(new RowType.RowField(name, f.getType()));
+        }
+        return new RowType(false, fields);
     }
 
     /** Every {@code StreamExecJoin} reachable from the roots, each once, sinks first. */

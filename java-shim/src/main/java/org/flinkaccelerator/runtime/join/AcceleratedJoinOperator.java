@@ -14,17 +14,18 @@ import org.flinkaccelerator.runtime.FieldGetters;
 import org.flinkaccelerator.runtime.state.KeyedRowBatchOperator;
 
 /**
- * A regular INNER, LEFT, RIGHT or FULL equi-join of two insert-only inputs whose rows live in the
- * Python sidecar's {@code join} stage, emitting what stock Flink's {@code StreamingJoinOperator}
- * emits for each input row (an outer join's null-padded +I rows and their -D at a first match
- * with the kinds the stage answers), in input order, on the state backend the planner saw (hashmap or RocksDB, whose orders
- * of a key's rows differ; docs/design/stateful-joins.md).
+ * A regular INNER, LEFT, RIGHT, FULL, SEMI or ANTI equi-join of two insert-only inputs whose rows live in the
+ * Python sidecar's {@code join} stage, emitting what stock Flink's {@code StreamingJoinOperator} (or
+ * {@code StreamingSemiAntiJoinOperator}) emits for each input row (an outer join's null-padded +I rows
+ * and their -D at a first match, a semi or anti join's left rows and an anti join's -D of a left row
+ * at its first match, with the kinds the stage answers), in input order, on the state backend the
+ * planner saw (hashmap or RocksDB, whose orders of a key's rows differ; docs/design/stateful-joins.md).
  * Batching and emission are {@link KeyedRowBatchOperator}'s: both inputs' rows go into one batch in
  * arrival order, each with its input ({@code $side}) and its binary row ({@code $order}), by whose
  * bytes RocksDB orders a key's rows and whose hash places it in the hashmap backend's HashMap. A row
  * whose key has a NULL where the join compares with {@code =} never joins, as stock's null filter
- * drops every pair with it: it is not sent, unless its input is an outer side, where stock emits it
- * null-padded. Like stock's, the joined rows carry no timestamp. A checkpoint writes the sidecar's state
+ * drops every pair with it: it is not sent, unless stock emits its input's unmatched rows (an outer
+ * side null-padded, an anti join's left input as it is). Like stock's, the joined rows carry no timestamp. A checkpoint writes the sidecar's state
  * per key group into raw keyed state ({@link JoinStateFormat}).
  */
 public final class AcceleratedJoinOperator extends KeyedRowBatchOperator<JoinSpec>
@@ -39,15 +40,20 @@ public final class AcceleratedJoinOperator extends KeyedRowBatchOperator<JoinSpe
     private transient Side right;
     private transient int[] nullFilteredKeys;
 
-    /** One input: its fields' getters, where they go in a batch row, and its rows' binary form. */
+    /**
+     * One input: its fields' getters, where they go in a batch row, its rows' binary form, and
+     * whether stock emits its rows that match nothing (so its rows with a NULL key are sent).
+     */
     private record Side(byte id, RowData.FieldGetter[] fields, int firstColumn, int otherColumn, int otherCount,
-            RowDataSerializer rows, boolean outer) {
-        static Side of(byte id, RowType type, int firstColumn, int otherColumn, int otherCount, boolean outer) {
+            RowDataSerializer rows, boolean emitsUnmatched) {
+        static Side of(byte id, RowType type, int firstColumn, int otherColumn, int otherCount,
+                boolean emitsUnmatched) {
             RowData.FieldGetter[] fields = new RowData.FieldGetter[type.getFieldCount()];
             for (int i = 0; i < fields.length; i++) {
                 fields[i] = FieldGetters.nullChecked(type.getTypeAt(i), i);
             }
-            return new Side(id, fields, firstColumn, otherColumn, otherCount, new RowDataSerializer(type), outer);
+            return new Side(id, fields, firstColumn, otherColumn, otherCount, new RowDataSerializer(type),
+                    emitsUnmatched);
         }
     }
 
@@ -82,8 +88,8 @@ public final class AcceleratedJoinOperator extends KeyedRowBatchOperator<JoinSpe
         int leftCount = spec.leftType().getFieldCount();
         int rightCount = spec.rightType().getFieldCount();
         int first = JoinSpec.TRANSPORT_COLUMNS;
-        left = Side.of(LEFT, spec.leftType(), first, first + leftCount, rightCount, spec.leftOuter());
-        right = Side.of(RIGHT, spec.rightType(), first + leftCount, first, leftCount, spec.rightOuter());
+        left = Side.of(LEFT, spec.leftType(), first, first + leftCount, rightCount, spec.leftEmitsUnmatched());
+        right = Side.of(RIGHT, spec.rightType(), first + leftCount, first, leftCount, spec.rightEmitsUnmatched());
         boolean[] filter = spec.filterNullKeys();
         int filtered = 0;
         for (boolean f : filter) {
@@ -112,7 +118,7 @@ public final class AcceleratedJoinOperator extends KeyedRowBatchOperator<JoinSpe
         RowData row = element.getValue();
         checkInsert(row);
         BinaryRowData key = (BinaryRowData) getCurrentKey();
-        if (!side.outer() && key.anyNull(nullFilteredKeys)) {
+        if (!side.emitsUnmatched() && key.anyNull(nullFilteredKeys)) {
             return;
         }
         BinaryRowData binary = side.rows().toBinaryRow(row);

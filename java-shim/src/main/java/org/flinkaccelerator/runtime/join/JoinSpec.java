@@ -72,14 +72,17 @@ public record JoinSpec(String descriptorJson, RowType leftType, RowType rightTyp
         }
     }
 
-    /** Whether the left input is an outer side (a LEFT or FULL join): its unmatched rows are null-padded. */
-    public boolean leftOuter() {
+    /**
+     * Whether stock emits the left input's rows that match nothing: a LEFT or FULL join null-pads
+     * them, an ANTI join emits them as they are.
+     */
+    public boolean leftEmitsUnmatched() {
         String type = descriptor().path("join_type").asText();
-        return type.equals("LEFT") || type.equals("FULL");
+        return type.equals("LEFT") || type.equals("FULL") || type.equals("ANTI");
     }
 
-    /** Whether the right input is an outer side (a RIGHT or FULL join). */
-    public boolean rightOuter() {
+    /** Whether stock emits the right input's rows that match nothing: a RIGHT or FULL join null-pads them. */
+    public boolean rightEmitsUnmatched() {
         String type = descriptor().path("join_type").asText();
         return type.equals("RIGHT") || type.equals("FULL");
     }
@@ -94,10 +97,14 @@ public record JoinSpec(String descriptorJson, RowType leftType, RowType rightTyp
         return KIND;
     }
 
-    /** The joined row: the left input's fields, then the right input's. */
+    /**
+     * The joined row: the left input's fields, then the right input's (the output row, but for a
+     * SEMI or ANTI join, which outputs the left row and names the joined one in {@code joined}).
+     */
     @Override
     public RowType inputType() {
-        return outputType();
+        JsonNode joined = descriptor().path("joined").path("fields");
+        return joined.isMissingNode() ? outputType() : StateStageDescriptor.fieldsType(joined, 0);
     }
 
     @Override

@@ -24,7 +24,7 @@ import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
-import org.apache.flink.table.runtime.operators.join.stream.StreamingJoinOperator;
+import org.apache.flink.table.runtime.operators.join.stream.AbstractStreamingJoinOperator;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -173,6 +173,22 @@ final class JoinHarnesses {
             }
         }
 
+        /** How many records stock emits for each of {@code events}, on one subtask without checkpoints. */
+        int[] stockRecordsPerEvent(List<Event> events) throws Exception {
+            int[] out = new int[events.size()];
+            try (var harness = harness(newStock(), 1, 0)) {
+                harness.open();
+                int before = 0;
+                for (int e = 0; e < events.size(); e++) {
+                    route(List.of(harness), events.get(e));
+                    int now = (int) harness.getOutput().stream().filter(o -> o instanceof StreamRecord<?>).count();
+                    out[e] = now - before;
+                    before = now;
+                }
+            }
+            return out;
+        }
+
         private void route(List<KeyedTwoInputStreamOperatorTestHarness<RowData, RowData, RowData, RowData>> subtasks,
                 Event event) throws Exception {
             if (event.row() == null) {
@@ -233,17 +249,24 @@ final class JoinHarnesses {
 
     /**
      * Plans {@code select} into a print sink; fails unless it has one regular join the export
-     * accelerates and translates to one stock {@code StreamingJoinOperator}, whose input rows are
-     * the export's.
+     * accelerates and translates to one stock {@code StreamingJoinOperator} (or
+     * {@code StreamingSemiAntiJoinOperator}), whose input rows are the export's.
      */
     static Planned plan(String select) throws Exception {
         return plan(select, "rocksdb");
     }
 
-    /** As {@link #plan(String)}, with {@code state.backend.type} {@code backend}. */
+    /**
+     * As {@link #plan(String)}, with {@code state.backend.type} {@code backend} and then
+     * {@code options} (name, value, ...) set.
+     */
     @SuppressWarnings("unchecked")
-    static Planned plan(String select, String backend) throws Exception {
-        SqlPlans plans = plans("state.backend.type", backend);
+    static Planned plan(String select, String backend, String... options) throws Exception {
+        String[] all = new String[options.length + 2];
+        all[0] = "state.backend.type";
+        all[1] = backend;
+        System.arraycopy(options, 0, all, 2, options.length);
+        SqlPlans plans = plans(all);
         ExecNodeGraph graph = StockKeyedOperator.plan(plans, select, List.of());
         JoinNode.Found join = only(graph);
         JoinExport export = JoinExport.of(NAME, join.fields(), plans.config());
@@ -256,13 +279,14 @@ final class JoinHarnesses {
             Transformation<?> t = pending.pop();
             if (t instanceof TwoInputTransformation<?, ?, ?> two
                     && two.getOperatorFactory() instanceof SimpleOperatorFactory<?> simple
-                    && simple.getOperator() instanceof StreamingJoinOperator) {
+                    && simple.getOperator() instanceof AbstractStreamingJoinOperator) {
                 found = (TwoInputTransformation<RowData, RowData, RowData>) two;
             }
             pending.addAll(t.getInputs());
         }
         if (found == null) {
-            throw new IllegalStateException("the translated plan has no StreamingJoinOperator");
+            throw new IllegalStateException("the translated plan has no StreamingJoinOperator or"
+                    + " StreamingSemiAntiJoinOperator");
         }
         RowType leftType = ((InternalTypeInfo<RowData>) found.getInputType1()).toRowType();
         RowType rightType = ((InternalTypeInfo<RowData>) found.getInputType2()).toRowType();
@@ -321,6 +345,17 @@ final class JoinHarnesses {
         List<RowData> rightPool = pool(planned.rightType(), random, distinct);
         rightPool.addAll(sharingABucket(planned.rightType(), planned.rightKeys(), random, crowd));
         return stream(random, rows, leftPool, rightPool);
+    }
+
+    /**
+     * As {@link #hotStream}, crowding one bucket of the left input only: a semi or anti join walks
+     * the left rows of a key in order and only counts the right ones (whose rows may be the key alone).
+     */
+    static List<Event> hotLeftStream(Planned planned, long seed, int rows, int distinct, int crowd) {
+        Random random = new Random(seed);
+        List<RowData> leftPool = pool(planned.leftType(), random, distinct);
+        leftPool.addAll(sharingABucket(planned.leftType(), planned.leftKeys(), random, crowd));
+        return stream(random, rows, leftPool, pool(planned.rightType(), random, distinct));
     }
 
     private static List<RowData> sharingABucket(RowType type, KeySelector<RowData, RowData> keys, Random random,
