@@ -11,8 +11,10 @@ import org.junit.jupiter.api.Test;
 /**
  * Which join inputs the planner knows to be insert-only, read from Flink's own plan of a join of
  * three Kafka tables: an INNER join's rows are inserts when both its inputs are (stock's
- * StreamingJoinOperator emits each joined row with its input row's kind), an outer join's are not
- * (it retracts its null-padded rows).
+ * StreamingJoinOperator emits each joined row with its input row's kind), and so are a SEMI join's
+ * (StreamingSemiAntiJoinOperator emits left rows with the kind of the row that matched them); an
+ * outer join's are not (it retracts its null-padded rows), nor an ANTI join's (it retracts a left row
+ * at its first match).
  */
 class InsertOnlyInputsTest {
     private static final String TABLES = """
@@ -40,6 +42,30 @@ class InsertOnlyInputsTest {
             assertNull(join.fields().leftInsertOnly(), join.node().getDescription());
             assertNull(join.fields().rightInsertOnly(), join.node().getDescription());
         }
+    }
+
+    /** The joins of a join of bids and persons whose bids are those {@code subquery} (IN / NOT EXISTS) keeps, sinks first. */
+    private static List<JoinNode.Found> joinsAfter(String subquery) {
+        List<JoinNode.Found> found = JoinNode.find(new SqlPlans().plan(TABLES
+                + "INSERT INTO results SELECT b.auction, b.price, p.name FROM (SELECT * FROM bids AS b WHERE " + subquery
+                + ") AS b JOIN persons AS p ON b.price = p.id;\n"));
+        assertEquals(2, found.size(), found.toString());
+        return found;
+    }
+
+    @Test
+    void aSemiJoinOfInsertOnlyInputsFeedsTheNextJoinInsertsOnly() {
+        for (JoinNode.Found join : joinsAfter("b.auction IN (SELECT id FROM auctions)")) {
+            assertNull(join.fields().leftInsertOnly(), join.node().getDescription());
+            assertNull(join.fields().rightInsertOnly(), join.node().getDescription());
+        }
+    }
+
+    @Test
+    void anAntiJoinBelowKeepsTheNextJoinsInputUnknown() {
+        String upper = joinsAfter("NOT EXISTS (SELECT * FROM auctions AS a WHERE a.id = b.auction)").get(0).fields()
+                .leftInsertOnly();
+        assertTrue(upper != null && upper.contains("fed by Join(joinType=[LeftAntiJoin]"), String.valueOf(upper));
     }
 
     @Test
