@@ -9,4 +9,4 @@ CREATE TABLE persons (id BIGINT, name STRING, city STRING, state STRING) WITH (
 CREATE TABLE joined (id BIGINT, item STRING, PRIMARY KEY (id) NOT ENFORCED) WITH (
   'connector' = 'upsert-kafka', 'topic' = '${topic:joined}', 'properties.bootstrap.servers' = '${bootstrap}',
   'key.format' = 'json', 'value.format' = 'json');
-INSERT INTO joined SELECT A.id, A.item FROM auctions AS A WHERE A.seller IN (SELECT id FROM persons);
+INSERT INTO joined SELECT A.id, A.item FROM auctions AS A WHERE A.seller IN (SELECT id FROM persons GROUP BY id HAVING COUNT(*) < 5);
