@@ -43,6 +43,11 @@ public final class TestProtos {
     public static final Path COMPAT = REPO.resolve("flink-compat-tests/protos");
     /** Messages made to be refused, for the shim's own checks. */
     public static final Path SHIM = Paths.get(System.getProperty("basedir", "."), "src/test/protos");
+    /**
+     * An editions file (refused too), apart from {@link #SHIM}: protoc of the 1.20 line's protobuf
+     * release (3.21.7) has no editions and fails on it.
+     */
+    public static final Path EDITIONS = Paths.get(System.getProperty("basedir", "."), "src/test/protos-editions");
     /** The sidecar's oracle tests' messages (every field shape, proto2 and proto3). */
     public static final Path KITCHEN = REPO.resolve("tests/formats/protos");
 
