@@ -32,3 +32,10 @@ def protobuf_java_release(flink_version: str) -> str:
     """The protobuf-java release that line's flink-protobuf is built with (1.20.0: 3.21.7; 2.2.0 and 2.3.0: 4.32.1),
     so message classes a user compiles for it (protoc of the same release) run on it."""
     return "3.21.7" if is_120(flink_version) else "4.32.1"
+
+
+def json_plain_decimal_keeps_scale(flink_version: str) -> bool:
+    """Whether that release's json format, under 'json.encode.decimal-as-plain-number', writes a DECIMAL with
+    its column's scale (2.x: `1.10` in a DECIMAL(10, 2)), as the sidecar does; 1.20's drops the trailing zeros
+    (`1.1`). The planner's twin is `FlinkVersionSupport.jsonPlainDecimalKeepsScale`."""
+    return not is_120(flink_version)

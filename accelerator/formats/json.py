@@ -7,10 +7,11 @@ stock Flink. `encode` is the Arrow-side equivalent of Flink's JsonRowDataSeriali
 
 from __future__ import annotations
 
+from accelerator import flink_lines
 from accelerator.formats import types
 from accelerator.formats.json_decoder import DecodeResult, decode
 from accelerator.formats.json_encoder import encode
-from accelerator.formats.json_options import JsonOptions, OptionError, parse_options
+from accelerator.formats.json_options import ENCODE_DECIMAL_AS_PLAIN_NUMBER, JsonOptions, OptionError, parse_options
 
 __all__ = ["DecodeResult", "JsonOptions", "decode", "encode", "parse_options", "supported"]
 
@@ -36,10 +37,27 @@ def _type_problem(t: types.DataType, path: str) -> str | None:
     return f"{path}: type {t.serializable()} is not reproduced exactly by the accelerated json format"
 
 
-def supported(row_type: str | types.DataType, options: dict[str, str], direction: str = "encode") -> str | None:
+def _holds_decimal(t: types.DataType) -> bool:
+    return t.root == "DECIMAL" or any(_holds_decimal(c) for c in t.children + tuple(f.type for f in t.fields))
+
+
+def _plain_decimal_problem(f: types.Field, options: JsonOptions, direction: str, flink_version: str | None) -> str | None:
+    """1.20's json format writes plain decimals without their trailing zeros; the sidecar writes 2.x's."""
+    if (direction != "encode" or flink_version is None or not options.decimal_as_plain_number
+            or flink_lines.json_plain_decimal_keeps_scale(flink_version) or not _holds_decimal(f.type)):
+        return None
+    return (f"{f.name}: Flink {flink_version}'s json format under '{ENCODE_DECIMAL_AS_PLAIN_NUMBER}' writes DECIMAL"
+            " without its trailing zeros, which the accelerator does not reproduce (it writes 2.x's, with the"
+            " column's scale)")
+
+
+def supported(row_type: str | types.DataType, options: dict[str, str], direction: str = "encode",
+              flink_version: str | None = None) -> str | None:
     """None if the json format with this row type and these options is reproduced exactly in
     `direction` ("encode" for sinks, "decode" for sources); otherwise the reason it is not (the
-    operator then stays on stock Flink)."""
+    operator then stays on stock Flink). `flink_version`: the release the table runs on, for the
+    rules of a release (the planner's `JsonSupport` applies the same); None where it is not known
+    (the sidecar's own check), which applies none."""
     t, unreadable = types.asked_row_type(row_type, direction)
     if unreadable:
         return unreadable
@@ -52,4 +70,8 @@ def supported(row_type: str | types.DataType, options: dict[str, str], direction
     if direction == "decode" and not parsed.json_parser_enabled:
         return ("'json.decode.json-parser.enabled' = 'false' selects Flink's tree-based json decoder, "
                 "which the accelerator does not reproduce")
-    return _type_problem(t, "")
+    for f in t.fields:
+        problem = _type_problem(f.type, f.name) or _plain_decimal_problem(f, parsed, direction, flink_version)
+        if problem:
+            return problem
+    return None

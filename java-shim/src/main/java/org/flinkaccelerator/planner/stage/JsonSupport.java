@@ -15,7 +15,9 @@ import org.flinkaccelerator.FlinkVersionSupport;
  * (which the sidecar does not ask before opening a json stage). Maps need string keys, and the
  * decoder does not reproduce Flink's tree-based decoder, nor TIME as the running release reads and
  * writes it when that is not 2.2's way, nor 1.20's plain DECIMAL numbers (without trailing zeros); a
- * segment or rows stage that needs those stays stock rather than failing at its start.
+ * segment or rows stage that needs those stays stock rather than failing at its start. The plain
+ * DECIMAL rule is the Python function's too, given the release ({@code flink_version};
+ * JsonSupportTest asks both).
  */
 final class JsonSupport {
     static final String JSON_PARSER = "json.decode.json-parser.enabled";
