@@ -85,13 +85,15 @@ def default_flink_home() -> Path:
 
 
 def default_jar(flink_home: Path) -> Path:
-    """The accelerator jar in `lib/` of the distribution, else the one this checkout built."""
+    """The accelerator jar in `lib/` of the distribution, else this package's jar for the
+    distribution's Flink line, as `accelerator install-jar` picks it (a 1.20 distribution gets the
+    1.20 jar, whatever release the checkout's local clusters run)."""
     in_lib = sorted((flink_home / "lib").glob(f"flink-accelerator-{__version__}*.jar"))
     if in_lib:
         return in_lib[0]
-    from accelerator.testing import locations
+    from accelerator import install
 
-    return locations.shim_jar()
+    return install.jar_for(flink_home, install.flink_version(flink_home), install.packaged_jars())
 
 
 def java_executable() -> str:
@@ -165,9 +167,11 @@ def _without_log_lines(stderr: str) -> str:
 def main(sql_file: str, flink_home: str | None = None, jar: str | None = None) -> int:
     import sys
 
+    from accelerator.install import InstallError
+
     try:
         result = explain(Path(sql_file), Path(flink_home) if flink_home else None, Path(jar) if jar else None)
-    except FileNotFoundError as missing:
+    except (FileNotFoundError, InstallError) as missing:
         print(f"accelerator explain: {missing}", file=sys.stderr)
         return 2
     sys.stdout.write(result.stdout)

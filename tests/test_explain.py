@@ -95,6 +95,39 @@ def test_a_statement_set_is_explained_as_one_job(tmp_path):
     assert "source default_catalog.default_database.bid feeds 2 operators" in result.stdout, result.stdout
 
 
+def test_a_create_table_as_select_is_explained_and_creates_its_table(tmp_path):
+    """As the SQL client runs it: the table exists for the statements after it. Flink 1.20's planner
+    does not translate the CTAS operation itself (run with ACCELERATOR_FLINK_VERSION=1.20.3)."""
+    source = TABLES.split("CREATE TABLE out_bid", 1)[0]
+    script = (source + "CREATE TABLE results WITH (\n"
+              "  'connector' = 'kafka', 'topic' = 'r', 'properties.bootstrap.servers' = 'localhost:1', 'format' = 'json')\n"
+              "AS SELECT auction, url FROM bid WHERE price > 10;\n"
+              "INSERT INTO results SELECT auction, REGEXP_REPLACE(url, 'a+', 'b') FROM bid;\n")
+    result = explain(tmp_path, script)
+    assert result.returncode == 0, result.stderr
+    ctas, insert = result.stdout.split("\n== ")
+    assert ctas.startswith("== CREATE TABLE results WITH ("), result.stdout
+    operators = [line for line in ctas.splitlines() if "  #" in line]
+    assert [line.split("(")[0].lstrip("+- ") for line in operators] == ["Sink", "Calc", "TableSourceScan"], ctas
+    assert all(line.endswith("[accelerated: Accelerated[bid-to-results]]") for line in operators), ctas
+    assert insert.startswith("INSERT INTO results SELECT auction, REGEXP_REPLACE"), insert
+    assert "REGEXP_REPLACE" in insert.split("Runs on stock Flink:", 1)[1], insert
+
+
+def test_without_a_jar_in_lib_explain_takes_the_jar_of_the_distributions_flink_line():
+    """As install-jar picks it: `--flink-home` of a 1.20 distribution gets the 1.20 jar even where
+    the checkout's clusters run 2.2.1 (the 2.x jar would leave its planner hook inactive)."""
+    from accelerator import flink_lines, install
+    from accelerator.explain import default_jar
+
+    homes = [h for h in sorted(locations.cache_dir().glob("flink-*")) if (h / "bin" / "config.sh").is_file()]
+    assert locations.flink_home() in homes, homes
+    for home in homes:
+        version = install.flink_version(home)
+        if not any((home / "lib").glob("flink-accelerator-*.jar")):
+            assert default_jar(home) == locations.built_jar(flink_lines.jar_name(version)), home
+
+
 WINDOWED = """
 CREATE TABLE bid_t (auction BIGINT, price BIGINT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH (
   'connector' = 'kafka', 'topic' = 'bids', 'properties.bootstrap.servers' = 'localhost:1',
