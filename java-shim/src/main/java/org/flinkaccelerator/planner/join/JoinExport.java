@@ -65,10 +65,6 @@ public record JoinExport(String name, Map<String, Object> descriptor, List<Fallb
     /** Exports {@code node} under {@code name}, with {@code config} the plan's table configuration. */
     public static JoinExport of(String name, JoinNode node, ReadableConfig config) {
         List<FallbackReason> reasons = new ArrayList<>();
-        String line = JoinLine.problem();
-        if (line != null) {
-            reasons.add(new FallbackReason(JOIN, line));
-        }
         JoinSpec spec = node.joinSpec();
         Map<String, Object> condition = null;
         if (spec.getNonEquiCondition().isPresent()) {

@@ -37,7 +37,7 @@ public record JoinSpec(String descriptorJson, RowType leftType, RowType rightTyp
     /** Per {@code state.backend} the descriptor may name, the keyed state backend class stock then runs. */
     static final Map<String, String> BACKEND_CLASSES = Map.of(
             "hashmap", "org.apache.flink.runtime.state.heap.HeapKeyedStateBackend",
-            "rocksdb", "org.apache.flink.state.rocksdb.RocksDBKeyedStateBackend");
+            "rocksdb", RocksDbBackendOfThisLine.KEYED_BACKEND_CLASS);
     /** A batch row's columns before the joined row's: {@code $key}, {@code $key_group}, {@code $side}, {@code $order}. */
     static final int TRANSPORT_COLUMNS = 4;
 

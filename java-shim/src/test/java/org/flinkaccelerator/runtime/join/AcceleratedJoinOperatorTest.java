@@ -17,6 +17,7 @@ import org.apache.flink.streaming.api.transformations.TwoInputTransformation;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.apache.flink.util.ExceptionUtils;
+import org.flinkaccelerator.planner.AsyncStateOfThisLine;
 import org.flinkaccelerator.planner.report.AccelerationReport;
 import org.flinkaccelerator.planner.rules.AccelerateJoins;
 import org.flinkaccelerator.planner.stage.SqlPlans;
@@ -160,7 +161,10 @@ class AcceleratedJoinOperatorTest {
         assertReason("MiniBatchStreamingJoinOperator", JoinHarnesses.stockReasons(q3,
                 "table.exec.mini-batch.enabled", "true", "table.exec.mini-batch.allow-latency", "1 s",
                 "table.exec.mini-batch.size", "100"));
-        assertReason("asynchronous state", JoinHarnesses.stockReasons(q3, "table.exec.async-state.enabled", "true"));
+        // Flink 1.20 has no asynchronous SQL state (it ignores the option): the join runs accelerated there.
+        List<String> async = JoinHarnesses.stockReasons(q3, "table.exec.async-state.enabled", "true");
+        assertTrue(AsyncStateOfThisLine.EXISTS ? async.stream().anyMatch(r -> r.contains("asynchronous state"))
+                : async.isEmpty(), async.toString());
         List<String> updating = JoinHarnesses.stockReasons("SELECT a.seller, a.c, p.name FROM (SELECT seller,"
                 + " COUNT(*) AS c FROM auctions GROUP BY seller) AS a JOIN persons AS p ON a.seller = p.id");
         assertReason("the left input may carry updates: it is fed by GroupAggregate", updating);
