@@ -66,6 +66,10 @@ public record JoinExport(String name, Map<String, Object> descriptor, List<Fallb
     public static JoinExport of(String name, JoinNode node, ReadableConfig config) {
         List<FallbackReason> reasons = new ArrayList<>();
         JoinSpec spec = node.joinSpec();
+        String line = JoinLine.problem(spec.getJoinType());
+        if (line != null) {
+            reasons.add(new FallbackReason(JOIN, line));
+        }
         Map<String, Object> condition = null;
         if (spec.getNonEquiCondition().isPresent()) {
             try {
