@@ -2,61 +2,68 @@
 bytes, its fields) with how often it arrived, as stock's `InputSideHasNoUniqueKey` keeps them in a
 `MapState<row, count>`, and, for an outer side, its number of associations (the
 `OuterJoinRecordStateViews` value `Tuple2<count, numOfAssociations>`; 0 on an inner side). The
-rows of a side live in one Arrow table, appended per batch; a dict from each row's key slot and
-`$order` bytes to its place in that table finds a batch's rows (`SideRows.places`) for every
-backend and join type, at a cost per batch row rather than per held row."""
+rows of a side live in one Arrow table, appended per batch. A `row_index.RowIndex` of each
+row's key slot and `$order` bytes finds a batch's rows (`SideRows.places`) for every backend and
+join type, at a cost per batch row rather than per held row, in 16 bytes per held row."""
 
 from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
+from accelerator.join.row_index import RowIndex, first_of_each, row_key_hashes
 from accelerator.join.spec import LEFT, ORDER, RIGHT, JoinSpec
 from accelerator.sidecar.key_slots import KeySlots
 
 SLOT = "$slot"
 _MAX_CHUNKS = 64
-#: What one entry of a side's row index takes beyond its row's bytes (the key's bytes object
-#: header and slot bytes, the dict slot and the place int; from sys.getsizeof on CPython 3.11),
-#: for the state budget.
-_INDEX_ENTRY_BYTES = 120
 
 
 class SideRows:
     """One input's distinct rows: `table` (`$slot`, `$order`, the side's fields), `count` and
-    `associations`, and an index from each row's key slot and `$order` bytes to its place in
-    `table`, kept as rows are appended, so a batch finds its rows without reading the held ones."""
+    `associations`, and a `RowIndex` of the rows, kept as rows
+    are appended, so a batch finds its rows without reading the held ones."""
 
     def __init__(self, row_schema: pa.Schema):
         self.schema = pa.schema([pa.field(SLOT, pa.int64(), nullable=False),
                                  pa.field(ORDER, pa.binary(), nullable=False)] + list(row_schema))
-        self.table = self.schema.empty_table()
         self.count = np.zeros(0, dtype=np.int64)
         self.associations = np.zeros(0, dtype=np.int64)
+        self.index = RowIndex()
         self.table_bytes = 0
-        self._index: dict[bytes, int] = {}
-        self.index_bytes = 0
+        self.table = self.schema.empty_table()
+        #: The last `places` call's rows and answer, which `add` of the same rows takes over.
+        self._looked_up: tuple | None = None
 
     @property
     def num_rows(self) -> int:
         return self.table.num_rows
+
+    @property
+    def index_bytes(self) -> int:
+        return self.index.nbytes
 
     def places(self, slots: np.ndarray, orders: pa.Array) -> tuple[np.ndarray, np.ndarray]:
         """For rows of this side (their key slots and `$order` bytes, in arrival order): each row's
         place once `add` took them (a held row keeps its place, a new distinct row comes after the
         held ones in order of first arrival) and whether the row is a new distinct row's first
         arrival."""
-        return self._places(_index_keys(slots, orders))
-
-    def _places(self, keys: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
-        get = self._index.get
-        places = np.array([get(k, -1) for k in keys], dtype=np.int64)
-        first = np.zeros(len(keys), dtype=bool)
+        slots = np.asarray(slots, dtype=np.int64)
+        orders = orders.combine_chunks() if isinstance(orders, pa.ChunkedArray) else orders
+        hashes = row_key_hashes(slots, orders)
+        places = self.index.find(hashes, lambda held, rows: self._holds(held, slots[rows], _take(orders, rows)))
+        first = np.zeros(len(slots), dtype=bool)
         unknown = np.flatnonzero(places < 0)
         if len(unknown):
-            held, new = self.num_rows, {}
-            places[unknown] = [new.setdefault(keys[at], held + len(new)) for at in unknown.tolist()]
-            first[unknown[np.unique(places[unknown], return_index=True)[1]]] = True
+            new_slots, new_orders = slots[unknown], _take(orders, unknown)
+            firsts = first_of_each(hashes[unknown], lambda a, b: (new_slots[a] == new_slots[b]) & _equal(
+                _take(new_orders, a), _take(new_orders, b)))
+            is_first = firsts == np.arange(len(unknown))
+            new_place = self.num_rows + np.cumsum(is_first) - 1
+            places[unknown] = new_place[firsts]
+            first[unknown[is_first]] = True
+        self._looked_up = (self.num_rows, slots, orders, hashes, places, first)
         return places, first
 
     def add(self, rows: pa.Table, counts: np.ndarray) -> None:
@@ -64,8 +71,10 @@ class SideRows:
         `$order`) counts up, another is appended after the held ones, in the order rows first came."""
         if rows.num_rows == 0:
             return
-        keys = _index_keys(rows.column(SLOT).to_numpy(), rows.column(ORDER))
-        places, first = self._places(keys)
+        slots = rows.column(SLOT).to_numpy()
+        orders = rows.column(ORDER).combine_chunks()
+        hashes, places, first = self._looked_up_again(slots, orders)
+        self._looked_up = None
         arrivals = np.flatnonzero(first)
         held = self.num_rows
         self.count = np.concatenate([self.count, np.zeros(len(arrivals), dtype=np.int64)])
@@ -74,21 +83,37 @@ class SideRows:
             return
         taken = rows.take(pa.array(arrivals, pa.int64()))
         self.table = pa.concat_tables([self.table, taken])
-        self.table_bytes += taken.nbytes
-        self.associations = np.concatenate([self.associations, np.zeros(len(arrivals), dtype=np.int64)])
-        new_keys = [keys[at] for at in arrivals.tolist()]
-        self._index.update(zip(new_keys, range(held, held + len(new_keys))))
-        self.index_bytes += sum(map(len, new_keys)) + _INDEX_ENTRY_BYTES * len(new_keys)
         if self.table.column(0).num_chunks > _MAX_CHUNKS:
             self.table = self.table.combine_chunks()
+        self.table_bytes += taken.nbytes
+        self.associations = np.concatenate([self.associations, np.zeros(len(arrivals), dtype=np.int64)])
+        self.index.insert(hashes[arrivals], held + np.arange(len(arrivals), dtype=np.int64))
+
+    def _looked_up_again(self, slots: np.ndarray, orders: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The hashes, places and first arrivals of the rows: the last `places` answer when it was
+        for these same rows with nothing added since, else a new lookup."""
+        if self._looked_up is not None:
+            held, looked_slots, looked_orders, hashes, places, first = self._looked_up
+            if held == self.num_rows and np.array_equal(looked_slots, slots) and looked_orders.equals(orders):
+                return hashes, places, first
+        places, first = self.places(slots, orders)
+        return self._looked_up[3], places, first
+
+    def _holds(self, held: np.ndarray, slots: np.ndarray, orders: pa.Array) -> np.ndarray:
+        """Per pair, whether held row `held[i]` has key slot `slots[i]` and `$order` bytes `orders[i]`."""
+        at = pa.array(held, pa.int64())
+        same_slot = self.table.column(SLOT).take(at).to_numpy() == slots
+        return same_slot & _equal(self.table.column(ORDER).take(at), orders)
 
 
-def _index_keys(slots: np.ndarray, orders: pa.Array) -> list[bytes]:
-    """One bytes object per row: its key slot (8 bytes) then its `$order` bytes."""
-    if isinstance(orders, pa.ChunkedArray):
-        orders = orders.combine_chunks()
-    return [slot.to_bytes(8, "little") + order
-            for slot, order in zip(np.asarray(slots, dtype=np.int64).tolist(), orders.to_pylist())]
+def _take(values: pa.Array, at: np.ndarray) -> pa.Array:
+    return values.take(pa.array(at, pa.int64()))
+
+
+def _equal(a: pa.Array, b: pa.Array) -> np.ndarray:
+    a = a.combine_chunks() if isinstance(a, pa.ChunkedArray) else a
+    b = b.combine_chunks() if isinstance(b, pa.ChunkedArray) else b
+    return pc.equal(a, b).to_numpy(zero_copy_only=False)
 
 
 class JoinState:

@@ -103,8 +103,11 @@ def measure(shape: str, backend: str, rows: int, batch_rows: int, profile: bool)
     if profiler:
         profiler.disable()
     cpu = time.process_time() - start
+    held = sum(side.num_rows for side in stage.state.sides)
+    state_bytes = stage.state.nbytes() + (0 if stage.key_maps is None else stage.key_maps.nbytes())
     print(f"{shape} {backend}: {rows:,} rows in batches of {batch_rows:,}: {emitted:,} joined rows,"
-          f" {cpu:.2f} CPU-s, {cpu / rows * 1e6:.2f} CPU-s per million input rows", flush=True)
+          f" {cpu:.2f} CPU-s, {cpu / rows * 1e6:.2f} CPU-s per million input rows; state {state_bytes:,} bytes in"
+          f" memory for {held:,} held rows ({state_bytes / max(held, 1):.0f} bytes per held row)", flush=True)
     if profiler:
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
         pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
