@@ -33,7 +33,7 @@ from accelerator.join import hashmap_backend, matches, outer, semi_anti, spec as
 from accelerator.join.condition import open_condition
 from accelerator.join.spec import LEFT, ORDER, RIGHT, SIDE
 from accelerator.join.state import SLOT, JoinState
-from accelerator.sidecar import keyed_state
+from accelerator.sidecar import keyed_state, state_calls
 from accelerator.sidecar.row_kinds import INSERT
 from accelerator.sidecar.stages import register
 
@@ -224,8 +224,21 @@ class JoinStage:
         return pa.Table.from_arrays(columns, schema=held.schema.remove_metadata()).cast(held.schema)
 
     def _check_budget(self, batch: pa.RecordBatch) -> None:
-        held = self.state.nbytes() + (0 if self.key_maps is None else self.key_maps.nbytes())
-        keyed_state.check_budget(self.name, "the join's state", f"{self.state.entries} keys", held, batch)
+        held, budget = self._held_bytes(), state_calls.long(batch, state_calls.STATE_BUDGET)
+        directory = state_calls.optional_text(batch, state_calls.SPILL_DIRECTORY)
+        if held > budget and self.state.spill(held, budget, directory,
+                                              state_calls.optional_text(batch, state_calls.SUBTASK_INDEX)):
+            held = self._held_bytes()
+        keyed_state.check_budget(self.name, "the join's state", f"{self.state.entries} keys", held, batch,
+                                 f"its held rows are spilled to files in {self.state.spill_files.directory}; what"
+                                 f" outgrew the budget is what stays in memory: the row index, counts and key maps")
+
+    def _held_bytes(self) -> int:
+        return self.state.nbytes() + (0 if self.key_maps is None else self.key_maps.nbytes())
+
+    def close(self) -> None:
+        """Removes the stage's spill files."""
+        self.state.spill_files.close()
 
 
 register(KIND, JoinStage)

@@ -2,11 +2,14 @@
 bytes, its fields) with how often it arrived, as stock's `InputSideHasNoUniqueKey` keeps them in a
 `MapState<row, count>`, and, for an outer side, its number of associations (the
 `OuterJoinRecordStateViews` value `Tuple2<count, numOfAssociations>`; 0 on an inner side). The
-rows of a side live in one Arrow table, appended per batch. A `row_index.RowIndex` of each
+rows of a side live in one Arrow table, appended per batch; its older part may be spilled to
+memory-mapped files (`spill`) when the state outgrows its budget. A `row_index.RowIndex` of each
 row's key slot and `$order` bytes finds a batch's rows (`SideRows.places`) for every backend and
 join type, at a cost per batch row rather than per held row, in 16 bytes per held row."""
 
 from __future__ import annotations
+
+import logging
 
 import numpy as np
 import pyarrow as pa
@@ -14,15 +17,18 @@ import pyarrow.compute as pc
 
 from accelerator.join.row_index import RowIndex, first_of_each, row_key_hashes
 from accelerator.join.spec import LEFT, ORDER, RIGHT, JoinSpec
+from accelerator.join.spill import SpillFiles
 from accelerator.sidecar.key_slots import KeySlots
+
+log = logging.getLogger(__name__)
 
 SLOT = "$slot"
 _MAX_CHUNKS = 64
 
 
 class SideRows:
-    """One input's distinct rows: `table` (`$slot`, `$order`, the side's fields), `count` and
-    `associations`, and a `RowIndex` of the rows, kept as rows
+    """One input's distinct rows: `table` (`$slot`, `$order`, the side's fields: its spilled rows,
+    then those in memory), `count` and `associations`, and a `RowIndex` of the rows, kept as rows
     are appended, so a batch finds its rows without reading the held ones."""
 
     def __init__(self, row_schema: pa.Schema):
@@ -31,8 +37,12 @@ class SideRows:
         self.count = np.zeros(0, dtype=np.int64)
         self.associations = np.zeros(0, dtype=np.int64)
         self.index = RowIndex()
+        #: The bytes of the rows held in memory (the spilled ones are the OS's to page).
         self.table_bytes = 0
-        self.table = self.schema.empty_table()
+        #: The spilled rows, one memory-mapped table per spill file, oldest first.
+        self._spilled: list[pa.Table] = []
+        self._memory = self.schema.empty_table()
+        self.table = self._memory
         #: The last `places` call's rows and answer, which `add` of the same rows takes over.
         self._looked_up: tuple | None = None
 
@@ -43,6 +53,10 @@ class SideRows:
     @property
     def index_bytes(self) -> int:
         return self.index.nbytes
+
+    @property
+    def spilled_rows(self) -> int:
+        return sum(part.num_rows for part in self._spilled)
 
     def places(self, slots: np.ndarray, orders: pa.Array) -> tuple[np.ndarray, np.ndarray]:
         """For rows of this side (their key slots and `$order` bytes, in arrival order): each row's
@@ -82,12 +96,24 @@ class SideRows:
         if len(arrivals) == 0:
             return
         taken = rows.take(pa.array(arrivals, pa.int64()))
-        self.table = pa.concat_tables([self.table, taken])
-        if self.table.column(0).num_chunks > _MAX_CHUNKS:
-            self.table = self.table.combine_chunks()
+        self._memory = pa.concat_tables([self._memory, taken])
+        if self._memory.column(0).num_chunks > _MAX_CHUNKS:
+            self._memory = self._memory.combine_chunks()
+        self.table = pa.concat_tables(self._spilled + [self._memory])
         self.table_bytes += taken.nbytes
         self.associations = np.concatenate([self.associations, np.zeros(len(arrivals), dtype=np.int64)])
         self.index.insert(hashes[arrivals], held + np.arange(len(arrivals), dtype=np.int64))
+
+    def spill(self, files: SpillFiles, side: int) -> int:
+        """Moves the rows held in memory to a file of `files` (read back mapped); the bytes moved."""
+        moved = self.table_bytes
+        if self._memory.num_rows == 0:
+            return 0
+        self._spilled = files.merged(side, self._spilled + [files.write(side, self._memory)])
+        self._memory = self.schema.empty_table()
+        self.table = pa.concat_tables(self._spilled + [self._memory])
+        self.table_bytes = 0
+        return moved
 
     def _looked_up_again(self, slots: np.ndarray, orders: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The hashes, places and first arrivals of the rows: the last `places` answer when it was
@@ -121,11 +147,25 @@ class JoinState:
         self.spec = spec
         self.sides = (SideRows(spec.side_schema(LEFT)), SideRows(spec.side_schema(RIGHT)))
         self.key_slots = KeySlots(lambda capacity: None)
+        self.spill_files = SpillFiles(spec.name)
 
     @property
     def entries(self) -> int:
         return self.key_slots.entries
 
     def nbytes(self) -> int:
+        """The state's bytes in memory, counted against its budget (spilled rows are not)."""
         return self.key_slots.nbytes() + sum(s.table_bytes + s.index_bytes + s.count.nbytes + s.associations.nbytes
                                              for s in self.sides)
+
+    def spill(self, held: int, budget: int, directory: str | None, subtask: str | None) -> int:
+        """Moves both sides' rows held in memory to spill files in `directory` (the process's temp
+        directory when None), because the state's `held` bytes outgrew its `budget`; the bytes moved."""
+        first = self.spill_files.directory is None
+        where = self.spill_files.place(directory, subtask)
+        if first:
+            log.info("stage %r (subtask %s): the join's state (%d bytes in memory) outgrew its budget of %d bytes;"
+                     " its held rows now spill to Arrow files in %s, read back memory-mapped", self.spec.name,
+                     subtask or "unknown", held, budget, where)
+        return sum(rows.spill(self.spill_files, side) for side, rows in ((LEFT, self.sides[LEFT]),
+                                                                         (RIGHT, self.sides[RIGHT])))

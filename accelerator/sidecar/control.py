@@ -74,6 +74,9 @@ class SidecarControl:
         with self._lock:
             closed = self._stages.pop(stage_id, None)
         if closed is not None:
+            close = getattr(closed[1], "close", None)
+            if close is not None:
+                close()  # a stage holding files (a join's spilled rows) removes them
             log.info("closed stage %d (%s)", stage_id, closed[0])
 
     def lastError(self) -> str:

@@ -63,16 +63,17 @@ class StateBudgetError(ValueError):
     """The state outgrew the managed memory the operator reserved for it."""
 
 
-def check_budget(stage: str, held: str, entries: str, size: int, batch: pa.RecordBatch) -> None:
+def check_budget(stage: str, held: str, entries: str, size: int, batch: pa.RecordBatch,
+                 spilled: str = "this version does not spill state to disk") -> None:
     """Fails when `size` bytes of state (`held` says what, `entries` how many, for the message)
-    exceed the budget the call carries (`state_calls.STATE_BUDGET`)."""
+    exceed the budget the call carries (`state_calls.STATE_BUDGET`); `spilled` says what went to
+    disk already."""
     budget = state_calls.long(batch, state_calls.STATE_BUDGET)
     if size > budget:
         raise StateBudgetError(
             f"stage {stage!r}: {held} ({entries}, {size} bytes) outgrew its budget of {budget} bytes, the operator's share"
             f" of the slot's managed memory; raise taskmanager.memory.managed.size, or the OPERATOR weight in"
-            f" taskmanager.memory.managed.consumer-weights, or the job's parallelism (this version does not"
-            f" spill state to disk)")
+            f" taskmanager.memory.managed.consumer-weights, or the job's parallelism ({spilled})")
 
 
 def check_state_format(stage: str, batch: pa.RecordBatch, version: int, fingerprint: str | None,

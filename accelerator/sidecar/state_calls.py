@@ -19,7 +19,7 @@ KEY_GROUP_END = b"accelerator.key_group_end"
 STATE_FORMAT = b"accelerator.state_format"
 STATE_FINGERPRINT = b"accelerator.state_fingerprint"
 #: the calls that grow the state: the bytes of managed memory the operator reserved for the
-#: state; past them the call fails (no spill in this version).
+#: state; past them the call fails (a join first spills its held rows to disk).
 STATE_BUDGET = b"accelerator.state_budget"
 #: snapshot request: which piece of the checkpoint's snapshot (0 takes the snapshot) and the most
 #: Arrow buffer bytes a piece holds; its answer: how many pieces the snapshot has, and "1" when the
@@ -28,6 +28,10 @@ SNAPSHOT_PIECE = b"accelerator.snapshot_piece"
 SNAPSHOT_PIECE_BYTES = b"accelerator.snapshot_piece_bytes"
 SNAPSHOT_PIECES = b"accelerator.snapshot_pieces"
 SNAPSHOT_CONTINUES = b"accelerator.snapshot_continues"
+#: the calls that grow the state, optional: a local directory for spill files (one of the
+#: TaskManager's io.tmp.dirs) and the operator's subtask index, which names them.
+SPILL_DIRECTORY = b"accelerator.spill_directory"
+SUBTASK_INDEX = b"accelerator.subtask_index"
 #: every answer: the state's entries and approximate bytes after the call (gauges).
 STATE_ENTRIES = b"accelerator.state_entries"
 STATE_BYTES = b"accelerator.state_bytes"
@@ -50,6 +54,11 @@ def text(batch: pa.RecordBatch, key: bytes) -> str:
     if key not in metadata:
         raise CallError(f"{call_of(batch)} needs schema metadata {key.decode()!r}")
     return metadata[key].decode()
+
+
+def optional_text(batch: pa.RecordBatch, key: bytes) -> str | None:
+    value = (batch.schema.metadata or {}).get(key)
+    return None if value is None else value.decode()
 
 
 def long(batch: pa.RecordBatch, key: bytes) -> int:
