@@ -18,17 +18,26 @@ public final class ChangelogCalls implements SidecarStateCalls {
     public static final String ROW = "$row";
     public static final String KIND = "$kind";
 
-    private final WindowAggCalls calls;
-    private final String stateBudget;
+    /**
+     * update and restore: a local directory the stage may spill held state to (one of the
+     * TaskManager's io.tmp.dirs) and the subtask index that names its files there.
+     */
+    public static final String SPILL_DIRECTORY = "accelerator.spill_directory";
+    public static final String SUBTASK_INDEX = "accelerator.subtask_index";
 
-    public ChangelogCalls(SidecarStage stage, long stateBudget) {
+    private final WindowAggCalls calls;
+    /** What every call that grows the state carries: the budget and where to spill. */
+    private final Map<String, String> growing;
+
+    public ChangelogCalls(SidecarStage stage, long stateBudget, String spillDirectory, int subtaskIndex) {
         this.calls = new WindowAggCalls(stage, stateBudget);
-        this.stateBudget = Long.toString(stateBudget);
+        this.growing = Map.of(WindowAggCalls.STATE_BUDGET, Long.toString(stateBudget),
+                SPILL_DIRECTORY, spillDirectory, SUBTASK_INDEX, Integer.toString(subtaskIndex));
     }
 
     /** Runs {@code batch} in row order; the answer (closed by the caller) holds every row to emit, in order. */
     public VectorSchemaRoot update(VectorSchemaRoot batch) {
-        return calls.call(batch, "update", Map.of(WindowAggCalls.STATE_BUDGET, stateBudget));
+        return calls.call(batch, "update", growing);
     }
 
     @Override
@@ -44,7 +53,7 @@ public final class ChangelogCalls implements SidecarStateCalls {
         metadata.put(WindowAggCalls.KEY_GROUP_END, Integer.toString(last));
         metadata.put(WindowAggCalls.STATE_FORMAT, Integer.toString(format));
         metadata.put(WindowAggCalls.STATE_FINGERPRINT, fingerprint);
-        metadata.put(WindowAggCalls.STATE_BUDGET, stateBudget);
+        metadata.putAll(growing);
         calls.call(entries, "restore", metadata).close();
     }
 

@@ -67,7 +67,8 @@ public abstract class KeyedRowBatchOperator<S extends ChangelogSpec> extends Sid
 
     @Override
     protected ChangelogCalls openCalls(SidecarStage stage, long stateBudget) {
-        return new ChangelogCalls(stage, stateBudget);
+        return new ChangelogCalls(stage, stateBudget, spillDirectory(),
+                getRuntimeContext().getTaskInfo().getIndexOfThisSubtask());
     }
 
     /** Sets up the buffers; a subclass reading its own state calls it first. */

@@ -96,6 +96,16 @@ public abstract class SidecarStateOperator<S extends SidecarStateSpec, C extends
     /** The calls of the stage just opened, whose {@code update} and {@code restore} fail past {@code stateBudget}. */
     protected abstract C openCalls(SidecarStage stage, long stateBudget);
 
+    /**
+     * The local directory a stage spills held state to: one of the TaskManager's io.tmp.dirs (its
+     * I/O manager's directory there, removed when the TaskManager stops), picked by subtask as
+     * Flink spreads its own spill files.
+     */
+    protected String spillDirectory() {
+        String[] directories = getContainingTask().getEnvironment().getIOManager().getSpillingDirectoriesPaths();
+        return directories[getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() % directories.length];
+    }
+
     /** Reads the operator's own settings and state, before the sidecar starts and its state is restored. */
     protected abstract void initializeOwnState(StateInitializationContext context) throws Exception;
 

@@ -8,6 +8,7 @@ import java.util.Random;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.dag.Transformation;
 import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.core.memory.ManagedMemoryUseCase;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.hashmap.HashMapStateBackend;
@@ -88,9 +89,23 @@ final class JoinHarnesses {
         KeyedTwoInputStreamOperatorTestHarness<RowData, RowData, RowData, RowData> harness(
                 TwoInputStreamOperator<RowData, RowData, RowData> operator, int parallelism, int subtask)
                 throws Exception {
+            return harness(operator, parallelism, subtask, 0);
+        }
+
+        /**
+         * As {@link #harness(TwoInputStreamOperator, int, int)}; with {@code budget} above 0 the
+         * operator's OPERATOR share of the slot's managed memory is about that many bytes.
+         */
+        KeyedTwoInputStreamOperatorTestHarness<RowData, RowData, RowData, RowData> harness(
+                TwoInputStreamOperator<RowData, RowData, RowData> operator, int parallelism, int subtask, long budget)
+                throws Exception {
             var harness = new KeyedTwoInputStreamOperatorTestHarness<>(operator, leftKeys, rightKeys, keyType,
                     StockKeyedOperator.MAX_PARALLELISM, parallelism, subtask);
             harness.setStateBackend(backend.equals("rocksdb") ? RocksDbBackend.of(true) : new HashMapStateBackend());
+            if (budget > 0) {
+                harness.getStreamConfig().setManagedMemoryFractionOperatorOfUseCase(ManagedMemoryUseCase.OPERATOR,
+                        (double) budget / harness.getEnvironment().getMemoryManager().getMemorySize());
+            }
             harness.setup(new RowDataSerializer(outputType));
             return harness;
         }
@@ -104,12 +119,19 @@ final class JoinHarnesses {
          */
         List<String> run(java.util.function.Supplier<TwoInputStreamOperator<RowData, RowData, RowData>> operators,
                 List<Event> events, List<Integer> barriers, int cut, int before, int after) throws Exception {
+            return run(operators, events, barriers, cut, before, after, 0);
+        }
+
+        /** As {@link #run}, each operator with a managed-memory share of about {@code budget} bytes (0: the harness's). */
+        List<String> run(java.util.function.Supplier<TwoInputStreamOperator<RowData, RowData, RowData>> operators,
+                List<Event> events, List<Integer> barriers, int cut, int before, int after, long budget)
+                throws Exception {
             List<String> out = new ArrayList<>();
             OperatorSubtaskState[] states = new OperatorSubtaskState[before];
             List<KeyedTwoInputStreamOperatorTestHarness<RowData, RowData, RowData, RowData>> first = new ArrayList<>();
             try {
                 for (int i = 0; i < before; i++) {
-                    first.add(harness(operators.get(), before, i));
+                    first.add(harness(operators.get(), before, i, budget));
                     first.get(i).open();
                 }
                 long checkpoint = 0;
@@ -138,7 +160,7 @@ final class JoinHarnesses {
             List<KeyedTwoInputStreamOperatorTestHarness<RowData, RowData, RowData, RowData>> second = new ArrayList<>();
             try {
                 for (int i = 0; i < after; i++) {
-                    second.add(harness(operators.get(), after, i));
+                    second.add(harness(operators.get(), after, i, budget));
                     second.get(i).initializeState(AbstractStreamOperatorTestHarness.repartitionOperatorState(merged,
                             StockKeyedOperator.MAX_PARALLELISM, before, after, i));
                     second.get(i).open();
