@@ -36,8 +36,8 @@ final class OverAggCalls implements SidecarStateCalls {
     }
 
     @Override
-    public VectorSchemaRoot snapshot() {
-        return calls.call(null, "snapshot", Map.of());
+    public VectorSchemaRoot snapshot(int piece, long maxBytes) {
+        return calls.snapshot(piece, maxBytes);
     }
 
     @Override
