@@ -27,10 +27,6 @@ public final class WindowAggStateFormat {
 
     private WindowAggStateFormat() {}
 
-    public static String marker(String fingerprint) {
-        return FORMAT.marker(fingerprint);
-    }
-
     /** Fails unless the restored markers (the union of all subtasks') say this jar and this query wrote the state. */
     public static void checkMarkers(Iterable<String> markers, String fingerprint) {
         boolean any = false;
