@@ -9,12 +9,19 @@ import org.apache.flink.table.planner.plan.nodes.exec.spec.DynamicTableSourceSpe
 import org.apache.flink.table.planner.plan.nodes.exec.spec.JoinSpec;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecCalc;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecExchange;
+import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecGlobalWindowAggregate;
+import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecIntervalJoin;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecJoin;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecTableSourceScan;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecUnion;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecWatermarkAssigner;
+import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecWindowAggregate;
+import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecWindowDeduplicate;
+import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecWindowJoin;
+import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecWindowRank;
 import org.apache.flink.table.runtime.operators.join.FlinkJoinType;
 import org.apache.flink.types.RowKind;
+import org.flinkaccelerator.planner.windowagg.AcceleratedWindowAggExecNode;
 import org.flinkaccelerator.planner.windowagg.StockFields;
 
 /**
@@ -23,14 +30,22 @@ import org.flinkaccelerator.planner.windowagg.StockFields;
  * with their kinds (exchanges, Calcs, watermark assigners, unions) and through regular INNER and SEMI
  * joins (StreamingJoinOperator emits an inner join's rows, StreamingSemiAntiJoinOperator a semi join's
  * left rows, with the input row's kind, so inserts only from insert-only inputs: a join of three or
- * more tables, {@code IN} after {@code IN}), and asks each source scan for its changelog mode; any other
- * node on the way (an outer or anti join among them: they retract rows) leaves it unknown, and the
- * join stays stock.
+ * more tables, {@code IN} after {@code IN}), and asks each source scan for its changelog mode. The
+ * window TVF operators (aggregate, its global phase, top-N, deduplication, join) and interval joins
+ * emit inserts only whatever they read (each window or pair is emitted once, when the watermark
+ * passes it: Flink's changelog-mode inference gives them INSERT_ONLY), so the walk ends there, as it
+ * does at the accelerated window aggregate that replaces one. Any other node on the way (an outer or
+ * anti join among them: they retract rows) leaves it unknown, and the join stays stock.
  */
 final class InsertOnlyInputs {
     /** The nodes whose output is insert-only when all their inputs are. */
     private static final Set<Class<?>> PASS_KINDS = Set.of(StreamExecExchange.class, StreamExecCalc.class,
             StreamExecWatermarkAssigner.class, StreamExecUnion.class);
+
+    /** The nodes whose output is insert-only whatever their inputs are. */
+    private static final Set<Class<?>> EMIT_INSERTS = Set.of(StreamExecWindowAggregate.class,
+            StreamExecGlobalWindowAggregate.class, StreamExecWindowRank.class, StreamExecWindowDeduplicate.class,
+            StreamExecWindowJoin.class, StreamExecIntervalJoin.class, AcceleratedWindowAggExecNode.class);
 
     private InsertOnlyInputs() {}
 
@@ -38,6 +53,9 @@ final class InsertOnlyInputs {
     static String problem(ExecNode<?> input) {
         if (input.getClass() == StreamExecTableSourceScan.class) {
             return sourceProblem((StreamExecTableSourceScan) input);
+        }
+        if (EMIT_INSERTS.contains(input.getClass())) {
+            return null;
         }
         if (!PASS_KINDS.contains(input.getClass()) && !passesInsertsJoin(input)) {
             return "it is fed by " + input.getDescription() + ", whose output is not known to be insert-only";

@@ -77,4 +77,31 @@ class InsertOnlyInputsTest {
         assertNull(found.get(1).fields().leftInsertOnly());
         assertNull(found.get(1).fields().rightInsertOnly());
     }
+
+    /**
+     * Nexmark q7's shape: bids joined with the highest price of each 10-second tumbling window. The
+     * window aggregate emits each window once (an insert), so the join's right input is insert-only;
+     * the two-phase plan's global window aggregate likewise.
+     */
+    @Test
+    void aWindowAggregateFeedsTheJoinInsertsOnly() {
+        for (String phases : List.of("ONE_PHASE", "TWO_PHASE")) {
+            List<JoinNode.Found> found = JoinNode.find(new SqlPlans().set("table.optimizer.agg-phase-strategy", phases)
+                    .plan("""
+                    CREATE TABLE bid (auction BIGINT, price BIGINT, ts TIMESTAMP(3),
+                      WATERMARK FOR ts AS ts - INTERVAL '2' SECOND) WITH ('connector' = 'kafka', 'topic' = 'bid',
+                      'properties.bootstrap.servers' = 'localhost:9092', 'scan.startup.mode' = 'earliest-offset',
+                      'format' = 'json');
+                    CREATE TABLE q7 (auction BIGINT, price BIGINT) WITH ('connector' = 'blackhole');
+                    INSERT INTO q7 SELECT B.auction, B.price FROM bid AS B JOIN (
+                      SELECT MAX(price) AS maxprice, window_end AS wend
+                      FROM TABLE(TUMBLE(TABLE bid, DESCRIPTOR(ts), INTERVAL '10' SECOND))
+                      GROUP BY window_start, window_end) AS B1
+                    ON B.price = B1.maxprice WHERE B.ts BETWEEN B1.wend - INTERVAL '10' SECOND AND B1.wend;
+                    """));
+            assertEquals(1, found.size(), found.toString());
+            assertNull(found.get(0).fields().leftInsertOnly(), phases);
+            assertNull(found.get(0).fields().rightInsertOnly(), phases);
+        }
+    }
 }
