@@ -164,7 +164,7 @@ bench-p2: setup
 # The stateful Nexmark queries of issue 18 and the regular joins of issue 19 on both state backends,
 # checkpointed every 10 s into exactly-once sinks: its own section. One round of 40 jobs after 20 warm-ups; its first run (2026-12-06,
 # 2 cores shared at load average ~35) took 53 minutes, 17 of them q17's two accelerated runs.
-BENCH_STATEFUL_ARGS = --events 400000 --parallelism 1 --queries q4_agg,q5_agg,q7_agg,q11,q12,q15,q16,q17,q18,q19,q3,q4,q20 \
+BENCH_STATEFUL_ARGS = --events 400000 --parallelism 1 --queries q4_agg,q5_agg,q7_agg,q11,q12,q15,q16,q17,q18,q19,q3,q4,q7,q20 \
 	--rounds 1 --state-backends hashmap,rocksdb --section stateful
 bench-stateful: setup
 	$(PY) -m accelerator bench $(BENCH_STATEFUL_ARGS) --docs docs/performance.md \

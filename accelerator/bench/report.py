@@ -370,7 +370,7 @@ SECTIONS = {
     "stateful": ("Stateful queries",
                  "The Nexmark queries whose operators issue 18 covers (q11, q12, q15-q19, and the aggregation "
                  "halves of q4, q5 and q7: their windowed or grouped aggregation without the join) and the "
-                 "regular joins of issue 19 (q3, q4, q20), at "
+                 "regular joins of issue 19 (q3, q4, q7, q20), at "
                  "parallelism 1, each run stock and accelerated on the hashmap and on the RocksDB state backend "
                  "in the same run, with the accelerator's stateful operators on ("
                  + ", ".join(f"`{option}`" for option in STATEFUL_OPTIONS)
