@@ -1,0 +1,205 @@
+"""The `group_window` stage: the sidecar half of an accelerated event-time group window aggregate
+(`GROUP BY TUMBLE/HOP/SESSION(rowtime, ...)`, stock's `AggregateWindowOperator`).
+
+The JVM operator keeps Flink's control flow: it registers and deletes the event-time timers this
+stage names, at the same points and in the same order as stock, and emits each window's row when
+Flink's timer service fires its timer. The stage holds the accumulators. Calls, named in the
+request schema's metadata as every stateful stage's are (`accelerator.sidecar.state_calls`):
+
+- `update` (metadata `accelerator.progress`: the timer service's watermark): rows in arrival order
+  (`$key`, `$key_group`, `$time`, the aggregates' argument and FILTER columns). Answers the timer
+  changes in order (`$key`, `$op`: 1 register, -1 delete, `$start`, `$end`; the timer is at
+  `$end - 1`) and, in metadata `accelerator.dropped`, the rows dropped as late.
+- `fire` (metadata `accelerator.watermark`): answers every window whose timer the watermark
+  reaches (`$key`, `$start`, `$end`, the aggregate values, the window properties) and clears
+  what stock's `cleanWindowIfNeeded` clears.
+- `snapshot` / `restore`: the state as Arrow rows grouped by key group: `$key_group`, `$key`,
+  `$start`, `$end`, `$namespace` (it holds accumulators), `$timer` (its timer is registered), the
+  accumulator fields (`$acc<i>`, NULL where it holds none).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from accelerator.formats import timestamps, types
+from accelerator.groupwindow import spec as specs, windows
+from accelerator.groupwindow.assignment import Assigner, Folds, NegativeWindow
+from accelerator.groupwindow.state import GroupWindowState
+from accelerator.sidecar import keyed_state, state_calls
+from accelerator.sidecar.stages import register
+from accelerator.sidecar.state_calls import CallError
+from accelerator.windowagg import accumulators
+from accelerator.windowagg.stage import operand, state_fields
+
+KIND = "group_window"
+EMPTY = keyed_state.EMPTY
+PROGRESS = b"accelerator.progress"
+WATERMARK = b"accelerator.watermark"
+START = "$start"
+END = "$end"
+OP = "$op"
+NAMESPACE = "$namespace"
+TIMER = "$timer"
+#: The state payload format this sidecar writes and reads (GroupWindowStateFormat.VERSION in the jar).
+STATE_FORMAT_VERSION = 1
+
+
+class GroupWindowStateError(ValueError):
+    """State that cannot be restored into this stage."""
+
+
+class GroupWindowStage:
+    def __init__(self, descriptor: dict):
+        self.spec = specs.parse(descriptor)
+        self.name = self.spec.name
+        self.state = GroupWindowState(self.spec)
+        window_fields = [pa.field(specs.KEY, pa.binary(), nullable=False), pa.field(START, pa.int64(), nullable=False),
+                         pa.field(END, pa.int64(), nullable=False)]
+        self.ops_schema = pa.schema([window_fields[0], pa.field(OP, pa.int8(), nullable=False)] + window_fields[1:])
+        self.fire_schema = pa.schema(window_fields + list(self.spec.output_fields))
+        self.acc_fields = [pa.field(n, types.to_arrow(t)) for n, t in state_fields(self.spec.aggregates)]
+        self.state_schema = pa.schema([pa.field(specs.KEY_GROUP, pa.int32(), nullable=False)] + window_fields
+                                      + [pa.field(NAMESPACE, pa.bool_(), nullable=False),
+                                         pa.field(TIMER, pa.bool_(), nullable=False)] + self.acc_fields)
+        self._calls = {"update": self.update, "fire": self.fire, "snapshot": self.snapshot, "restore": self.restore}
+
+    def process(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+        return keyed_state.run_call(self.name, KIND, self._calls, self.state, batch)
+
+    # -- update ------------------------------------------------------------------------------
+
+    def update(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+        keyed_state.check_columns(self.name, batch, self.spec.input_schema, "update")
+        progress = state_calls.long(batch, PROGRESS)
+        time = batch.column(specs.TIME)
+        if time.null_count:
+            raise CallError(f"stage {self.name!r}: a row's {specs.TIME} is NULL (stock Flink fails the job too)")
+        folds = Folds(self.state, [operand(a, batch) for a in self.spec.aggregates])
+        assigner = Assigner(self.state, folds, progress)
+        keys = batch.column(specs.KEY).to_pylist()
+        key_groups = batch.column(specs.KEY_GROUP).to_pylist()
+        try:
+            for i, (key, key_group, t) in enumerate(zip(keys, key_groups, time.to_pylist())):
+                assigner.row(i, key, key_group, t)
+        except NegativeWindow as e:
+            raise CallError(f"stage {self.name!r}: a row falls into window [{e.args[0][0]}, {e.args[0][1]}), which ends"
+                            f" before the epoch; stock Flink keeps such windows until watermark 0, which the"
+                            f" accelerated group window aggregate does not reproduce: run the job with"
+                            f" accelerator.group-window-aggregate.enabled: false") from None
+        folds.apply()
+        keyed_state.check_budget(self.name, "the group window state", f"{self.state.entries} windows and timers",
+                                 self.state.nbytes(), batch)
+        ops = assigner.ops
+        columns = [pa.array([o[0] for o in ops], pa.binary()), pa.array([o[1] for o in ops], pa.int8()),
+                   pa.array([o[2][0] for o in ops], pa.int64()), pa.array([o[2][1] for o in ops], pa.int64())]
+        return state_calls.answer(pa.RecordBatch.from_arrays(columns, schema=self.ops_schema),
+                                  dropped=assigner.dropped)
+
+    # -- fire --------------------------------------------------------------------------------
+
+    def fire(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+        watermark = state_calls.long(batch, WATERMARK)
+        state, window = self.state, self.spec.window
+        fired: list[tuple[bytes, tuple[int, int]]] = []
+        for key, entry in state.keys.items():
+            for w in entry.timers:
+                if w[1] - 1 <= watermark:
+                    fired.append((key, w))
+        n = len(fired)
+        if window.type == "hop":
+            values = self._merged_panes(fired)
+        else:
+            slots = np.array([state.keys[k].namespaces[w] for k, w in fired], dtype=np.int64)
+            values = [column.value(slots) for column in state.accumulators]
+        for key, w in fired:
+            entry = state.keys[key]
+            state.delete(entry, w)
+            if window.type == "hop":
+                for pane in windows.panes(w, window.pane_ms):
+                    if pane in entry.namespaces and windows.last_window(pane, window.size_ms, window.slide_ms) == w:
+                        state.drop_namespace(entry, pane)
+            else:
+                state.drop_namespace(entry, w)
+            state.forget_if_empty(key)
+        starts = np.array([w[0] for _, w in fired], dtype=np.int64)
+        ends = np.array([w[1] for _, w in fired], dtype=np.int64)
+        columns = [pa.array([k for k, _ in fired], pa.binary()), pa.array(starts, pa.int64()),
+                   pa.array(ends, pa.int64())]
+        columns += [v.cast(f.type) for v, f in zip(values, self.spec.output_fields)]
+        millis = {"window_start": starts, "window_end": ends, "window_time": ends - 1}
+        columns += [timestamps.from_parts(millis[p], np.zeros(n, dtype=np.int32))
+                    for p in self.spec.window_properties]
+        return pa.RecordBatch.from_arrays(columns, schema=self.fire_schema)
+
+    def _merged_panes(self, fired: list) -> list[pa.Array]:
+        """`PanedWindowProcessFunction.prepareAggregateAccumulatorForEmit`: fresh accumulators with
+        the window's panes merged into them in order."""
+        state, window = self.state, self.spec.window
+        every = np.arange(len(fired))
+        merged = [accumulators.for_aggregate(a, len(fired)) for a in self.spec.aggregates]
+        for column in merged:
+            column.reset(every)
+        for position in range(window.size_ms // window.pane_ms):
+            at, slots = [], []
+            for i, (key, w) in enumerate(fired):
+                slot = state.keys[key].namespaces.get((w[0] + position * window.pane_ms,
+                                                        w[0] + (position + 1) * window.pane_ms))
+                if slot is not None:
+                    at.append(i)
+                    slots.append(slot)
+            if at:
+                at, slots = np.array(at, dtype=np.int64), np.array(slots, dtype=np.int64)
+                for target, source in zip(merged, state.accumulators):
+                    target.merge(at, source.state(slots))
+        return [column.value(every) for column in merged]
+
+    # -- snapshot and restore ----------------------------------------------------------------
+
+    def snapshot(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+        rows = []
+        for key, entry in self.state.keys.items():
+            for w in sorted(set(entry.namespaces) | entry.timers):
+                rows.append((entry.key_group, key, w, entry.namespaces.get(w, -1), w in entry.timers))
+        rows.sort(key=lambda r: r[0])
+        slots = np.array([r[3] for r in rows], dtype=np.int64)
+        held = slots >= 0
+        columns = [pa.array([r[0] for r in rows], pa.int32()), pa.array([r[1] for r in rows], pa.binary()),
+                   pa.array([r[2][0] for r in rows], pa.int64()), pa.array([r[2][1] for r in rows], pa.int64()),
+                   pa.array(held), pa.array([r[4] for r in rows], pa.bool_())]
+        accs = [f for column in self.state.accumulators for f in column.state(np.where(held, slots, 0))]
+        for f, acc in zip(self.acc_fields, accs):
+            columns.append(pc.if_else(pa.array(held, pa.bool_()), acc.cast(f.type), pa.nulls(len(rows), f.type)))
+        metadata = keyed_state.state_metadata(STATE_FORMAT_VERSION, self.spec.fingerprint)
+        return pa.RecordBatch.from_arrays(columns, schema=self.state_schema.with_metadata(metadata))
+
+    def restore(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+        keyed_state.check_state_format(self.name, batch, STATE_FORMAT_VERSION, self.spec.fingerprint,
+                                       GroupWindowStateError, "group window aggregate", "keys, window or aggregates")
+        keyed_state.check_columns(self.name, batch, self.state_schema, "restore")
+        key_groups = keyed_state.restored_key_groups(self.name, batch, GroupWindowStateError).tolist()
+        keys = batch.column(specs.KEY).to_pylist()
+        starts, ends = batch.column(START).to_pylist(), batch.column(END).to_pylist()
+        held, timers = batch.column(NAMESPACE).to_pylist(), batch.column(TIMER).to_pylist()
+        slots = []
+        for key, key_group, start, end, has_namespace, timer in zip(keys, key_groups, starts, ends, held, timers):
+            entry = self.state.key(key, key_group)
+            w = (start, end)
+            if w in entry.namespaces or w in entry.timers:
+                raise GroupWindowStateError(f"stage {self.name!r}: restored state holds window {w} of a key twice")
+            if has_namespace:
+                slots.append(self.state.add_namespace(entry, w))
+            if timer:
+                self.state.register(entry, w)
+        at = pa.array(np.flatnonzero(np.array(held, dtype=bool)))
+        names = iter(f.name for f in self.acc_fields)
+        for column, aggregate in zip(self.state.accumulators, self.spec.aggregates):
+            column.put(np.array(slots, dtype=np.int64), [batch.column(next(names)).take(at) for _ in aggregate.acc_types])
+        keyed_state.check_budget(self.name, "the group window state", f"{self.state.entries} windows and timers",
+                                 self.state.nbytes(), batch)
+        return EMPTY
+
+
+register(KIND, GroupWindowStage)
