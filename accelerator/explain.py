@@ -36,10 +36,12 @@ DEDUPLICATIONS_SECTION = "Deduplications (accelerator.deduplicate.enabled):"
 TOP_N_SECTION = "Top-N (accelerator.top-n.enabled):"
 JOINS_SECTION = "Joins (accelerator.join.enabled):"
 OVER_AGGREGATES_SECTION = "OVER aggregates (accelerator.over-aggregate.enabled):"
+GROUP_WINDOW_AGGREGATES_SECTION = "Group window aggregates (accelerator.group-window-aggregate.enabled):"
 #: The sections of stateful operators, and how their stock lines are named in `stock_parts`.
 STATEFUL_SECTIONS = {WINDOW_AGGREGATES_SECTION: "window aggregate", GROUP_AGGREGATES_SECTION: "group aggregate",
                      DEDUPLICATIONS_SECTION: "deduplication", TOP_N_SECTION: "Top-N", JOINS_SECTION: "join",
-                     OVER_AGGREGATES_SECTION: "OVER aggregate"}
+                     OVER_AGGREGATES_SECTION: "OVER aggregate",
+                     GROUP_WINDOW_AGGREGATES_SECTION: "group window aggregate"}
 STAYS_STOCK = ": stays stock: "
 FILE_MARKER = "##### file "
 EXIT_MARKER = "##### exit "

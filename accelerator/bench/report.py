@@ -362,7 +362,8 @@ def _chart_link(png_path: Path, docs_path: Path) -> str:
 #: The options that turn the accelerator's stateful operators on, set in every accelerated run of
 #: a stateful section.
 STATEFUL_OPTIONS = ("accelerator.window-aggregate.enabled", "accelerator.group-aggregate.enabled",
-                    "accelerator.deduplicate.enabled", "accelerator.top-n.enabled", "accelerator.join.enabled")
+                    "accelerator.deduplicate.enabled", "accelerator.top-n.enabled", "accelerator.join.enabled",
+                    "accelerator.group-window-aggregate.enabled")
 
 #: Sections of docs/performance.md that a run of a subset of the queries writes (`--section`),
 #: leaving the page's main table alone: heading and what the rows show.

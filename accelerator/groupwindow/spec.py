@@ -18,8 +18,10 @@ KEY_GROUP = keyed_state.KEY_GROUP
 #: The rowtime of each row in epoch milliseconds (stock's `inputRow.getLong(rowtimeIndex)`).
 TIME = "$time"
 WINDOW_TYPES = ("tumble", "hop", "session")
-#: Stock's window properties over a TimeWindow: its start, its end, and its rowtime (end - 1 ms).
-WINDOW_PROPERTIES = ("window_start", "window_end", "window_time")
+#: Stock's window properties over a TimeWindow: its start, its end, its rowtime (end - 1 ms), and
+#: its proctime, which the planner adds to every group window and stock's aggregate handler
+#: makes NULL.
+WINDOW_PROPERTIES = ("window_start", "window_end", "window_time", "window_proctime")
 
 
 @dataclass(frozen=True)
@@ -93,9 +95,10 @@ def _parse(descriptor: dict, name: str | None) -> GroupWindowSpec:
                      f" properties")
     aggregates = [window_specs.with_result(a, v, input_types, refuse) for a, v in zip(aggregates, output)]
     for (field_name, field_type), prop in zip(output[len(aggregates):], properties):
-        if field_type.root != "TIMESTAMP" or field_type.params != (3,):
-            raise refuse(f"window property {prop!r} as {field_type.serializable()}; Flink emits TIMESTAMP(3) for a"
-                         f" TIMESTAMP rowtime")
+        expected = types.TIMESTAMP_LTZ if prop == "window_proctime" else "TIMESTAMP"
+        if field_type.root != expected or field_type.params != (3,):
+            raise refuse(f"window property {prop!r} as {field_type.serializable()}; Flink emits {expected}(3) for"
+                         f" it over a TIMESTAMP rowtime")
     state = descriptor.get("state") or {}
     return GroupWindowSpec(name, window, pa.schema([types.to_arrow_field(n, t) for n, t in fields]),
                            tuple(aggregates), properties, tuple(types.to_arrow_field(n, t) for n, t in output),

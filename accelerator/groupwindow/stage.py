@@ -11,7 +11,7 @@ request schema's metadata as every stateful stage's are (`accelerator.sidecar.st
   changes in order (`$key`, `$op`: 1 register, -1 delete, `$start`, `$end`; the timer is at
   `$end - 1`) and, in metadata `accelerator.dropped`, the rows dropped as late.
 - `fire` (metadata `accelerator.watermark`): answers every window whose timer the watermark
-  reaches (`$key`, `$start`, `$end`, the aggregate values, the window properties) and clears
+  reaches (`$key`, `$start`, `$end`, the aggregate values, the window properties; the proctime NULL) and clears
   what stock's `cleanWindowIfNeeded` clears.
 - `snapshot` / `restore`: the state as Arrow rows grouped by key group: `$key_group`, `$key`,
   `$start`, `$end`, `$namespace` (it holds accumulators), `$timer` (its timer is registered), the
@@ -130,8 +130,10 @@ class GroupWindowStage:
                    pa.array(ends, pa.int64())]
         columns += [v.cast(f.type) for v, f in zip(values, self.spec.output_fields)]
         millis = {"window_start": starts, "window_end": ends, "window_time": ends - 1}
-        columns += [timestamps.from_parts(millis[p], np.zeros(n, dtype=np.int32))
-                    for p in self.spec.window_properties]
+        properties = self.spec.output_fields[len(self.spec.aggregates):]
+        columns += [pa.nulls(n, f.type) if p == "window_proctime"
+                    else timestamps.from_parts(millis[p], np.zeros(n, dtype=np.int32))
+                    for p, f in zip(self.spec.window_properties, properties)]
         return pa.RecordBatch.from_arrays(columns, schema=self.fire_schema)
 
     def _merged_panes(self, fired: list) -> list[pa.Array]:

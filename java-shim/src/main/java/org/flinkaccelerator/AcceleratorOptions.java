@@ -207,6 +207,19 @@ public final class AcceleratorOptions {
                                     + " 'accelerator explain' lists its descriptor, or why it stays stock. Has no"
                                     + " effect unless 'accelerator.enabled' is true.");
 
+    public static final ConfigOption<Boolean> GROUP_WINDOW_AGGREGATE =
+            key("accelerator.group-window-aggregate.enabled")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Runs event-time group window aggregates (GROUP BY TUMBLE, HOP or SESSION over a TIMESTAMP"
+                                    + " rowtime, with COUNT, SUM, MIN, MAX and AVG over an insert-only input, no early or"
+                                    + " late firing) in the sidecar: when true, each one the sidecar reproduces exactly"
+                                    + " runs as an accelerated operator (its state in Flink's checkpoints, not"
+                                    + " savepoint-compatible with the stock operator), and 'accelerator explain' lists"
+                                    + " its descriptor, or why it stays stock. Has no effect unless"
+                                    + " 'accelerator.enabled' is true.");
+
     public static final ConfigOption<Boolean> FAIL_ON_FALLBACK =
             key("accelerator.fallback.fail-on-fallback")
                     .booleanType()
@@ -220,6 +233,6 @@ public final class AcceleratorOptions {
     public static List<ConfigOption<?>> all() {
         return List.of(ENABLED, PYTHON_EXECUTABLE, BATCH_SIZE, BATCH_MAX_BYTES, BATCH_MAX_DELAY, MEMORY_ARROW_LIMIT,
                 SIDECAR_TIMEOUT, SIDECAR_HEARTBEAT_INTERVAL, ENCODE_STAGES, UPSERT_ENCODE_STAGES, WINDOW_AGGREGATE,
-                GROUP_AGGREGATE, DEDUPLICATE, TOP_N, JOIN, OVER_AGGREGATE, FAIL_ON_FALLBACK);
+                GROUP_AGGREGATE, DEDUPLICATE, TOP_N, JOIN, OVER_AGGREGATE, GROUP_WINDOW_AGGREGATE, FAIL_ON_FALLBACK);
     }
 }

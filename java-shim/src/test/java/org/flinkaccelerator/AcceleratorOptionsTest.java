@@ -24,7 +24,7 @@ class AcceleratorOptionsTest {
                 "accelerator.window-aggregate.enabled",
                 "accelerator.group-aggregate.enabled", "accelerator.deduplicate.enabled",
                 "accelerator.top-n.enabled", "accelerator.join.enabled", "accelerator.over-aggregate.enabled",
-                "accelerator.fallback.fail-on-fallback"), keys);
+                "accelerator.group-window-aggregate.enabled", "accelerator.fallback.fail-on-fallback"), keys);
     }
 
     @Test
@@ -46,6 +46,7 @@ class AcceleratorOptionsTest {
         assertFalse(empty.get(AcceleratorOptions.TOP_N), "off unless asked for");
         assertFalse(empty.get(AcceleratorOptions.JOIN), "off unless asked for");
         assertFalse(empty.get(AcceleratorOptions.OVER_AGGREGATE), "off unless asked for");
+        assertFalse(empty.get(AcceleratorOptions.GROUP_WINDOW_AGGREGATE), "off unless asked for");
         assertEquals("python3", empty.get(AcceleratorOptions.PYTHON_EXECUTABLE));
         assertTrue(empty.get(AcceleratorOptions.BATCH_SIZE) > 0);
         assertTrue(empty.get(AcceleratorOptions.BATCH_MAX_BYTES).getBytes() > 0);

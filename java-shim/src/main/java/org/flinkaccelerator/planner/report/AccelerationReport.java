@@ -118,6 +118,14 @@ public final class AccelerationReport {
         }
     }
 
+    /** One group window aggregate seen with {@code accelerator.group-window-aggregate.enabled}, as an {@link OverAggregate} is. */
+    public record GroupWindowAggregate(String name, ExecNode<?> node, String descriptor, List<String> reasons,
+            String operator) implements StatefulOperator {
+        public GroupWindowAggregate {
+            reasons = List.copyOf(reasons);
+        }
+    }
+
     /** A stateful operator the report lists in a section of its own: accelerated as {@code operator}, or stock for {@code reasons}. */
     public interface StatefulOperator {
         String name();
@@ -147,6 +155,7 @@ public final class AccelerationReport {
     private final List<TopN> topNs = new ArrayList<>();
     private final List<Join> joins = new ArrayList<>();
     private final List<OverAggregate> overAggregates = new ArrayList<>();
+    private final List<GroupWindowAggregate> groupWindowAggregates = new ArrayList<>();
 
     public void accelerated(String name, List<ExecNode<?>> nodes, String operator) {
         segments.add(new Segment(name, nodes, operator, List.of(), Shape.WHOLE));
@@ -174,7 +183,8 @@ public final class AccelerationReport {
                 || deduplications.stream().anyMatch(Deduplication::accelerated)
                 || topNs.stream().anyMatch(TopN::accelerated)
                 || joins.stream().anyMatch(Join::accelerated)
-                || overAggregates.stream().anyMatch(OverAggregate::accelerated)) && !stockParts().isEmpty();
+                || overAggregates.stream().anyMatch(OverAggregate::accelerated)
+                || groupWindowAggregates.stream().anyMatch(GroupWindowAggregate::accelerated)) && !stockParts().isEmpty();
     }
 
     /** A sink (or the whole plan) that is not a segment, with why: "<sink table>: <why>". */
@@ -253,6 +263,16 @@ public final class AccelerationReport {
         return Collections.unmodifiableList(overAggregates);
     }
 
+    /** A group window aggregate that runs as {@code operator} with {@code descriptor}, or stays stock for {@code reasons}. */
+    public void groupWindowAggregate(String name, ExecNode<?> node, String descriptor, List<String> reasons,
+            String operator) {
+        groupWindowAggregates.add(new GroupWindowAggregate(name, node, descriptor, reasons, operator));
+    }
+
+    public List<GroupWindowAggregate> groupWindowAggregates() {
+        return Collections.unmodifiableList(groupWindowAggregates);
+    }
+
     public List<Segment> segments() {
         return Collections.unmodifiableList(segments);
     }
@@ -302,6 +322,9 @@ public final class AccelerationReport {
         for (OverAggregate aggregate : overAggregates) {
             markers.put(aggregate.node(), marker("OVER aggregate", aggregate));
         }
+        for (GroupWindowAggregate aggregate : groupWindowAggregates) {
+            markers.put(aggregate.node(), marker("group window aggregate", aggregate));
+        }
         StringBuilder out = new StringBuilder();
         Map<ExecNode<?>, Integer> shown = new IdentityHashMap<>();
         for (ExecNode<?> root : graph.getRootNodes()) {
@@ -319,6 +342,7 @@ public final class AccelerationReport {
         renderStateful(out, TOP_N_HEADER, topNs);
         renderStateful(out, JOINS_HEADER, joins);
         renderStateful(out, OVER_AGGREGATES_HEADER, overAggregates);
+        renderStateful(out, GROUP_WINDOW_AGGREGATES_HEADER, groupWindowAggregates);
         return out.toString();
     }
 
@@ -328,6 +352,8 @@ public final class AccelerationReport {
     static final String TOP_N_HEADER = "Top-N (accelerator.top-n.enabled):";
     static final String JOINS_HEADER = "Joins (accelerator.join.enabled):";
     static final String OVER_AGGREGATES_HEADER = "OVER aggregates (accelerator.over-aggregate.enabled):";
+    static final String GROUP_WINDOW_AGGREGATES_HEADER =
+            "Group window aggregates (accelerator.group-window-aggregate.enabled):";
 
     private static void renderStateful(StringBuilder out, String header, List<? extends StatefulOperator> operators) {
         if (operators.isEmpty()) {

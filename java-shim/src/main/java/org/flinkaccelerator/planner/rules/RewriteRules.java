@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * The rules the planner applies when the accelerator is enabled, in order: window aggregates first
  * (with accelerator.window-aggregate.enabled) and group aggregates (with
- * accelerator.group-aggregate.enabled), deduplications, Top-N, regular joins and OVER aggregates (with
+ * accelerator.group-aggregate.enabled), deduplications, Top-N, regular joins, OVER aggregates and group window aggregates (with
  * their options; none depends on Kafka), then whole Kafka segments, then
  * the Kafka sources left over, partly (rows stages feeding stock operators), then the Kafka sinks left over,
  * partly (encode stages fed by stock operators).
@@ -15,7 +15,8 @@ public final class RewriteRules {
 
     public static List<RewriteRule> all() {
         return List.of(new AccelerateWindowAggregates(), new AccelerateGroupAggregates(), new AccelerateDeduplicates(),
-                new AccelerateTopN(), new AccelerateJoins(), new AccelerateOverAggregates(), new ExportKafkaSegments(),
+                new AccelerateTopN(), new AccelerateJoins(), new AccelerateOverAggregates(), new AccelerateGroupWindowAggregates(),
+                new ExportKafkaSegments(),
                 new AccelerateKafkaSources(), new AccelerateKafkaSinks());
     }
 }

@@ -132,23 +132,33 @@ public record StockKeyedOperator(OneInputStreamOperator<RowData, RowData> stock,
      * The operator of {@code graph}'s translation whose function {@code function} accepts; fails
      * unless it reads {@code inputType} (the rows the export was made for).
      */
-    @SuppressWarnings("unchecked")
     public static StockKeyedOperator translated(SqlPlans plans, ExecNodeGraph graph, Predicate<Object> function,
             RowType inputType) {
+        return translatedOperator(plans, graph, operator -> operator instanceof KeyedProcessOperator<?, ?, ?> keyed
+                && function.test(keyed.getUserFunction()), inputType);
+    }
+
+    /**
+     * The operator of {@code graph}'s translation that {@code operator} accepts (a table runtime
+     * operator that is no {@code KeyedProcessOperator}, such as a group window's
+     * {@code WindowOperator}); fails unless it reads {@code inputType}.
+     */
+    @SuppressWarnings("unchecked")
+    public static StockKeyedOperator translatedOperator(SqlPlans plans, ExecNodeGraph graph,
+            Predicate<Object> operator, RowType inputType) {
         OneInputTransformation<RowData, RowData> found = null;
         Deque<Transformation<?>> pending = new ArrayDeque<>(plans.translate(graph));
         while (!pending.isEmpty()) {
             Transformation<?> t = pending.pop();
             if (t instanceof OneInputTransformation<?, ?> one
                     && one.getOperatorFactory() instanceof SimpleOperatorFactory<?> simple
-                    && simple.getOperator() instanceof KeyedProcessOperator<?, ?, ?> keyed
-                    && function.test(keyed.getUserFunction())) {
+                    && operator.test(simple.getOperator())) {
                 found = (OneInputTransformation<RowData, RowData>) one;
             }
             pending.addAll(t.getInputs());
         }
         if (found == null) {
-            throw new IllegalStateException("the translated plan has no such keyed function");
+            throw new IllegalStateException("the translated plan has no such keyed operator");
         }
         RowType stockInput = ((InternalTypeInfo<RowData>) found.getInputType()).toRowType();
         if (!stockInput.equals(inputType)) {

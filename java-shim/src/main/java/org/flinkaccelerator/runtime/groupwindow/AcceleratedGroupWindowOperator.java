@@ -1,0 +1,349 @@
+package org.flinkaccelerator.runtime.groupwindow;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.VarBinaryVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.core.memory.MemorySegmentFactory;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Meter;
+import org.apache.flink.metrics.MeterView;
+import org.apache.flink.runtime.checkpoint.CheckpointType;
+import org.apache.flink.runtime.state.AbstractKeyedStateBackend;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.InternalTimer;
+import org.apache.flink.streaming.api.operators.InternalTimerService;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.operators.TimestampedCollector;
+import org.apache.flink.streaming.api.operators.Triggerable;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.binary.BinarySegmentUtils;
+import org.apache.flink.table.data.utils.JoinedRowData;
+import org.apache.flink.table.runtime.operators.window.TimeWindow;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.apache.flink.types.RowKind;
+import org.flinkaccelerator.runtime.FieldGetters;
+import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
+import org.flinkaccelerator.runtime.state.SidecarStateOperator;
+import org.flinkaccelerator.sidecar.SidecarException;
+import org.flinkaccelerator.sidecar.SidecarStage;
+
+/**
+ * An event-time group window aggregate (TUMBLE, HOP or SESSION) whose accumulators live in the
+ * Python sidecar's {@code group_window} stage, while Flink keeps the control flow stock's
+ * {@code AggregateWindowOperator} has: the window timers on Flink's timer service, namespaced by
+ * Flink's {@link TimeWindow} as stock's are, each at its window's end - 1.
+ *
+ * <p>Rows go to the sidecar in {@code update} batches, sent when full, before every watermark and
+ * barrier and at the end of the input. The sidecar assigns each row as stock's
+ * {@code processElement} does at the timer service's watermark (late rows dropped, sessions
+ * merged) and answers the timer registrations and deletions stock would make, in its order; the
+ * operator makes them, so Flink's timers (and the order in which equal ones fire) are stock's. At
+ * a watermark {@code fire} answers every window it fires with its values, and the timer service,
+ * advancing, emits each window's row (the key, the aggregate values, the window properties;
+ * without a timestamp, as stock's) as its timer fires. A checkpoint writes the sidecar's state per
+ * key group into raw keyed state ({@link GroupWindowStateFormat}).
+ */
+public final class AcceleratedGroupWindowOperator extends SidecarStateOperator<GroupWindowSpec, GroupWindowCalls>
+        implements OneInputStreamOperator<RowData, RowData>, Triggerable<RowData, TimeWindow>, BoundedOneInput {
+    private static final long serialVersionUID = 1L;
+    private static final Kind KIND = new Kind(GroupWindowSpec.KIND, "group window aggregate", "group window aggregate",
+            "windows and accumulators", GroupWindowStateFormat.FORMAT);
+
+    static final String TIMERS = "accelerator-group-window-timers";
+    static final String LATE_ELEMENTS_DROPPED = "numLateRecordsDropped";
+    static final String LATE_ELEMENTS_DROPPED_RATE = "lateRecordsDroppedRate";
+
+    private transient int rowtimeIndex;
+    private transient RowData.FieldGetter[] arguments;
+    private transient int keyArity;
+    private transient RowDataSerializer keySerializer;
+    private transient long batchBytes;
+
+    private transient InternalTimerService<TimeWindow> timerService;
+    private transient TimestampedCollector<RowData> collector;
+    private transient JoinedRowData outRow;
+    private transient RowDataSerializer outCopier;
+
+    /** The answer of the last {@code fire}: its rows looked up by (key bytes, window) as the timers fire. */
+    private transient VectorSchemaRoot fired;
+    private transient ArrowRowBatch firedValues;
+    private transient Map<FiredWindow, Integer> firedRows;
+    private transient int firedEmitted;
+
+    private transient Counter numLateRecordsDropped;
+    private transient Meter lateRecordsDroppedRate;
+
+    public AcceleratedGroupWindowOperator(GroupWindowSpec spec) {
+        super(spec);
+    }
+
+    @Override
+    protected Kind kind() {
+        return KIND;
+    }
+
+    @Override
+    protected GroupWindowCalls openCalls(SidecarStage stage, long stateBudget) {
+        return new GroupWindowCalls(stage, stateBudget);
+    }
+
+    /** The rows dropped as late so far (metric numLateRecordsDropped, as stock's). */
+    public Counter getNumLateRecordsDropped() {
+        return numLateRecordsDropped;
+    }
+
+    /**
+     * Timers fire without letting mails (a checkpoint barrier) in between: a snapshot taken while a
+     * firing is half done would hold timers whose windows the sidecar already released. (Flink 2
+     * asks this; 1.20 has no interruptible timers and never does.)
+     */
+    public boolean useInterruptibleTimers() {
+        return false;
+    }
+
+    @Override
+    protected void initializeOwnState(StateInitializationContext context) {
+        if (getKeyedStateBackend() instanceof AbstractKeyedStateBackend<?> backend
+                && backend.requiresLegacySynchronousTimerSnapshots(CheckpointType.CHECKPOINT)) {
+            // Flink would write the timers into raw keyed state, which holds this operator's state.
+            throw new GroupWindowStateException(name + " cannot run on a keyed state backend that writes timers into"
+                    + " raw keyed state (" + backend.getClass().getSimpleName() + " with heap timers): set"
+                    + " state.backend.rocksdb.timer-service.factory: ROCKSDB, or"
+                    + " accelerator.group-window-aggregate.enabled: false to run the stock group window aggregate",
+                    null);
+        }
+        rowtimeIndex = spec.rowtimeIndex();
+        int[] indexes = spec.argumentIndexes();
+        arguments = new RowData.FieldGetter[indexes.length];
+        for (int i = 0; i < indexes.length; i++) {
+            arguments[i] = FieldGetters.nullChecked(spec.inputType().getTypeAt(indexes[i]), indexes[i]);
+        }
+        keyArity = spec.keyArity();
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        collector = new TimestampedCollector<>(output);
+        collector.eraseTimestamp();
+        outRow = new JoinedRowData();
+        outCopier = getExecutionConfig().isObjectReuseEnabled() ? new RowDataSerializer(spec.outputType()) : null;
+        timerService = getInternalTimerService(TIMERS, new TimeWindow.Serializer(), this);
+        keySerializer = (RowDataSerializer) (TypeSerializer<?>) getKeyedStateBackend().getKeySerializer();
+        numLateRecordsDropped = metrics.counter(LATE_ELEMENTS_DROPPED);
+        lateRecordsDroppedRate = metrics.meter(LATE_ELEMENTS_DROPPED_RATE, new MeterView(numLateRecordsDropped));
+    }
+
+    // -- rows ------------------------------------------------------------------------------------
+
+    @Override
+    public void processElement(StreamRecord<RowData> element) throws Exception {
+        RowData row = element.getValue();
+        if (row.getRowKind() != RowKind.INSERT) {
+            throw new SidecarException(name + ": received a " + row.getRowKind() + " row, but the accelerated group"
+                    + " window aggregate takes an insert-only input; run the job with"
+                    + " accelerator.group-window-aggregate.enabled: false");
+        }
+        if (row.isNullAt(rowtimeIndex)) {
+            throw new NullPointerException("RowTime field should not be null, please convert it to a non-null long"
+                    + " value.");
+        }
+        // As stock's inputRow.getLong(rowtimeIndex): the TIMESTAMP(3) rowtime's epoch millis.
+        long time = row.getTimestamp(rowtimeIndex, 3).getMillisecond();
+        BinaryRowData key = (BinaryRowData) getCurrentKey();
+        byte[] keyBytes = BinarySegmentUtils.copyToBytes(key.getSegments(), key.getOffset(), key.getSizeInBytes());
+        batchRow.setField(0, keyBytes);
+        batchRow.setField(1, KeyGroupRangeAssignment.assignToKeyGroup(key,
+                getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks()));
+        batchRow.setField(2, time);
+        for (int i = 0; i < arguments.length; i++) {
+            batchRow.setField(GroupWindowSpec.TRANSPORT_COLUMNS + i, arguments[i].getFieldOrNull(row));
+        }
+        batchWriter.write(batchRow);
+        batchBytes += keyBytes.length + 16L * (GroupWindowSpec.TRANSPORT_COLUMNS + arguments.length);
+        if (batchWriter.rowCount() >= spec.batchSize() || batchBytes >= spec.batchBytes()) {
+            sendBatch();
+        }
+    }
+
+    /** Hands the rows since the last batch to the sidecar ({@code update}) and makes the timer changes it answers. */
+    private void sendBatch() throws Exception {
+        // Nothing was started when opening failed (a refused restore): nothing is buffered.
+        int rows = batchWriter == null ? 0 : batchWriter.rowCount();
+        if (rows == 0) {
+            return;
+        }
+        VectorSchemaRoot changes;
+        try {
+            changes = calls.update(batchWriter.finish(), timerService.currentWatermark());
+        } catch (SidecarException e) {
+            throw new SidecarException(name + ": update of " + rows + " rows failed: " + e.getMessage(), e);
+        } finally {
+            batchWriter.reset();
+            batchBytes = 0;
+        }
+        try (changes) {
+            long dropped = GroupWindowCalls.dropped(changes);
+            if (dropped > 0) {
+                lateRecordsDroppedRate.markEvent(dropped);
+            }
+            applyTimerChanges(changes);
+        }
+    }
+
+    /** Registers and deletes the timers the sidecar named, in its order, each under its key. */
+    private void applyTimerChanges(VectorSchemaRoot changes) throws Exception {
+        int count = changes.getRowCount();
+        if (count == 0) {
+            return;
+        }
+        VarBinaryVector keys = (VarBinaryVector) column(changes, GroupWindowCalls.KEY);
+        TinyIntVector ops = (TinyIntVector) column(changes, GroupWindowCalls.OP);
+        BigIntVector starts = (BigIntVector) column(changes, GroupWindowCalls.START);
+        BigIntVector ends = (BigIntVector) column(changes, GroupWindowCalls.END);
+        Object current = getCurrentKey();
+        for (int i = 0; i < count; i++) {
+            byte[] bytes = keys.get(i);
+            BinaryRowData key = new BinaryRowData(keyArity);
+            key.pointTo(MemorySegmentFactory.wrap(bytes), 0, bytes.length);
+            setCurrentKey(key);
+            TimeWindow window = TimeWindow.of(starts.get(i), ends.get(i));
+            if (ops.get(i) == GroupWindowCalls.REGISTER) {
+                timerService.registerEventTimeTimer(window, window.maxTimestamp());
+            } else if (ops.get(i) == GroupWindowCalls.DELETE) {
+                timerService.deleteEventTimeTimer(window, window.maxTimestamp());
+            } else {
+                throw new SidecarException(name + ": the sidecar answered timer change " + ops.get(i) + " for window "
+                        + window + "; only " + GroupWindowCalls.REGISTER + " (register) and " + GroupWindowCalls.DELETE
+                        + " (delete) exist");
+            }
+        }
+        if (current != null) {
+            setCurrentKey(current);
+        }
+    }
+
+    @Override
+    public void endInput() throws Exception {
+        sendBatch();
+    }
+
+    // -- watermarks and timers -------------------------------------------------------------------
+
+    @Override
+    public void processWatermark(Watermark mark) throws Exception {
+        sendBatch();
+        if (mark.getTimestamp() > timerService.currentWatermark() && calls.stateEntries() > 0) {
+            fire(mark.getTimestamp());
+        }
+        try {
+            super.processWatermark(mark);
+        } catch (Throwable t) {
+            // The firing's own failure is the one to report; the fired answer is freed all the same.
+            releaseAnswers();
+            throw t;
+        }
+        releaseFired();
+    }
+
+    private void fire(long watermark) {
+        fired = calls.fire(watermark);
+        firedRows = new HashMap<>();
+        firedEmitted = 0;
+        VarBinaryVector keys = (VarBinaryVector) column(fired, GroupWindowCalls.KEY);
+        BigIntVector starts = (BigIntVector) column(fired, GroupWindowCalls.START);
+        BigIntVector ends = (BigIntVector) column(fired, GroupWindowCalls.END);
+        int count = fired.getRowCount();
+        for (int i = 0; i < count; i++) {
+            firedRows.put(new FiredWindow(ByteBuffer.wrap(keys.get(i)), starts.get(i), ends.get(i)), i);
+        }
+        List<FieldVector> vectors = fired.getFieldVectors();
+        List<FieldVector> values = vectors.subList(3, vectors.size());
+        List<Field> fields = new ArrayList<>();
+        values.forEach(v -> fields.add(v.getField()));
+        firedValues = new ArrowRowBatch(spec.valuesType(), new VectorSchemaRoot(fields, new ArrayList<>(values), count));
+    }
+
+    private void releaseFired() {
+        if (fired == null) {
+            return;
+        }
+        int rows = fired.getRowCount();
+        releaseAnswers();
+        if (firedEmitted != rows) {
+            throw new SidecarException(name + ": the sidecar fired " + rows + " windows at watermark "
+                    + timerService.currentWatermark() + ", but only " + firedEmitted + " timers fired; its windows"
+                    + " and Flink's timers disagree");
+        }
+    }
+
+    @Override
+    public void onEventTime(InternalTimer<RowData, TimeWindow> timer) throws Exception {
+        RowData key = timer.getKey();
+        BinaryRowData binary = key instanceof BinaryRowData b ? b : keySerializer.toBinaryRow(key);
+        byte[] bytes = BinarySegmentUtils.copyToBytes(binary.getSegments(), binary.getOffset(), binary.getSizeInBytes());
+        TimeWindow window = timer.getNamespace();
+        Integer row = firedRows == null ? null
+                : firedRows.remove(new FiredWindow(ByteBuffer.wrap(bytes), window.getStart(), window.getEnd()));
+        if (row == null) {
+            throw new SidecarException(name + ": window state missing for a timer: window " + window + " of key "
+                    + key + " (" + HexFormat.of().formatHex(bytes) + ") fired at " + timer.getTimestamp()
+                    + " but the sidecar has no value for it; restore the job from a checkpoint written by this"
+                    + " operator, or run it with accelerator.group-window-aggregate.enabled: false");
+        }
+        firedEmitted++;
+        RowData out = outRow.replace(key, firedValues.reusedRow(row));
+        out.setRowKind(RowKind.INSERT);
+        collector.collect(outCopier == null ? out : outCopier.copy(out));
+    }
+
+    @Override
+    public void onProcessingTime(InternalTimer<RowData, TimeWindow> timer) {
+        throw new IllegalStateException(name + " registers no processing-time timers");
+    }
+
+    // -- checkpoints -----------------------------------------------------------------------------
+
+    @Override
+    public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+        sendBatch();
+        super.prepareSnapshotPreBarrier(checkpointId);
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext context) throws Exception {
+        // Flink calls prepareSnapshotPreBarrier first, which left nothing buffered; a caller that
+        // did not (a test harness) still gets a snapshot holding every row and its timers.
+        sendBatch();
+        super.snapshotState(context);
+    }
+
+    @Override
+    protected void releaseAnswers() {
+        if (fired != null) {
+            fired.close();
+        }
+        fired = null;
+        firedValues = null;
+        firedRows = null;
+    }
+
+    /** A fired window: the key's bytes, the window's start and end. */
+    private record FiredWindow(ByteBuffer key, long start, long end) {}
+}
