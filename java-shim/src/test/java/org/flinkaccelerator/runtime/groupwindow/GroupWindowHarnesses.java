@@ -32,7 +32,7 @@ import org.flinkaccelerator.sidecar.TestPython;
  */
 final class GroupWindowHarnesses {
     static final String TABLE = "CREATE TABLE bids (k1 STRING, k2 INT, a BIGINT, b INT, c DOUBLE, ts TIMESTAMP(3),"
-            + " WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH ('connector' = 'kafka', 'topic' = 'bids',"
+            + " pt AS PROCTIME(), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH ('connector' = 'kafka', 'topic' = 'bids',"
             + " 'properties.bootstrap.servers' = 'localhost:9092', 'scan.startup.mode' = 'earliest-offset',"
             + " 'format' = 'json')";
     /** Rowtimes start here, so no window ends before the epoch. */
