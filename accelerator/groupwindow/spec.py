@@ -18,6 +18,7 @@ KEY_GROUP = keyed_state.KEY_GROUP
 #: The rowtime of each row in epoch milliseconds (stock's `inputRow.getLong(rowtimeIndex)`).
 TIME = "$time"
 WINDOW_TYPES = ("tumble", "hop", "session")
+SUM0 = "sum0"
 #: Stock's window properties over a TimeWindow: its start, its end, its rowtime (end - 1 ms), and
 #: its proctime, which the planner adds to every group window and stock's aggregate handler
 #: makes NULL.
@@ -46,6 +47,9 @@ class GroupWindowSpec:
     window: GroupWindow
     input_schema: pa.Schema
     aggregates: tuple[Aggregate, ...]
+    #: Per aggregate, whether it is a $SUM0 (the planner's rewrite of AVG: a SUM whose accumulator
+    #: starts at 0, not NULL).
+    zero_based: tuple[bool, ...]
     window_properties: tuple[str, ...]
     #: The aggregate values then the window properties (the output row without its keys), as the
     #: fire answer carries them after `$key`, `$start` and `$end`.
@@ -74,13 +78,17 @@ def _parse(descriptor: dict, name: str | None) -> GroupWindowSpec:
     if len(fields) < 3 or fields[2][0] != TIME or fields[2][1].root != "BIGINT":
         raise refuse(f"the third input field is not {TIME} BIGINT")
     input_types = dict(fields)
-    aggregates = []
+    aggregates, zero_based = [], []
     for a in descriptor["aggregates"]:
-        aggregate = window_specs.parse_aggregate(a, input_types, refuse)
+        zero = a.get("function") == SUM0
+        aggregate = window_specs.parse_aggregate({**a, "function": "sum"} if zero else a, input_types, refuse)
+        if zero and aggregate.acc.root == "DECIMAL":
+            raise refuse("$SUM0 over DECIMAL is not run here: its sum stays NULL past 38 digits")
         if aggregate.function in window_specs.RETRACTING_FUNCTIONS or not aggregate.emit:
             raise refuse(f"{aggregate.function} (emitted: {aggregate.emit}) is no aggregate of an insert-only"
                          f" group window")
         aggregates.append(aggregate)
+        zero_based.append(zero)
     properties = tuple(descriptor.get("window_properties") or ())
     for p in properties:
         if p not in WINDOW_PROPERTIES:
@@ -101,5 +109,5 @@ def _parse(descriptor: dict, name: str | None) -> GroupWindowSpec:
                          f" it over a TIMESTAMP rowtime")
     state = descriptor.get("state") or {}
     return GroupWindowSpec(name, window, pa.schema([types.to_arrow_field(n, t) for n, t in fields]),
-                           tuple(aggregates), properties, tuple(types.to_arrow_field(n, t) for n, t in output),
+                           tuple(aggregates), tuple(zero_based), properties, tuple(types.to_arrow_field(n, t) for n, t in output),
                            int(state.get("format", 1)), state.get("fingerprint"))

@@ -27,11 +27,10 @@ import pyarrow.compute as pc
 from accelerator.formats import timestamps, types
 from accelerator.groupwindow import spec as specs, windows
 from accelerator.groupwindow.assignment import Assigner, Folds, NegativeWindow
-from accelerator.groupwindow.state import GroupWindowState
+from accelerator.groupwindow.state import GroupWindowState, new_accumulator
 from accelerator.sidecar import keyed_state, state_calls
 from accelerator.sidecar.stages import register
 from accelerator.sidecar.state_calls import CallError
-from accelerator.windowagg import accumulators
 from accelerator.windowagg.stage import operand, state_fields
 
 KIND = "group_window"
@@ -141,7 +140,7 @@ class GroupWindowStage:
         the window's panes merged into them in order."""
         state, window = self.state, self.spec.window
         every = np.arange(len(fired))
-        merged = [accumulators.for_aggregate(a, len(fired)) for a in self.spec.aggregates]
+        merged = [new_accumulator(a, zero, len(fired)) for a, zero in zip(self.spec.aggregates, self.spec.zero_based)]
         for column in merged:
             column.reset(every)
         for position in range(window.size_ms // window.pane_ms):

@@ -13,12 +13,18 @@ import numpy as np
 
 from accelerator.groupwindow.spec import GroupWindowSpec
 from accelerator.groupwindow.windows import Window
+from accelerator.over.state import Sum0Accumulator
 from accelerator.windowagg import accumulators
 
 _INITIAL_CAPACITY = 1024
 #: Estimated bytes of a key's entry and of one of its windows (dicts, tuples, the key's bytes).
 _KEY_BYTES = 240
 _WINDOW_BYTES = 160
+
+
+def new_accumulator(aggregate, zero_based: bool, capacity: int = 0):
+    """The accumulator column of one aggregate: a $SUM0 starts at 0, as the OVER aggregate's does."""
+    return Sum0Accumulator(aggregate, capacity) if zero_based else accumulators.for_aggregate(aggregate, capacity)
 
 
 @dataclass
@@ -33,7 +39,7 @@ class KeyWindows:
 class GroupWindowState:
     def __init__(self, spec: GroupWindowSpec):
         self.spec = spec
-        self.accumulators = [accumulators.for_aggregate(a) for a in spec.aggregates]
+        self.accumulators = [new_accumulator(a, zero) for a, zero in zip(spec.aggregates, spec.zero_based)]
         self.keys: dict[bytes, KeyWindows] = {}
         self._free: list[int] = []
         self._capacity = 0

@@ -33,6 +33,7 @@ import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarBinaryType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
+import org.flinkaccelerator.planner.over.OverAggFunctions;
 import org.flinkaccelerator.planner.stage.FallbackReason;
 import org.flinkaccelerator.planner.stage.StageDescriptor;
 import org.flinkaccelerator.planner.stage.StatefulFields;
@@ -46,7 +47,7 @@ import org.flinkaccelerator.stage.JsonText;
  * its descriptor ({@code "kind": "group_window"}) when the sidecar reproduces the
  * {@code AggregateWindowOperator} stock builds for it (an event-time TUMBLE, HOP or SESSION window
  * over a TIMESTAMP rowtime, insert-only input, no early or late firing, aggregates the window
- * aggregate's accumulators run), otherwise every reason it stays stock. The aggregates are derived
+ * aggregate's accumulators run, and {@code $SUM0}, into which the planner rewrites AVG), otherwise every reason it stays stock. The aggregates are derived
  * as the exec node derives them.
  */
 public record GroupWindowExport(String name, Map<String, Object> descriptor, List<FallbackReason> fallback) {
@@ -123,7 +124,7 @@ public record GroupWindowExport(String name, Map<String, Object> descriptor, Lis
         }
         AggregateInfoList infos = infos(input, node.aggCalls());
         for (AggregateInfo info : infos.aggInfos()) {
-            String problem = AggregateFunctions.functionProblem(info, input);
+            String problem = OverAggFunctions.functionProblem(info, input);
             if (problem != null) {
                 reasons.add(new FallbackReason(AGGREGATES, problem));
             }
@@ -179,7 +180,7 @@ public record GroupWindowExport(String name, Map<String, Object> descriptor, Lis
         List<AggregateSpec> aggregates = new ArrayList<>();
         Set<Integer> args = new LinkedHashSet<>();
         for (AggregateInfo info : infos.aggInfos()) {
-            aggregates.add(AggregateFunctions.spec(info, input, true));
+            aggregates.add(OverAggFunctions.spec(info, input));
             Arrays.stream(info.argIndexes()).forEach(args::add);
             if (info.agg().filterArg >= 0) {
                 args.add(info.agg().filterArg);

@@ -45,13 +45,14 @@ final class GroupWindowHarnesses {
 
     /**
      * COUNT(*), COUNT, SUM over BIGINT, INT and DOUBLE, MIN and MAX of a DOUBLE, MAX of an INT, AVG
-     * of a BIGINT and a FILTERed COUNT per (k1, k2) and window, with the window's start, end and rowtime.
+     * of a BIGINT, a FILTERed COUNT, and COUNT and AVG of a DOUBLE (which the planner rewrites into
+     * $SUM0 and COUNT) per (k1, k2) and window, with the window's start, end and rowtime.
      */
     static String query(String window) {
         String function = window.substring(0, window.indexOf('('));
         String args = window.substring(window.indexOf('(') + 1, window.length() - 1);
         return "SELECT k1, k2, COUNT(*), COUNT(b), SUM(a), SUM(b), SUM(c), MIN(c), MAX(c), MAX(b), AVG(a),"
-                + " COUNT(*) FILTER (WHERE b > 0), " + function + "_START(" + args + "), " + function + "_END(" + args
+                + " COUNT(*) FILTER (WHERE b > 0), COUNT(c), AVG(c), " + function + "_START(" + args + "), " + function + "_END(" + args
                 + "), " + function + "_ROWTIME(" + args + ") FROM bids GROUP BY k1, k2, " + window;
     }
 
