@@ -24,7 +24,7 @@ NOTE_CHARS = 300
 STATEFUL_TARGETS = {"hashmap": 2.0, "rocksdb": 4.0}
 STATEFUL_FLOOR = 1.0
 #: How the planner's verdicts on the stateful operators begin (the gateway log's one-liners).
-STATEFUL_NOTES = ("window aggregates:", "group aggregates:", "deduplications:")
+STATEFUL_NOTES = ("window aggregates:", "group aggregates:", "deduplications:", "group window aggregates:")
 
 
 def _num(value, digits: int = 2, suffix: str = "") -> str:

@@ -64,7 +64,7 @@ class Assigner:
     def _register(self, key: bytes, entry: KeyWindows, window: Window) -> None:
         if window[1] - 1 < 0:
             raise NegativeWindow(window)
-        if self.state.register(entry, window):
+        if self.state.register(key, entry, window):
             self.ops.append((key, REGISTER, window))
 
     def _delete(self, key: bytes, entry: KeyWindows, window: Window) -> None:

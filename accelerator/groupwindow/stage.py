@@ -102,11 +102,7 @@ class GroupWindowStage:
     def fire(self, batch: pa.RecordBatch) -> pa.RecordBatch:
         watermark = state_calls.long(batch, WATERMARK)
         state, window = self.state, self.spec.window
-        fired: list[tuple[bytes, tuple[int, int]]] = []
-        for key, entry in state.keys.items():
-            for w in entry.timers:
-                if w[1] - 1 <= watermark:
-                    fired.append((key, w))
+        fired = state.due(watermark)
         n = len(fired)
         if window.type == "hop":
             values = self._merged_panes(fired)
@@ -193,7 +189,7 @@ class GroupWindowStage:
             if has_namespace:
                 slots.append(self.state.add_namespace(entry, w))
             if timer:
-                self.state.register(entry, w)
+                self.state.register(key, entry, w)
         at = pa.array(np.flatnonzero(np.array(held, dtype=bool)))
         names = iter(f.name for f in self.acc_fields)
         for column, aggregate in zip(self.state.accumulators, self.spec.aggregates):

@@ -7,6 +7,7 @@ window whose timer it fires)."""
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -45,6 +46,9 @@ class GroupWindowState:
         self._capacity = 0
         self.namespace_count = 0
         self.timer_count = 0
+        #: (end - 1, key, window) of every registration, for `due`; a deleted or fired timer's
+        #: entry stays until popped and is skipped then.
+        self._timer_heap: list[tuple[int, bytes, Window]] = []
         self._grow(_INITIAL_CAPACITY)
 
     @property
@@ -53,6 +57,7 @@ class GroupWindowState:
 
     def nbytes(self) -> int:
         return (len(self.keys) * _KEY_BYTES + self.entries * _WINDOW_BYTES + 8 * len(self._free)
+                + _WINDOW_BYTES * len(self._timer_heap)
                 + sum(c.nbytes() for c in self.accumulators))
 
     def _grow(self, capacity: int) -> None:
@@ -90,12 +95,13 @@ class GroupWindowState:
             self._free.append(slot)
         return slot
 
-    def register(self, entry: KeyWindows, window: Window) -> bool:
+    def register(self, key: bytes, entry: KeyWindows, window: Window) -> bool:
         """Registers the window's timer; False when it already was (Flink's timer service ignores it)."""
         if window in entry.timers:
             return False
         entry.timers.add(window)
         self.timer_count += 1
+        heapq.heappush(self._timer_heap, (window[1] - 1, key, window))
         return True
 
     def delete(self, entry: KeyWindows, window: Window) -> bool:
@@ -105,6 +111,19 @@ class GroupWindowState:
         entry.timers.discard(window)
         self.timer_count -= 1
         return True
+
+    def due(self, watermark: int) -> list[tuple[bytes, Window]]:
+        """Every registered timer at or before `watermark` (key, window), each once; they stay
+        registered until `delete`."""
+        out, seen = [], set()
+        heap = self._timer_heap
+        while heap and heap[0][0] <= watermark:
+            _, key, window = heapq.heappop(heap)
+            entry = self.keys.get(key)
+            if entry is not None and window in entry.timers and (key, window) not in seen:
+                seen.add((key, window))
+                out.append((key, window))
+        return out
 
     def forget_if_empty(self, key: bytes) -> None:
         entry = self.keys[key]

@@ -6,6 +6,8 @@ order their timers are deleted, so it is reproduced from `TimeWindow.hashCode`."
 
 from __future__ import annotations
 
+from accelerator.formats import java_hash_map
+
 Window = tuple[int, int]
 
 
@@ -60,15 +62,6 @@ def java_hash(window: Window) -> int:
 
 def hash_set_order(windows: list[Window]) -> list[Window]:
     """The distinct `windows` in the order a `new HashSet<>()` they were added to (in this order)
-    iterates them: by bucket of the spread hash in a 16-bucket table (a handful of windows never
-    resizes it), then by insertion within a bucket."""
-    seen: list[Window] = []
-    for w in windows:
-        if w not in seen:
-            seen.append(w)
-
-    def bucket(w: Window) -> int:
-        h = java_hash(w) & 0xFFFFFFFF
-        return (h ^ (h >> 16)) & 15
-
-    return sorted(seen, key=bucket)
+    iterates them (`java_hash_map`'s model of `HashMap`, 16 buckets to start)."""
+    order = java_hash_map.iteration_order(windows, hash_of=lambda w: java_hash(w) & 0xFFFFFFFF, capacity=16)
+    return [windows[i] for i in order]
