@@ -36,10 +36,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from accelerator.dedup.spec import PROCTIME, DedupSpec
-from accelerator.dedup.state import INSERT, DedupState
+from accelerator.dedup.state import DedupState
 from accelerator.formats import timestamps
 from accelerator.groupagg.emission import occurrence
-from accelerator.sidecar.row_kinds import UPDATE_AFTER, UPDATE_BEFORE
+from accelerator.sidecar.row_kinds import INSERT, UPDATE_AFTER, UPDATE_BEFORE
 from accelerator.windowagg.segments import Segments
 
 
@@ -109,7 +109,7 @@ def choose(spec: DedupSpec, state: DedupState, slots: np.ndarray, rows: pa.Table
     n = rows.num_rows
     out = _Out()
     if spec.stateless:
-        out.add(np.arange(n), 0, UPDATE_AFTER, state.store.num_rows + np.arange(n))
+        out.add(np.arange(n), 0, UPDATE_AFTER, state.rows.num_rows + np.arange(n))
         return out.emission()
     if not spec.keeps_rows:
         return _first_rows(state, slots, out)
@@ -118,7 +118,7 @@ def choose(spec: DedupSpec, state: DedupState, slots: np.ndarray, rows: pa.Table
     rank = occurrence(slots)
     positions = np.argsort(rank, kind="stable")
     bounds = np.cumsum(np.bincount(rank)) if n else np.zeros(0, dtype=np.int64)
-    base = state.store.num_rows
+    base = state.rows.num_rows
     times = rowtimes(spec, rows) if spec.order != PROCTIME else None
     emits_changes = spec.generate_update_before or spec.generate_insert
     for level in (np.split(positions, bounds[:-1]) if n else []):
@@ -155,7 +155,7 @@ def _first_rows(state: DedupState, slots: np.ndarray, out: _Out) -> Emission:
     new = ~state.present[segments.slots]
     state.present[segments.slots] = True
     rows = segments.order[segments.starts[new]]
-    out.add(rows, 0, INSERT, state.store.num_rows + rows)
+    out.add(rows, 0, INSERT, state.rows.num_rows + rows)
     return out.emission()
 
 
@@ -164,7 +164,7 @@ def _last_rows_by_rowtime(spec: DedupSpec, state: DedupState, slots: np.ndarray,
     """Keep last row on event time, in one pass over the rows sorted by key: a row replaces when
     its key had none or its rowtime is at least the largest before it (the kept one's)."""
     segments = Segments(slots)
-    base = state.store.num_rows
+    base = state.rows.num_rows
     kept, had = state.kept[segments.slots], state.kept[segments.slots] >= 0
     floor = np.iinfo(np.int64).min  # below every rowtime: a key without a row takes its first
     initial = np.where(had, state.kept_rowtime[segments.slots], floor)
@@ -208,4 +208,4 @@ def _add_replacements(spec: DedupSpec, out: _Out, rows: np.ndarray, emitting: np
 
 def _rows_at(state: DedupState, rows: pa.Table, sources: np.ndarray) -> pa.Table:
     """The rows at `sources`: store rows, or batch rows past them."""
-    return pa.concat_tables([state.store, rows]).take(pa.array(sources))
+    return state.rows.take_with(rows, sources)

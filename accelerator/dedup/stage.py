@@ -57,9 +57,9 @@ class DedupStage:
             key_groups = batch.column(specs.KEY_GROUP).to_numpy(zero_copy_only=False)
             slots, _ = self.state.key_slots.slots(batch.column(specs.KEY), key_groups)
         out = choice.choose(self.spec, self.state, slots, rows)
-        values = pa.concat_tables([self.state.store, rows]).take(pa.array(out.sources))
+        values = self.state.rows.take_with(rows, out.sources)
         if self.spec.keeps_rows:
-            self.state.keep(rows)
+            self.state.keep(rows, np.unique(slots))
         columns = [pa.array(out.rows.astype(np.int32), pa.int32()), pa.array(out.kinds, pa.int8())]
         columns += [c.combine_chunks() for c in values.columns]
         self._check_budget(batch)
@@ -88,11 +88,11 @@ class DedupStage:
             self.state.present[slots] = True
         else:
             rows = pa.Table.from_batches([batch]).select(self.spec.row_schema.names)
-            self.state.kept[slots] = self.state.store.num_rows + np.arange(len(slots))
+            self.state.kept[slots] = self.state.rows.num_rows + np.arange(len(slots))
             self.state.kept_kind[slots] = batch.column(CHANGE).to_numpy(zero_copy_only=False)
             if self.spec.rowtime is not None:
                 self.state.kept_rowtime[slots] = choice.rowtimes(self.spec, rows)
-            self.state.keep(rows)
+            self.state.keep(rows, np.unique(slots))
         self._check_budget(batch)
         return EMPTY
 
