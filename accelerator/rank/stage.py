@@ -57,8 +57,8 @@ class TopNStage:
         key_groups = batch.column(specs.KEY_GROUP).to_numpy(zero_copy_only=False)
         slots, _ = self.state.key_slots.slots(batch.column(specs.KEY), key_groups)
         out = topn.choose(self.spec, self.state, slots, rows)
-        values = pa.concat_tables([self.state.store, rows]).take(pa.array(out.sources))
-        self.state.keep(rows)
+        values = self.state.rows.take_with(rows, out.sources)
+        self.state.keep(rows, out.touched)
         columns = [pa.array(out.rows.astype(np.int32), pa.int32()), pa.array(out.kinds, pa.int8())]
         columns += [c.combine_chunks() for c in values.columns]
         if self.spec.output_rank_number:
@@ -73,7 +73,7 @@ class TopNStage:
         counts = state.count[slots]
         each = np.repeat(slots, counts)
         places = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
-        rows = state.store.take(pa.array(state.top[each, places]))
+        rows = state.rows.take(state.top[each, places])
         columns = [pa.array(state.key_slots.key_group[each], pa.int32()), state.key_slots.keys(each),
                    pa.array(places, pa.int32())] + [c.combine_chunks() for c in rows.columns]
         metadata = keyed_state.state_metadata(STATE_FORMAT_VERSION, self.spec.fingerprint)
@@ -94,9 +94,9 @@ class TopNStage:
                                  f" more than N = {self.spec.rank_end} rows for a key")
         slots, _ = self.state.key_slots.slots(keys, key_groups)
         rows = pa.Table.from_batches([batch]).select(self.spec.row_schema.names)
-        self.state.top[slots, places] = self.state.store.num_rows + np.arange(len(slots))
+        self.state.top[slots, places] = self.state.rows.num_rows + np.arange(len(slots))
         np.maximum.at(self.state.count, slots, places + 1)
-        self.state.keep(rows)
+        self.state.keep(rows, np.unique(slots))
         self._check_budget(batch)
         return EMPTY
 

@@ -1,6 +1,7 @@
-"""Each key's top rows: per key slot, how many it holds (at most N) and, in rank order, the store
-rows they are; the rows themselves live in one Arrow table, appended per batch and compacted when
-mostly rows that left every key's top."""
+"""Each key's top rows: per key slot, how many it holds (at most N) and, in rank order, the
+positions of its rows in the row store (`RowStore`). Each kept row is at one place of one key, so
+the rows a batch brings in are found among the places of the keys it touched, and the rows still
+kept are counted by the keys' counts: no step walks every key per batch."""
 
 from __future__ import annotations
 
@@ -9,9 +10,7 @@ import pyarrow as pa
 
 from accelerator.rank.spec import TopNSpec
 from accelerator.sidecar.key_slots import KeySlots
-
-_COMPACT_SLACK = 1024
-_MAX_CHUNKS = 64
+from accelerator.sidecar.row_store import RowStore
 
 
 class TopNState:
@@ -19,11 +18,9 @@ class TopNState:
         self.spec = spec
         #: Per slot, how many top rows it holds.
         self.count = np.zeros(0, dtype=np.int64)
-        #: Per slot, its top rows' store rows in rank order (-1 past `count`).
+        #: Per slot, its top rows' store positions in rank order (-1 past `count`).
         self.top = np.zeros((0, spec.rank_end), dtype=np.int64)
-        self.store = spec.row_schema.empty_table()
-        #: The store's bytes, kept as chunks are added (Table.nbytes walks every chunk).
-        self.store_bytes = 0
+        self.rows = RowStore(spec.row_schema)
         self.key_slots = KeySlots(self._grow)
 
     def _grow(self, capacity: int) -> None:
@@ -36,40 +33,25 @@ class TopNState:
         return self.key_slots.entries
 
     def nbytes(self) -> int:
-        return self.key_slots.nbytes() + self.count.nbytes + self.top.nbytes + self.store_bytes
+        return self.key_slots.nbytes() + self.count.nbytes + self.top.nbytes + self.rows.nbytes
 
-    def keep(self, batch_rows: pa.Table) -> None:
-        """Makes the top rows that point past the store (at `len(store) + i`, row `i` of
-        `batch_rows`) rows of the store, then compacts the store when it is mostly dead rows."""
-        base = self.store.num_rows
-        live = self.key_slots.live_slots()
-        held = self.top[live]
-        fresh = np.unique(held[held >= base])
-        if len(fresh):
-            taken = batch_rows.take(pa.array(fresh - base))
-            self.top[live] = _remap(held, fresh, base + np.arange(len(fresh)))
-            self.store = pa.concat_tables([self.store, taken])
-            self.store_bytes += taken.nbytes
-            held = self.top[live]
-        used = np.unique(held[held >= 0])
-        if self.store.num_rows > 2 * len(used) + _COMPACT_SLACK:
-            self.store = self.store.take(pa.array(used)).combine_chunks()
-            self.top[live] = _remap(held, used, np.arange(len(used)))
-            self.store_bytes = self.store.nbytes
-        elif self.store.num_rows and self.store.column(0).num_chunks > _MAX_CHUNKS:
-            self.store = self.store.combine_chunks()
-            self.store_bytes = self.store.nbytes
-
-
-def _remap(held: np.ndarray, old: np.ndarray, new: np.ndarray) -> np.ndarray:
-    """`held` with each value of sorted `old` replaced by its `new` counterpart; -1 stays."""
-    out = held.copy()
-    hit = held >= 0
-    at = np.searchsorted(old, held[hit])
-    inside = at < len(old)
-    matched = np.zeros(len(at), dtype=bool)
-    matched[inside] = old[at[inside]] == held[hit][inside]
-    values = held[hit]
-    values[matched] = new[at[matched]]
-    out[hit] = values
-    return out
+    def keep(self, batch_rows: pa.Table, slots: np.ndarray) -> None:
+        """Makes the top rows of the distinct `slots` that point past the store (at `len(store) + i`,
+        row `i` of `batch_rows`) rows of the store, then compacts the store when it is mostly rows
+        no key keeps."""
+        base = self.rows.num_rows
+        held = self.top[slots]
+        fresh = held >= base
+        if fresh.any():
+            batch_at = held[fresh]
+            order = np.argsort(batch_at)  # the batch's rows in batch order
+            self.rows.append(batch_rows.take(pa.array(batch_at[order] - base)))
+            moved = np.empty(len(batch_at), dtype=np.int64)
+            moved[order] = base + np.arange(len(batch_at))
+            held[fresh] = moved
+            self.top[slots] = held
+        if self.rows.needs_compacting(int(self.count.sum())):
+            live = self.key_slots.live_slots()
+            places = self.top[live]
+            moved = self.rows.compact(places[places >= 0])
+            self.top[live] = np.where(places >= 0, moved[places], -1)

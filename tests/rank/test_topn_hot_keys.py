@@ -1,6 +1,6 @@
-"""A batch where one key holds most rows (Nexmark's hot auction) drops the rows that can no longer
-enter the key's full top N before taking levels (`rank.topn`): it must answer exactly what the same
-rows answer one per batch and what AppendOnlyTopNFunction's rules give row by row."""
+"""A batch where one key holds most rows (Nexmark's hot auction), most of them past its full top N
+(`rank.topn` and its native kernel skip those): it must answer exactly what the same rows answer
+one per batch and what AppendOnlyTopNFunction's rules give row by row."""
 
 from __future__ import annotations
 
