@@ -30,7 +30,9 @@ fn read<'a>(buffer: &'a PyBuffer<i64>, what: &str, len: usize) -> PyResult<&'a [
 
 fn write<'a>(buffer: &'a PyBuffer<i64>, what: &str, len: usize) -> PyResult<&'a mut [i64]> {
     if buffer.readonly() {
-        return Err(PyValueError::new_err(format!("{what}: a writable array expected")));
+        return Err(PyValueError::new_err(format!(
+            "{what}: a writable array expected"
+        )));
     }
     read(buffer, what, len)?;
     // SAFETY: as in `read`; the array is writable and not read through another slice meanwhile.
@@ -98,7 +100,9 @@ pub fn top_n<'py>(
         let slot = usize::try_from(slot)
             .ok()
             .filter(|&s| s < keys)
-            .ok_or_else(|| PyValueError::new_err(format!("top_n: row {row} has key index {slot}")))?;
+            .ok_or_else(|| {
+                PyValueError::new_err(format!("top_n: row {row} has key index {slot}"))
+            })?;
         let held = usize::try_from(count[slot]).unwrap_or(0).min(size);
         let places = &mut top[slot * size..(slot + 1) * size];
         let place_codes = &mut top_codes[slot * size..(slot + 1) * size];
@@ -111,14 +115,22 @@ pub fn top_n<'py>(
         if row_numbers {
             // Places from the row's own to the last held change hands, then a free place is inserted.
             for place in before..held {
-                let new = if place == before { source } else { places[place - 1] };
+                let new = if place == before {
+                    source
+                } else {
+                    places[place - 1]
+                };
                 if update_before {
                     out.push(row, UPDATE_BEFORE, place + 1, places[place]);
                 }
                 out.push(row, UPDATE_AFTER, place + 1, new);
             }
             if held < size {
-                let pushed = if before == held { source } else { places[held - 1] };
+                let pushed = if before == held {
+                    source
+                } else {
+                    places[held - 1]
+                };
                 out.push(row, INSERT, held + 1, pushed);
             }
         } else {
