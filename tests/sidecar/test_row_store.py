@@ -31,9 +31,23 @@ def test_many_appends_are_made_one_chunk_again():
     store = RowStore(SCHEMA)
     for i in range(100):
         store.append(table([i]))
-    assert store.table.column(0).num_chunks <= 64
+    assert len(store.chunks) <= 64
     assert store.take(np.array([0, 64, 99])).column("id").to_pylist() == [0, 64, 99]
-    assert store.nbytes == store.table.nbytes
+    assert store.nbytes == sum(c.nbytes for c in store.chunks)
+
+
+def test_rows_are_taken_from_each_chunk_in_the_order_asked():
+    store = RowStore(SCHEMA)
+    for first in range(0, 50, 5):
+        store.append(table(list(range(first, first + 5))))
+    assert len(store.chunks) == 10
+    positions = np.array([49, 0, 7, 7, 23, 5, 48, 1])
+    taken = store.take(positions)
+    assert taken.column("id").to_pylist() == positions.tolist()
+    assert taken.column("s").to_pylist() == [f"r{p}" for p in positions]
+    assert store.take(positions, ["s"]).column_names == ["s"]
+    assert store.take(np.zeros(0, dtype=np.int64)).num_rows == 0
+    assert RowStore(SCHEMA).take(np.zeros(0, dtype=np.int64), ["id"]).column_names == ["id"]
 
 
 def test_compaction_keeps_the_live_rows_and_says_where_each_went():
