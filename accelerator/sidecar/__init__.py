@@ -7,4 +7,4 @@ stage does with a batch is pluggable (`stages`).
 
 #: Version of the transport (region layout and control calls). The JVM and the sidecar refuse to
 #: work with a peer that speaks another one.
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2

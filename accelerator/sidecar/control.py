@@ -18,7 +18,7 @@ import pyarrow as pa
 
 from accelerator.sidecar import PROTOCOL_VERSION, stages
 from accelerator.sidecar.errors import error_reply
-from accelerator.sidecar.shm import SharedRegion
+from accelerator.sidecar.shm import SharedRegion, serialize, streams_size
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +36,7 @@ class SidecarControl:
         self._stages: dict[int, tuple[str, stages.Stage]] = {}
         self._ids = itertools.count(1)
         self._last_error = ""
+        self._kept: tuple[int, pa.Buffer] | None = None  # (sequence, IPC body) of an answer too large
         # One response region: batches are processed one at a time even if calls overlap.
         self._lock = threading.Lock()
 
@@ -59,16 +60,45 @@ class SidecarControl:
 
     def process(self, stage_id: int, sequence: int) -> int:
         """Runs the stage on request batch `sequence`; returns the response body length (one
-        stream per batch the stage answers)."""
+        stream per batch the stage answers). An answer the response region does not hold as it is
+        stays unwritten: it is kept as a copy of the sidecar's own (the JVM then shrinks the
+        request region the answer may point into) and the call returns minus the region size it
+        needs, for `writeKeptAnswer` once the JVM has that growth from its shared-memory budget."""
         with self._lock:
             name = None
+            self._kept = None
             try:
                 name, stage = self._stage(stage_id)
                 result = stage.process(self._requests.read_batch(sequence))
-                return self._responses.write_batches(sequence, (result,) if isinstance(result, pa.RecordBatch)
-                                                     else tuple(result))
+                answer = (result,) if isinstance(result, pa.RecordBatch) else tuple(result)
+                length = streams_size(answer)
+                needed = self._responses.size_for(length)
+                if needed > self._responses.size:
+                    self._kept = (sequence, serialize(answer))
+                    return -needed
+                return self._responses.write_batches(sequence, answer, length)
             except BaseException as exc:  # noqa: BLE001 - see _engine_failure
                 return self._fail(_engine_failure(exc), "process", stage_id, name, sequence)
+
+    def writeKeptAnswer(self, sequence: int, region_size: int) -> int:
+        """Grows the response region to `region_size` and writes the answer `process` kept for
+        `sequence`; returns its length."""
+        with self._lock:
+            try:
+                if self._kept is None or self._kept[0] != sequence:
+                    raise LookupError(f"no answer to batch {sequence} is kept"
+                                      f" (kept: {None if self._kept is None else self._kept[0]})")
+                body = self._kept[1]
+                self._kept = None
+                self._responses.resize(region_size)
+                return self._responses.write_body(sequence, body)
+            except BaseException as exc:  # noqa: BLE001 - see _engine_failure
+                return self._fail(_engine_failure(exc), "writeKeptAnswer", sequence=sequence)
+
+    def shrinkResponses(self) -> None:
+        """The response region back at its initial size: the JVM has copied the answer out."""
+        with self._lock:
+            self._responses.resize(0)
 
     def close(self, stage_id: int) -> None:
         with self._lock:

@@ -125,9 +125,10 @@ class SharedRegion:
         length."""
         return self.write_batches(sequence, (batch,))
 
-    def write_batches(self, sequence: int, batches: Sequence[pa.RecordBatch]) -> int:
+    def write_batches(self, sequence: int, batches: Sequence[pa.RecordBatch], length: int | None = None) -> int:
         """Writes `batches`, one IPC stream each, back to back, as the body of `sequence` and
-        commits it; returns the body length (all streams)."""
+        commits it; returns the body length (all streams), which the caller may already know
+        (`streams_size`)."""
         if not self._writer:
             raise RegionError(f"{self.path} was attached for reading; only its creator writes it")
         if sequence <= 0:
@@ -135,7 +136,7 @@ class SharedRegion:
         if not batches:
             raise RegionError("a body holds at least one batch")
         self._store(SEQUENCE_AT, 0)
-        length = _streams_size(batches)
+        length = streams_size(batches) if length is None else length
         if HEADER_SIZE + length > self._mapped_size:
             self._grow(HEADER_SIZE + length)
         elif HEADER_SIZE + length <= self._initial_size < self._mapped_size:
@@ -146,6 +147,44 @@ class SharedRegion:
         self._store(_LENGTH_AT, length)
         self._store(SEQUENCE_AT, sequence)
         return length
+
+    def size_for(self, length: int) -> int:
+        """The region size (header included, page-rounded) that a body of `length` bytes needs;
+        the current size when it fits."""
+        return max(self._mapped_size, _round_up(HEADER_SIZE + length))
+
+    def resize(self, size: int) -> None:
+        """Grows or shrinks the file to `size` (page-rounded, never below the initial size) and
+        withdraws the committed body: only while the reader reads nothing. The sidecar sizes its
+        response region this way when the JVM has granted an answer's growth, and back after the
+        JVM has copied it out."""
+        if not self._writer:
+            raise RegionError(f"{self.path} was attached for reading; only its creator resizes it")
+        size = _round_up(max(size, self._initial_size))
+        if size == self._mapped_size:
+            return
+        self._store(SEQUENCE_AT, 0)
+        if size > self._mapped_size:
+            _allocate(self._fd, self._mapped_size, size, self.path)
+            self._map_to(size)
+        else:
+            self._map_to(size)
+            os.ftruncate(self._fd, size)
+        self._store(_REGION_SIZE_AT, size)
+
+    def write_body(self, sequence: int, body: pa.Buffer) -> int:
+        """Commits `body`, the bytes of IPC streams written earlier (`serialize`), as `sequence`;
+        the region must already hold it (`resize`). Returns its length."""
+        if not self._writer:
+            raise RegionError(f"{self.path} was attached for reading; only its creator writes it")
+        if HEADER_SIZE + body.size > self._mapped_size:
+            raise RegionError(f"{self.path}: batch {sequence} needs {HEADER_SIZE + body.size} bytes but the region"
+                              f" holds {self._mapped_size}; resize it first")
+        self._store(SEQUENCE_AT, 0)
+        self._map[HEADER_SIZE:HEADER_SIZE + body.size] = memoryview(body)
+        self._store(_LENGTH_AT, body.size)
+        self._store(SEQUENCE_AT, sequence)
+        return body.size
 
     def _grow(self, needed: int) -> None:
         size = _round_up(max(needed, 2 * self._mapped_size))
@@ -335,7 +374,15 @@ def _write_streams(sink, batches: Sequence[pa.RecordBatch]) -> None:
             stream.write_batch(batch)
 
 
-def _streams_size(batches: Sequence[pa.RecordBatch]) -> int:
+def serialize(batches: Sequence[pa.RecordBatch]) -> pa.Buffer:
+    """`batches` as one IPC stream each, back to back, in memory of this process's own (a copy that
+    outlives the request region the batches may point into)."""
+    sink = pa.BufferOutputStream()
+    _write_streams(sink, batches)
+    return sink.getvalue()
+
+
+def streams_size(batches: Sequence[pa.RecordBatch]) -> int:
     """Exact length of `batches` as IPC streams, found by writing them to a byte counter."""
     counter = pa.MockOutputStream()
     _write_streams(counter, batches)

@@ -4,6 +4,9 @@ A container gets a 64 MB /dev/shm by default (Docker, Kubernetes). At the defaul
 is bounded in bytes (`accelerator.batch.max-bytes`), so an accelerated job over 30 KB messages fits
 there; the negative control lifts the bound and must fail with an error naming the option. A
 message larger than a batch's bound travels alone in a grown region, which shrinks back after it.
+The rows job is the pair that once outgrew the 64 MB: a rows stage feeding a stock aggregate whose
+upsert-kafka sink is an encode stage, both passing the 10 MB messages; the TaskManager's stages
+grow their regions within one shared-memory budget (what /dev/shm has free), taking turns.
 
 Both tests run on one cluster whose TaskManager sees a 64 MB /dev/shm, and submit their jobs
 through one SQL gateway (no client JVM started per job).
@@ -37,7 +40,8 @@ CREATE TABLE src (id BIGINT, name STRING, payload STRING, score DOUBLE) WITH (
   'connector' = 'kafka', 'topic' = '${source}', 'properties.bootstrap.servers' = '${bootstrap}',
   'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'json');
 """
-#: A whole segment (decode, Calc, encode in the sidecar) and a rows stage feeding a stock aggregate.
+#: A whole segment (decode, Calc, encode in the sidecar), and a rows stage feeding a stock aggregate
+#: whose upsert-kafka sink is an encode stage.
 JOBS = {
     "segment": """
 CREATE TABLE out_t (id BIGINT, payload STRING, chars INT, name STRING) WITH (
@@ -75,6 +79,9 @@ def run(gateway, kafka_broker, new_topic, source: str, job: str, settings: str =
                                 timeout_s=600)
     names = [v["name"] for v in gateway.cluster.rest(f"/jobs/{job_id}")["vertices"]]
     assert any("Accelerated[" in n for n in names) == bool(settings), names
+    if settings and job == "rows":
+        assert any("Accelerated[out_t-encode]" in n for n in names), f"the upsert sink is no encode stage: {names}"
+        assert any("Accelerated[" in n and "-encode]" not in n for n in names), f"no rows stage: {names}"
     return [(r.key, r.value) for r in kafka_broker.consume(sink, timeout_s=300)]
 
 

@@ -1,6 +1,7 @@
 """The control object the JVM calls, driven in-process: stages, error replies, never a crash."""
 
 import json
+import os
 
 import pyarrow as pa
 import pytest
@@ -152,3 +153,39 @@ def test_a_panic_in_rust_code_is_a_failed_call_not_a_hung_one(sidecar):
     assert reply["error"] == "PanicException" and "index out of bounds" in reply["reason"]
     result, length = send(control.open(descriptor()), values(b"a"))
     assert length > 0 and result.num_rows == 1
+
+
+def test_an_answer_larger_than_the_response_region_is_kept_until_the_jvm_grants_its_growth(sidecar):
+    """The JVM takes an answer's growth from the TaskManager's shared-memory budget between
+    `process` and `writeKeptAnswer`, and shrinks its request region meanwhile: the kept answer is a
+    copy of the sidecar's own, not a view of the request it came from."""
+    control, _, _ = sidecar
+    responses = control._responses
+    stage = control.open(descriptor())
+    large = values(*[bytes([i % 251]) * 1000 for i in range(6000)])  # 6 MB: past the 4 MB response region
+    initial = responses.size
+    jvm_requests = SharedRegion.create("request")
+    try:
+        sidecar_requests = SharedRegion.attach(jvm_requests.path)
+        control._requests = sidecar_requests
+        jvm_requests.write_batch(1, large)
+        needed = control.process(stage, 1)
+        assert needed < FAILED and -needed >= large.nbytes and responses.size == initial
+        assert os.stat(responses.path).st_size == initial, "process wrote nothing: the region did not grow"
+        jvm_requests.write_batch(2, values(b"overwrites the request region"))  # shrinks it, overwrites the body
+        assert control.writeKeptAnswer(2, -needed) == FAILED
+        assert "no answer to batch 2 is kept" in json.loads(control.lastError())["reason"]
+        jvm_requests.write_batch(3, large)
+        needed = control.process(stage, 3)
+        jvm_requests.write_batch(4, values(b"overwrites the request region"))
+        length = control.writeKeptAnswer(3, -needed)
+        assert length > 0 and os.stat(responses.path).st_size == -needed
+        jvm_responses = SharedRegion.attach(responses.path)
+        assert jvm_responses.read_batch(3).equals(large)
+        jvm_responses.close()
+        control.shrinkResponses()
+        assert os.stat(responses.path).st_size == initial
+        assert control.process(stage, 4) > 0, "a batch that fits is written at once"
+        sidecar_requests.close()
+    finally:
+        jvm_requests.close()

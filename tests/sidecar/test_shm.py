@@ -112,7 +112,7 @@ def test_reader_never_sees_a_half_written_batch(region, monkeypatch):
 def test_a_write_that_fails_midway_is_never_read(region, monkeypatch):
     writer, reader = region
     writer.write_batch(1, kafka_records(10))
-    monkeypatch.setattr(shm, "_streams_size", lambda batches: 1000)  # too small: the IPC writer overflows
+    monkeypatch.setattr(shm, "streams_size", lambda batches: 1000)  # too small: the IPC writer overflows
     with pytest.raises(Exception):
         writer.write_batch(2, kafka_records(100))
     for sequence in (1, 2):

@@ -117,15 +117,29 @@ public final class AcceleratorOptions {
     public static final ConfigOption<Boolean> UPSERT_ENCODE_STAGES =
             key("accelerator.encode-stages.upsert.enabled")
                     .booleanType()
-                    .defaultValue(false)
+                    .defaultValue(true)
                     .withDescription(
                             "When true (and 'accelerator.encode-stages.enabled'), an upsert-kafka json or csv"
                                     + " sink becomes an encode stage too: the changelog before it is encoded in the"
                                     + " sidecar and each message keeps its row's change kind, so Flink's own sink"
-                                    + " writes deletes as tombstones. Off by default: each encode stage takes shared"
-                                    + " memory regions of its own beside the rows stage before it, and with messages"
-                                    + " of several MB a TaskManager on a 64 MB /dev/shm (a container's default) runs"
-                                    + " out where stock Flink runs.");
+                                    + " writes deletes as tombstones. Its shared-memory regions grow within the"
+                                    + " TaskManager's 'accelerator.shared-memory.budget' like every stage's. Set"
+                                    + " false to keep such sinks stock.");
+
+    public static final ConfigOption<MemorySize> SHARED_MEMORY_BUDGET =
+            key("accelerator.shared-memory.budget")
+                    .memoryType()
+                    .defaultValue(MemorySize.ZERO)
+                    .withDescription(
+                            "TaskManager option (config.yaml or -D at the TaskManager's start; a job's SET does not"
+                                    + " change it): the bytes of /dev/shm the shared-memory regions of all accelerated"
+                                    + " stages of one TaskManager may hold together. Each region's initial size (4 MB)"
+                                    + " always counts; a region grows past it for a batch larger than that only when"
+                                    + " the growth fits beside the others', else the batch waits until another"
+                                    + " stage's grown region is back at its initial size (a batch larger than the"
+                                    + " whole budget goes when no other region is grown). 0 (the default): what /dev/shm"
+                                    + " has free when the TaskManager's first accelerated operator starts; set it when"
+                                    + " several TaskManagers share one /dev/shm (each its part).");
 
     public static final ConfigOption<Boolean> WINDOW_AGGREGATE =
             key("accelerator.window-aggregate.enabled")
@@ -234,5 +248,7 @@ public final class AcceleratorOptions {
         return List.of(ENABLED, PYTHON_EXECUTABLE, BATCH_SIZE, BATCH_MAX_BYTES, BATCH_MAX_DELAY, MEMORY_ARROW_LIMIT,
                 SIDECAR_TIMEOUT, SIDECAR_HEARTBEAT_INTERVAL, ENCODE_STAGES, UPSERT_ENCODE_STAGES, WINDOW_AGGREGATE,
                 GROUP_AGGREGATE, DEDUPLICATE, TOP_N, JOIN, OVER_AGGREGATE, GROUP_WINDOW_AGGREGATE, FAIL_ON_FALLBACK);
+                SHARED_MEMORY_BUDGET, SIDECAR_TIMEOUT, SIDECAR_HEARTBEAT_INTERVAL, ENCODE_STAGES, UPSERT_ENCODE_STAGES, WINDOW_AGGREGATE,
+                GROUP_AGGREGATE, DEDUPLICATE, TOP_N, JOIN, OVER_AGGREGATE, FAIL_ON_FALLBACK);
     }
 }

@@ -19,6 +19,7 @@ class AcceleratorOptionsTest {
         List<String> keys = AcceleratorOptions.all().stream().map(ConfigOption::key).collect(Collectors.toList());
         assertEquals(List.of("accelerator.enabled", "accelerator.python.executable", "accelerator.batch.size",
                 "accelerator.batch.max-bytes", "accelerator.batch.max-delay", "accelerator.memory.arrow-limit",
+                "accelerator.shared-memory.budget",
                 "accelerator.sidecar.timeout", "accelerator.sidecar.heartbeat-interval",
                 "accelerator.encode-stages.enabled", "accelerator.encode-stages.upsert.enabled",
                 "accelerator.window-aggregate.enabled",

@@ -25,6 +25,7 @@ import org.apache.flink.types.RowKind;
 import org.apache.flink.util.IOUtils;
 import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
 import org.flinkaccelerator.runtime.watermarks.WatermarkedRows;
+import org.flinkaccelerator.sidecar.SharedMemoryBudget;
 import org.flinkaccelerator.sidecar.SidecarException;
 import org.flinkaccelerator.sidecar.SidecarProcess;
 import org.flinkaccelerator.sidecar.SidecarSettings;
@@ -126,7 +127,8 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         metrics.arrowMemory(allocator, arrowMemory.managedBytes());
         SidecarSettings settings = new SidecarSettings(spec.pythonExecutable(), spec.sidecarTimeout(),
                 SidecarSettings.DEFAULT_START_TIMEOUT, SidecarSettings.DEFAULT_INITIAL_REGION_BYTES);
-        sidecar = SidecarProcess.start(settings);
+        sidecar = SidecarProcess.start(settings, SharedMemoryBudget.ofTaskManager(
+                getContainingTask().getEnvironment().getTaskManagerInfo().getConfiguration()));
         try {
             stage = SidecarStage.open(sidecar, spec.descriptorJson(), allocator);
         } catch (SidecarException e) {

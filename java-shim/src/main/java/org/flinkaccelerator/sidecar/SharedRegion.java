@@ -146,6 +146,52 @@ public final class SharedRegion implements AutoCloseable {
         return map.capacity();
     }
 
+    /** The size the region was created with, and shrinks back to. */
+    public long initialSize() {
+        return initialSize;
+    }
+
+    /**
+     * The region size (header included, page-rounded, never below the initial size) that writing
+     * {@code root} needs: its exact IPC body, counted without copying the buffers.
+     */
+    public static long sizeFor(VectorSchemaRoot root, long initialSize) throws IOException {
+        BodyCounter body = new BodyCounter();
+        try (ArrowStreamWriter stream = new ArrowStreamWriter(root, null, body)) {
+            stream.start();
+            stream.writeBatch();
+            stream.end();
+        }
+        return Math.max(initialSize, roundUp(HEADER_SIZE + body.length));
+    }
+
+    /**
+     * Grows or shrinks the file to {@code size} (page-rounded, never below the initial size) and
+     * withdraws the committed batch: only while the reader reads nothing. The owner sizes the
+     * region this way within its {@link SharedMemoryBudget} grant before a large batch, and back
+     * after it.
+     */
+    public synchronized void resize(long size) throws IOException {
+        ensureOpen();
+        if (!writer) {
+            throw new IllegalStateException(path + " was attached for reading; only its creator resizes it");
+        }
+        long target = roundUp(Math.max(size, initialSize));
+        if (target == map.capacity()) {
+            return;
+        }
+        map.putLong(SEQUENCE_AT, 0);
+        if (target > map.capacity()) {
+            reserve(file, map.capacity(), target, path);
+            mapTo(target);
+            map.putLong(REGION_SIZE_AT, target);
+        } else {
+            mapTo(target);
+            file.truncate(target);
+            map.putLong(REGION_SIZE_AT, target);
+        }
+    }
+
     /** Writes {@code root} as the body of batch {@code sequence} and commits it; returns the body length. */
     public synchronized long write(long sequence, VectorSchemaRoot root) throws IOException {
         ensureOpen();
@@ -341,6 +387,27 @@ public final class SharedRegion implements AutoCloseable {
                 grow(HEADER_SIZE + length + n);
             }
             map.put(HEADER_SIZE + (int) length, src, src.position(), n);
+            src.position(src.limit());
+            length += n;
+            return n;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return true;
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    /** Counts the bytes Arrow's stream writer would write, copying nothing. */
+    private static final class BodyCounter implements WritableByteChannel {
+        long length;
+
+        @Override
+        public int write(ByteBuffer src) {
+            int n = src.remaining();
             src.position(src.limit());
             length += n;
             return n;

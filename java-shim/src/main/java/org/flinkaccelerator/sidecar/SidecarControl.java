@@ -10,7 +10,7 @@ package org.flinkaccelerator.sidecar;
  */
 public interface SidecarControl {
     /** Version of these calls and of the shared-region layout; both sides refuse any other. */
-    int PROTOCOL_VERSION = 1;
+    int PROTOCOL_VERSION = 2;
 
     long FAILED = -1;
 
@@ -21,9 +21,21 @@ public interface SidecarControl {
 
     /**
      * Runs stage {@code stageId} on request batch {@code sequence}; returns the length of the
-     * response body committed under the same sequence, or {@link #FAILED}.
+     * response body committed under the same sequence, or {@link #FAILED}. An answer that does
+     * not fit the response region as it is is not written: the sidecar keeps a copy of its own
+     * (the request region may shrink now) and returns minus the region size it needs, a value
+     * below {@link #FAILED}; {@link #writeKeptAnswer} writes it.
      */
     long process(long stageId, long sequence);
+
+    /**
+     * Grows the response region to {@code regionSize} bytes and writes the answer {@link #process}
+     * kept for {@code sequence} there; returns its length, or {@link #FAILED}.
+     */
+    long writeKeptAnswer(long sequence, long regionSize);
+
+    /** Shrinks the response region back to its initial size: the JVM has copied the answer out. */
+    void shrinkResponses();
 
     void close(long stageId);
 

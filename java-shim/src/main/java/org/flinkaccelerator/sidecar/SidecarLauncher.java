@@ -43,9 +43,9 @@ final class SidecarLauncher {
 
     private SidecarLauncher() {}
 
-    static SidecarProcess launch(SidecarSettings settings) {
+    static SidecarProcess launch(SidecarSettings settings, SharedMemoryBudget budget) {
         long startedAt = System.nanoTime();
-        SidecarProcess sidecar = startAndAttach(settings);
+        SidecarProcess sidecar = startAndAttach(settings, budget);
         try {
             checkVersions(sidecar, settings.pythonExecutable());
         } catch (RuntimeException e) {
@@ -58,7 +58,7 @@ final class SidecarLauncher {
         return sidecar;
     }
 
-    private static SidecarProcess startAndAttach(SidecarSettings settings) {
+    private static SidecarProcess startAndAttach(SidecarSettings settings, SharedMemoryBudget budget) {
         String python = settings.pythonExecutable();
         SharedRegion requests = null;
         GatewayServer gateway = null;
@@ -82,7 +82,8 @@ final class SidecarLauncher {
             attachment = awaitAttachment(rendezvous, process, output, settings);
             gateway.resetCallbackClient(LOOPBACK, attachment.callbackPort());
             SharedRegion responses = SharedRegion.attach(attachment.responseRegion());
-            return new SidecarProcess(settings, process, gateway, attachment, requests, responses, output, token);
+            return new SidecarProcess(settings, process, gateway, attachment, requests, responses, budget, output,
+                    token);
         } catch (SidecarSetupException e) {
             abandon(process, gateway, requests, attachment);
             throw e;

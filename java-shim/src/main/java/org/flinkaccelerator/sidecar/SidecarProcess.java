@@ -12,6 +12,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.flink.configuration.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import py4j.GatewayServer;
@@ -44,6 +45,7 @@ public final class SidecarProcess implements AutoCloseable {
     private final SidecarControl control;
     private final SharedRegion requests;
     private final SharedRegion responses;
+    private final SharedMemoryBudget budget;
     private final SidecarOutput output;
     private final ReentrantLock calls = new ReentrantLock();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -54,7 +56,7 @@ public final class SidecarProcess implements AutoCloseable {
 
     SidecarProcess(SidecarSettings settings, Process process, GatewayServer gateway,
             SidecarRendezvous.Attachment attachment, SharedRegion requests, SharedRegion responses,
-            SidecarOutput output, String authToken) {
+            SharedMemoryBudget budget, SidecarOutput output, String authToken) {
         this.settings = settings;
         this.authToken = authToken;
         this.process = process;
@@ -63,13 +65,23 @@ public final class SidecarProcess implements AutoCloseable {
         this.control = attachment.control();
         this.requests = requests;
         this.responses = responses;
+        this.budget = budget;
+        budget.addBase(requests.initialSize() + responses.initialSize());
         this.output = output;
         process.onExit().thenRun(this::reportUnexpectedExit);
     }
 
-    /** Starts a sidecar; a problem with the interpreter or its package is a {@link SidecarSetupException}. */
+    /**
+     * Starts a sidecar whose regions grow within {@code budget} (the TaskManager's); a problem with
+     * the interpreter or its package is a {@link SidecarSetupException}.
+     */
+    public static SidecarProcess start(SidecarSettings settings, SharedMemoryBudget budget) {
+        return SidecarLauncher.launch(settings, budget);
+    }
+
+    /** Starts a sidecar within this JVM's budget as an unconfigured TaskManager has it. */
     public static SidecarProcess start(SidecarSettings settings) {
-        return SidecarLauncher.launch(settings);
+        return start(settings, SharedMemoryBudget.ofTaskManager(new Configuration()));
     }
 
     public long pid() {
@@ -111,30 +123,104 @@ public final class SidecarProcess implements AutoCloseable {
         }
     }
 
-    /** Sends one batch through stage {@code stageId}; the caller owns the returned roots (one per answer stream). */
+    /**
+     * Sends one batch through stage {@code stageId}; the caller owns the returned roots (one per
+     * answer stream). A batch or an answer larger than its region's initial size first takes a
+     * grant of the growth from the TaskManager's {@link SharedMemoryBudget}, waiting for it in this
+     * thread outside any control call (the call timeout does not run meanwhile). Both regions are
+     * back at their initial size, and the grants released, before this returns: the request
+     * region's right after the sidecar answers, the response region's once its answer is copied
+     * out. So a call never waits while it holds a grant (docs/architecture.md, "Transport").
+     */
     List<VectorSchemaRoot> process(long stageId, VectorSchemaRoot batch, BufferAllocator allocator) {
         calls.lock();
         try {
             long sequence = ++lastSequence;
-            try {
-                requests.write(sequence, batch);
-            } catch (IOException e) {
-                throw new SidecarException("Cannot write batch " + sequence + " (" + batch.getRowCount()
-                        + " rows) to the request region " + requests.path() + ": " + e, e);
+            String what = "process(stage " + stageId + ", batch " + sequence + ")";
+            long answer;
+            long requestSize = regionSizeFor(sequence, batch);
+            try (SharedMemoryBudget.Grant grant = acquire(requestSize - requests.initialSize(), "batch " + sequence)) {
+                try {
+                    requests.resize(requestSize);
+                    requests.write(sequence, batch);
+                } catch (IOException e) {
+                    throw new SidecarException("Cannot write batch " + sequence + " (" + batch.getRowCount()
+                            + " rows) to the request region " + requests.path() + ": " + e, e);
+                }
+                try {
+                    answer = call(what, () -> control.process(stageId, sequence));
+                } finally {
+                    shrink(requests, grant);
+                }
             }
-            long length = call("process(stage " + stageId + ", batch " + sequence + ")",
-                    () -> control.process(stageId, sequence));
-            if (length == SidecarControl.FAILED) {
+            if (answer == SidecarControl.FAILED) {
                 throw StageFailedException.fromReply(call("lastError()", control::lastError));
             }
-            try {
-                return responses.read(sequence, allocator);
-            } catch (IOException e) {
-                throw new SidecarException("Cannot read the sidecar's answer to batch " + sequence
-                        + " from the response region " + responses.path() + ": " + e, e);
+            if (answer >= 0) {
+                return readAnswer(sequence, allocator);
+            }
+            long responseSize = -answer;
+            try (SharedMemoryBudget.Grant grant = acquire(responseSize - responses.initialSize(),
+                    "the answer to batch " + sequence)) {
+                try {
+                    long length = call("writeKeptAnswer(batch " + sequence + ", " + responseSize + " bytes)",
+                            () -> control.writeKeptAnswer(sequence, responseSize));
+                    if (length == SidecarControl.FAILED) {
+                        throw StageFailedException.fromReply(call("lastError()", control::lastError));
+                    }
+                    return readAnswer(sequence, allocator);
+                } finally {
+                    if (failure == null && !closed.get()) {
+                        call("shrinkResponses()", () -> {
+                            control.shrinkResponses();
+                            return null;
+                        });
+                    }
+                }
             }
         } finally {
             calls.unlock();
+        }
+    }
+
+    private long regionSizeFor(long sequence, VectorSchemaRoot batch) {
+        try {
+            return SharedRegion.sizeFor(batch, requests.initialSize());
+        } catch (IOException e) {
+            throw new SidecarException("Cannot measure batch " + sequence + " (" + batch.getRowCount() + " rows) for the"
+                    + " request region " + requests.path() + ": " + e, e);
+        }
+    }
+
+    private SharedMemoryBudget.Grant acquire(long bytes, String forWhat) {
+        try {
+            return budget.acquire(bytes);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SidecarException("Interrupted while " + forWhat + " of the " + describe() + " waited for "
+                    + bytes + " bytes of the TaskManager's shared-memory budget (accelerator.shared-memory.budget)", e);
+        }
+    }
+
+    /** The request region back at its initial size once the sidecar is done with the batch. */
+    private void shrink(SharedRegion region, SharedMemoryBudget.Grant grant) {
+        if (grant.bytes() == 0) {
+            return;
+        }
+        try {
+            region.resize(region.initialSize());
+        } catch (IOException e) {
+            throw new SidecarException("Cannot shrink the request region " + region.path() + " back to "
+                    + region.initialSize() + " bytes: " + e, e);
+        }
+    }
+
+    private List<VectorSchemaRoot> readAnswer(long sequence, BufferAllocator allocator) {
+        try {
+            return responses.read(sequence, allocator);
+        } catch (IOException e) {
+            throw new SidecarException("Cannot read the sidecar's answer to batch " + sequence
+                    + " from the response region " + responses.path() + ": " + e, e);
         }
     }
 
@@ -327,6 +413,7 @@ public final class SidecarProcess implements AutoCloseable {
     }
 
     private void closeRegions() {
+        budget.removeBase(requests.initialSize() + responses.initialSize());
         try {
             requests.close();
             responses.close();

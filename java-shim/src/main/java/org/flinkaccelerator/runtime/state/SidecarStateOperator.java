@@ -24,6 +24,7 @@ import org.apache.flink.util.IOUtils;
 import org.flinkaccelerator.runtime.ArrowMemory;
 import org.flinkaccelerator.runtime.arrow.RowDataArrowWriter;
 import org.flinkaccelerator.runtime.windowagg.WindowAggCalls;
+import org.flinkaccelerator.sidecar.SharedMemoryBudget;
 import org.flinkaccelerator.sidecar.SidecarException;
 import org.flinkaccelerator.sidecar.SidecarProcess;
 import org.flinkaccelerator.sidecar.SidecarSettings;
@@ -159,7 +160,8 @@ public abstract class SidecarStateOperator<S extends SidecarStateSpec, C extends
         batchRow = new GenericRowData(spec.batchType().getFieldCount());
         SidecarSettings settings = new SidecarSettings(spec.pythonExecutable(), spec.sidecarTimeout(),
                 SidecarSettings.DEFAULT_START_TIMEOUT, SidecarSettings.DEFAULT_INITIAL_REGION_BYTES);
-        sidecar = SidecarProcess.start(settings);
+        sidecar = SidecarProcess.start(settings, SharedMemoryBudget.ofTaskManager(
+                getContainingTask().getEnvironment().getTaskManagerInfo().getConfiguration()));
         try {
             stage = SidecarStage.open(sidecar, spec.descriptorJson(), allocator);
         } catch (SidecarException e) {

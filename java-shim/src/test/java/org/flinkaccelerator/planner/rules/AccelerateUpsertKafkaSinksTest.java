@@ -62,13 +62,16 @@ class AccelerateUpsertKafkaSinksTest {
         }
     }
 
+    /** The plan rewritten at the default of 'accelerator.encode-stages.upsert.enabled' (on). */
     private static Rewritten rewrite(String sql) {
-        return rewrite(sql, true);
+        return rewrite(sql, null);
     }
 
-    private static Rewritten rewrite(String sql, boolean upsertStages) {
+    private static Rewritten rewrite(String sql, Boolean upsertStages) {
         SqlPlans plans = new SqlPlans();
-        plans.set(AcceleratorOptions.UPSERT_ENCODE_STAGES.key(), String.valueOf(upsertStages));
+        if (upsertStages != null) {
+            plans.set(AcceleratorOptions.UPSERT_ENCODE_STAGES.key(), String.valueOf(upsertStages));
+        }
         ExecNodeGraph graph = plans.plan(sql);
         AccelerationReport report = new AccelerationReport();
         ExecNodeGraph current = graph;
@@ -125,7 +128,7 @@ class AccelerateUpsertKafkaSinksTest {
     }
 
     @Test
-    void byDefaultTheUpsertSinkStaysStockNamingTheOption() {
+    void switchedOffTheUpsertSinkStaysStockNamingTheOption() {
         Rewritten r = rewrite(SOURCE + sink(TOTALS, "")
                 + "INSERT INTO totals SELECT k, COUNT(*), SUM(x) FROM events GROUP BY k;", false);
         assertSame(r.originalSink(), r.sink());
