@@ -32,6 +32,10 @@ So a reader never races a writer; the header guards against crashed or mismatche
 
 A region grows for a batch that does not fit and shrinks back to its initial size as soon as a
 batch fits that size again, so one large message does not keep its memory for the region's life.
+The sidecar's response region does not grow by itself: an answer that does not fit is kept until
+the JVM has the growth from its TaskManager's shared-memory budget (`resize`, `write_body`), and
+is back at its initial size once the JVM has copied the answer out (docs/architecture.md,
+"Shared-memory budget").
 Shrinking truncates the file while the sequence is 0, i.e. while the reader reads nothing (the
 reader is done with the previous body when the writer is called again): a reader whose mapping is
 longer than the file never touches the part past its end, and re-maps when the header's region

@@ -47,7 +47,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * stores the length and finally the sequence; a reader only reads the sequence it asked for. A
  * region that grew for a large batch shrinks back to its initial size (the file is truncated while
  * the sequence is 0) as soon as a batch fits that size again, and the reader re-maps to the size the
- * header gives.
+ * header gives. {@link SidecarProcess} sizes its request region explicitly ({@link #sizeFor},
+ * {@link #resize}) within a grant of the TaskManager's {@link SharedMemoryBudget}.
  *
  * <p>Methods are synchronized so that {@link #close()} from a cancelling thread can never unmap
  * memory another thread is copying.
