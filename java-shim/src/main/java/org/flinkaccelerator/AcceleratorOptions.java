@@ -234,6 +234,21 @@ public final class AcceleratorOptions {
                                     + " its descriptor, or why it stays stock. Has no effect unless"
                                     + " 'accelerator.enabled' is true.");
 
+    public static final ConfigOption<Boolean> EXCHANGE_BATCHED =
+            key("accelerator.exchange.batched.enabled")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "When true, the keyed shuffle between a rows stage (a Kafka source and its Calcs in"
+                                    + " the sidecar) and an accelerated group aggregate carries Arrow batches instead"
+                                    + " of one row per record: the rows stage's sidecar computes each row's key group"
+                                    + " as Flink's keyed shuffle does and splits its batch by target subtask, and the"
+                                    + " aggregate hands each part to its own sidecar. State and savepoints are those"
+                                    + " of the per-row path. Keys of other types than BOOLEAN, TINYINT to BIGINT,"
+                                    + " DATE, CHAR, VARCHAR and TIMESTAMP(0-3), unaligned checkpoints and a watermarked"
+                                    + " source keep the per-row shuffle ('accelerator explain' says why). Has no"
+                                    + " effect unless 'accelerator.group-aggregate.enabled' is true.");
+
     public static final ConfigOption<Boolean> FAIL_ON_FALLBACK =
             key("accelerator.fallback.fail-on-fallback")
                     .booleanType()
@@ -247,6 +262,6 @@ public final class AcceleratorOptions {
     public static List<ConfigOption<?>> all() {
         return List.of(ENABLED, PYTHON_EXECUTABLE, BATCH_SIZE, BATCH_MAX_BYTES, BATCH_MAX_DELAY, MEMORY_ARROW_LIMIT,
                 SHARED_MEMORY_BUDGET, SIDECAR_TIMEOUT, SIDECAR_HEARTBEAT_INTERVAL, ENCODE_STAGES, UPSERT_ENCODE_STAGES, WINDOW_AGGREGATE,
-                GROUP_AGGREGATE, DEDUPLICATE, TOP_N, JOIN, OVER_AGGREGATE, GROUP_WINDOW_AGGREGATE, FAIL_ON_FALLBACK);
+                GROUP_AGGREGATE, DEDUPLICATE, TOP_N, JOIN, OVER_AGGREGATE, GROUP_WINDOW_AGGREGATE, EXCHANGE_BATCHED, FAIL_ON_FALLBACK);
     }
 }
