@@ -24,9 +24,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from accelerator.exchange.split import Exchange
 from accelerator.formats import FormatError, native_arrays, timestamps, types
 from accelerator.plans import read_fields, udfs
-from accelerator.plans.stage import MESSAGE, StagePlan, branch_plans, is_rows_stage, watermark_plan, written_metadata
+from accelerator.plans.stage import MESSAGE, MESSAGE_FIELD, StagePlan, branch_plans, is_rows_stage, watermark_plan, written_metadata
 from accelerator.sidecar import kafka_rows, sink_not_null
 from accelerator.sidecar.stages import DescriptorError, register
 
@@ -215,6 +216,13 @@ class SegmentStage:
             if functions & set(_SURROGATE_SENSITIVE) else []
         self._encoder = None if self._rows else MessageEncoder(self.name, descriptor)
         self._output_schema = self._plan.output_schema if self._rows else self._encoder.schema
+        #: A rows stage feeding a batch exchange: its rows go out split by the keyed operator's subtask.
+        self._exchange = None
+        if self._rows and descriptor.get("exchange"):
+            if self._branches:
+                raise DescriptorError(f"stage {self.name!r}: a batch exchange takes a rows stage of one output")
+            self._exchange = Exchange.parse(self.name, descriptor["exchange"])
+            self._output_schema = self._exchange.schema(MESSAGE_FIELD)
         #: With a watermark section: one int64 column of epoch milliseconds per watermark plan column.
         self._marks_schema = pa.schema([pa.field(f.name, pa.int64()) for f in self._watermarks.output_schema
                                         if f.name != MESSAGE]) if self._watermarks else None
@@ -261,6 +269,8 @@ class SegmentStage:
     def _run(self, table_in: pa.RecordBatch) -> pa.RecordBatch:
         """The encoded messages of the decoded rows, or a rows stage's result rows."""
         result = self._plan.execute(table_in)
+        if self._exchange:
+            return self._exchange.split(result, MESSAGE)
         return result if self._rows else self._encoder.encode(result)
 
     def _marks(self, table_in: pa.RecordBatch, messages: int) -> pa.RecordBatch:

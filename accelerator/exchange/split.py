@@ -1,0 +1,74 @@
+"""A rows stage's answer for a batch exchange: its result rows as the rows of the keyed operator
+after the shuffle (`$key`, `$key_group`, then the columns that operator's stage reads), each with
+the subtask Flink's keyed shuffle would send it to (`$channel`), grouped by that subtask.
+
+The descriptor's `exchange` section names the key fields (in key order, with their Flink types)
+and the consumer's batch fields; the operator adds, when it opens the stage, the consumer's
+parallelism and max parallelism. Rows keep their order within each subtask (a stable sort), and
+`$message` stays, so the operator can cut every subtask's rows where a watermark goes out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+
+from accelerator.exchange import key_groups, key_rows
+from accelerator.formats import types
+
+CHANNEL = "$channel"
+KEY = "$key"
+KEY_GROUP = "$key_group"
+
+
+class ExchangeError(ValueError):
+    """An exchange section this sidecar cannot run."""
+
+
+@dataclass(frozen=True)
+class Exchange:
+    keys: tuple[str, ...]
+    key_types: tuple[types.DataType, ...]
+    #: The consumer's batch fields after `$key` and `$key_group`: (name, Flink type).
+    columns: tuple[tuple[str, types.DataType], ...]
+    max_parallelism: int
+    parallelism: int
+
+    @classmethod
+    def parse(cls, stage: str, section: dict) -> "Exchange":
+        try:
+            keys = tuple(k["name"] for k in section["keys"])
+            key_types = tuple(types.parse(k["type"]) for k in section["keys"])
+            fields = [(f["name"], types.parse(f["type"])) for f in section["fields"]]
+            max_parallelism, parallelism = int(section["max_parallelism"]), int(section["parallelism"])
+        except (KeyError, TypeError, ValueError) as e:
+            raise ExchangeError(f"stage {stage!r}: exchange section {section!r} is incomplete: {e!r}") from e
+        if [name for name, _ in fields[:2]] != [KEY, KEY_GROUP]:
+            raise ExchangeError(f"stage {stage!r}: the exchange's fields start with {KEY} and {KEY_GROUP},"
+                                f" not {[name for name, _ in fields[:2]]}")
+        refused = [t.serializable() for t in key_types if not key_rows.supported(t)]
+        if refused:
+            raise ExchangeError(f"stage {stage!r}: no batch exchange for keys of type {refused}")
+        if not 0 < parallelism <= max_parallelism:
+            raise ExchangeError(f"stage {stage!r}: parallelism {parallelism} is not within max parallelism"
+                                f" {max_parallelism}")
+        return cls(keys, key_types, tuple(fields[2:]), max_parallelism, parallelism)
+
+    def schema(self, message: pa.Field) -> pa.Schema:
+        """The answer's columns: `$message`, `$channel`, `$key`, `$key_group`, the consumer's."""
+        return pa.schema([message, pa.field(CHANNEL, pa.int32(), nullable=False),
+                          pa.field(KEY, pa.binary(), nullable=False), pa.field(KEY_GROUP, pa.int32(), nullable=False)]
+                         + [types.to_arrow_field(name, t) for name, t in self.columns])
+
+    def split(self, result: pa.RecordBatch, message: str) -> pa.RecordBatch:
+        """`result` (a rows stage's rows, with `message`) as the exchange's rows, grouped by subtask."""
+        keys = key_rows.binary_key_rows([result.column(name) for name in self.keys], list(self.key_types))
+        groups = key_groups.key_groups(keys, self.max_parallelism)
+        channels = key_groups.operator_indexes(groups, self.max_parallelism, self.parallelism)
+        order = pa.array(np.argsort(channels, kind="stable"))
+        columns = [result.column(message), pa.array(channels, pa.int32()), keys.cast(pa.binary()),
+                   pa.array(groups, pa.int32())] + [result.column(name) for name, _ in self.columns]
+        schema = self.schema(result.schema.field(message))
+        return pa.RecordBatch.from_arrays([c.take(order) for c in columns], schema=schema)
