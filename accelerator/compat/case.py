@@ -13,7 +13,7 @@ from accelerator.testing import locations, sql
 
 CASE_KEYS = {"partitions", "wrapped", "ordered", "compare", "tolerate", "expect", "expect_on_flink", "expect_failure",
              "expect_failure_on_flink",
-             "bad_record", "notes", "timestamps", "accelerated_operators", "fallback_reasons", "fallback_reasons_on_flink",
+             "bad_record", "notes", "timestamps", "accelerated_operators", "batch_exchanges", "fallback_reasons", "fallback_reasons_on_flink",
              "not_applicable_on_flink"}
 COMPARE_MODES = ("messages", "final")
 ACCELERATION_LEVELS = ("accelerated", "partial", "stock")
@@ -50,6 +50,9 @@ class Case:
     timestamps: bool = False           # the sink writes record timestamps: compare them too
     #: operators (`Accelerated[NAME]`, by NAME) the accelerated run's job graph must hold
     accelerated_operators: tuple[str, ...] = ()
+    #: how many keyed shuffles of the accelerated run's job graph must carry batches
+    #: (`accelerator.exchange.batched.enabled`: ship strategy BATCH-CHANNEL)
+    batch_exchanges: int = 0
     #: texts each of which some stock part's reason (`accelerator explain`) must contain: why the
     #: case falls back, checked, not only listed
     fallback_reasons: tuple[str, ...] = ()
@@ -104,6 +107,7 @@ def load(path: Path) -> Case:
                 bad_record=_bad_record(settings.get("bad_record"), path),
                 timestamps=bool(settings.get("timestamps", False)),
                 accelerated_operators=tuple(str(n) for n in settings.get("accelerated_operators") or ()),
+                batch_exchanges=int(settings.get("batch_exchanges", 0)),
                 fallback_reasons=tuple(str(r) for r in _for_this_release(settings, "fallback_reasons") or ()),
                 not_applicable=_not_applicable(settings.get("not_applicable_on_flink"), path),
                 notes=str(settings.get("notes") or ""))

@@ -51,6 +51,8 @@ def _same_not_null_column(stock: str, accelerated: str) -> bool:
 NOT_APPLICABLE = "not applicable"
 NOT_RUN = "not run"
 
+#: The ship strategy of a batch exchange's edge in Flink's job plan (BatchChannelPartitioner#toString).
+BATCH_EXCHANGE = "BATCH-CHANNEL"
 #: Prefix of the job accumulators the accelerated operators count their records in (docs/metrics.md).
 SIDECAR_RECORDS_IN = "accelerator.sidecarRecordsIn."
 #: The name of an encode stage (the sink table's, then `-encode`, numbered when taken: the shim's
@@ -76,6 +78,8 @@ class RunOutcome:
     duration_ms: int = 0
     acceleration: str = "stock"
     operators: list[str] = field(default_factory=list)  # every operator of the jobs' graphs, by name
+    #: the ship strategy of every edge of the jobs' graphs (HASH, FORWARD, BATCH-CHANNEL, ...)
+    ship_strategies: list[str] = field(default_factory=list)
     sidecar_records_in: int = 0  # the source messages the jobs' stages handed their sidecars (source_records_in)
 
 
@@ -168,6 +172,9 @@ class CompatRunner:
         if comparison.passed and acceleration == "accelerated" and not accelerated.failure:
             comparison = self._check_through_sidecar(case, records, accelerated) or comparison
         missing = missing_operators(case.accelerated_operators, accelerated.operators)
+        batch_exchanges = accelerated.ship_strategies.count(BATCH_EXCHANGE)
+        if batch_exchanges < case.batch_exchanges:
+            missing.append(f"{case.batch_exchanges} batch exchange(s) ({BATCH_EXCHANGE}; it has {batch_exchanges})")
         unexplained = unmatched_reasons(case.fallback_reasons, reasons)
         expect_met = (case.expect is None or case.expect == acceleration) and not missing and not unexplained
         detail = comparison.detail
@@ -295,6 +302,8 @@ class CompatRunner:
                 job = self.cluster.rest(f"/jobs/{job_id}")
             outcome.duration_ms += job.get("duration", 0)
             names += [v["name"] for v in job.get("vertices", [])]
+            outcome.ship_strategies += [i.get("ship_strategy", "") for n in job.get("plan", {}).get("nodes", [])
+                                        for i in n.get("inputs", [])]
             outcome.sidecar_records_in += self._sidecar_records_in(job_id)
         outcome.acceleration = acceleration_of(names)
         outcome.operators = _operators(names)

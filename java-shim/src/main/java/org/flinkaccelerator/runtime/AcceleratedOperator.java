@@ -24,6 +24,8 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
 import org.apache.flink.util.IOUtils;
 import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
+import org.flinkaccelerator.runtime.exchange.BatchParts;
+import org.flinkaccelerator.runtime.exchange.ExchangeTarget;
 import org.flinkaccelerator.runtime.watermarks.WatermarkedRows;
 import org.flinkaccelerator.sidecar.SharedMemoryBudget;
 import org.flinkaccelerator.sidecar.SidecarException;
@@ -83,6 +85,8 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
     private transient SidecarMetrics metrics;
     /** A rows stage's watermarks, when it replaces a watermarked source; else null. */
     private transient WatermarkedRows watermarked;
+    /** A rows stage's batch exchange, when it feeds one; else null. */
+    private transient BatchParts parts;
 
     public AcceleratedOperator(AcceleratedSegmentSpec spec) {
         this.spec = spec;
@@ -127,10 +131,16 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         metrics.arrowMemory(allocator, arrowMemory.managedBytes());
         SidecarSettings settings = new SidecarSettings(spec.pythonExecutable(), spec.sidecarTimeout(),
                 SidecarSettings.DEFAULT_START_TIMEOUT, SidecarSettings.DEFAULT_INITIAL_REGION_BYTES);
+        String descriptorJson = spec.descriptorJson();
+        if (ExchangeTarget.feedsExchange(descriptorJson)) {
+            ExchangeTarget target = ExchangeTarget.of(spec.operatorName(), getOperatorConfig(), getUserCodeClassloader());
+            descriptorJson = target.into(descriptorJson);
+            parts = new BatchParts(spec.operatorName(), allocator, output, target.parallelism());
+        }
         sidecar = SidecarProcess.start(settings, SharedMemoryBudget.ofTaskManager(
                 getContainingTask().getEnvironment().getTaskManagerInfo().getConfiguration()));
         try {
-            stage = SidecarStage.open(sidecar, spec.descriptorJson(), allocator);
+            stage = SidecarStage.open(sidecar, descriptorJson, allocator);
         } catch (SidecarException e) {
             throw new SidecarException(spec.operatorName() + ": the Python sidecar refused the segment: "
                     + e.getMessage(), e);
@@ -139,6 +149,9 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
             watermarked = new WatermarkedRows(spec.watermarks(), spec.coordinates(), output, getMetricGroup(),
                     getProcessingTimeService(), getExecutionConfig().getAutoWatermarkInterval(),
                     getContainingTask().getEnvironment().getMetricGroup().getIOMetricGroup());
+            if (parts != null) {
+                watermarked.beforeEvents(parts::release);
+            }
         }
         LOG.info("{} (subtask {}): sidecar pid {} runs stage {}; batches of up to {} rows, at most {} ms apart;"
                 + " Arrow buffers up to {} bytes, of {} bytes of the slot's managed memory",
@@ -328,6 +341,10 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
      * event-time logic.
      */
     private void emitRows(SidecarStage.RowsAnswer answer, int messages) {
+        if (parts != null) {
+            emitParts(answer, messages);
+            return;
+        }
         List<RowType> types = outputRows();
         List<BranchRows> branches = new ArrayList<>();
         for (int b = 0; b < types.size(); b++) {
@@ -356,6 +373,32 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         } catch (IllegalArgumentException e) {
             throw new SidecarException(spec.operatorName() + ": the sidecar's answer breaks the stage contract: "
                     + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Sends a rows stage's answer through a batch exchange: per subtask, the rows of the messages
+     * replayed so far, before each watermark and at the end ({@link BatchParts}).
+     */
+    private void emitParts(SidecarStage.RowsAnswer answer, int messages) {
+        try {
+            parts.start(answer.branches().get(0), messages);
+            if (answer.marks() != null) {
+                watermarked.emit(answer.marks(), messages, m -> timestamps.get(m, TimestampAssigner.NO_TIMESTAMP),
+                        (message, stamped) -> parts.stamp(message, stamped.hasTimestamp(), stamped.getTimestamp()));
+            } else {
+                for (int message = 0; message < messages; message++) {
+                    parts.stamp(message, timestamps.has(message), timestamps.get(message, 0L));
+                }
+            }
+            parts.finish();
+        } catch (IllegalArgumentException e) {
+            parts.abandon();
+            throw new SidecarException(spec.operatorName() + ": the sidecar's answer breaks the stage contract: "
+                    + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            parts.abandon();
+            throw e;
         }
     }
 

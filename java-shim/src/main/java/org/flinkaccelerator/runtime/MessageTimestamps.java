@@ -23,6 +23,11 @@ final class MessageTimestamps {
         timestamps[index] = record.getTimestamp();
     }
 
+    /** Whether message {@code index} had a timestamp. */
+    boolean has(int index) {
+        return present[index];
+    }
+
     /** The timestamp of message {@code index}, or {@code absent} when it had none. */
     long get(int index, long absent) {
         return present[index] ? timestamps[index] : absent;

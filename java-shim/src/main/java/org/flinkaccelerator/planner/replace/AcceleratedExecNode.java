@@ -20,6 +20,8 @@ import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
 import org.flinkaccelerator.runtime.AcceleratedOperator;
 import org.flinkaccelerator.runtime.AcceleratedSegmentSpec;
+import org.flinkaccelerator.runtime.exchange.BatchRecords;
+import org.flinkaccelerator.runtime.exchange.ExchangeTarget;
 import org.flinkaccelerator.runtime.handover.HandedOverRowTypeInfo;
 
 /**
@@ -73,7 +75,8 @@ public final class AcceleratedExecNode extends ExecNodeBase<RowData>
         operator.setChainingStrategy(ChainingStrategy.ALWAYS);
         OneInputTransformation<RowData, RowData> transformation = new OneInputTransformation<>(input,
                 spec.operatorName(), operator,
-                spec.emitsRows() ? InternalTypeInfo.of(outputType) : HandedOverRowTypeInfo.of(outputType),
+                ExchangeTarget.feedsExchange(spec.descriptorJson()) ? InternalTypeInfo.of(BatchRecords.TYPE)
+                        : spec.emitsRows() ? InternalTypeInfo.of(outputType) : HandedOverRowTypeInfo.of(outputType),
                 input.getParallelism(), false);
         transformation.setDescription(spec.operatorName() + (spec.emitsRows()
                 ? ": Kafka messages decoded by the Python sidecar, as rows for the stock operators after it"

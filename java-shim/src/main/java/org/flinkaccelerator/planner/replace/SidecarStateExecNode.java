@@ -86,6 +86,11 @@ public abstract class SidecarStateExecNode<S extends SidecarStateSpec> extends E
         return spec;
     }
 
+    /** The key fields of each input, as the stock node's. */
+    public List<int[]> keys() {
+        return keys.stream().map(int[]::clone).toList();
+    }
+
     /** The operator: a {@link OneInputStreamOperator}, or a {@link TwoInputStreamOperator} for two inputs. */
     protected abstract StreamOperator<RowData> createOperator();
 

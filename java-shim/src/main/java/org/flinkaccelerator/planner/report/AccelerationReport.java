@@ -156,6 +156,7 @@ public final class AccelerationReport {
     private final List<Join> joins = new ArrayList<>();
     private final List<OverAggregate> overAggregates = new ArrayList<>();
     private final List<GroupWindowAggregate> groupWindowAggregates = new ArrayList<>();
+    private final List<String> exchanges = new ArrayList<>();
 
     public void accelerated(String name, List<ExecNode<?>> nodes, String operator) {
         segments.add(new Segment(name, nodes, operator, List.of(), Shape.WHOLE));
@@ -185,6 +186,11 @@ public final class AccelerationReport {
                 || joins.stream().anyMatch(Join::accelerated)
                 || overAggregates.stream().anyMatch(OverAggregate::accelerated)
                 || groupWindowAggregates.stream().anyMatch(GroupWindowAggregate::accelerated)) && !stockParts().isEmpty();
+    }
+
+    /** A keyed shuffle before an accelerated operator: "<operator>: batches from <rows stage>" or why it carries rows. */
+    public void exchange(String line) {
+        exchanges.add(line);
     }
 
     /** A sink (or the whole plan) that is not a segment, with why: "<sink table>: <why>". */
@@ -343,6 +349,10 @@ public final class AccelerationReport {
         renderStateful(out, JOINS_HEADER, joins);
         renderStateful(out, OVER_AGGREGATES_HEADER, overAggregates);
         renderStateful(out, GROUP_WINDOW_AGGREGATES_HEADER, groupWindowAggregates);
+        if (!exchanges.isEmpty()) {
+            out.append('\n').append(EXCHANGES_HEADER).append('\n');
+            exchanges.forEach(line -> out.append("  ").append(line).append('\n'));
+        }
         return out.toString();
     }
 
@@ -351,6 +361,7 @@ public final class AccelerationReport {
     static final String DEDUPLICATIONS_HEADER = "Deduplications (accelerator.deduplicate.enabled):";
     static final String TOP_N_HEADER = "Top-N (accelerator.top-n.enabled):";
     static final String JOINS_HEADER = "Joins (accelerator.join.enabled):";
+    static final String EXCHANGES_HEADER = "Keyed exchanges (accelerator.exchange.batched.enabled):";
     static final String OVER_AGGREGATES_HEADER = "OVER aggregates (accelerator.over-aggregate.enabled):";
     static final String GROUP_WINDOW_AGGREGATES_HEADER =
             "Group window aggregates (accelerator.group-window-aggregate.enabled):";

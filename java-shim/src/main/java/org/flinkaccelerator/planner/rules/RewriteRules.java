@@ -8,7 +8,8 @@ import java.util.List;
  * accelerator.group-aggregate.enabled), deduplications, Top-N, regular joins, OVER aggregates and group window aggregates (with
  * their options; none depends on Kafka), then whole Kafka segments, then
  * the Kafka sources left over, partly (rows stages feeding stock operators), then the Kafka sinks left over,
- * partly (encode stages fed by stock operators).
+ * partly (encode stages fed by stock operators). Between the last two, batch exchanges between rows stages
+ * and the accelerated group aggregates they feed (with accelerator.exchange.batched.enabled).
  */
 public final class RewriteRules {
     private RewriteRules() {}
@@ -17,6 +18,6 @@ public final class RewriteRules {
         return List.of(new AccelerateWindowAggregates(), new AccelerateGroupAggregates(), new AccelerateDeduplicates(),
                 new AccelerateTopN(), new AccelerateJoins(), new AccelerateOverAggregates(), new AccelerateGroupWindowAggregates(),
                 new ExportKafkaSegments(),
-                new AccelerateKafkaSources(), new AccelerateKafkaSinks());
+                new AccelerateKafkaSources(), new AccelerateBatchExchanges(), new AccelerateKafkaSinks());
     }
 }

@@ -44,10 +44,6 @@ public record GroupAggSpec(String descriptorJson, RowType inputType, String pyth
         return KIND;
     }
 
-    public int keyArity() {
-        return descriptor().path("keys").size();
-    }
-
     /** What follows the key in an output row: the aggregate values. */
     @Override
     public RowType valuesType() {

@@ -1,11 +1,14 @@
 package org.flinkaccelerator.runtime.state;
 
+import org.apache.flink.api.common.TaskInfo;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.table.data.RowData;
 import org.flinkaccelerator.runtime.FieldGetters;
+import org.flinkaccelerator.runtime.exchange.BatchInput;
 
 /**
  * A one-input {@link KeyedRowBatchOperator} standing in for a stock Flink
@@ -25,6 +28,9 @@ public abstract class ChangelogBatchOperator<S extends ChangelogSpec> extends Ke
     private transient boolean updatingInput;
     /** Where the spec's columns start in a batch row: after the transport columns. */
     private transient int firstColumn;
+    /** Reads batch records when the input is a batch exchange's ({@link ChangelogSpec#batchedInput}); else null. */
+    private transient BatchInput batchInput;
+    private transient boolean batched;
 
     protected ChangelogBatchOperator(S spec) {
         super(spec);
@@ -39,12 +45,36 @@ public abstract class ChangelogBatchOperator<S extends ChangelogSpec> extends Ke
         for (int i = 0; i < columns.length; i++) {
             columns[i] = FieldGetters.nullChecked(spec.inputType().getTypeAt(indexes[i]), indexes[i]);
         }
+        batched = spec.batchedInput();
         initializeBatches();
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        if (batched) {
+            TaskInfo task = getRuntimeContext().getTaskInfo();
+            batchInput = new BatchInput(name, allocator(), KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
+                    task.getMaxNumberOfParallelSubtasks(), task.getNumberOfParallelSubtasks(),
+                    task.getIndexOfThisSubtask()), spec.keyArity());
+        }
+    }
+
+    /** A batch record has no key of its own: its rows carry theirs, and nothing reads Flink's keyed state. */
+    @Override
+    public void setKeyContextElement(StreamRecord<RowData> record) throws Exception {
+        if (!batched) {
+            OneInputStreamOperator.super.setKeyContextElement(record);
+        }
     }
 
     @Override
     public void processElement(StreamRecord<RowData> element) throws Exception {
         RowData row = element.getValue();
+        if (batchInput != null) {
+            batchInput.process(row, this::sendPart);
+            return;
+        }
         if (!updatingInput) {
             checkInsert(row);
         } else {

@@ -51,6 +51,23 @@ public interface ChangelogSpec extends SidecarStateSpec {
         return StateStageDescriptor.fieldsType(descriptor().path("input").path("fields"), 0);
     }
 
+    /** The descriptor's entry that makes the operator read batch records from a batch exchange. */
+    String EXCHANGE = "exchange";
+    String BATCHED = "batched";
+
+    /**
+     * Whether the input arrives as batch records of a batch exchange ({@code runtime/exchange}),
+     * their rows already the stage's {@code update} rows, instead of one row per record.
+     */
+    default boolean batchedInput() {
+        return BATCHED.equals(descriptor().path(EXCHANGE).asText());
+    }
+
+    /** The number of key fields (the descriptor's {@code keys}). */
+    default int keyArity() {
+        return descriptor().path("keys").size();
+    }
+
     /** Whether the input is updating: its rows carry their RowKind ({@link #ROW_KIND}) to the stage. */
     default boolean updatingInput() {
         return rowKinds(descriptor());

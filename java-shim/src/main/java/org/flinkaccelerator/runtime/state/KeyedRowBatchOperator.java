@@ -3,6 +3,7 @@ package org.flinkaccelerator.runtime.state;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntFunction;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.TinyIntVector;
@@ -146,11 +147,36 @@ public abstract class KeyedRowBatchOperator<S extends ChangelogSpec> extends Sid
             batchBytes = 0;
         }
         try (answer) {
-            emit(answer, rows);
+            emit(answer, rows, batchKeys::get, batchTimestamps, batchHasTimestamp);
         } finally {
             batchKeys.clear();
         }
         releaseWatermarks(rows);
+    }
+
+    /**
+     * Sends {@code part}, rows another operator batched for this subtask (a batch exchange), as one
+     * {@code update} after the buffered rows, and emits the rows the answer holds, in order: each
+     * with the key {@code keys} gives for its batch row and, where {@code hasTimestamp}, that row's
+     * timestamp.
+     */
+    protected final void sendPart(VectorSchemaRoot part, IntFunction<RowData> keys, long[] timestamps,
+            boolean[] hasTimestamp) throws Exception {
+        sendBatch();
+        int rows = part.getRowCount();
+        if (rows == 0) {
+            return;
+        }
+        VectorSchemaRoot answer;
+        try {
+            answer = calls.update(part);
+        } catch (SidecarException e) {
+            throw new SidecarException(name + ": update of a batch of " + rows + " rows from the batch exchange failed: "
+                    + e.getMessage(), e);
+        }
+        try (answer) {
+            emit(answer, rows, keys, timestamps, hasTimestamp);
+        }
     }
 
     /** Forwards the held watermarks that followed at most {@code rows} buffered rows, in order. */
@@ -161,7 +187,8 @@ public abstract class KeyedRowBatchOperator<S extends ChangelogSpec> extends Sid
         }
     }
 
-    private void emit(VectorSchemaRoot answer, int rows) throws Exception {
+    private void emit(VectorSchemaRoot answer, int rows, IntFunction<RowData> keys, long[] timestamps,
+            boolean[] hasTimestamp) throws Exception {
         IntVector rowIds = (IntVector) column(answer, ChangelogCalls.ROW);
         TinyIntVector kinds = (TinyIntVector) column(answer, ChangelogCalls.KIND);
         List<FieldVector> vectors = answer.getFieldVectors();
@@ -179,9 +206,9 @@ public abstract class KeyedRowBatchOperator<S extends ChangelogSpec> extends Sid
             }
             previous = row;
             releaseWatermarks(row);
-            RowData out = output(RowKind.fromByteValue(kinds.get(i)), batchKeys.get(row), valueRows.reusedRow(i));
+            RowData out = output(RowKind.fromByteValue(kinds.get(i)), keys.apply(row), valueRows.reusedRow(i));
             RowData emitted = outCopier == null ? out : outCopier.copy(out);
-            output.collect(batchHasTimestamp[row] ? new StreamRecord<>(emitted, batchTimestamps[row])
+            output.collect(hasTimestamp[row] ? new StreamRecord<>(emitted, timestamps[row])
                     : new StreamRecord<>(emitted));
         }
     }

@@ -277,6 +277,11 @@ public abstract class SidecarStateOperator<S extends SidecarStateSpec, C extends
                 task.getNumberOfParallelSubtasks(), task.getIndexOfThisSubtask());
     }
 
+    /** The operator's Arrow allocator (open), for batches it reads itself. */
+    protected final BufferAllocator allocator() {
+        return allocator;
+    }
+
     /** The answer's column {@code column}; a missing one fails naming the stage. */
     protected final FieldVector column(VectorSchemaRoot root, String column) {
         FieldVector vector = root.getVector(column);

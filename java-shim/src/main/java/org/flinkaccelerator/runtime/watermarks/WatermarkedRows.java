@@ -52,6 +52,8 @@ public final class WatermarkedRows {
      * @param output the operator's output, for watermarks and watermark status
      * @param autoWatermarkInterval {@code pipeline.auto-watermark-interval} in ms
      */
+    private Runnable beforeEvents = () -> {};
+
     public WatermarkedRows(WatermarkSpec spec, RecordCoordinates.Layout layout, Output<StreamRecord<RowData>> output,
             MetricGroup metrics, ProcessingTimeService time, long autoWatermarkInterval, TaskIOMetricGroup taskMetrics) {
         this.layout = layout;
@@ -107,6 +109,14 @@ public final class WatermarkedRows {
         }
     }
 
+    /**
+     * Runs {@code action} before a watermark, a status change or record attributes leave: a batch
+     * exchange sends the rows of the messages replayed so far first.
+     */
+    public void beforeEvents(Runnable action) {
+        beforeEvents = action;
+    }
+
     /** The source's final watermark (end of input) went out: no watermark of this logic may follow it. */
     public void end() {
         ended = true;
@@ -124,6 +134,7 @@ public final class WatermarkedRows {
 
         @Override
         public void emitWatermark(Watermark watermark) {
+            beforeEvents.run();
             if (!ended) {
                 output.emitWatermark(watermark);
             }
@@ -131,6 +142,7 @@ public final class WatermarkedRows {
 
         @Override
         public void emitWatermarkStatus(WatermarkStatus status) {
+            beforeEvents.run();
             if (!ended) {
                 output.emitWatermarkStatus(status);
             }
@@ -143,6 +155,7 @@ public final class WatermarkedRows {
 
         @Override
         public void emitRecordAttributes(RecordAttributes attributes) {
+            beforeEvents.run();
             output.emitRecordAttributes(attributes);
         }
 

@@ -1,0 +1,41 @@
+package org.flinkaccelerator.planner.exchange;
+
+import org.apache.flink.table.types.logical.LocalZonedTimestampType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.TimestampType;
+
+/**
+ * The key types whose Flink key rows the sidecar builds for a batch exchange
+ * ({@code accelerator/exchange/key_rows.py}, checked against Flink's key selector by
+ * {@code FlinkKeyGroupsTest}); a key of any other type keeps the per-row exchange.
+ */
+final class ExchangeKeys {
+    private ExchangeKeys() {}
+
+    /** Why a key of {@code type} keeps the per-row exchange, or null when the sidecar builds its rows. */
+    static String refusal(String name, LogicalType type) {
+        switch (type.getTypeRoot()) {
+            case BOOLEAN:
+            case TINYINT:
+            case SMALLINT:
+            case INTEGER:
+            case BIGINT:
+            case DATE:
+            case CHAR:
+            case VARCHAR:
+                return null;
+            case TIMESTAMP_WITHOUT_TIME_ZONE:
+                return ((TimestampType) type).getPrecision() <= 3 ? null : precision(name, type);
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+                return ((LocalZonedTimestampType) type).getPrecision() <= 3 ? null : precision(name, type);
+            default:
+                return "key " + name + " of type " + type.asSummaryString() + ": the sidecar builds key rows of"
+                        + " BOOLEAN, TINYINT to BIGINT, DATE, CHAR, VARCHAR and TIMESTAMP(0-3) keys only";
+        }
+    }
+
+    private static String precision(String name, LogicalType type) {
+        return "key " + name + " of type " + type.asSummaryString() + ": a timestamp key above precision 3 is not"
+                + " compact in Flink's key rows";
+    }
+}
