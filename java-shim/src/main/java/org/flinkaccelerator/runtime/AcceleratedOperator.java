@@ -133,7 +133,8 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
                 SidecarSettings.DEFAULT_START_TIMEOUT, SidecarSettings.DEFAULT_INITIAL_REGION_BYTES);
         String descriptorJson = spec.descriptorJson();
         if (ExchangeTarget.feedsExchange(descriptorJson)) {
-            ExchangeTarget target = ExchangeTarget.of(spec.operatorName(), getOperatorConfig(), getUserCodeClassloader());
+            ExchangeTarget target = ExchangeTarget.of(spec.operatorName(), getOperatorConfig(), getUserCodeClassloader(),
+                    getContainingTask().getEnvironment().getAllWriters());
             descriptorJson = target.into(descriptorJson);
             parts = new BatchParts(spec.operatorName(), allocator, output, target.parallelism());
         }

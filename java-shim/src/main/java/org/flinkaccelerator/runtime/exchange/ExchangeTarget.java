@@ -5,6 +5,7 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.core.JsonProcessin
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
+import org.apache.flink.runtime.io.network.api.writer.ResultPartitionWriter;
 import org.apache.flink.streaming.api.graph.NonChainedOutput;
 import org.apache.flink.streaming.api.graph.StreamConfig;
 import org.flinkaccelerator.sidecar.SidecarException;
@@ -24,18 +25,28 @@ public record ExchangeTarget(int parallelism, int maxParallelism) {
         return parse(descriptorJson).path(SECTION).isObject();
     }
 
-    /** The consumer of the operator's output through a {@link BatchChannelPartitioner}. */
-    public static ExchangeTarget of(String operator, StreamConfig config, ClassLoader classLoader) {
+    /**
+     * The consumer of the operator's output through a {@link BatchChannelPartitioner}, as the
+     * running job has it: the number of subpartitions and the target key groups of that output's
+     * result partition (what Flink's own keyed partitioner is configured with at run time, where a
+     * max parallelism left open in the job graph is settled, from a savepoint's too).
+     */
+    public static ExchangeTarget of(String operator, StreamConfig config, ClassLoader classLoader,
+            ResultPartitionWriter[] writers) {
         List<NonChainedOutput> outputs = config.getOperatorNonChainedOutputs(classLoader);
         for (NonChainedOutput output : outputs) {
-            if (output.getPartitioner() instanceof BatchChannelPartitioner) {
-                if (output.getConsumerMaxParallelism() <= 0 || output.getConsumerParallelism() <= 0) {
-                    throw new SidecarException(operator + ": the job graph leaves the batch exchange's consumer"
-                            + " parallelism " + output.getConsumerParallelism() + " and max parallelism "
-                            + output.getConsumerMaxParallelism() + " open; run the job with"
-                            + " accelerator.exchange.batched.enabled: false");
+            if (!(output.getPartitioner() instanceof BatchChannelPartitioner)) {
+                continue;
+            }
+            for (ResultPartitionWriter writer : writers) {
+                if (writer.getPartitionId().getPartitionId().getIntermediateDataSetID().equals(output.getDataSetId())) {
+                    if (writer.getNumTargetKeyGroups() <= 0) {
+                        throw new SidecarException(operator + ": the batch exchange's result partition has "
+                                + writer.getNumTargetKeyGroups() + " target key groups; run the job with"
+                                + " accelerator.exchange.batched.enabled: false");
+                    }
+                    return new ExchangeTarget(writer.getNumberOfSubpartitions(), writer.getNumTargetKeyGroups());
                 }
-                return new ExchangeTarget(output.getConsumerParallelism(), output.getConsumerMaxParallelism());
             }
         }
         throw new SidecarException(operator + ": the planner made this rows stage feed a batch exchange, but none of"
