@@ -62,10 +62,16 @@ public abstract class ChangelogBatchOperator<S extends ChangelogSpec> extends Ke
 
     /** A batch record has no key of its own: its rows carry theirs, and nothing reads Flink's keyed state. */
     @Override
-    public void setKeyContextElement(StreamRecord<RowData> record) throws Exception {
+    @SuppressWarnings("rawtypes")
+    public void setKeyContextElement1(StreamRecord record) throws Exception {
         if (!batched) {
-            OneInputStreamOperator.super.setKeyContextElement(record);
+            super.setKeyContextElement1(record);
         }
+    }
+
+    @Override
+    public boolean hasKeyContext1() {
+        return !spec.batchedInput() && super.hasKeyContext1();
     }
 
     @Override
