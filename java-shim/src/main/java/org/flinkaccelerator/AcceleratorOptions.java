@@ -244,10 +244,12 @@ public final class AcceleratorOptions {
                                     + " of one row per record: the rows stage's sidecar computes each row's key group"
                                     + " as Flink's keyed shuffle does and splits its batch by target subtask, and the"
                                     + " aggregate hands each part to its own sidecar. State and savepoints are those"
-                                    + " of the per-row path. Keys of other types than BOOLEAN, TINYINT to BIGINT,"
-                                    + " DATE, CHAR, VARCHAR and TIMESTAMP(0-3), unaligned checkpoints and a watermarked"
-                                    + " source keep the per-row shuffle ('accelerator explain' says why). Has no"
-                                    + " effect unless 'accelerator.group-aggregate.enabled' is true.");
+                                    + " of the per-row path, and watermarks keep their place among the rows. Keys"
+                                    + " of other types than BOOLEAN, TINYINT to BIGINT, DATE, CHAR, VARCHAR and"
+                                    + " TIMESTAMP(0-3), a shared source and a global aggregate keep the per-row"
+                                    + " shuffle ('accelerator explain' says why); with unaligned checkpoints on, this"
+                                    + " edge's barriers stay aligned. Has no effect unless"
+                                    + " 'accelerator.group-aggregate.enabled' is true.");
 
     public static final ConfigOption<Boolean> FAIL_ON_FALLBACK =
             key("accelerator.fallback.fail-on-fallback")
