@@ -31,7 +31,7 @@ class GraphRewriterTest {
         ExecNodeGraph graph = graph();
         assertEquals(List.of("accelerate-window-aggregates", "accelerate-group-aggregates", "accelerate-deduplicates",
                 "accelerate-top-n", "accelerate-joins", "accelerate-over-aggregates", "export-kafka-segments",
-                "accelerate-kafka-sources", "accelerate-kafka-sinks"),
+                "accelerate-kafka-sources", "accelerate-batch-exchanges", "accelerate-kafka-sinks"),
                 RewriteRules.all().stream().map(RewriteRule::name).collect(Collectors.toList()),
                 "a rule was added: extend the end-to-end tests");
         assertSame(graph, new GraphRewriter(RewriteRules.all()).rewrite(graph, new Configuration()));
