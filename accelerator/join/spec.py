@@ -94,7 +94,7 @@ def _parse(descriptor: dict, name: str | None) -> JoinSpec:
                      " reads and the state keeps (left input's fields, then the right input's) in 'joined'")
     joined = [(f["name"], types.parse(f["type"])) for f in descriptor["joined"]["fields"]] if semi_anti else output
     row = fields[len(TRANSPORT):]
-    if [(n, t.serializable()) for n, t in row] != [(n, _nullable(t).serializable()) for n, t in joined]:
+    if [(n, t.serializable()) for n, t in row] != [(n, nullable(t).serializable()) for n, t in joined]:
         raise refuse("an update batch carries the joined row's fields, each nullable (the other input's stay NULL):"
                      " the input fields after the transport columns must be the joined fields made nullable")
     left_arity = int(descriptor["left_arity"])
@@ -107,7 +107,7 @@ def _parse(descriptor: dict, name: str | None) -> JoinSpec:
     if condition is not None and not {"column", "plan"} <= set(condition):
         raise refuse(f"the condition section has {sorted(condition)}, not a 'column' and its 'plan'")
     outer = OUTER_SIDES.get(join_type, (False, False))
-    null_filtered = _null_filtered(descriptor.get("keys") or [], refuse) if any(outer) or semi_anti else ((), ())
+    filtered = null_filtered(descriptor.get("keys") or [], refuse) if any(outer) or semi_anti else ((), ())
     state = descriptor.get("state") or {}
     backend = state.get("backend")
     if backend not in BACKENDS:
@@ -118,10 +118,10 @@ def _parse(descriptor: dict, name: str | None) -> JoinSpec:
         return pa.schema([types.to_arrow_field(n, t) for n, t in row])
 
     return JoinSpec(name, join_type, schema(fields), schema(output), schema(joined), left_arity,
-                    int(state.get("format", 1)), state.get("fingerprint"), backend, condition, outer, null_filtered)
+                    int(state.get("format", 1)), state.get("fingerprint"), backend, condition, outer, filtered)
 
 
-def _null_filtered(keys: list[dict], refuse) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def null_filtered(keys: list[dict], refuse) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Per input, the row positions (`left_index`, `right_index`) of the keys with `filter_nulls`."""
     if any("left_index" not in k or "right_index" not in k for k in keys):
         raise refuse("an outer, semi or anti join's keys name each key field's position in its input (left_index,"
@@ -130,5 +130,5 @@ def _null_filtered(keys: list[dict], refuse) -> tuple[tuple[int, ...], tuple[int
             tuple(int(k["right_index"]) for k in keys if k.get("filter_nulls")))
 
 
-def _nullable(t: types.DataType) -> types.DataType:
+def nullable(t: types.DataType) -> types.DataType:
     return types.DataType(t.root, True, t.params, t.children, t.fields)

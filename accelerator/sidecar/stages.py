@@ -89,7 +89,7 @@ register("identity", IdentityStage)
 
 
 # Register the default kind, the encode kind, the window and group aggregates, the deduplication, the Top-N,
-# the join, the OVER aggregate and the group window aggregate; imported last because they register themselves through this module.
+# the join, the OVER aggregate, the group window aggregate and the window join; imported last because they register themselves through this module.
 from accelerator.sidecar import encode_stage, segment_stage  # noqa: E402,F401
 from accelerator.windowagg import stage as window_agg_stage  # noqa: E402,F401
 from accelerator.groupagg import stage as group_agg_stage  # noqa: E402,F401
@@ -98,3 +98,4 @@ from accelerator.rank import stage as top_n_stage  # noqa: E402,F401
 from accelerator.join import stage as join_stage  # noqa: E402,F401
 from accelerator.over import stage as over_agg_stage  # noqa: E402,F401
 from accelerator.groupwindow import stage as group_window_stage  # noqa: E402,F401
+from accelerator.windowjoin import stage as window_join_stage  # noqa: E402,F401

@@ -251,6 +251,20 @@ public final class AcceleratorOptions {
                                     + " edge's barriers stay aligned. Has no effect unless"
                                     + " 'accelerator.group-aggregate.enabled' is true.");
 
+    public static final ConfigOption<Boolean> WINDOW_JOIN =
+            key("accelerator.window-join.enabled")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Runs event-time window joins (INNER, LEFT, RIGHT, FULL, SEMI and ANTI joins of two"
+                                    + " TUMBLE, HOP or CUMULATE window TVF inputs on their window and key equality,"
+                                    + " with or without a non-equi condition the expression registry reproduces,"
+                                    + " asynchronous state off) in the sidecar: when true, each window join the"
+                                    + " sidecar reproduces exactly runs as an accelerated operator (its state in"
+                                    + " Flink's checkpoints, not savepoint-compatible with the stock operator), and"
+                                    + " 'accelerator explain' lists its descriptor, or why it stays stock. Has no"
+                                    + " effect unless 'accelerator.enabled' is true.");
+
     public static final ConfigOption<Boolean> FAIL_ON_FALLBACK =
             key("accelerator.fallback.fail-on-fallback")
                     .booleanType()
@@ -264,6 +278,6 @@ public final class AcceleratorOptions {
     public static List<ConfigOption<?>> all() {
         return List.of(ENABLED, PYTHON_EXECUTABLE, BATCH_SIZE, BATCH_MAX_BYTES, BATCH_MAX_DELAY, MEMORY_ARROW_LIMIT,
                 SHARED_MEMORY_BUDGET, SIDECAR_TIMEOUT, SIDECAR_HEARTBEAT_INTERVAL, ENCODE_STAGES, UPSERT_ENCODE_STAGES, WINDOW_AGGREGATE,
-                GROUP_AGGREGATE, DEDUPLICATE, TOP_N, JOIN, OVER_AGGREGATE, GROUP_WINDOW_AGGREGATE, EXCHANGE_BATCHED, FAIL_ON_FALLBACK);
+                GROUP_AGGREGATE, DEDUPLICATE, TOP_N, JOIN, OVER_AGGREGATE, GROUP_WINDOW_AGGREGATE, WINDOW_JOIN, EXCHANGE_BATCHED, FAIL_ON_FALLBACK);
     }
 }

@@ -22,7 +22,7 @@ import org.flinkaccelerator.stage.ProtoJson;
  * each (left row, right row) pair and keeps the pair only when it is TRUE, so the sidecar keeps
  * the joined rows whose {@value #MATCH} is TRUE (not FALSE, not NULL).
  */
-final class JoinCondition {
+public final class JoinCondition {
     /** The plan's one result column: the condition's value for each joined row. */
     static final String MATCH = "$match";
     /** Where the fallback reason of a condition the registry does not reproduce points. */
@@ -36,7 +36,7 @@ final class JoinCondition {
      *
      * @throws NotReproducible with the registry's reason, prefixed by the expression it refused
      */
-    static Map<String, Object> section(RexNode condition, RowType joined, FunctionRegistry registry) {
+    public static Map<String, Object> section(RexNode condition, RowType joined, FunctionRegistry registry) {
         Plan plan = new SegmentPlanBuilder(registry).build(joined,
                 List.of(new CalcProgram(WHERE, List.of(condition), null)), List.of(MATCH),
                 RowType.of(new BooleanType()));

@@ -143,7 +143,8 @@ public record JoinExport(String name, Map<String, Object> descriptor, List<Fallb
         }
     }
 
-    private static void scalarFields(List<FallbackReason> reasons, String side, RowType type) {
+    /** Adds a reason for each field of the {@code side} input that is not of a type the stateful stages keep. */
+    public static void scalarFields(List<FallbackReason> reasons, String side, RowType type) {
         for (RowType.RowField field : type.getFields()) {
             if (!StatefulFields.ROW_TYPES.contains(field.getType().getTypeRoot())) {
                 reasons.add(new FallbackReason(INPUT, "the " + side + " input's field '" + field.getName() + "' is "
@@ -172,19 +173,7 @@ public record JoinExport(String name, Map<String, Object> descriptor, List<Fallb
         for (RowType.RowField f : node.outputType().getFields()) {
             output.add(StatefulFields.field(f.getName(), f.getType()));
         }
-        List<Map<String, Object>> keys = new ArrayList<>();
-        for (int k = 0; k < spec.getJoinKeySize(); k++) {
-            Map<String, Object> key = new LinkedHashMap<>();
-            key.put("left", StatefulFields.field(left.getFieldNames().get(spec.getLeftKeys()[k]),
-                    left.getTypeAt(spec.getLeftKeys()[k])));
-            key.put("right", StatefulFields.field(right.getFieldNames().get(spec.getRightKeys()[k]),
-                    right.getTypeAt(spec.getRightKeys()[k])));
-            // Where each key field is in its input's row: an outer side's row with a NULL key is null-padded.
-            key.put("left_index", spec.getLeftKeys()[k]);
-            key.put("right_index", spec.getRightKeys()[k]);
-            key.put("filter_nulls", spec.getFilterNulls()[k]);
-            keys.add(key);
-        }
+        List<Map<String, Object>> keys = keys(spec, left, right);
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("protocol", StageDescriptor.PROTOCOL);
         out.put("kind", KIND);
@@ -218,7 +207,30 @@ public record JoinExport(String name, Map<String, Object> descriptor, List<Fallb
         return out;
     }
 
-    private static List<Map<String, Object>> rowFields(RowType row) {
+    /**
+     * The descriptor's {@code keys}: per key field, its field in each input, its position in each
+     * input's row (an outer side's row with a NULL key is null-padded) and whether a NULL there
+     * joins nothing ({@code =}, not {@code IS NOT DISTINCT FROM}).
+     */
+    public static List<Map<String, Object>> keys(JoinSpec spec, RowType left, RowType right) {
+        List<Map<String, Object>> keys = new ArrayList<>();
+        for (int k = 0; k < spec.getJoinKeySize(); k++) {
+            Map<String, Object> key = new LinkedHashMap<>();
+            key.put("left", StatefulFields.field(left.getFieldNames().get(spec.getLeftKeys()[k]),
+                    left.getTypeAt(spec.getLeftKeys()[k])));
+            key.put("right", StatefulFields.field(right.getFieldNames().get(spec.getRightKeys()[k]),
+                    right.getTypeAt(spec.getRightKeys()[k])));
+            // Where each key field is in its input's row: an outer side's row with a NULL key is null-padded.
+            key.put("left_index", spec.getLeftKeys()[k]);
+            key.put("right_index", spec.getRightKeys()[k]);
+            key.put("filter_nulls", spec.getFilterNulls()[k]);
+            keys.add(key);
+        }
+        return keys;
+    }
+
+    /** A row's fields as the descriptor lists them. */
+    public static List<Map<String, Object>> rowFields(RowType row) {
         return row.getFields().stream().map(f -> StatefulFields.field(f.getName(), f.getType())).toList();
     }
 }

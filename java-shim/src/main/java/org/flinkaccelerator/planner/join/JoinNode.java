@@ -58,12 +58,17 @@ public record JoinNode(ExecNode<?> node, JoinSpec joinSpec, List<int[]> leftUpse
      * named as an earlier field gets the first free name with a number appended.
      */
     public RowType joinedType() {
-        if (!semiAnti()) {
-            return outputType();
-        }
-        List<RowType.RowField> fields = new ArrayList<>(leftType().getFields());
-        Set<String> names = new HashSet<>(leftType().getFieldNames());
-        for (RowType.RowField f : rightType().getFields()) {
+        return semiAnti() ? joinedType(leftType(), rightType()) : outputType();
+    }
+
+    /**
+     * The left input's fields then the right input's, where a right field named as an earlier
+     * field gets the first free name with a number appended: what a SEMI or ANTI join's condition reads.
+     */
+    public static RowType joinedType(RowType left, RowType right) {
+        List<RowType.RowField> fields = new ArrayList<>(left.getFields());
+        Set<String> names = new HashSet<>(left.getFieldNames());
+        for (RowType.RowField f : right.getFields()) {
             String name = f.getName();
             for (int i = 0; names.contains(name); i++) {
                 name = f.getName() + i;

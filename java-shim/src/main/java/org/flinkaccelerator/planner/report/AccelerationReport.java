@@ -126,6 +126,17 @@ public final class AccelerationReport {
         }
     }
 
+    /**
+     * One window join seen with {@code accelerator.window-join.enabled}, as a {@link WindowAggregate}
+     * is: not a stock part for {@link FailOnFallback} when it stays stock.
+     */
+    public record WindowJoin(String name, ExecNode<?> node, String descriptor, List<String> reasons, String operator)
+            implements StatefulOperator {
+        public WindowJoin {
+            reasons = List.copyOf(reasons);
+        }
+    }
+
     /** A stateful operator the report lists in a section of its own: accelerated as {@code operator}, or stock for {@code reasons}. */
     public interface StatefulOperator {
         String name();
@@ -157,6 +168,7 @@ public final class AccelerationReport {
     private final List<OverAggregate> overAggregates = new ArrayList<>();
     private final List<GroupWindowAggregate> groupWindowAggregates = new ArrayList<>();
     private final List<String> exchanges = new ArrayList<>();
+    private final List<WindowJoin> windowJoins = new ArrayList<>();
 
     public void accelerated(String name, List<ExecNode<?>> nodes, String operator) {
         segments.add(new Segment(name, nodes, operator, List.of(), Shape.WHOLE));
@@ -279,6 +291,15 @@ public final class AccelerationReport {
         return Collections.unmodifiableList(groupWindowAggregates);
     }
 
+    /** A window join that runs as {@code operator} with {@code descriptor}, or stays stock for {@code reasons}. */
+    public void windowJoin(String name, ExecNode<?> node, String descriptor, List<String> reasons, String operator) {
+        windowJoins.add(new WindowJoin(name, node, descriptor, reasons, operator));
+    }
+
+    public List<WindowJoin> windowJoins() {
+        return Collections.unmodifiableList(windowJoins);
+    }
+
     public List<Segment> segments() {
         return Collections.unmodifiableList(segments);
     }
@@ -331,6 +352,9 @@ public final class AccelerationReport {
         for (GroupWindowAggregate aggregate : groupWindowAggregates) {
             markers.put(aggregate.node(), marker("group window aggregate", aggregate));
         }
+        for (WindowJoin join : windowJoins) {
+            markers.put(join.node(), marker("window join", join));
+        }
         StringBuilder out = new StringBuilder();
         Map<ExecNode<?>, Integer> shown = new IdentityHashMap<>();
         for (ExecNode<?> root : graph.getRootNodes()) {
@@ -353,6 +377,7 @@ public final class AccelerationReport {
             out.append('\n').append(EXCHANGES_HEADER).append('\n');
             exchanges.forEach(line -> out.append("  ").append(line).append('\n'));
         }
+        renderStateful(out, WINDOW_JOINS_HEADER, windowJoins);
         return out.toString();
     }
 
@@ -365,6 +390,7 @@ public final class AccelerationReport {
     static final String OVER_AGGREGATES_HEADER = "OVER aggregates (accelerator.over-aggregate.enabled):";
     static final String GROUP_WINDOW_AGGREGATES_HEADER =
             "Group window aggregates (accelerator.group-window-aggregate.enabled):";
+    static final String WINDOW_JOINS_HEADER = "Window joins (accelerator.window-join.enabled):";
 
     private static void renderStateful(StringBuilder out, String header, List<? extends StatefulOperator> operators) {
         if (operators.isEmpty()) {

@@ -19,8 +19,6 @@ import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Meter;
 import org.apache.flink.metrics.MeterView;
-import org.apache.flink.runtime.checkpoint.CheckpointType;
-import org.apache.flink.runtime.state.AbstractKeyedStateBackend;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
@@ -42,6 +40,7 @@ import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 import org.flinkaccelerator.runtime.FieldGetters;
 import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
 import org.flinkaccelerator.runtime.state.SidecarStateOperator;
+import org.flinkaccelerator.runtime.state.TimersOutsideRawState;
 import org.flinkaccelerator.sidecar.SidecarException;
 import org.flinkaccelerator.sidecar.SidecarStage;
 
@@ -134,14 +133,9 @@ public final class AcceleratedWindowAggOperator extends SidecarStateOperator<Win
     @Override
     protected void initializeOwnState(StateInitializationContext context) throws Exception {
         readSpec();
-        if (getKeyedStateBackend() instanceof AbstractKeyedStateBackend<?> backend
-                && backend.requiresLegacySynchronousTimerSnapshots(CheckpointType.CHECKPOINT)) {
-            // Flink would write the timers into raw keyed state, which holds this operator's state.
-            throw new WindowAggStateException(name + " cannot run on a keyed state backend that writes timers into"
-                    + " raw keyed state (" + backend.getClass().getSimpleName() + " with heap timers): set"
-                    + " state.backend.rocksdb.timer-service.factory: ROCKSDB, or accelerator.window-aggregate.enabled:"
-                    + " false to run the stock window aggregate");
-        }
+        // Flink would write heap timers on RocksDB into raw keyed state, which holds this operator's state.
+        TimersOutsideRawState.check(getKeyedStateBackend(), name, "accelerator.window-aggregate.enabled",
+                "the stock window aggregate", WindowAggStateException::new);
         watermarkState = context.getOperatorStateStore().getUnionListState(
                 new ListStateDescriptor<>("watermark", LongSerializer.INSTANCE));
         if (context.isRestored()) {
