@@ -25,7 +25,10 @@ class HeldRows:
         return self.table.nbytes
 
     def add(self, rows: pa.Table) -> None:
-        self.table = pa.concat_tables([self.table, rows.cast(self.schema)])
+        """Holds a copy of `rows`: a call's batch lives in the transport's shared memory, which the
+        next call overwrites."""
+        copied = rows.cast(self.schema).take(pa.array(np.arange(rows.num_rows), pa.int64()))
+        self.table = pa.concat_tables([self.table, copied])
 
     def take_fired(self, watermark: int) -> pa.Table:
         """Removes and answers the rows whose window's timer fires at `watermark`, in arrival order."""

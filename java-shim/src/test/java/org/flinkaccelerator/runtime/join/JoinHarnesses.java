@@ -43,8 +43,9 @@ import org.flinkaccelerator.sidecar.TestPython;
  * Stock Flink's regular join ({@code StreamingJoinOperator} as the planner translates it for some
  * SQL, with its key selectors) and the accelerated one, for the same inputs, both in Flink's keyed
  * two-input operator harness on the state backend the SQL is planned with (RocksDB or hashmap).
+ * The window join's tests run their operators through the same {@link Planned#run}.
  */
-final class JoinHarnesses {
+public final class JoinHarnesses {
     static final String TABLES = "CREATE TABLE auctions (seller BIGINT, item STRING, price BIGINT, ts TIMESTAMP(3),"
             + " expires TIMESTAMP(3))"
             + " WITH ('connector' = 'kafka', 'topic' = 'auctions', 'properties.bootstrap.servers' = 'localhost:9092',"
@@ -67,11 +68,11 @@ final class JoinHarnesses {
     private JoinHarnesses() {}
 
     /** Stock's join operator for the SQL, its key selectors and types, and the accelerated operator's spec. */
-    record Planned(TwoInputStreamOperator<RowData, RowData, RowData> stock, KeySelector<RowData, RowData> leftKeys,
+    public record Planned(TwoInputStreamOperator<RowData, RowData, RowData> stock, KeySelector<RowData, RowData> leftKeys,
             KeySelector<RowData, RowData> rightKeys, TypeInformation<RowData> keyType, RowType leftType,
             RowType rightType, RowType outputType, JoinSpec spec, String backend) {
 
-        TwoInputStreamOperator<RowData, RowData, RowData> newStock() {
+        public TwoInputStreamOperator<RowData, RowData, RowData> newStock() {
             try {
                 return InstantiationUtil.clone(stock, JoinHarnesses.class.getClassLoader());
             } catch (Exception e) {
@@ -86,7 +87,7 @@ final class JoinHarnesses {
         }
 
         /** A harness running {@code operator} on the planned backend as subtask {@code subtask} of {@code parallelism}. */
-        KeyedTwoInputStreamOperatorTestHarness<RowData, RowData, RowData, RowData> harness(
+        public KeyedTwoInputStreamOperatorTestHarness<RowData, RowData, RowData, RowData> harness(
                 TwoInputStreamOperator<RowData, RowData, RowData> operator, int parallelism, int subtask)
                 throws Exception {
             return harness(operator, parallelism, subtask, 0);
@@ -117,7 +118,7 @@ final class JoinHarnesses {
          * restored from the snapshot repartitioned as Flink rescales keyed state, then the end of
          * both inputs. A row goes to the subtask owning its key's key group, a watermark to all.
          */
-        List<String> run(java.util.function.Supplier<TwoInputStreamOperator<RowData, RowData, RowData>> operators,
+        public List<String> run(java.util.function.Supplier<TwoInputStreamOperator<RowData, RowData, RowData>> operators,
                 List<Event> events, List<Integer> barriers, int cut, int before, int after) throws Exception {
             return run(operators, events, barriers, cut, before, after, 0);
         }
@@ -183,7 +184,7 @@ final class JoinHarnesses {
         }
 
         /** The snapshot of {@code operator}, one subtask, after {@code events}. */
-        OperatorSubtaskState snapshotAfter(TwoInputStreamOperator<RowData, RowData, RowData> operator,
+        public OperatorSubtaskState snapshotAfter(TwoInputStreamOperator<RowData, RowData, RowData> operator,
                 List<Event> events) throws Exception {
             try (var harness = harness(operator, 1, 0)) {
                 harness.open();
@@ -327,7 +328,7 @@ final class JoinHarnesses {
     }
 
     /** One input event: a row or a watermark ({@code row} null) of the left input or the right one. */
-    record Event(boolean left, RowData row, Long timestamp, Long watermark) {}
+    public record Event(boolean left, RowData row, Long timestamp, Long watermark) {}
 
     /** Strings of several lengths (inline in the binary row up to 7 bytes, else in its variable part). */
     private static final String[] STRINGS = {"", "a", "b", "ab", "bidder", "\u00fcn\u00efcode", "a longer item name",
