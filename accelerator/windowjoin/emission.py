@@ -63,6 +63,7 @@ def emit(join_type: str, groups: np.ndarray, sides: np.ndarray, left: np.ndarray
     right_matched = np.bincount(right, minlength=n)[right_rows] > 0
     if join_type in (SEMI, ANTI):
         rows = left_rows[left_matched if join_type == SEMI else ~left_matched]
+        rows = rows[np.lexsort((rows, groups[rows]))]
         return Emission(rows, np.full(len(rows), NULL), groups[rows])
     parts = []  # (phase, major, kind, minor, left, right): sorted by group, then these in turn
     unmatched_left, unmatched_right = left_rows[~left_matched], right_rows[~right_matched]

@@ -19,8 +19,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * SQL (a join of two 10-second TUMBLE window TVFs on a key and the window), on the same random
  * interleaved streams (rows out of order, some late for their window, NULL keys, many rows per key
  * and window) in Flink's keyed two-input harness: the output sequences (kinds, Flink's binary rows,
- * their order, watermarks) must be equal for INNER, LEFT, RIGHT and FULL joins and a non-equi
- * condition, for batches of one row, of a few and of thousands, checkpoint barriers at random
+ * their order, watermarks) must be equal for INNER, LEFT, RIGHT, FULL, SEMI and ANTI joins and a
+ * non-equi condition, for batches of one row, of a few and of thousands, checkpoint barriers at random
  * points, and a restore 1 -> 1 and after a rescale from 2 subtasks to 1 and 3; stock's state and
  * another query's are refused. The accelerated operator runs the descriptor the planner's export writes.
  */
@@ -31,6 +31,14 @@ class AcceleratedWindowJoinOperatorTest {
     void sameOutputAsStockForEveryJoinType(String type, String backend) throws Exception {
         WindowJoinHarnesses.Planned planned = WindowJoinHarnesses.plan(WindowJoinHarnesses.join(type, ""), backend);
         assertSameOutputAsStock(planned, WindowJoinHarnesses.stream(planned, 29, 600, 4, 6_000));
+    }
+
+    /** A SEMI join (IN) and an ANTI join (NOT EXISTS): left rows out, by whether their window has a match. */
+    @ParameterizedTest
+    @CsvSource({"false, rocksdb", "true, hashmap"})
+    void sameOutputAsStockForSemiAndAntiJoins(boolean anti, String backend) throws Exception {
+        WindowJoinHarnesses.Planned planned = WindowJoinHarnesses.plan(WindowJoinHarnesses.semiAnti(anti), backend);
+        assertSameOutputAsStock(planned, WindowJoinHarnesses.stream(planned, 37, 600, 4, 6_000), 0.05);
     }
 
     /** A non-equi condition across the sides, on nullable fields of both (NULL rejects a pair as FALSE does). */
@@ -44,6 +52,12 @@ class AcceleratedWindowJoinOperatorTest {
 
     static void assertSameOutputAsStock(WindowJoinHarnesses.Planned windowPlanned, List<JoinHarnesses.Event> events)
             throws Exception {
+        assertSameOutputAsStock(windowPlanned, events, 1);
+    }
+
+    /** @param rowsPerEvent stock must emit more than this many rows per event: the streams reach the joins */
+    static void assertSameOutputAsStock(WindowJoinHarnesses.Planned windowPlanned, List<JoinHarnesses.Event> events,
+            double rowsPerEvent) throws Exception {
         JoinHarnesses.Planned planned = windowPlanned.planned();
         Random random = new Random(19);
         List<Integer> barriers = new ArrayList<>();
@@ -55,7 +69,7 @@ class AcceleratedWindowJoinOperatorTest {
         for (int[] run : runs) {
             List<String> stock = planned.run(planned::newStock, events, barriers, cut, run[0], run[1]);
             // The streams reach what the test is about: many joined rows (each window of a key several).
-            assertTrue(stock.size() > events.size(), "joined rows " + stock.size());
+            assertTrue(stock.size() > rowsPerEvent * events.size(), "joined rows " + stock.size());
             for (int batch : new int[] {1, 7, 10_000}) {
                 assertEquals(stock, planned.run(() -> windowPlanned.newAccelerated(batch), events, barriers, cut,
                         run[0], run[1]), "batch " + batch + ", " + run[0] + " -> " + run[1] + " subtasks");

@@ -58,6 +58,17 @@ final class WindowJoinHarnesses {
                 + " JOIN " + PERSONS + " p" + ON + condition;
     }
 
+    /**
+     * The auctions' windows with ({@code IN}: a SEMI join) or without ({@code NOT EXISTS}: an ANTI
+     * join) a person of the seller's id in the same window.
+     */
+    static String semiAnti(boolean anti) {
+        String persons = "SELECT p.id FROM " + PERSONS + " p WHERE a.window_start = p.window_start"
+                + " AND a.window_end = p.window_end";
+        return "SELECT a.seller, a.item, a.price, a.window_end FROM " + AUCTIONS + " a WHERE "
+                + (anti ? "NOT EXISTS (" + persons + " AND a.seller = p.id)" : "a.seller IN (" + persons + ")");
+    }
+
     /** Stock's planned operator and its harness ({@code planned}) and the accelerated operator's spec. */
     record Planned(JoinHarnesses.Planned planned, WindowJoinSpec spec) {
         AcceleratedWindowJoinOperator newAccelerated(int batchSize) {
