@@ -117,7 +117,7 @@ def test_flag_on_in_config_yaml_keeps_exact_output_and_says_so(kafka_broker, new
         log = client_log(cluster)
     assert out == EXPECTED
     # The rewrite seam gets the real ExecNode graph, once per plan; the segment runs accelerated.
-    considered = [l for l in log.splitlines() if "Rewrite rules [accelerate-window-aggregates, accelerate-group-aggregates, accelerate-deduplicates, accelerate-top-n, accelerate-joins, accelerate-over-aggregates, accelerate-group-window-aggregates, export-kafka-segments, accelerate-kafka-sources, accelerate-batch-exchanges, accelerate-kafka-sinks] considering the plan's nodes" in l]
+    considered = [l for l in log.splitlines() if "Rewrite rules [accelerate-window-aggregates, accelerate-group-aggregates, accelerate-deduplicates, accelerate-top-n, accelerate-joins, accelerate-over-aggregates, accelerate-group-window-aggregates, accelerate-window-joins, export-kafka-segments, accelerate-kafka-sources, accelerate-batch-exchanges, accelerate-kafka-sinks] considering the plan's nodes" in l]
     assert len(considered) == 2, log
     assert all(t in considered[-1] for t in ("StreamExecSink", "StreamExecCalc", "StreamExecTableSourceScan"))
     assert log.count("segment orders-to-big_orders can be accelerated") == 2, log

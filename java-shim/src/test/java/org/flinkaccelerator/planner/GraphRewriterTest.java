@@ -30,7 +30,8 @@ class GraphRewriterTest {
     void todaysRulesLeaveAGraphWithoutKafkaSegmentsUntouched() {
         ExecNodeGraph graph = graph();
         assertEquals(List.of("accelerate-window-aggregates", "accelerate-group-aggregates", "accelerate-deduplicates",
-                "accelerate-top-n", "accelerate-joins", "accelerate-over-aggregates", "export-kafka-segments",
+                "accelerate-top-n", "accelerate-joins", "accelerate-over-aggregates", "accelerate-group-window-aggregates",
+                "accelerate-window-joins", "export-kafka-segments",
                 "accelerate-kafka-sources", "accelerate-batch-exchanges", "accelerate-kafka-sinks"),
                 RewriteRules.all().stream().map(RewriteRule::name).collect(Collectors.toList()),
                 "a rule was added: extend the end-to-end tests");

@@ -1,0 +1,15 @@
+SET 'accelerator.window-join.enabled' = 'true';
+CREATE TABLE ad_views (ad STRING, region STRING, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '3' SECOND) WITH (
+  'connector' = 'kafka', 'topic' = '${topic:views}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'json');
+CREATE TABLE clicks (ad STRING, cost INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '3' SECOND) WITH (
+  'connector' = 'kafka', 'topic' = '${topic:clicks}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'json');
+CREATE TABLE spend (ad STRING, region STRING, cost INT, window_start TIMESTAMP(3), window_end TIMESTAMP(3)) WITH (
+  'connector' = 'kafka', 'topic' = '${topic:spend}', 'properties.bootstrap.servers' = '${bootstrap}',
+  'format' = 'json');
+INSERT INTO spend
+SELECT v.ad, v.region, c.cost, v.window_start, v.window_end
+FROM (SELECT * FROM TABLE(CUMULATE(TABLE ad_views, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '6' SECOND))) v
+LEFT JOIN (SELECT * FROM TABLE(CUMULATE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '6' SECOND))) c
+ON v.ad = c.ad AND v.window_start = c.window_start AND v.window_end = c.window_end;

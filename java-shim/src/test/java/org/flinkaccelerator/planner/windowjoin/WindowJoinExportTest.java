@@ -1,0 +1,66 @@
+package org.flinkaccelerator.planner.windowjoin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
+import org.flinkaccelerator.planner.stage.SqlPlans;
+import org.flinkaccelerator.runtime.state.StockKeyedOperator;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the export keeps stock, with its reason: a window join whose condition the expression
+ * registry does not reproduce, and any window join when stock runs it on asynchronous state; and
+ * what it accelerates: Nexmark q8's shape (two window aggregates joined on a key and the window).
+ */
+class WindowJoinExportTest {
+    private static final String TABLES = "CREATE TABLE auctions (seller BIGINT, item STRING, ts TIMESTAMP(3),"
+            + " WATERMARK FOR ts AS ts) WITH ('connector' = 'datagen');\n"
+            + "CREATE TABLE persons (id BIGINT, name STRING, ts TIMESTAMP(3), WATERMARK FOR ts AS ts)"
+            + " WITH ('connector' = 'datagen')";
+    private static final String Q8 = "SELECT p.id, p.name, p.window_start FROM"
+            + " (SELECT id, name, window_start, window_end FROM TABLE(TUMBLE(TABLE persons, DESCRIPTOR(ts),"
+            + " INTERVAL '10' SECOND)) GROUP BY id, name, window_start, window_end) p JOIN"
+            + " (SELECT seller, window_start, window_end FROM TABLE(TUMBLE(TABLE auctions, DESCRIPTOR(ts),"
+            + " INTERVAL '10' SECOND)) GROUP BY seller, window_start, window_end) a"
+            + " ON p.id = a.seller AND p.window_start = a.window_start AND p.window_end = a.window_end";
+
+    @Test
+    void nexmarkQ8IsAccelerated() {
+        WindowJoinExport export = export(Q8);
+        assertEquals(List.of(), export.fallback());
+        assertTrue(export.toJson().contains("\"window_join\""), export.toJson());
+    }
+
+    @Test
+    void aConditionTheRegistryDoesNotReproduceStaysStockWithTheRegistrysReason() {
+        WindowJoinExport export = export("SELECT a.seller, p.name FROM (SELECT * FROM TABLE(TUMBLE(TABLE auctions,"
+                + " DESCRIPTOR(ts), INTERVAL '10' SECOND))) a JOIN (SELECT * FROM TABLE(TUMBLE(TABLE persons,"
+                + " DESCRIPTOR(ts), INTERVAL '10' SECOND))) p ON a.seller = p.id AND a.window_start = p.window_start"
+                + " AND a.window_end = p.window_end AND REGEXP(a.item, p.name)");
+        assertEquals(1, export.fallback().size(), export.fallback().toString());
+        assertTrue(export.fallback().get(0).toString().contains("REGEXP"), export.fallback().toString());
+    }
+
+    @Test
+    void asynchronousStateStaysStock() {
+        WindowJoinExport export = export(Q8, "table.exec.async-state.enabled", "true");
+        assertTrue(export.fallback().toString().contains("table.exec.async-state.enabled' is true"),
+                export.fallback().toString());
+    }
+
+    private static WindowJoinExport export(String select, String... options) {
+        SqlPlans plans = new SqlPlans();
+        for (int i = 0; i < options.length; i += 2) {
+            plans.set(options[i], options[i + 1]);
+        }
+        for (String table : TABLES.split(";\n")) {
+            plans.env().executeSql(table);
+        }
+        ExecNodeGraph graph = StockKeyedOperator.plan(plans, select, List.of());
+        List<WindowJoinNode.Found> found = WindowJoinNode.find(graph);
+        assertEquals(1, found.size());
+        return WindowJoinExport.of("persons-window-join", found.get(0).fields(), plans.config());
+    }
+}
