@@ -1,4 +1,4 @@
-"""Stock Flink 2.2.1's outer-join rules (LEFT, RIGHT, FULL) for a batch of insert-only rows.
+"""Stock Flink's outer-join rules (LEFT, RIGHT, FULL) for a batch of insert-only rows, in 2.x's or 1.20's order.
 
 `StreamingJoinOperator.processElement` first collects the input row's associated records: the
 other side's rows of its key in state order, each as often as it arrived, that the join condition
@@ -7,7 +7,9 @@ accepts, each with the number of associations its outer state view holds at that
 - for each associated record in turn: when the other side is outer and the record's number of
   associations is 0, `-D[null + other]` (a record held n times is retracted n times: its n copies
   all carry the number read once from its map entry), and its number becomes the value read plus
-  one; then `+I[input + other]`;
+  one; then `+I[input + other]`. Flink 1.20's operator collects the associated records into a list
+  first and emits every -D of them before the first +I, in the same order
+  (`JoinSpec.retractions_before_joins`, which the 1.20 jar's descriptor sets);
 - when there is none and the input's side is outer, `+I[input + null]`;
 - an outer input side stores the row with the number of its associated records (`addRecord`
   overwrites the number of a row it already holds).
@@ -88,9 +90,14 @@ def resolve(spec: JoinSpec, state: JoinState, sides: np.ndarray, own_places: np.
                 read = associations[other][at]
                 retracted = read == 0
                 associations[other][at] = read + 1
-            # Per associated record: its -D[null + other] when it had no association, then the +I join.
-            pair = np.repeat(np.arange(hi - lo), 1 + retracted)
-            delete = retracted[pair] & np.r_[True, pair[1:] != pair[:-1]]
+            if spec.retractions_before_joins:
+                # Every -D[null + other] of the records without an association, then every +I join.
+                pair = np.r_[np.flatnonzero(retracted), np.arange(hi - lo)]
+                delete = np.arange(len(pair)) < retracted.sum()
+            else:
+                # Per associated record: its -D[null + other] when it had no association, then the +I join.
+                pair = np.repeat(np.arange(hi - lo), 1 + retracted)
+                delete = retracted[pair] & np.r_[True, pair[1:] != pair[:-1]]
             padded_left, padded_right = (NULL, right[pair]) if side == LEFT else (left[pair], NULL)
             out(i, np.where(delete, DELETE, INSERT), np.where(delete, padded_left, left[pair]),
                 np.where(delete, padded_right, right[pair]))

@@ -28,6 +28,8 @@ JOIN_TYPES = tuple(OUTER_SIDES) + (SEMI, ANTI)
 #: backend's per-key java.util.HashMap (`hashmap_backend`), RocksDB's serialized bytes (`matches`).
 HASHMAP, ROCKSDB = "hashmap", "rocksdb"
 BACKENDS = (HASHMAP, ROCKSDB)
+#: The descriptor's flag for Flink 1.20's order of an outer join's rows (`JoinSpec.retractions_before_joins`).
+RETRACTIONS_BEFORE_JOINS = "retractions_before_joins"
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,10 @@ class JoinSpec:
     #: `IS NOT DISTINCT FROM`): the operator sends such rows only where stock emits them unmatched
     #: (an outer side, an ANTI join's left input).
     null_filtered: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    #: Whether an input row's associated records retract all their null-padded rows (-D) before
+    #: the first join (+I), as Flink 1.20's StreamingJoinOperator does (it collects the associated
+    #: records first); 2.x's retracts each one right before its join (`outer`).
+    retractions_before_joins: bool = False
 
     @property
     def outer_join(self) -> bool:
@@ -108,6 +114,9 @@ def _parse(descriptor: dict, name: str | None) -> JoinSpec:
         raise refuse(f"the condition section has {sorted(condition)}, not a 'column' and its 'plan'")
     outer = OUTER_SIDES.get(join_type, (False, False))
     filtered = null_filtered(descriptor.get("keys") or [], refuse) if any(outer) or semi_anti else ((), ())
+    retractions_before_joins = descriptor.get(RETRACTIONS_BEFORE_JOINS, False)
+    if not isinstance(retractions_before_joins, bool):
+        raise refuse(f"{RETRACTIONS_BEFORE_JOINS} is {retractions_before_joins!r}, not true or false")
     state = descriptor.get("state") or {}
     backend = state.get("backend")
     if backend not in BACKENDS:
@@ -118,7 +127,8 @@ def _parse(descriptor: dict, name: str | None) -> JoinSpec:
         return pa.schema([types.to_arrow_field(n, t) for n, t in row])
 
     return JoinSpec(name, join_type, schema(fields), schema(output), schema(joined), left_arity,
-                    int(state.get("format", 1)), state.get("fingerprint"), backend, condition, outer, filtered)
+                    int(state.get("format", 1)), state.get("fingerprint"), backend, condition, outer, filtered,
+                    retractions_before_joins)
 
 
 def null_filtered(keys: list[dict], refuse) -> tuple[tuple[int, ...], tuple[int, ...]]:
