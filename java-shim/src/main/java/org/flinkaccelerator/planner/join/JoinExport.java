@@ -66,10 +66,6 @@ public record JoinExport(String name, Map<String, Object> descriptor, List<Fallb
     public static JoinExport of(String name, JoinNode node, ReadableConfig config) {
         List<FallbackReason> reasons = new ArrayList<>();
         JoinSpec spec = node.joinSpec();
-        String line = JoinLine.problem(spec.getJoinType());
-        if (line != null) {
-            reasons.add(new FallbackReason(JOIN, line));
-        }
         Map<String, Object> condition = null;
         if (spec.getNonEquiCondition().isPresent()) {
             try {
@@ -181,6 +177,10 @@ public record JoinExport(String name, Map<String, Object> descriptor, List<Fallb
         out.put("join_type", spec.getJoinType().name());
         out.put("keys", keys);
         out.put("left_arity", left.getFieldCount());
+        if (spec.getJoinType().isLeftOuter() || spec.getJoinType().isRightOuter()) {
+            // The order of an outer join's -D and +I rows for one input row: the Flink line's (JoinLine).
+            out.put("retractions_before_joins", JoinLine.RETRACTIONS_BEFORE_JOINS);
+        }
         if (condition != null) {
             out.put("condition", condition);
         }

@@ -1,24 +1,15 @@
 package org.flinkaccelerator.planner.join;
 
-import org.apache.flink.table.runtime.operators.join.FlinkJoinType;
-
 /**
- * On the Flink 1.20 line LEFT, RIGHT, FULL, SEMI and ANTI joins stay stock: compared with 1.20's
- * own {@code StreamingJoinOperator} (AcceleratedOuterJoinOperatorTest under -Pflink-1.20), the
- * accelerated join's outer output is 2.x's, not 1.20's; semi/anti are not compared on 1.20 yet.
- * INNER joins give 1.20's output.
+ * How Flink 1.20's {@code StreamingJoinOperator} orders an outer join's rows: it collects an input
+ * row's associated records into a list ({@code AbstractStreamingJoinOperator.AssociatedRecords})
+ * and emits every {@code -D} of a null-padded row they retract before the first {@code +I} join
+ * (2.x's iterates them lazily and retracts each right before its join). The descriptor tells the
+ * sidecar so; the state views, the order of a key's rows and the semi/anti operator are 2.x's.
  */
 final class JoinLine {
     private JoinLine() {}
 
-    /** Why a join of {@code type} stays stock on this line, or null. */
-    static String problem(FlinkJoinType type) {
-        if (type == FlinkJoinType.INNER) {
-            return null;
-        }
-        return "this is the Flink 1.20 line, where " + type.name() + " joins stay stock: the accelerated"
-                + " outer, semi and anti joins reproduce 2.x's join operators, and 1.20's StreamingJoinOperator"
-                + " emits an outer join's rows otherwise (its semi/anti operator is not compared yet); INNER"
-                + " joins run accelerated";
-    }
+    /** Whether an outer join's retractions of null-padded rows all come before the row's joins. */
+    static final boolean RETRACTIONS_BEFORE_JOINS = true;
 }
