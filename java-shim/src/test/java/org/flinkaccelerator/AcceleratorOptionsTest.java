@@ -25,7 +25,8 @@ class AcceleratorOptionsTest {
                 "accelerator.window-aggregate.enabled",
                 "accelerator.group-aggregate.enabled", "accelerator.deduplicate.enabled",
                 "accelerator.top-n.enabled", "accelerator.join.enabled", "accelerator.over-aggregate.enabled",
-                "accelerator.group-window-aggregate.enabled", "accelerator.fallback.fail-on-fallback"), keys);
+                "accelerator.group-window-aggregate.enabled", "accelerator.window-join.enabled",
+                "accelerator.exchange.batched.enabled", "accelerator.fallback.fail-on-fallback"), keys);
     }
 
     @Test
