@@ -16,7 +16,7 @@ named in the request schema's metadata as every stateful stage's are
   (`semi_anti`).
 - `snapshot` / `restore`: the state as Arrow rows (`$key_group`, `$key`, `$side`, `$count`,
   `$associations`, `$order`, the joined row's fields with the other input's NULL), one per distinct row of a key and
-  side, grouped by key group, for Flink's raw keyed state, each key's rows of a side in its HashMap's
+  side, grouped by key group and within it by key, for Flink's raw keyed state, each key's rows of a side in its HashMap's
   iteration order on the hashmap backend; restore takes only key groups of the subtask's range and
   refills each key's HashMap in that order as a heap restore does, so rescaling needs nothing else
   (the RocksDB order is the rows' bytes').
@@ -165,7 +165,7 @@ class JoinStage:
 
     def snapshot(self, batch: pa.RecordBatch) -> pa.RecordBatch:
         key_slots = self.state.key_slots
-        parts = []
+        parts, slots = [], []
         for side, rows in ((LEFT, self.state.sides[LEFT]), (RIGHT, self.state.sides[RIGHT])):
             written, count, associations = rows.table, rows.count, rows.associations
             if self.key_maps is not None:
@@ -181,8 +181,12 @@ class JoinStage:
             for f in list(self.state_schema)[len(columns):]:
                 columns[f.name] = written.column(f.name) if f.name in own else timestamps.nulls(f.type, len(held))
             parts.append(pa.table(columns).cast(self.state_schema))
+            slots.append(held)
         table = pa.concat_tables(parts)
-        table = table.take(pa.array(np.argsort(table.column(specs.KEY_GROUP).to_numpy(), kind="stable")))
+        # By key group, a key's rows next to each other (a restore cut by rows gathers them again,
+        # `restore_pieces`), each side's in its order: lexsort is stable.
+        slots = np.concatenate(slots)
+        table = table.take(pa.array(np.lexsort((slots, key_slots.key_group[slots]))))
         metadata = keyed_state.state_metadata(STATE_FORMAT_VERSION, self.spec.fingerprint)
         return table.combine_chunks().to_batches()[0].replace_schema_metadata(metadata) if table.num_rows \
             else pa.RecordBatch.from_pylist([], schema=self.state_schema.with_metadata(metadata))

@@ -10,7 +10,7 @@ import numpy as np
 import pyarrow as pa
 
 from accelerator.formats import types
-from accelerator.sidecar import snapshot_pieces, state_calls
+from accelerator.sidecar import restore_pieces, snapshot_pieces, state_calls
 from accelerator.sidecar.state_calls import CallError
 
 #: The column of every state row and update row naming its Flink key group.
@@ -37,15 +37,22 @@ def keyed_input_fields(descriptor: dict, refuse) -> list[tuple[str, types.DataTy
 def run_call(stage: str | None, kind: str, calls: dict, state, batch: pa.RecordBatch) -> pa.RecordBatch:
     """Runs the one of `calls` the batch names; the answer carries the gauges of `state` (its
     `entries` and `nbytes()`). A `snapshot` naming a piece answers that piece of the checkpoint's
-    snapshot (`snapshot_pieces`)."""
+    snapshot (`snapshot_pieces`); a `restore` hands the stage its keys' rows whole, gathered over
+    the calls a key group's rows were cut into (`restore_pieces`)."""
     call = state_calls.call_of(batch)
     if call not in calls:
         raise CallError(f"stage {stage!r}: a {kind} stage answers {list(calls)}, not {call!r}")
-    if call == "snapshot" and state_calls.SNAPSHOT_PIECE in (batch.schema.metadata or {}):
-        answer = snapshot_pieces.serve(stage, state, lambda: calls[call](batch), batch)
-    else:
+    if call == "restore":
         snapshot_pieces.drop(state)
-        answer = calls[call](batch)
+        rows = restore_pieces.gather(stage, state, batch)
+        answer = EMPTY if rows is None else calls[call](rows)
+    else:
+        restore_pieces.check_none_held(stage, state, call)
+        if call == "snapshot" and state_calls.SNAPSHOT_PIECE in (batch.schema.metadata or {}):
+            answer = snapshot_pieces.serve(stage, state, lambda: calls[call](batch), batch)
+        else:
+            snapshot_pieces.drop(state)
+            answer = calls[call](batch)
     metadata = {**(answer.schema.metadata or {}),
                 state_calls.STATE_ENTRIES: str(state.entries).encode(),
                 state_calls.STATE_BYTES: str(state.nbytes()).encode()}

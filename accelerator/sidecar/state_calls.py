@@ -28,6 +28,9 @@ SNAPSHOT_PIECE = b"accelerator.snapshot_piece"
 SNAPSHOT_PIECE_BYTES = b"accelerator.snapshot_piece_bytes"
 SNAPSHOT_PIECES = b"accelerator.snapshot_pieces"
 SNAPSHOT_CONTINUES = b"accelerator.snapshot_continues"
+#: restore request: "1" when the call's last key group goes on in the next restore call (its rows
+#: were cut by rows into calls, or over snapshot pieces), else "0" (`restore_pieces`).
+RESTORE_CONTINUES = b"accelerator.restore_continues"
 #: the calls that grow the state, optional: a local directory for spill files (one of the
 #: TaskManager's io.tmp.dirs) and the operator's subtask index, which names them.
 SPILL_DIRECTORY = b"accelerator.spill_directory"

@@ -5,7 +5,7 @@ repeated row's count raised), iterated for every row of the other side; a checkp
 is Flink's `MapSerializer` writing and reading each map. The binary rows are written by Flink's
 `BinaryRowWriter`; a hot key gets hundreds of distinct rows, some chosen to share a bucket so bins
 turn into trees. The stage sees random batches, snapshots and restores into one stage or split by
-key group over two (a rescale)."""
+key group over two (a rescale), in one call or in calls cut by rows as the JVM cuts a large state."""
 
 from __future__ import annotations
 
@@ -138,12 +138,21 @@ def _update(s: JoinStage, rows: list[bytes], part: list[tuple[int, str, int]]) -
     return [(a["$row"], a["a"], int(a["b"])) for a in answer]
 
 
-def _restore(state: pa.RecordBatch, first: int, last: int) -> JoinStage:
+def _restore(state: pa.RecordBatch, first: int, last: int, per_call: int = 1 << 30) -> JoinStage:
+    """A stage restored from the key groups `first`..`last` of `state` as the JVM restores them: in
+    calls of at most `per_call` rows, cut by rows (a key's rows may straddle calls), each saying
+    whether its last key group goes on in the next call."""
     s = JoinStage(descriptor())
     part = state.filter(pa.compute.and_(pa.compute.greater_equal(state.column("$key_group"), first),
                                         pa.compute.less_equal(state.column("$key_group"), last)))
-    _call(s, "restore", part, **{"accelerator.state_format": "3", "accelerator.state_fingerprint": "ab" * 32,
-                                 "accelerator.key_group_start": str(first), "accelerator.key_group_end": str(last)})
+    groups = part.column("$key_group").to_numpy()
+    for at in range(0, max(part.num_rows, 1), per_call):
+        end = min(at + per_call, part.num_rows)
+        continues = end < part.num_rows and groups[end] == groups[end - 1]
+        _call(s, "restore", part.slice(at, end - at),
+              **{"accelerator.state_format": "3", "accelerator.state_fingerprint": "ab" * 32,
+                 "accelerator.key_group_start": str(first), "accelerator.key_group_end": str(last),
+                 "accelerator.restore_continues": "1" if continues else "0"})
     return s
 
 
@@ -173,7 +182,8 @@ def test_the_stage_emits_in_the_order_of_javas_hash_maps_across_batches_and_rest
             state = pa.concat_tables([pa.Table.from_batches([b]) for b in states]).combine_chunks().to_batches()[0]
             split = rng.choice((128, rng.randrange(1, 128)))
             ranges = {0: (0, split - 1)} if split == 128 else {0: (0, split - 1), split: (split, 127)}
-            stages = {first: _restore(state, lo, hi) for first, (lo, hi) in ranges.items()}
+            per_call = rng.choice((1, 7, 60, 1 << 30))
+            stages = {first: _restore(state, lo, hi, per_call) for first, (lo, hi) in ranges.items()}
             oracle.checkpoint_and_restore()
             restores += 1
     assert checked > 20_000 and restores > 0 and trees > 0

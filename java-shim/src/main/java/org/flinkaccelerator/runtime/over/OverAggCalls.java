@@ -41,8 +41,8 @@ final class OverAggCalls implements SidecarStateCalls {
     }
 
     @Override
-    public void restore(VectorSchemaRoot entries, int first, int last, int format, String fingerprint) {
-        calls.restore(entries, first, last, format, fingerprint);
+    public void restore(VectorSchemaRoot entries, Restore restore) {
+        calls.restore(entries, restore);
     }
 
     /** Held rows and keys with accumulators after the last call (a gauge). */

@@ -1,6 +1,5 @@
 package org.flinkaccelerator.runtime.state;
 
-import java.util.HashMap;
 import java.util.Map;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.flinkaccelerator.runtime.windowagg.WindowAggCalls;
@@ -45,14 +44,9 @@ public final class ChangelogCalls implements SidecarStateCalls {
         return calls.call(null, "snapshot", SidecarStateCalls.snapshotArguments(piece, maxBytes));
     }
 
-    /** Restores snapshot rows written in {@code format} for {@code fingerprint} into a subtask of key groups {@code first}..{@code last}. */
     @Override
-    public void restore(VectorSchemaRoot entries, int first, int last, int format, String fingerprint) {
-        Map<String, String> metadata = new HashMap<>();
-        metadata.put(WindowAggCalls.KEY_GROUP_START, Integer.toString(first));
-        metadata.put(WindowAggCalls.KEY_GROUP_END, Integer.toString(last));
-        metadata.put(WindowAggCalls.STATE_FORMAT, Integer.toString(format));
-        metadata.put(WindowAggCalls.STATE_FINGERPRINT, fingerprint);
+    public void restore(VectorSchemaRoot entries, Restore restore) {
+        Map<String, String> metadata = restore.arguments();
         metadata.putAll(growing);
         calls.call(entries, "restore", metadata).close();
     }

@@ -13,7 +13,6 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
-import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -84,42 +83,53 @@ public record KeyGroupFrames(byte[] magic, int version, String what, IntConsumer
 
     /**
      * Reads key group {@code keyGroup}'s frames from {@code in}, handing each frame's rows to
-     * {@code rows} (closed once it returns); answers the count of rows, 0 for a group without state.
+     * {@code rows} (closed once it returns) with whether more of the key group's rows follow in a
+     * next frame (a key group spanning snapshot pieces); answers the count of rows, 0 for a group
+     * without state.
      */
     public long read(InputStream in, int keyGroup, String fingerprint, BufferAllocator allocator,
-            Consumer<VectorSchemaRoot> rows) throws IOException {
+            BiConsumer<VectorSchemaRoot, Boolean> rows) throws IOException {
         long count = 0;
-        int first = -1;
-        while (true) {
-            ByteBuffer header = ByteBuffer.wrap(readFully(in, HEADER_BYTES, keyGroup)).order(ByteOrder.LITTLE_ENDIAN);
-            byte[] written = new byte[4];
-            header.get(written);
-            if (!Arrays.equals(written, magic)) {
-                throw corrupt(keyGroup, "it does not start with the frame's magic bytes", null);
-            }
-            int format = header.getInt();
-            checkFormat(format);
-            if (first >= 0 && format != first) {
-                throw corrupt(keyGroup, "its frames have state formats " + first + " and " + format, null);
-            }
-            first = format;
-            byte[] writtenFingerprint = new byte[32];
-            header.get(writtenFingerprint);
-            checkFingerprint.accept(HexFormat.of().formatHex(writtenFingerprint), fingerprint);
-            long length = header.getLong();
-            if (length < 0 || length > Integer.MAX_VALUE) {
-                throw corrupt(keyGroup, "its payload length " + length + " is impossible", null);
-            }
-            if (length > 0) {
-                try (VectorSchemaRoot root = payload(in, keyGroup, (int) length, allocator)) {
-                    count += root.getRowCount();
-                    rows.accept(root);
+        Header frame = header(in, keyGroup, fingerprint, -1);
+        while (frame.length() > 0) {
+            try (VectorSchemaRoot root = payload(in, keyGroup, (int) frame.length(), allocator)) {
+                // A piece's frame is followed by the next piece's or the empty one ending the key group.
+                Header next = frame.format() < PIECED ? null : header(in, keyGroup, fingerprint, frame.format());
+                count += root.getRowCount();
+                rows.accept(root, next != null && next.length() > 0);
+                if (next == null) {
+                    break;
                 }
-            }
-            if (format < PIECED || length == 0) {
-                return count;
+                frame = next;
             }
         }
+        return count;
+    }
+
+    /** A frame's state format and payload length. */
+    private record Header(int format, long length) {}
+
+    /** Reads and checks the next frame's header; {@code previous}: the key group's frames' format so far, or -1. */
+    private Header header(InputStream in, int keyGroup, String fingerprint, int previous) throws IOException {
+        ByteBuffer header = ByteBuffer.wrap(readFully(in, HEADER_BYTES, keyGroup)).order(ByteOrder.LITTLE_ENDIAN);
+        byte[] written = new byte[4];
+        header.get(written);
+        if (!Arrays.equals(written, magic)) {
+            throw corrupt(keyGroup, "it does not start with the frame's magic bytes", null);
+        }
+        int format = header.getInt();
+        checkFormat(format);
+        if (previous >= 0 && format != previous) {
+            throw corrupt(keyGroup, "its frames have state formats " + previous + " and " + format, null);
+        }
+        byte[] writtenFingerprint = new byte[32];
+        header.get(writtenFingerprint);
+        checkFingerprint.accept(HexFormat.of().formatHex(writtenFingerprint), fingerprint);
+        long length = header.getLong();
+        if (length < 0 || length > Integer.MAX_VALUE) {
+            throw corrupt(keyGroup, "its payload length " + length + " is impossible", null);
+        }
+        return new Header(format, length);
     }
 
     /**

@@ -1,7 +1,9 @@
 package org.flinkaccelerator.runtime.state;
 
+import java.util.HashMap;
 import java.util.Map;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.flinkaccelerator.runtime.windowagg.WindowAggCalls;
 
 /** The calls through which a {@link SidecarStateOperator} checkpoints and restores its stage's state. */
 public interface SidecarStateCalls {
@@ -30,8 +32,34 @@ public interface SidecarStateCalls {
         return Map.of(SNAPSHOT_PIECE, Integer.toString(piece), SNAPSHOT_PIECE_BYTES, Long.toString(maxBytes));
     }
 
-    /** Restores snapshot rows written in {@code format} for {@code fingerprint} into a subtask of key groups {@code first}..{@code last}. */
-    void restore(VectorSchemaRoot entries, int first, int last, int format, String fingerprint);
+    /**
+     * restore request: "1" when the call's last key group goes on in the next restore call (its
+     * entries were cut into calls by rows, or spanned snapshot pieces), else "0"; the sidecar then
+     * holds back the entries of the call's last key until the rest of them arrive
+     * (accelerator/sidecar/restore_pieces.py).
+     */
+    String RESTORE_CONTINUES = "accelerator.restore_continues";
+
+    /**
+     * What a {@code restore} call says besides its entries: the subtask's key groups {@code
+     * first}..{@code last}, the state format and the descriptor's fingerprint the entries were
+     * written in and for, and whether the key group of the last entry goes on in the next call.
+     */
+    record Restore(int first, int last, int format, String fingerprint, boolean continues) {
+        /** The call's metadata (the window aggregate's call protocol). */
+        public Map<String, String> arguments() {
+            Map<String, String> out = new HashMap<>();
+            out.put(WindowAggCalls.KEY_GROUP_START, Integer.toString(first));
+            out.put(WindowAggCalls.KEY_GROUP_END, Integer.toString(last));
+            out.put(WindowAggCalls.STATE_FORMAT, Integer.toString(format));
+            out.put(WindowAggCalls.STATE_FINGERPRINT, fingerprint);
+            out.put(RESTORE_CONTINUES, continues ? "1" : "0");
+            return out;
+        }
+    }
+
+    /** Restores snapshot entries into the sidecar's state, as {@code restore} describes them. */
+    void restore(VectorSchemaRoot entries, Restore restore);
 
     /** Entries in the sidecar's state after the last call (a gauge). */
     long stateEntries();

@@ -224,7 +224,9 @@ public abstract class SidecarStateOperator<S extends SidecarStateSpec, C extends
     /**
      * Hands each restored frame's entries (a key group's, or a piece's of one that spanned pieces)
      * to the sidecar in calls of at most {@code accelerator.batch.max-bytes} (one entry at least), so
-     * a large state never travels as one message.
+     * a large state never travels as one message; each call says whether its key group goes on in
+     * the next, so the sidecar gathers a key whose entries the cut split
+     * (accelerator/sidecar/restore_pieces.py).
      */
     private void restore(Iterable<KeyGroupStatePartitionStreamProvider> inputs) throws Exception {
         KeyGroupRange range = keyGroupRange();
@@ -234,20 +236,23 @@ public abstract class SidecarStateOperator<S extends SidecarStateSpec, C extends
         for (KeyGroupStatePartitionStreamProvider input : inputs) {
             int keyGroup = input.getKeyGroupId();
             entries += frames.read(input.getStream(), keyGroup, fingerprint, allocator,
-                    rows -> restoreFrame(rows, keyGroup, range, frames.version()));
+                    (rows, more) -> restoreFrame(rows, more, keyGroup, range, frames.version()));
         }
         log().info("{} (subtask {}): restored {} {} of key groups {} in {} calls", name,
                 getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), entries, kind().entries(), range,
                 restoreCalls);
     }
 
-    private void restoreFrame(VectorSchemaRoot rows, int keyGroup, KeyGroupRange range, int version) {
+    /** {@code more}: the key group's entries go on in the next frame. */
+    private void restoreFrame(VectorSchemaRoot rows, boolean more, int keyGroup, KeyGroupRange range, int version) {
         int count = rows.getRowCount();
         long bytes = rows.getFieldVectors().stream().mapToLong(FieldVector::getBufferSize).sum();
         int perCall = (int) Math.max(1, Math.min(count, spec.batchBytes() * count / Math.max(1, bytes)));
         for (int from = 0; from < count; from += perCall) {
-            try (VectorSchemaRoot chunk = rows.slice(from, Math.min(perCall, count - from))) {
-                calls.restore(chunk, range.getStartKeyGroup(), range.getEndKeyGroup(), version, fingerprint);
+            int to = Math.min(from + perCall, count);
+            try (VectorSchemaRoot chunk = rows.slice(from, to - from)) {
+                calls.restore(chunk, new SidecarStateCalls.Restore(range.getStartKeyGroup(), range.getEndKeyGroup(),
+                        version, fingerprint, more || to < count));
             } catch (SidecarException e) {
                 throw new SidecarException(name + ": restoring key group " + keyGroup + " failed: " + e.getMessage(),
                         e);

@@ -69,14 +69,9 @@ public final class WindowAggCalls implements SidecarStateCalls {
         return call(null, "snapshot", SidecarStateCalls.snapshotArguments(piece, maxBytes));
     }
 
-    /** Restores entries of the snapshot schema, written in {@code format} for {@code fingerprint}, into a subtask owning key groups {@code first}..{@code last}. */
     @Override
-    public void restore(VectorSchemaRoot entries, int first, int last, int format, String fingerprint) {
-        Map<String, String> metadata = new HashMap<>();
-        metadata.put(KEY_GROUP_START, Integer.toString(first));
-        metadata.put(KEY_GROUP_END, Integer.toString(last));
-        metadata.put(STATE_FORMAT, Integer.toString(format));
-        metadata.put(STATE_FINGERPRINT, fingerprint);
+    public void restore(VectorSchemaRoot entries, Restore restore) {
+        Map<String, String> metadata = restore.arguments();
         metadata.put(STATE_BUDGET, stateBudget);
         call(entries, "restore", metadata).close();
     }

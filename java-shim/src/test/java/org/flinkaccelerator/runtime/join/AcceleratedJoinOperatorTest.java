@@ -65,6 +65,31 @@ class AcceleratedJoinOperatorTest {
         assertSameOutputAsStock(planned, JoinHarnesses.hotStream(planned, 23, 1600, 500, 40), 2);
     }
 
+    /**
+     * Snapshot pieces and restore calls of 2 KB: a hot key's hundreds of rows span pieces and calls,
+     * and the restore gathers them into the key's HashMap sized for all of them, as a heap restore
+     * does (accelerator/sidecar/restore_pieces.py); the output stays stock's, joined rows' order included.
+     */
+    @Test
+    void hotKeysCutOverSnapshotPiecesAndRestoreCallsRestoreAsStockOnTheHashMapBackend() throws Exception {
+        JoinHarnesses.Planned planned = JoinHarnesses.plan(JoinHarnesses.QUERY, "hashmap");
+        List<JoinHarnesses.Event> events = JoinHarnesses.hotStream(planned, 29, 1600, 500, 40);
+        List<Integer> barriers = List.of(300, 700);
+        int cut = events.size() / 2;
+        for (int[] run : new int[][] {{1, 1}, {2, 1}}) {
+            List<AcceleratedJoinOperator> made = new ArrayList<>();
+            List<String> small = planned.run(() -> {
+                AcceleratedJoinOperator operator = planned.newAccelerated(100, 2048);
+                made.add(operator);
+                return operator;
+            }, events, barriers, cut, run[0], run[1]);
+            assertEquals(planned.run(planned::newStock, events, barriers, cut, run[0], run[1]), small,
+                    run[0] + " -> " + run[1] + " subtasks");
+            int calls = made.get(run[0]).restoreCalls();
+            assertTrue(calls > 20, run[0] + " -> " + run[1] + " subtasks: " + calls + " restore calls");
+        }
+    }
+
     /** @param joinedPerEvent stock must emit more joined rows than this many per event: the streams reach the order */
     static void assertSameOutputAsStock(JoinHarnesses.Planned planned, List<JoinHarnesses.Event> events,
             int joinedPerEvent) throws Exception {

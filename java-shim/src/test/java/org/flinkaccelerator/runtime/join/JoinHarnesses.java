@@ -81,8 +81,13 @@ public final class JoinHarnesses {
         }
 
         AcceleratedJoinOperator newAccelerated(int batchSize) {
+            return newAccelerated(batchSize, spec.batchBytes());
+        }
+
+        /** With {@code accelerator.batch.max-bytes} at {@code batchBytes}: the size of a snapshot piece and a restore call. */
+        AcceleratedJoinOperator newAccelerated(int batchSize, long batchBytes) {
             return new AcceleratedJoinOperator(new JoinSpec(spec.descriptorJson(), leftType, rightType,
-                    spec.filterNullKeys(), spec.pythonExecutable(), batchSize, spec.batchBytes(), spec.maxDelay(),
+                    spec.filterNullKeys(), spec.pythonExecutable(), batchSize, batchBytes, spec.maxDelay(),
                     spec.sidecarTimeout(), spec.arrowLimit()));
         }
 

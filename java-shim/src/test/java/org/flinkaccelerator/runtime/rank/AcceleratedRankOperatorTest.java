@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * watermarks) must be equal, with and without the row number, with and without update-befores,
  * ascending and descending, one and two sort fields, for batches of one row, of a few and of
  * thousands, checkpoint barriers at random points, and a restore 1 -> 1 and after a rescale from 2
- * subtasks to 1 and 3.
+ * subtasks to 1 and 3, also with a state cut into snapshot pieces and restore calls inside keys' top rows.
  */
 class AcceleratedRankOperatorTest {
     private static final int MAX_PARALLELISM = StockKeyedOperator.MAX_PARALLELISM;
@@ -111,6 +111,35 @@ class AcceleratedRankOperatorTest {
                 assertTrue(afterCut.stream().anyMatch(l -> l.startsWith(rowNumber ? "+U" : "-D")),
                         "restored tops: " + afterCut);
             }
+        }
+    }
+
+    /**
+     * With snapshot pieces and restore calls of a few hundred bytes, a key group's top rows span
+     * pieces and a key's rows are cut between pieces and between calls: the restore gathers each key
+     * whole (accelerator/sidecar/restore_pieces.py) and the output stays stock's.
+     */
+    @Test
+    void keysWhoseTopRowsAreCutOverSnapshotPiecesAndRestoreCallsRestoreAsStock() throws Exception {
+        RankHarnesses.Planned planned = RankHarnesses.plan(RankHarnesses.query("a DESC, s ASC", 10, true), PRINT);
+        for (int[] scale : new int[][] {{1, 1}, {2, 1}}) {
+            List<RankHarnesses.Event> events = RankHarnesses.stream(planned.stock().inputType(), 40 + scale[0], 600,
+                    300);
+            int cut = events.size() / 2;
+            List<AcceleratedRankOperator> made = new ArrayList<>();
+            Supplier<OneInputStreamOperator<RowData, RowData>> small = () -> {
+                AcceleratedRankOperator operator = planned.newAccelerated(planned.spec().batchSize(), 400);
+                made.add(operator);
+                return operator;
+            };
+            String run = scale[0] + " -> " + scale[1] + " subtasks";
+            List<String> stock = rescaled(planned, planned.stock()::newStock, events, cut, scale[0], scale[1]);
+            assertEquals(stock, rescaled(planned, small, events, cut, scale[0], scale[1]), run);
+            long pieces = made.subList(0, scale[0]).stream().mapToLong(AcceleratedRankOperator::snapshotPieces).sum();
+            int calls = made.get(scale[0]).restoreCalls();
+            assertTrue(pieces > 10 && calls >= pieces, run + ": " + pieces + " pieces, " + calls + " restore calls");
+            List<String> afterCut = stock.subList(stock.lastIndexOf("subtask 0 of " + scale[1]), stock.size());
+            assertTrue(afterCut.stream().anyMatch(l -> l.startsWith("+U")), run + ": restored tops: " + afterCut);
         }
     }
 

@@ -47,8 +47,13 @@ final class RankHarnesses {
         }
 
         AcceleratedRankOperator newAccelerated(int batchSize) {
+            return newAccelerated(batchSize, spec.batchBytes());
+        }
+
+        /** With {@code accelerator.batch.max-bytes} at {@code batchBytes}: the size of a snapshot piece and a restore call. */
+        AcceleratedRankOperator newAccelerated(int batchSize, long batchBytes) {
             return new AcceleratedRankOperator(new RankSpec(spec.descriptorJson(), spec.inputType(),
-                    spec.pythonExecutable(), batchSize, spec.batchBytes(), spec.maxDelay(), spec.sidecarTimeout(),
+                    spec.pythonExecutable(), batchSize, batchBytes, spec.maxDelay(), spec.sidecarTimeout(),
                     spec.arrowLimit()));
         }
     }

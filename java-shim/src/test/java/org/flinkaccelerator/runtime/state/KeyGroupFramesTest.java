@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Key groups in raw keyed state as one frame (state format {@code version}, what jars before
  * snapshot pieces wrote and read) and as a run of piece frames ended by an empty one (state format
- * {@code 1000 + version}): both read back in order, and a jar refuses formats it cannot read.
+ * {@code 1000 + version}): both read back in order, each piece but the last saying the key group
+ * goes on, and a jar refuses formats it cannot read.
  */
 class KeyGroupFramesTest {
     private static final String FINGERPRINT = "ab".repeat(32);
@@ -37,16 +38,22 @@ class KeyGroupFramesTest {
         return VectorSchemaRoot.of(vector);
     }
 
+    /** The key group's values, each frame's followed by -1 when the key group's values go on in a next frame. */
     private static List<Long> read(ByteArrayInputStream in, int keyGroup, BufferAllocator allocator)
             throws Exception {
         List<Long> out = new ArrayList<>();
-        long count = FRAMES.read(in, keyGroup, FINGERPRINT, allocator, rows -> {
+        long[] values = {0};
+        long count = FRAMES.read(in, keyGroup, FINGERPRINT, allocator, (rows, more) -> {
             BigIntVector vector = (BigIntVector) rows.getVector("v");
             for (int i = 0; i < rows.getRowCount(); i++) {
                 out.add(vector.get(i));
             }
+            values[0] += rows.getRowCount();
+            if (more) {
+                out.add(-1L);
+            }
         });
-        assertEquals(out.size(), count);
+        assertEquals(values[0], count);
         return out;
     }
 
@@ -66,7 +73,7 @@ class KeyGroupFramesTest {
             assertEquals(3, ByteBuffer.wrap(bytes, 4, 4).order(ByteOrder.LITTLE_ENDIAN).getInt() - 1000,
                     "a key group in pieces has state format 1000 + version");
             ByteArrayInputStream in = new ByteArrayInputStream(bytes);
-            assertEquals(List.of(1L, 2L, 3L), read(in, 0, allocator));
+            assertEquals(List.of(1L, 2L, -1L, 3L), read(in, 0, allocator), "the first piece's rows go on, the last's do not");
             assertEquals(List.of(4L, 5L, 6L), read(in, 1, allocator));
             assertEquals(List.of(), read(in, 2, allocator));
             assertEquals(0, in.available(), "every frame read, none beyond");

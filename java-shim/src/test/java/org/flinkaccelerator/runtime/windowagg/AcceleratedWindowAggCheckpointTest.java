@@ -328,9 +328,9 @@ class AcceleratedWindowAggCheckpointTest {
             ByteArrayInputStream in = new ByteArrayInputStream(frames);
             List<Long> read = new ArrayList<>();
             assertEquals(2, FRAMES.read(in, 7, FINGERPRINT, allocator,
-                    rows -> read.add(((BigIntVector) rows.getVector("$window_end")).get(1))));
+                    (rows, more) -> read.add(((BigIntVector) rows.getVector("$window_end")).get(1))));
             assertEquals(List.of(20_000L), read);
-            assertEquals(0, FRAMES.read(in, 8, FINGERPRINT, allocator, rows -> read.add(-1L)));
+            assertEquals(0, FRAMES.read(in, 8, FINGERPRINT, allocator, (rows, more) -> read.add(-1L)));
             assertEquals(List.of(20_000L), read, "no rows for a key group without state");
 
             byte[] badMagic = frames.clone();
@@ -356,7 +356,7 @@ class AcceleratedWindowAggCheckpointTest {
 
     private static void assertMessage(String expected, byte[] frames, BufferAllocator allocator) {
         WindowAggStateException e = assertThrows(WindowAggStateException.class, () -> {
-            FRAMES.read(new ByteArrayInputStream(frames), 7, FINGERPRINT, allocator, rows -> {});
+            FRAMES.read(new ByteArrayInputStream(frames), 7, FINGERPRINT, allocator, (rows, more) -> {});
         });
         assertTrue(e.getMessage().contains(expected), e.getMessage());
     }
