@@ -1,14 +1,12 @@
 package org.flinkaccelerator.planner.dedup;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.apache.flink.table.planner.plan.nodes.exec.StateMetadata;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecDeduplicate;
 import org.apache.flink.table.types.logical.RowType;
-import org.flinkaccelerator.planner.ExecNodes;
-import org.flinkaccelerator.planner.stage.FallbackReason;
+import org.flinkaccelerator.planner.FoundNode;
 import org.flinkaccelerator.planner.windowagg.StockFields;
 
 /**
@@ -22,12 +20,6 @@ import org.flinkaccelerator.planner.windowagg.StockFields;
 public record DedupNode(ExecNode<?> node, int[] uniqueKeys, boolean isRowtime, boolean keepLastRow,
         boolean generateUpdateBefore, boolean outputInsertOnly, List<StateMetadata> stateMetadata) {
 
-    /** One deduplication of a plan: its fields, or why it stays stock before any export (then fields is null). */
-    public record Found(ExecNode<?> node, DedupNode fields, FallbackReason stock) {
-        public boolean readable() {
-            return fields != null;
-        }
-    }
 
     public RowType inputType() {
         return (RowType) node.getInputEdges().get(0).getOutputType();
@@ -38,18 +30,8 @@ public record DedupNode(ExecNode<?> node, int[] uniqueKeys, boolean isRowtime, b
     }
 
     /** Every {@code StreamExecDeduplicate} reachable from the roots, each once, sinks first. */
-    public static List<Found> find(ExecNodeGraph graph) {
-        List<Found> out = new ArrayList<>();
-        for (ExecNode<?> node : ExecNodes.reachable(graph)) {
-            if (node.getClass() == StreamExecDeduplicate.class) {
-                try {
-                    out.add(new Found(node, read(node), null));
-                } catch (StockFields.Missing e) {
-                    out.add(new Found(node, null, new FallbackReason("exec node", e.getMessage())));
-                }
-            }
-        }
-        return out;
+    public static List<FoundNode<DedupNode>> find(ExecNodeGraph graph) {
+        return FoundNode.find(graph, StreamExecDeduplicate.class, DedupNode::read);
     }
 
     @SuppressWarnings("unchecked")

@@ -1,6 +1,5 @@
 package org.flinkaccelerator.planner.groupagg;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.apache.calcite.rel.core.AggregateCall;
@@ -10,7 +9,7 @@ import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecGlobalGro
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecGroupAggregate;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecIncrementalGroupAggregate;
 import org.apache.flink.table.types.logical.RowType;
-import org.flinkaccelerator.planner.ExecNodes;
+import org.flinkaccelerator.planner.FoundNode;
 import org.flinkaccelerator.planner.stage.FallbackReason;
 import org.flinkaccelerator.planner.windowagg.StockFields;
 
@@ -22,13 +21,6 @@ import org.flinkaccelerator.planner.windowagg.StockFields;
  */
 public record GroupAggNode(ExecNode<?> node, int[] grouping, AggregateCall[] aggCalls,
         boolean[] aggCallNeedRetractions, boolean generateUpdateBefore, boolean needRetraction) {
-
-    /** One group aggregate of a plan: its fields, or why it stays stock before any export (then fields is null). */
-    public record Found(ExecNode<?> node, GroupAggNode fields, FallbackReason stock) {
-        public boolean readable() {
-            return fields != null;
-        }
-    }
 
     /** The global phases of two-phase group aggregates: stock, each with its line in the report. */
     private static final Set<Class<?>> GLOBAL_PHASES = Set.of(StreamExecGlobalGroupAggregate.class,
@@ -46,22 +38,11 @@ public record GroupAggNode(ExecNode<?> node, int[] grouping, AggregateCall[] agg
      * Every {@code StreamExecGroupAggregate} reachable from the roots, each once, sinks first, and
      * the global phase of every two-phase one (which stays stock).
      */
-    public static List<Found> find(ExecNodeGraph graph) {
-        List<Found> out = new ArrayList<>();
-        for (ExecNode<?> node : ExecNodes.reachable(graph)) {
-            if (node.getClass() == StreamExecGroupAggregate.class) {
-                try {
-                    out.add(new Found(node, read(node), null));
-                } catch (StockFields.Missing e) {
-                    out.add(new Found(node, null, new FallbackReason("exec node", e.getMessage())));
-                }
-            } else if (GLOBAL_PHASES.contains(node.getClass())) {
-                out.add(new Found(node, null, new FallbackReason(GroupAggExport.AGGREGATES, "two-phase (local/global)"
-                        + " group aggregates, which 'table.optimizer.agg-phase-strategy' gives with mini-batch on,"
-                        + " are not accelerated; only the one-phase group aggregate is")));
-            }
-        }
-        return out;
+    public static List<FoundNode<GroupAggNode>> find(ExecNodeGraph graph) {
+        return FoundNode.find(graph, StreamExecGroupAggregate.class, GroupAggNode::read,
+                node -> GLOBAL_PHASES.contains(node.getClass()) ? new FallbackReason(GroupAggExport.AGGREGATES,
+                        "two-phase (local/global) group aggregates, which 'table.optimizer.agg-phase-strategy' gives"
+                        + " with mini-batch on, are not accelerated; only the one-phase group aggregate is") : null);
     }
 
     static GroupAggNode read(ExecNode<?> node) {

@@ -11,8 +11,7 @@ import org.apache.flink.table.planner.plan.nodes.exec.spec.JoinSpec;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecJoin;
 import org.apache.flink.table.runtime.operators.join.FlinkJoinType;
 import org.apache.flink.table.types.logical.RowType;
-import org.flinkaccelerator.planner.ExecNodes;
-import org.flinkaccelerator.planner.stage.FallbackReason;
+import org.flinkaccelerator.planner.FoundNode;
 import org.flinkaccelerator.planner.windowagg.StockFields;
 
 /**
@@ -28,12 +27,6 @@ public record JoinNode(ExecNode<?> node, JoinSpec joinSpec, List<int[]> leftUpse
         List<int[]> rightUpsertKeys, List<StateMetadata> stateMetadata, String leftInsertOnly,
         String rightInsertOnly) {
 
-    /** One join of a plan: its fields, or why it stays stock before any export (then fields is null). */
-    public record Found(ExecNode<?> node, JoinNode fields, FallbackReason stock) {
-        public boolean readable() {
-            return fields != null;
-        }
-    }
 
     public RowType leftType() {
         return (RowType) node.getInputEdges().get(0).getOutputType();
@@ -80,18 +73,8 @@ public record JoinNode(ExecNode<?> node, JoinSpec joinSpec, List<int[]> leftUpse
     }
 
     /** Every {@code StreamExecJoin} reachable from the roots, each once, sinks first. */
-    public static List<Found> find(ExecNodeGraph graph) {
-        List<Found> out = new ArrayList<>();
-        for (ExecNode<?> node : ExecNodes.reachable(graph)) {
-            if (node.getClass() == StreamExecJoin.class) {
-                try {
-                    out.add(new Found(node, read(node), null));
-                } catch (StockFields.Missing e) {
-                    out.add(new Found(node, null, new FallbackReason("exec node", e.getMessage())));
-                }
-            }
-        }
-        return out;
+    public static List<FoundNode<JoinNode>> find(ExecNodeGraph graph) {
+        return FoundNode.find(graph, StreamExecJoin.class, JoinNode::read);
     }
 
     @SuppressWarnings("unchecked")

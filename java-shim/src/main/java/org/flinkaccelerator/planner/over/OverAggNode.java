@@ -1,14 +1,12 @@
 package org.flinkaccelerator.planner.over;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.apache.flink.table.planner.plan.nodes.exec.spec.OverSpec;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecOverAggregate;
 import org.apache.flink.table.types.logical.RowType;
-import org.flinkaccelerator.planner.ExecNodes;
-import org.flinkaccelerator.planner.stage.FallbackReason;
+import org.flinkaccelerator.planner.FoundNode;
 import org.flinkaccelerator.planner.windowagg.StockFields;
 
 /**
@@ -22,12 +20,6 @@ import org.flinkaccelerator.planner.windowagg.StockFields;
  */
 public record OverAggNode(ExecNode<?> node, OverSpec overSpec, int unboundedOverVersion) {
 
-    /** One OVER aggregate of a plan: its fields, or why it stays stock before any export (then fields is null). */
-    public record Found(ExecNode<?> node, OverAggNode fields, FallbackReason stock) {
-        public boolean readable() {
-            return fields != null;
-        }
-    }
 
     public RowType inputType() {
         return (RowType) node.getInputEdges().get(0).getOutputType();
@@ -38,18 +30,8 @@ public record OverAggNode(ExecNode<?> node, OverSpec overSpec, int unboundedOver
     }
 
     /** Every {@code StreamExecOverAggregate} reachable from the roots, each once, sinks first. */
-    public static List<Found> find(ExecNodeGraph graph) {
-        List<Found> out = new ArrayList<>();
-        for (ExecNode<?> node : ExecNodes.reachable(graph)) {
-            if (node.getClass() == StreamExecOverAggregate.class) {
-                try {
-                    out.add(new Found(node, read(node), null));
-                } catch (StockFields.Missing e) {
-                    out.add(new Found(node, null, new FallbackReason("exec node", e.getMessage())));
-                }
-            }
-        }
-        return out;
+    public static List<FoundNode<OverAggNode>> find(ExecNodeGraph graph) {
+        return FoundNode.find(graph, StreamExecOverAggregate.class, OverAggNode::read);
     }
 
     static OverAggNode read(ExecNode<?> node) {

@@ -1,6 +1,5 @@
 package org.flinkaccelerator.planner.rank;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
@@ -12,8 +11,7 @@ import org.apache.flink.table.planner.plan.utils.RankProcessStrategy;
 import org.apache.flink.table.runtime.operators.rank.RankRange;
 import org.apache.flink.table.runtime.operators.rank.RankType;
 import org.apache.flink.table.types.logical.RowType;
-import org.flinkaccelerator.planner.ExecNodes;
-import org.flinkaccelerator.planner.stage.FallbackReason;
+import org.flinkaccelerator.planner.FoundNode;
 import org.flinkaccelerator.planner.windowagg.StockFields;
 
 /**
@@ -25,12 +23,6 @@ public record RankNode(ExecNode<?> node, RankType rankType, PartitionSpec partit
         RankRange rankRange, RankProcessStrategy rankStrategy, boolean outputRankNumber, boolean generateUpdateBefore,
         List<StateMetadata> stateMetadata) {
 
-    /** One rank of a plan: its fields, or why it stays stock before any export (then fields is null). */
-    public record Found(ExecNode<?> node, RankNode fields, FallbackReason stock) {
-        public boolean readable() {
-            return fields != null;
-        }
-    }
 
     public RowType inputType() {
         return (RowType) node.getInputEdges().get(0).getOutputType();
@@ -41,18 +33,8 @@ public record RankNode(ExecNode<?> node, RankType rankType, PartitionSpec partit
     }
 
     /** Every {@code StreamExecRank} reachable from the roots, each once, sinks first. */
-    public static List<Found> find(ExecNodeGraph graph) {
-        List<Found> out = new ArrayList<>();
-        for (ExecNode<?> node : ExecNodes.reachable(graph)) {
-            if (node.getClass() == StreamExecRank.class) {
-                try {
-                    out.add(new Found(node, read(node), null));
-                } catch (StockFields.Missing e) {
-                    out.add(new Found(node, null, new FallbackReason("exec node", e.getMessage())));
-                }
-            }
-        }
-        return out;
+    public static List<FoundNode<RankNode>> find(ExecNodeGraph graph) {
+        return FoundNode.find(graph, StreamExecRank.class, RankNode::read);
     }
 
     @SuppressWarnings("unchecked")

@@ -7,6 +7,7 @@ import java.util.Set;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.flinkaccelerator.AcceleratorOptions;
+import org.flinkaccelerator.planner.FoundNode;
 import org.flinkaccelerator.planner.dedup.AcceleratedDedupExecNode;
 import org.flinkaccelerator.planner.dedup.DedupExport;
 import org.flinkaccelerator.planner.dedup.DedupNode;
@@ -38,7 +39,7 @@ public final class AccelerateDeduplicates implements RewriteRule {
         if (!config.get(AcceleratorOptions.DEDUPLICATE)) {
             return graph;
         }
-        List<DedupNode.Found> found;
+        List<FoundNode<DedupNode>> found;
         try {
             found = DedupNode.find(graph);
         } catch (RuntimeException e) {
@@ -47,7 +48,7 @@ public final class AccelerateDeduplicates implements RewriteRule {
         }
         Set<String> names = new HashSet<>();
         List<String> summary = new ArrayList<>();
-        for (DedupNode.Found dedup : found) {
+        for (FoundNode<DedupNode> dedup : found) {
             String name = StageNames.unique(StageNames.tableRead(dedup.node()) + SUFFIX, names);
             DedupExport export = export(name, dedup, config);
             AcceleratedDedupExecNode replacement = export.accelerated() ? replacement(dedup, export, config) : null;
@@ -69,7 +70,7 @@ public final class AccelerateDeduplicates implements RewriteRule {
     }
 
     /** The node that runs {@code dedup} accelerated, or null (logged) when it cannot be built. */
-    private static AcceleratedDedupExecNode replacement(DedupNode.Found dedup, DedupExport export,
+    private static AcceleratedDedupExecNode replacement(FoundNode<DedupNode> dedup, DedupExport export,
             ReadableConfig config) {
         try {
             DedupNode fields = dedup.fields();
@@ -89,7 +90,7 @@ public final class AccelerateDeduplicates implements RewriteRule {
         }
     }
 
-    private static DedupExport export(String name, DedupNode.Found dedup, ReadableConfig config) {
+    private static DedupExport export(String name, FoundNode<DedupNode> dedup, ReadableConfig config) {
         if (!dedup.readable()) {
             return new DedupExport(name, null, List.of(dedup.stock()));
         }

@@ -7,6 +7,7 @@ import java.util.Set;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.flinkaccelerator.AcceleratorOptions;
+import org.flinkaccelerator.planner.FoundNode;
 import org.flinkaccelerator.planner.groupagg.AcceleratedGroupAggExecNode;
 import org.flinkaccelerator.planner.groupagg.GroupAggExport;
 import org.flinkaccelerator.planner.groupagg.GroupAggNode;
@@ -38,7 +39,7 @@ public final class AccelerateGroupAggregates implements RewriteRule {
         if (!config.get(AcceleratorOptions.GROUP_AGGREGATE)) {
             return graph;
         }
-        List<GroupAggNode.Found> found;
+        List<FoundNode<GroupAggNode>> found;
         try {
             found = GroupAggNode.find(graph);
         } catch (RuntimeException e) {
@@ -47,7 +48,7 @@ public final class AccelerateGroupAggregates implements RewriteRule {
         }
         Set<String> names = new HashSet<>();
         List<String> summary = new ArrayList<>();
-        for (GroupAggNode.Found aggregate : found) {
+        for (FoundNode<GroupAggNode> aggregate : found) {
             String name = StageNames.unique(StageNames.tableRead(aggregate.node()) + SUFFIX, names);
             GroupAggExport export = export(name, aggregate, config);
             AcceleratedGroupAggExecNode replacement = export.accelerated() ? replacement(aggregate, export, config)
@@ -71,7 +72,7 @@ public final class AccelerateGroupAggregates implements RewriteRule {
     }
 
     /** The node that runs {@code aggregate} accelerated, or null (logged) when it cannot be built. */
-    private static AcceleratedGroupAggExecNode replacement(GroupAggNode.Found aggregate, GroupAggExport export,
+    private static AcceleratedGroupAggExecNode replacement(FoundNode<GroupAggNode> aggregate, GroupAggExport export,
             ReadableConfig config) {
         try {
             GroupAggNode fields = aggregate.fields();
@@ -91,7 +92,7 @@ public final class AccelerateGroupAggregates implements RewriteRule {
         }
     }
 
-    private static GroupAggExport export(String name, GroupAggNode.Found aggregate, ReadableConfig config) {
+    private static GroupAggExport export(String name, FoundNode<GroupAggNode> aggregate, ReadableConfig config) {
         if (!aggregate.readable()) {
             return new GroupAggExport(name, null, List.of(aggregate.stock()));
         }

@@ -7,6 +7,7 @@ import java.util.Set;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.flinkaccelerator.AcceleratorOptions;
+import org.flinkaccelerator.planner.FoundNode;
 import org.flinkaccelerator.planner.join.AcceleratedJoinExecNode;
 import org.flinkaccelerator.planner.join.JoinExport;
 import org.flinkaccelerator.planner.join.JoinNode;
@@ -38,7 +39,7 @@ public final class AccelerateJoins implements RewriteRule {
         if (!config.get(AcceleratorOptions.JOIN)) {
             return graph;
         }
-        List<JoinNode.Found> found;
+        List<FoundNode<JoinNode>> found;
         try {
             found = JoinNode.find(graph);
         } catch (RuntimeException e) {
@@ -47,7 +48,7 @@ public final class AccelerateJoins implements RewriteRule {
         }
         Set<String> names = new HashSet<>();
         List<String> summary = new ArrayList<>();
-        for (JoinNode.Found join : found) {
+        for (FoundNode<JoinNode> join : found) {
             String name = StageNames.unique(StageNames.tableRead(join.node()) + SUFFIX, names);
             JoinExport export = export(name, join, config);
             AcceleratedJoinExecNode replacement = export.accelerated() ? replacement(join, export, config) : null;
@@ -69,7 +70,8 @@ public final class AccelerateJoins implements RewriteRule {
     }
 
     /** The node that runs {@code join} accelerated, or null (logged) when it cannot be built. */
-    private static AcceleratedJoinExecNode replacement(JoinNode.Found join, JoinExport export, ReadableConfig config) {
+    private static AcceleratedJoinExecNode replacement(FoundNode<JoinNode> join, JoinExport export,
+            ReadableConfig config) {
         try {
             JoinNode fields = join.fields();
             JoinSpec spec = new JoinSpec(export.toJson(), fields.leftType(), fields.rightType(),
@@ -88,7 +90,7 @@ public final class AccelerateJoins implements RewriteRule {
         }
     }
 
-    private static JoinExport export(String name, JoinNode.Found join, ReadableConfig config) {
+    private static JoinExport export(String name, FoundNode<JoinNode> join, ReadableConfig config) {
         if (!join.readable()) {
             return new JoinExport(name, null, List.of(join.stock()));
         }

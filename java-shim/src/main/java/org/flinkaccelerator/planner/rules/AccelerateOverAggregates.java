@@ -7,6 +7,7 @@ import java.util.Set;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.flinkaccelerator.AcceleratorOptions;
+import org.flinkaccelerator.planner.FoundNode;
 import org.flinkaccelerator.planner.over.AcceleratedOverAggExecNode;
 import org.flinkaccelerator.planner.over.OverAggExport;
 import org.flinkaccelerator.planner.over.OverAggNode;
@@ -38,7 +39,7 @@ public final class AccelerateOverAggregates implements RewriteRule {
         if (!config.get(AcceleratorOptions.OVER_AGGREGATE)) {
             return graph;
         }
-        List<OverAggNode.Found> found;
+        List<FoundNode<OverAggNode>> found;
         try {
             found = OverAggNode.find(graph);
         } catch (RuntimeException e) {
@@ -47,7 +48,7 @@ public final class AccelerateOverAggregates implements RewriteRule {
         }
         Set<String> names = new HashSet<>();
         List<String> summary = new ArrayList<>();
-        for (OverAggNode.Found over : found) {
+        for (FoundNode<OverAggNode> over : found) {
             String name = StageNames.unique(StageNames.tableRead(over.node()) + SUFFIX, names);
             OverAggExport export = export(name, over, config);
             AcceleratedOverAggExecNode replacement = export.accelerated() ? replacement(over, export, config) : null;
@@ -69,7 +70,7 @@ public final class AccelerateOverAggregates implements RewriteRule {
     }
 
     /** The node that runs {@code over} accelerated, or null (logged) when it cannot be built. */
-    private static AcceleratedOverAggExecNode replacement(OverAggNode.Found over, OverAggExport export,
+    private static AcceleratedOverAggExecNode replacement(FoundNode<OverAggNode> over, OverAggExport export,
             ReadableConfig config) {
         try {
             OverAggNode fields = over.fields();
@@ -89,7 +90,7 @@ public final class AccelerateOverAggregates implements RewriteRule {
         }
     }
 
-    private static OverAggExport export(String name, OverAggNode.Found over, ReadableConfig config) {
+    private static OverAggExport export(String name, FoundNode<OverAggNode> over, ReadableConfig config) {
         if (!over.readable()) {
             return new OverAggExport(name, null, List.of(over.stock()));
         }

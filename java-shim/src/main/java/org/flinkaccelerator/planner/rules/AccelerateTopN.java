@@ -7,6 +7,7 @@ import java.util.Set;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.flinkaccelerator.AcceleratorOptions;
+import org.flinkaccelerator.planner.FoundNode;
 import org.flinkaccelerator.planner.rank.AcceleratedRankExecNode;
 import org.flinkaccelerator.planner.rank.RankExport;
 import org.flinkaccelerator.planner.rank.RankNode;
@@ -38,7 +39,7 @@ public final class AccelerateTopN implements RewriteRule {
         if (!config.get(AcceleratorOptions.TOP_N)) {
             return graph;
         }
-        List<RankNode.Found> found;
+        List<FoundNode<RankNode>> found;
         try {
             found = RankNode.find(graph);
         } catch (RuntimeException e) {
@@ -47,7 +48,7 @@ public final class AccelerateTopN implements RewriteRule {
         }
         Set<String> names = new HashSet<>();
         List<String> summary = new ArrayList<>();
-        for (RankNode.Found rank : found) {
+        for (FoundNode<RankNode> rank : found) {
             String name = StageNames.unique(StageNames.tableRead(rank.node()) + SUFFIX, names);
             RankExport export = export(name, rank, config);
             AcceleratedRankExecNode replacement = export.accelerated() ? replacement(rank, export, config) : null;
@@ -69,7 +70,8 @@ public final class AccelerateTopN implements RewriteRule {
     }
 
     /** The node that runs {@code rank} accelerated, or null (logged) when it cannot be built. */
-    private static AcceleratedRankExecNode replacement(RankNode.Found rank, RankExport export, ReadableConfig config) {
+    private static AcceleratedRankExecNode replacement(FoundNode<RankNode> rank, RankExport export,
+            ReadableConfig config) {
         try {
             RankNode fields = rank.fields();
             RankSpec spec = new RankSpec(export.toJson(), fields.inputType(),
@@ -88,7 +90,7 @@ public final class AccelerateTopN implements RewriteRule {
         }
     }
 
-    private static RankExport export(String name, RankNode.Found rank, ReadableConfig config) {
+    private static RankExport export(String name, FoundNode<RankNode> rank, ReadableConfig config) {
         if (!rank.readable()) {
             return new RankExport(name, null, List.of(rank.stock()));
         }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import org.flinkaccelerator.planner.FoundNode;
 import org.flinkaccelerator.planner.stage.SqlPlans;
 import org.junit.jupiter.api.Test;
 
@@ -28,8 +29,8 @@ class InsertOnlyInputsTest {
             """;
 
     /** The joins of the three-way join whose lower join is {@code lowerJoin}, sinks first. */
-    private static List<JoinNode.Found> joins(String lowerJoin) {
-        List<JoinNode.Found> found = JoinNode.find(new SqlPlans().plan(TABLES
+    private static List<FoundNode<JoinNode>> joins(String lowerJoin) {
+        List<FoundNode<JoinNode>> found = JoinNode.find(new SqlPlans().plan(TABLES
                 + "INSERT INTO results SELECT b.auction, b.price, p.name FROM bids AS b " + lowerJoin
                 + " auctions AS a ON b.auction = a.id JOIN persons AS p ON a.seller = p.id;\n"));
         assertEquals(2, found.size(), found.toString());
@@ -38,15 +39,15 @@ class InsertOnlyInputsTest {
 
     @Test
     void anInnerJoinOfInsertOnlyInputsFeedsTheNextJoinInsertsOnly() {
-        for (JoinNode.Found join : joins("JOIN")) {
+        for (FoundNode<JoinNode> join : joins("JOIN")) {
             assertNull(join.fields().leftInsertOnly(), join.node().getDescription());
             assertNull(join.fields().rightInsertOnly(), join.node().getDescription());
         }
     }
 
     /** The joins of a join of bids and persons whose bids are those {@code subquery} (IN / NOT EXISTS) keeps, sinks first. */
-    private static List<JoinNode.Found> joinsAfter(String subquery) {
-        List<JoinNode.Found> found = JoinNode.find(new SqlPlans().plan(TABLES
+    private static List<FoundNode<JoinNode>> joinsAfter(String subquery) {
+        List<FoundNode<JoinNode>> found = JoinNode.find(new SqlPlans().plan(TABLES
                 + "INSERT INTO results SELECT b.auction, b.price, p.name FROM (SELECT * FROM bids AS b WHERE " + subquery
                 + ") AS b JOIN persons AS p ON b.price = p.id;\n"));
         assertEquals(2, found.size(), found.toString());
@@ -55,7 +56,7 @@ class InsertOnlyInputsTest {
 
     @Test
     void aSemiJoinOfInsertOnlyInputsFeedsTheNextJoinInsertsOnly() {
-        for (JoinNode.Found join : joinsAfter("b.auction IN (SELECT id FROM auctions)")) {
+        for (FoundNode<JoinNode> join : joinsAfter("b.auction IN (SELECT id FROM auctions)")) {
             assertNull(join.fields().leftInsertOnly(), join.node().getDescription());
             assertNull(join.fields().rightInsertOnly(), join.node().getDescription());
         }
@@ -70,7 +71,7 @@ class InsertOnlyInputsTest {
 
     @Test
     void anOuterJoinBelowKeepsTheNextJoinsInputUnknown() {
-        List<JoinNode.Found> found = joins("LEFT JOIN");
+        List<FoundNode<JoinNode>> found = joins("LEFT JOIN");
         String upper = found.get(0).fields().leftInsertOnly();
         assertTrue(upper != null && upper.contains("fed by Join(joinType=[LeftOuterJoin]"), String.valueOf(upper));
         assertNull(found.get(0).fields().rightInsertOnly());

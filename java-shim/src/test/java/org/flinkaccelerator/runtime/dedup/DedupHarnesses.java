@@ -14,6 +14,7 @@ import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
+import org.flinkaccelerator.planner.FoundNode;
 import org.flinkaccelerator.planner.dedup.DedupExport;
 import org.flinkaccelerator.planner.dedup.DedupNode;
 import org.flinkaccelerator.planner.stage.SqlPlans;
@@ -64,7 +65,7 @@ final class DedupHarnesses {
         }
         plans.env().executeSql(TABLE);
         ExecNodeGraph graph = StockKeyedOperator.plan(plans, select, upsert ? List.of("k1", "k2") : List.of());
-        List<DedupNode.Found> found = DedupNode.find(graph);
+        List<FoundNode<DedupNode>> found = DedupNode.find(graph);
         if (found.size() != 1) {
             throw new IllegalStateException("expected one deduplication, found " + found.size());
         }

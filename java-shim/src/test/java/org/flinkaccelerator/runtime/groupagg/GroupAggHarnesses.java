@@ -18,6 +18,7 @@ import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
+import org.flinkaccelerator.planner.FoundNode;
 import org.flinkaccelerator.planner.groupagg.GroupAggExport;
 import org.flinkaccelerator.planner.groupagg.GroupAggNode;
 import org.flinkaccelerator.planner.stage.SqlPlans;
@@ -81,7 +82,7 @@ final class GroupAggHarnesses {
         plans.env().executeSql(table);
         List<String> primaryKey = sink == Sink.UPSERT ? List.of(keys.split(",\\s*")) : List.of();
         ExecNodeGraph graph = StockKeyedOperator.plan(plans, select, primaryKey);
-        List<GroupAggNode.Found> found = GroupAggNode.find(graph);
+        List<FoundNode<GroupAggNode>> found = GroupAggNode.find(graph);
         if (found.size() != 1) {
             throw new IllegalStateException("expected one group aggregate, found " + found.size());
         }

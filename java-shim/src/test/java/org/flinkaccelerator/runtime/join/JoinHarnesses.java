@@ -31,6 +31,7 @@ import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.InstantiationUtil;
+import org.flinkaccelerator.planner.FoundNode;
 import org.flinkaccelerator.planner.join.JoinExport;
 import org.flinkaccelerator.planner.join.JoinNode;
 import org.flinkaccelerator.planner.stage.SqlPlans;
@@ -247,7 +248,7 @@ public final class JoinHarnesses {
     /** The stock reasons the export gives the one join of the SQL planned with {@code options} (none: accelerated). */
     static List<String> stockReasons(String select, String... options) {
         SqlPlans plans = plans(options);
-        JoinNode.Found found = only(StockKeyedOperator.plan(plans, select, List.of()));
+        FoundNode<JoinNode> found = only(StockKeyedOperator.plan(plans, select, List.of()));
         if (!found.readable()) {
             return List.of(found.stock().toString());
         }
@@ -267,8 +268,8 @@ public final class JoinHarnesses {
         return plans;
     }
 
-    static JoinNode.Found only(ExecNodeGraph graph) {
-        List<JoinNode.Found> found = JoinNode.find(graph);
+    static FoundNode<JoinNode> only(ExecNodeGraph graph) {
+        List<FoundNode<JoinNode>> found = JoinNode.find(graph);
         if (found.size() != 1) {
             throw new IllegalStateException("expected one regular join, found " + found.size());
         }
@@ -296,7 +297,7 @@ public final class JoinHarnesses {
         System.arraycopy(options, 0, all, 2, options.length);
         SqlPlans plans = plans(all);
         ExecNodeGraph graph = StockKeyedOperator.plan(plans, select, List.of());
-        JoinNode.Found join = only(graph);
+        FoundNode<JoinNode> join = only(graph);
         JoinExport export = JoinExport.of(NAME, join.fields(), plans.config());
         if (!export.accelerated()) {
             throw new IllegalStateException("the join stays stock: " + export.fallback());

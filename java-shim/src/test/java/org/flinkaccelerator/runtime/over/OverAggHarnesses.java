@@ -14,6 +14,7 @@ import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
+import org.flinkaccelerator.planner.FoundNode;
 import org.flinkaccelerator.planner.over.OverAggExport;
 import org.flinkaccelerator.planner.over.OverAggNode;
 import org.flinkaccelerator.planner.stage.SqlPlans;
@@ -66,7 +67,7 @@ final class OverAggHarnesses {
         }
         plans.env().executeSql(TABLE);
         ExecNodeGraph graph = StockKeyedOperator.plan(plans, select, List.of());
-        List<OverAggNode.Found> found = OverAggNode.find(graph);
+        List<FoundNode<OverAggNode>> found = OverAggNode.find(graph);
         if (found.size() != 1) {
             throw new IllegalStateException("expected one OVER aggregate, found " + found.size());
         }
@@ -88,7 +89,7 @@ final class OverAggHarnesses {
         }
         plans.env().executeSql(TABLE);
         ExecNodeGraph graph = StockKeyedOperator.plan(plans, select, List.of());
-        OverAggNode.Found found = OverAggNode.find(graph).get(0);
+        FoundNode<OverAggNode> found = OverAggNode.find(graph).get(0);
         return OverAggExport.of("bids-over-agg", found.fields(), plans.config()).fallback().stream()
                 .map(Object::toString).toList();
     }

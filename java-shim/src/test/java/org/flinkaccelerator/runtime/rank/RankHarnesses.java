@@ -16,6 +16,7 @@ import org.apache.flink.table.runtime.operators.rank.AppendOnlyTopNFunction;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
+import org.flinkaccelerator.planner.FoundNode;
 import org.flinkaccelerator.planner.rank.RankExport;
 import org.flinkaccelerator.planner.rank.RankNode;
 import org.flinkaccelerator.planner.stage.SqlPlans;
@@ -63,7 +64,7 @@ final class RankHarnesses {
     /** The stock reasons the export gives the one Top-N of the SQL planned with {@code options} (none: accelerated). */
     static List<String> stockReasons(String select, List<String> primaryKey, String... options) {
         SqlPlans plans = plans(options);
-        RankNode.Found found = only(StockKeyedOperator.plan(plans, select, primaryKey));
+        FoundNode<RankNode> found = only(StockKeyedOperator.plan(plans, select, primaryKey));
         return RankExport.of("bids-top-n", found.fields(), plans.config()).fallback().stream()
                 .map(Object::toString).toList();
     }
@@ -77,8 +78,8 @@ final class RankHarnesses {
         return plans;
     }
 
-    private static RankNode.Found only(ExecNodeGraph graph) {
-        List<RankNode.Found> found = RankNode.find(graph);
+    private static FoundNode<RankNode> only(ExecNodeGraph graph) {
+        List<FoundNode<RankNode>> found = RankNode.find(graph);
         if (found.size() != 1) {
             throw new IllegalStateException("expected one Top-N, found " + found.size());
         }
@@ -89,7 +90,7 @@ final class RankHarnesses {
     static Planned plan(String select, List<String> primaryKey, String... options) throws Exception {
         SqlPlans plans = plans(options);
         ExecNodeGraph graph = StockKeyedOperator.plan(plans, select, primaryKey);
-        RankNode.Found found = only(graph);
+        FoundNode<RankNode> found = only(graph);
         RankExport export = RankExport.of("bids-top-n", found.fields(), plans.config());
         if (!export.accelerated()) {
             throw new IllegalStateException("the Top-N stays stock: " + export.fallback());
