@@ -56,8 +56,8 @@ final class GroupWindowCalls implements SidecarStateCalls {
     }
 
     @Override
-    public void restore(VectorSchemaRoot entries, int first, int last, int format, String fingerprint) {
-        calls.restore(entries, first, last, format, fingerprint);
+    public void restore(VectorSchemaRoot entries, Restore restore) {
+        calls.restore(entries, restore);
     }
 
     @Override

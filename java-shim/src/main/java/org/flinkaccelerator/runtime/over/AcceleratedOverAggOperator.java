@@ -1,21 +1,14 @@
 package org.flinkaccelerator.runtime.over;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.Map;
 import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
-import org.apache.flink.metrics.Counter;
-import org.apache.flink.runtime.checkpoint.CheckpointType;
-import org.apache.flink.runtime.state.AbstractKeyedStateBackend;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
@@ -26,17 +19,16 @@ import org.apache.flink.streaming.api.operators.InternalTimer;
 import org.apache.flink.streaming.api.operators.InternalTimerService;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.operators.TimestampedCollector;
-import org.apache.flink.streaming.api.operators.Triggerable;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
-import org.apache.flink.table.data.binary.BinarySegmentUtils;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.types.RowKind;
 import org.flinkaccelerator.runtime.FieldGetters;
 import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
-import org.flinkaccelerator.runtime.state.SidecarStateOperator;
+import org.flinkaccelerator.runtime.state.EventTimeSidecarOperator;
+import org.flinkaccelerator.runtime.state.TimersOutsideRawState;
 import org.flinkaccelerator.sidecar.SidecarException;
 import org.flinkaccelerator.sidecar.SidecarStage;
 
@@ -56,14 +48,14 @@ import org.flinkaccelerator.sidecar.SidecarStage;
  * records and watermarks leave in stock's order. A checkpoint writes the sidecar's state per key
  * group into raw keyed state ({@link OverAggStateFormat}); the timers are Flink's keyed state.
  */
-public final class AcceleratedOverAggOperator extends SidecarStateOperator<OverAggSpec, OverAggCalls>
-        implements OneInputStreamOperator<RowData, RowData>, Triggerable<RowData, VoidNamespace>, BoundedOneInput {
+public final class AcceleratedOverAggOperator
+        extends EventTimeSidecarOperator<OverAggSpec, OverAggCalls, VoidNamespace>
+        implements OneInputStreamOperator<RowData, RowData>, BoundedOneInput {
     private static final long serialVersionUID = 1L;
     private static final Kind KIND = new Kind(OverAggSpec.KIND, "OVER aggregate", "OVER aggregate",
             "held rows and accumulators", OverAggStateFormat.FORMAT);
 
     static final String TIMERS = "accelerator-over-timers";
-    static final String LATE_ELEMENTS_DROPPED = "numLateRecordsDropped";
 
     private transient int rowtimeIndex;
     private transient RowData.FieldGetter[] fields;
@@ -80,8 +72,6 @@ public final class AcceleratedOverAggOperator extends SidecarStateOperator<OverA
     private transient Map<Group, int[]> firedGroups;
     private transient int firedEmitted;
 
-    private transient Counter numLateRecordsDropped;
-
     public AcceleratedOverAggOperator(OverAggSpec spec) {
         super(spec);
     }
@@ -96,30 +86,10 @@ public final class AcceleratedOverAggOperator extends SidecarStateOperator<OverA
         return new OverAggCalls(stage, stateBudget);
     }
 
-    /** The rows dropped as late so far (metric numLateRecordsDropped, as stock's). */
-    public Counter getNumLateRecordsDropped() {
-        return numLateRecordsDropped;
-    }
-
-    /**
-     * Timers fire without letting mails (a checkpoint barrier) in between: a snapshot taken while a
-     * firing is half done would hold timers whose rows the sidecar already released. (Flink 2 asks
-     * this; 1.20 has no interruptible timers and never does.)
-     */
-    public boolean useInterruptibleTimers() {
-        return false;
-    }
-
     @Override
     protected void initializeOwnState(StateInitializationContext context) {
-        if (getKeyedStateBackend() instanceof AbstractKeyedStateBackend<?> backend
-                && backend.requiresLegacySynchronousTimerSnapshots(CheckpointType.CHECKPOINT)) {
-            // Flink would write the timers into raw keyed state, which holds this operator's state.
-            throw new OverAggStateException(name + " cannot run on a keyed state backend that writes timers into raw"
-                    + " keyed state (" + backend.getClass().getSimpleName() + " with heap timers): set"
-                    + " state.backend.rocksdb.timer-service.factory: ROCKSDB, or accelerator.over-aggregate.enabled:"
-                    + " false to run the stock OVER aggregate", null);
-        }
+        TimersOutsideRawState.check(getKeyedStateBackend(), name, "accelerator.over-aggregate.enabled",
+                "the stock OVER aggregate", OverAggStateException::new);
         rowtimeIndex = spec.rowtimeIndex();
         fields = new RowData.FieldGetter[spec.inputType().getFieldCount()];
         for (int i = 0; i < fields.length; i++) {
@@ -134,7 +104,6 @@ public final class AcceleratedOverAggOperator extends SidecarStateOperator<OverA
         outCopier = getExecutionConfig().isObjectReuseEnabled() ? new RowDataSerializer(spec.outputType()) : null;
         timerService = getInternalTimerService(TIMERS, VoidNamespaceSerializer.INSTANCE, this);
         keySerializer = (RowDataSerializer) (TypeSerializer<?>) getKeyedStateBackend().getKeySerializer();
-        numLateRecordsDropped = metrics.counter(LATE_ELEMENTS_DROPPED);
     }
 
     // -- rows ------------------------------------------------------------------------------------
@@ -154,7 +123,7 @@ public final class AcceleratedOverAggOperator extends SidecarStateOperator<OverA
         }
         timerService.registerEventTimeTimer(VoidNamespace.INSTANCE, time);
         BinaryRowData key = (BinaryRowData) getCurrentKey();
-        byte[] keyBytes = BinarySegmentUtils.copyToBytes(key.getSegments(), key.getOffset(), key.getSizeInBytes());
+        byte[] keyBytes = keyBytes(key);
         batchRow.setField(0, keyBytes);
         batchRow.setField(1, KeyGroupRangeAssignment.assignToKeyGroup(key,
                 getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks()));
@@ -199,13 +168,7 @@ public final class AcceleratedOverAggOperator extends SidecarStateOperator<OverA
         if (mark.getTimestamp() > timerService.currentWatermark() && calls.stateEntries() > 0) {
             fire(mark.getTimestamp());
         }
-        try {
-            super.processWatermark(mark);
-        } catch (Throwable t) {
-            // The firing's own failure is the one to report; the fired answer is freed all the same.
-            releaseAnswers();
-            throw t;
-        }
+        advanceTimers(mark);
         releaseFired();
     }
 
@@ -229,12 +192,7 @@ public final class AcceleratedOverAggOperator extends SidecarStateOperator<OverA
             }
             start = end;
         }
-        List<FieldVector> vectors = fired.getFieldVectors();
-        List<FieldVector> values = vectors.subList(2, vectors.size());
-        List<Field> valueFields = new ArrayList<>();
-        values.forEach(v -> valueFields.add(v.getField()));
-        firedRows = new ArrowRowBatch(spec.outputType(), new VectorSchemaRoot(valueFields, new ArrayList<>(values),
-                count));
+        firedRows = valueRows(fired, spec.outputType());
     }
 
     private void releaseFired() {
@@ -254,8 +212,7 @@ public final class AcceleratedOverAggOperator extends SidecarStateOperator<OverA
     @Override
     public void onEventTime(InternalTimer<RowData, VoidNamespace> timer) throws Exception {
         RowData key = timer.getKey();
-        BinaryRowData binary = key instanceof BinaryRowData b ? b : keySerializer.toBinaryRow(key);
-        byte[] bytes = BinarySegmentUtils.copyToBytes(binary.getSegments(), binary.getOffset(), binary.getSizeInBytes());
+        byte[] bytes = keyBytes(key, keySerializer);
         int[] range = firedGroups == null ? null : firedGroups.remove(new Group(ByteBuffer.wrap(bytes),
                 timer.getTimestamp()));
         if (range == null) {
@@ -272,11 +229,6 @@ public final class AcceleratedOverAggOperator extends SidecarStateOperator<OverA
             collector.collect(outCopier == null ? out : outCopier.copy(out));
         }
         firedEmitted += range[1] - range[0];
-    }
-
-    @Override
-    public void onProcessingTime(InternalTimer<RowData, VoidNamespace> timer) {
-        throw new IllegalStateException(name + " registers no processing-time timers");
     }
 
     // -- checkpoints -----------------------------------------------------------------------------

@@ -8,15 +8,12 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.core.memory.MemorySegmentFactory;
-import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Meter;
 import org.apache.flink.metrics.MeterView;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
@@ -26,12 +23,10 @@ import org.apache.flink.streaming.api.operators.InternalTimer;
 import org.apache.flink.streaming.api.operators.InternalTimerService;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.operators.TimestampedCollector;
-import org.apache.flink.streaming.api.operators.Triggerable;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
-import org.apache.flink.table.data.binary.BinarySegmentUtils;
 import org.apache.flink.table.data.utils.JoinedRowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -39,7 +34,7 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 import org.flinkaccelerator.runtime.FieldGetters;
 import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
-import org.flinkaccelerator.runtime.state.SidecarStateOperator;
+import org.flinkaccelerator.runtime.state.EventTimeSidecarOperator;
 import org.flinkaccelerator.runtime.state.TimersOutsideRawState;
 import org.flinkaccelerator.sidecar.SidecarException;
 import org.flinkaccelerator.sidecar.SidecarStage;
@@ -60,14 +55,13 @@ import org.flinkaccelerator.sidecar.SidecarStage;
  * flushes the same way before the barrier and writes the sidecar's state per key group into
  * raw keyed state ({@link WindowAggStateFormat}); the timers are Flink's keyed state.
  */
-public final class AcceleratedWindowAggOperator extends SidecarStateOperator<WindowAggSpec, WindowAggCalls>
-        implements OneInputStreamOperator<RowData, RowData>, Triggerable<RowData, Long> {
+public final class AcceleratedWindowAggOperator extends EventTimeSidecarOperator<WindowAggSpec, WindowAggCalls, Long>
+        implements OneInputStreamOperator<RowData, RowData> {
     private static final long serialVersionUID = 1L;
     private static final Kind KIND = new Kind("window_agg", "window aggregate", "window", "window entries",
             WindowAggStateFormat.FORMAT);
 
     static final String TIMERS = "accelerator-window-timers";
-    static final String LATE_ELEMENTS_DROPPED = "numLateRecordsDropped";
     static final String LATE_ELEMENTS_DROPPED_RATE = "lateRecordsDroppedRate";
     static final String WATERMARK_LATENCY = "watermarkLatency";
 
@@ -99,7 +93,6 @@ public final class AcceleratedWindowAggOperator extends SidecarStateOperator<Win
 
     private transient ListState<Long> watermarkState;
 
-    private transient Counter numLateRecordsDropped;
     private transient Meter lateRecordsDroppedRate;
 
     public AcceleratedWindowAggOperator(WindowAggSpec spec) {
@@ -114,20 +107,6 @@ public final class AcceleratedWindowAggOperator extends SidecarStateOperator<Win
     @Override
     protected WindowAggCalls openCalls(SidecarStage stage, long stateBudget) {
         return new WindowAggCalls(stage, stateBudget);
-    }
-
-    /** The rows dropped as late so far (metric numLateRecordsDropped). */
-    public Counter getNumLateRecordsDropped() {
-        return numLateRecordsDropped;
-    }
-
-    /**
-     * Timers fire without letting mails (a checkpoint barrier) in between: a snapshot taken while a
-     * firing is half done would hold timers whose windows the sidecar already removed. (Flink 2 asks
-     * this; 1.20 has no interruptible timers and never does.)
-     */
-    public boolean useInterruptibleTimers() {
-        return false;
     }
 
     @Override
@@ -178,7 +157,6 @@ public final class AcceleratedWindowAggOperator extends SidecarStateOperator<Win
         // restore registers no timer for a slice already fired before it.
         TimerServiceStart.at(timerService, currentWatermark);
         model.initialize(currentWatermark);
-        numLateRecordsDropped = metrics.counter(LATE_ELEMENTS_DROPPED);
         lateRecordsDroppedRate = metrics.meter(LATE_ELEMENTS_DROPPED_RATE, new MeterView(numLateRecordsDropped));
         metrics.gauge(WATERMARK_LATENCY, () -> {
             long watermark = timerService.currentWatermark();
@@ -210,7 +188,7 @@ public final class AcceleratedWindowAggOperator extends SidecarStateOperator<Win
             }
         }
         BinaryRowData key = (BinaryRowData) getCurrentKey();
-        byte[] keyBytes = BinarySegmentUtils.copyToBytes(key.getSegments(), key.getOffset(), key.getSizeInBytes());
+        byte[] keyBytes = keyBytes(key);
         batchRow.setField(0, keyBytes);
         batchRow.setField(1, KeyGroupRangeAssignment.assignToKeyGroup(key,
                 getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks()));
@@ -264,16 +242,7 @@ public final class AcceleratedWindowAggOperator extends SidecarStateOperator<Win
         if (calls.stateEntries() > 0) {
             fire(watermark);
         }
-        try {
-            super.processWatermark(mark);
-        } catch (Throwable t) {
-            // The firing's own failure is the one to report; the fired answer is freed all the same.
-            if (fired != null) {
-                fired.close();
-                fired = null;
-            }
-            throw t;
-        }
+        advanceTimers(mark);
         releaseFired();
     }
 
@@ -313,12 +282,7 @@ public final class AcceleratedWindowAggOperator extends SidecarStateOperator<Win
         for (int i = 0; i < fired.getRowCount(); i++) {
             firedRows.put(new FiredKey(ByteBuffer.wrap(keys.get(i)), ends.get(i)), i);
         }
-        List<FieldVector> vectors = fired.getFieldVectors();
-        List<FieldVector> values = vectors.subList(2, vectors.size());
-        List<Field> fields = new ArrayList<>();
-        values.forEach(v -> fields.add(v.getField()));
-        VectorSchemaRoot valuesRoot = new VectorSchemaRoot(fields, new ArrayList<>(values), fired.getRowCount());
-        firedValues = new ArrowRowBatch(valuesType, valuesRoot);
+        firedValues = valueRows(fired, valuesType);
     }
 
     private void releaseFired() {
@@ -349,8 +313,7 @@ public final class AcceleratedWindowAggOperator extends SidecarStateOperator<Win
     @Override
     public void onEventTime(InternalTimer<RowData, Long> timer) throws Exception {
         RowData key = timer.getKey();
-        BinaryRowData binary = key instanceof BinaryRowData b ? b : keySerializer.toBinaryRow(key);
-        byte[] bytes = BinarySegmentUtils.copyToBytes(binary.getSegments(), binary.getOffset(), binary.getSizeInBytes());
+        byte[] bytes = keyBytes(key, keySerializer);
         Integer row = firedRows == null ? null : firedRows.get(new FiredKey(ByteBuffer.wrap(bytes), timer.getNamespace()));
         if (row == null && firedEmpty > 0) {
             // Stock reads the window's COUNT(*) as 0 and emits nothing for it.
@@ -375,11 +338,6 @@ public final class AcceleratedWindowAggOperator extends SidecarStateOperator<Win
             // never empty: the aggregate has no COUNT(*) index.
             timerService.registerEventTimeTimer(next, model.triggerTime(next));
         }
-    }
-
-    @Override
-    public void onProcessingTime(InternalTimer<RowData, Long> timer) {
-        throw new IllegalStateException(name + " registers no processing-time timers");
     }
 
     // -- checkpoints -----------------------------------------------------------------------------

@@ -87,7 +87,7 @@ class InsertOnlyInputsTest {
     @Test
     void aWindowAggregateFeedsTheJoinInsertsOnly() {
         for (String phases : List.of("ONE_PHASE", "TWO_PHASE")) {
-            List<JoinNode.Found> found = JoinNode.find(new SqlPlans().set("table.optimizer.agg-phase-strategy", phases)
+            List<FoundNode<JoinNode>> found = JoinNode.find(new SqlPlans().set("table.optimizer.agg-phase-strategy", phases)
                     .plan("""
                     CREATE TABLE bid (auction BIGINT, price BIGINT, ts TIMESTAMP(3),
                       WATERMARK FOR ts AS ts - INTERVAL '2' SECOND) WITH ('connector' = 'kafka', 'topic' = 'bid',
