@@ -16,6 +16,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from accelerator.join import gather
 from accelerator.join.spec import LEFT, ORDER, RIGHT
 from accelerator.join.state import SLOT, JoinState
 
@@ -43,8 +44,9 @@ def emit(state: JoinState, slots: np.ndarray, sides: np.ndarray, orders: pa.Arra
     n = len(slots)
     rows = np.arange(n, dtype=np.int64)
     probe = pa.table({_ROW: rows, SLOT: slots, _OTHER: pa.array(1 - sides, pa.int8())})
-    keys = pa.array(np.unique(slots), pa.int64())
-    held = pa.concat_tables([_held(s, side, keys) for s, side in ((LEFT, state.sides[LEFT]), (RIGHT, state.sides[RIGHT]))])
+    # A side's held rows are read only by the batch's rows of the other side.
+    held = pa.concat_tables([_held(side, state.sides[side], pa.array(np.unique(slots[sides != side]), pa.int64()))
+                             for side in (LEFT, RIGHT)])
     earlier = pa.table({_PLACE: rows, SLOT: slots, _SIDE: pa.array(sides, pa.int8()), ORDER: orders})
     with_held = probe.join(held, keys=[SLOT, _OTHER], right_keys=[SLOT, _SIDE], join_type="inner",
                            use_threads=False)
@@ -70,12 +72,16 @@ def emit(state: JoinState, slots: np.ndarray, sides: np.ndarray, orders: pa.Arra
 
 
 def _held(side_id: int, side, keys: pa.Array) -> pa.Table:
-    """The rows `side` holds for the batch's key slots `keys`, with their place in it: the join then
-    hashes only these, not the whole state."""
-    places = np.flatnonzero(pc.is_in(side.table.column(SLOT), value_set=keys).to_numpy(zero_copy_only=False))
-    return pa.table({SLOT: side.table.column(SLOT).take(places), _SIDE: pa.array(np.full(len(places), side_id), pa.int8()),
+    """The rows `side` holds for the key slots `keys` (those the other side's batch rows read), with
+    their place in it: the join then hashes only these, not the whole state."""
+    if len(keys) == 0:
+        places = np.zeros(0, dtype=np.int64)
+    else:
+        places = np.flatnonzero(pc.is_in(side.table.column(SLOT), value_set=keys).to_numpy(zero_copy_only=False))
+    return pa.table({SLOT: side.table.column(SLOT).take(pa.array(places, pa.int64())),
+                     _SIDE: pa.array(np.full(len(places), side_id), pa.int8()),
                      _PLACE: pa.array(places, pa.int64()), _COUNT: side.count[places],
-                     ORDER: side.table.column(ORDER).take(places)})
+                     ORDER: gather.column(side.table.column(ORDER), places)})
 
 
 def _array(table: pa.Table, name: str) -> pa.Array:

@@ -29,7 +29,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from accelerator.formats import timestamps
-from accelerator.join import hashmap_backend, matches, outer, semi_anti, spec as specs
+from accelerator.join import gather, hashmap_backend, matches, outer, semi_anti, spec as specs
 from accelerator.join.condition import open_condition
 from accelerator.join.spec import LEFT, ORDER, RIGHT, SIDE
 from accelerator.join.state import SLOT, JoinState
@@ -98,7 +98,7 @@ class JoinStage:
         return pa.RecordBatch.from_arrays(columns, schema=self.answer_schema)
 
     def _outer(self, batch: pa.RecordBatch, table: pa.Table, sides: np.ndarray, slots: np.ndarray, orders: pa.Array,
-               candidates: matches.Emission, keep: np.ndarray | None, pools: list[pa.Table]):
+               candidates: matches.Emission, keep: np.ndarray | None, pools: list[tuple[pa.Table, pa.Table]]):
         """An outer join's rows, kinds and values for the batch (`outer`), its rows then added to
         the state with their sides' new numbers of associations."""
         pairs, own_places, new_rows = self._associated(batch, sides, slots, orders, candidates, keep)
@@ -108,12 +108,12 @@ class JoinStage:
         return emission.rows, emission.kinds, values
 
     def _semi_anti(self, batch: pa.RecordBatch, table: pa.Table, sides: np.ndarray, slots: np.ndarray,
-                   orders: pa.Array, candidates: matches.Emission, keep: np.ndarray | None, pools: list[pa.Table]):
+                   orders: pa.Array, candidates: matches.Emission, keep: np.ndarray | None, pools: list[tuple[pa.Table, pa.Table]]):
         """A SEMI or ANTI join's rows, kinds and left rows for the batch (`semi_anti`), its rows then
         added to the state with the left side's new numbers of associations."""
         pairs, own_places, new_rows = self._associated(batch, sides, slots, orders, candidates, keep)
         emission, associations = semi_anti.resolve(self.spec, self.state, sides, own_places, new_rows, pairs)
-        values = [c.combine_chunks() for c in pools[LEFT].take(pa.array(emission.left, pa.int64())).columns]
+        values = _pool_rows(pools[LEFT], emission.left)
         self._add_with_associations(table, slots, sides, associations)
         return emission.rows, emission.kinds, values
 
@@ -143,19 +143,14 @@ class JoinStage:
                                      f" {self.state.sides[side].num_rows} rows of side {side}")
             self.state.sides[side].associations = associations[side]
 
-    def _pool(self, table: pa.Table, side: int) -> pa.Table:
+    def _pool(self, table: pa.Table, side: int) -> tuple[pa.Table, pa.Table]:
         """A side's values by pool index: its held rows, then the batch's rows."""
         names = self.spec.side_schema(side).names
-        batch_rows = table.select(names)
-        return pa.concat_tables([self.state.sides[side].table.select(names).cast(batch_rows.schema), batch_rows])
+        return self.state.sides[side].table.select(names), table.select(names)
 
-    def _values(self, pools: list[pa.Table], left: np.ndarray, right: np.ndarray) -> list[pa.Array]:
+    def _values(self, pools: list[tuple[pa.Table, pa.Table]], left: np.ndarray, right: np.ndarray) -> list[pa.Array]:
         """The joined rows' columns: each side's pool rows at `left` / `right` (outer.NULL: NULLs)."""
-        values = []
-        for pool, at in ((pools[LEFT], left), (pools[RIGHT], right)):
-            indices = pa.array(at, pa.int64(), mask=at == outer.NULL)
-            values += [c.combine_chunks() for c in pool.take(indices).columns]
-        return values
+        return _pool_rows(pools[LEFT], left) + _pool_rows(pools[RIGHT], right)
 
     def _add(self, table: pa.Table, slots: np.ndarray, sides: np.ndarray) -> None:
         for side in (LEFT, RIGHT):
@@ -243,6 +238,22 @@ class JoinStage:
     def close(self) -> None:
         """Removes the stage's spill files."""
         self.state.spill_files.close()
+
+
+def _pool_rows(pool: tuple[pa.Table, pa.Table], at: np.ndarray) -> list[pa.Array]:
+    """The columns of a pool's rows at `at` (outer.NULL: a NULL row): the held ones taken chunk by
+    chunk (`gather`), the batch's from the batch, then put in the order asked."""
+    held, batch_rows = pool
+    at = np.asarray(at, dtype=np.int64)
+    valid = at != outer.NULL
+    from_held = np.flatnonzero(valid & (at < held.num_rows))
+    from_batch = np.flatnonzero(valid & (at >= held.num_rows))
+    taken = pa.concat_tables([gather.rows(held, at[from_held]).cast(batch_rows.schema),
+                              batch_rows.take(pa.array(at[from_batch] - held.num_rows, pa.int64()))])
+    position = np.zeros(len(at), dtype=np.int64)
+    position[from_held] = np.arange(len(from_held))
+    position[from_batch] = len(from_held) + np.arange(len(from_batch))
+    return [c.combine_chunks() for c in taken.combine_chunks().take(pa.array(position, pa.int64(), mask=~valid)).columns]
 
 
 register(KIND, JoinStage)

@@ -15,6 +15,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from accelerator.join import gather
 from accelerator.join.row_index import RowIndex, first_of_each, row_key_hashes
 from accelerator.join.spec import LEFT, ORDER, RIGHT, JoinSpec
 from accelerator.join.spill import SpillFiles
@@ -127,9 +128,8 @@ class SideRows:
 
     def _holds(self, held: np.ndarray, slots: np.ndarray, orders: pa.Array) -> np.ndarray:
         """Per pair, whether held row `held[i]` has key slot `slots[i]` and `$order` bytes `orders[i]`."""
-        at = pa.array(held, pa.int64())
-        same_slot = self.table.column(SLOT).take(at).to_numpy() == slots
-        return same_slot & _equal(self.table.column(ORDER).take(at), orders)
+        same_slot = self.table.column(SLOT).take(pa.array(held, pa.int64())).to_numpy() == slots
+        return same_slot & _equal(gather.column(self.table.column(ORDER), held), orders)
 
 
 def _take(values: pa.Array, at: np.ndarray) -> pa.Array:
