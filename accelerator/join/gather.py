@@ -1,9 +1,9 @@
-"""Rows of a side's held table at given places, taken chunk by chunk.
+"""Rows of a side's held rows at given places, taken batch by batch.
 
-A side's held rows are a table of many chunks (one per batch that added rows, the spilled files'
-batches before them). pyarrow's `take` on such a table copies every chunk of a variable-width
+A side's held rows are many record batches (those added by each batch, the spilled files' batches
+before them). pyarrow's `take` on a table of such chunks copies every chunk of a variable-width
 column (`$order`, strings) into one before it picks any row, so each call would cost the whole
-state; here each chunk the places fall in is taken from on its own and only the rows taken are
+state; here each batch the places fall in is taken from on its own and only the rows taken are
 put together, in the order asked."""
 
 from __future__ import annotations
@@ -12,36 +12,55 @@ import numpy as np
 import pyarrow as pa
 
 
-def rows(table: pa.Table, at: np.ndarray) -> pa.Table:
-    """`table.take(at)` (`at`: row numbers, int64, none NULL), as one chunk per column."""
+def rows(batches: list[pa.RecordBatch], ends: np.ndarray, at: np.ndarray, names: list[str],
+         schema: pa.Schema) -> pa.Table:
+    """The rows at `at` (row numbers, int64, none NULL) of the table made of `batches` (`ends`: the
+    row number after each), their columns `names` (`schema`), as one chunk per column."""
     at = np.asarray(at, dtype=np.int64)
-    batches = [b for b in table.to_batches() if b.num_rows]
-    if len(batches) <= 1 or len(at) == 0:
-        return (pa.Table.from_batches(batches, table.schema) if batches else table).take(
-            pa.array(at, pa.int64())).combine_chunks()
-    sizes = np.array([b.num_rows for b in batches], dtype=np.int64)
+    if len(at) == 0 or not batches:
+        return schema.empty_table().combine_chunks().take(pa.array(at, pa.int64()))
+    which = np.searchsorted(ends, at, side="right")
+    in_order = bool((np.diff(which) >= 0).all())
+    by_batch = np.arange(len(at)) if in_order else np.argsort(which, kind="stable")
+    sorted_which = which[by_batch]
+    bounds = np.append(np.flatnonzero(np.diff(sorted_which, prepend=-1) != 0), len(at))
+    parts = []
+    for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+        b = int(sorted_which[lo])
+        start = int(ends[b - 1]) if b else 0
+        parts.append(batches[b].select(names).take(pa.array(at[by_batch[lo:hi]] - start, pa.int64())))
+    gathered = pa.Table.from_batches(parts, schema).combine_chunks()
+    if in_order:
+        return gathered
+    back = np.empty(len(at), dtype=np.int64)
+    back[by_batch] = np.arange(len(at))
+    return gathered.take(pa.array(back, pa.int64()))
+
+
+def column(values: pa.ChunkedArray | pa.Array, at: np.ndarray) -> pa.Array:
+    """`values.take(at)` (`at`: row numbers, int64, none NULL), as one array."""
+    at = np.asarray(at, dtype=np.int64)
+    if isinstance(values, pa.Array) or values.num_chunks <= 1 or len(at) == 0:
+        single = values if isinstance(values, pa.Array) else values.combine_chunks() if values.num_chunks \
+            else pa.array([], values.type)
+        return single.take(pa.array(at, pa.int64()))
+    chunks = values.chunks
+    sizes = np.fromiter(map(len, chunks), dtype=np.int64, count=len(chunks))
     ends = np.cumsum(sizes)
+    if len(at) >= ends[-1] // 4:  # most rows: one copy of them all is cheaper than sorting the places
+        return pa.concat_arrays(chunks).take(pa.array(at, pa.int64()))
     which = np.searchsorted(ends, at, side="right")
     in_order = bool((np.diff(which) >= 0).all())
     by_chunk = np.arange(len(at)) if in_order else np.argsort(which, kind="stable")
     sorted_which = which[by_chunk]
-    touched = np.flatnonzero(np.diff(np.concatenate([[-1], sorted_which])) != 0)
-    bounds = np.append(touched, len(at))
+    bounds = np.append(np.flatnonzero(np.diff(sorted_which, prepend=-1) != 0), len(at))
     parts = []
     for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
         chunk = int(sorted_which[lo])
-        local = at[by_chunk[lo:hi]] - (ends[chunk] - sizes[chunk])
-        parts.append(batches[chunk].take(pa.array(local, pa.int64())))
-    gathered = pa.Table.from_batches(parts, table.schema).combine_chunks()
+        parts.append(chunks[chunk].take(pa.array(at[by_chunk[lo:hi]] - (ends[chunk] - sizes[chunk]), pa.int64())))
+    gathered = pa.concat_arrays(parts)
     if in_order:
         return gathered
     back = np.empty(len(at), dtype=np.int64)
     back[by_chunk] = np.arange(len(at))
     return gathered.take(pa.array(back, pa.int64()))
-
-
-def column(values: pa.ChunkedArray | pa.Array, at: np.ndarray) -> pa.Array:
-    """`values.take(at)` of one column, as one array (see `rows`)."""
-    if isinstance(values, pa.Array):
-        return values.take(pa.array(np.asarray(at, dtype=np.int64), pa.int64()))
-    return rows(pa.table({"c": values}), at).column(0).combine_chunks()

@@ -24,6 +24,7 @@ import pyarrow as pa
 from accelerator.join import list_bins
 from accelerator.join.hash_order import HashMapOrder, expected_size_capacities, row_hashes
 from accelerator.join.matches import Emission
+from accelerator.join.sorted_runs import appended
 from accelerator.join.spec import LEFT, RIGHT
 from accelerator.join.state import JoinState
 
@@ -112,8 +113,8 @@ class KeyMaps:
     def add(self, side: int, hashes: np.ndarray, slots: np.ndarray) -> None:
         """Takes the side's new places (their row hashes and key slots, in place order) as entries
         of their keys' maps (an exact model gets its puts from `emit`'s walk)."""
-        self.hashes[side] = np.concatenate([self.hashes[side], hashes.astype(np.int32)])
-        self.slot_of[side] = np.concatenate([self.slot_of[side], slots.astype(np.int64)])
+        self.hashes[side] = appended(self.hashes[side], hashes.astype(np.int32))
+        self.slot_of[side] = appended(self.slot_of[side], slots.astype(np.int64))
         self.size[side] += np.bincount(slots, minlength=len(self.size[side]))
 
     def _replay(self, side: int, slot: int) -> HashMapOrder:
@@ -137,8 +138,7 @@ def emit(state: JoinState, key_maps: KeyMaps, slots: np.ndarray, sides: np.ndarr
     key_maps.reserve(int(slots.max()) + 1)
     hashes = row_hashes(orders)
     held = [state.sides[LEFT].num_rows, state.sides[RIGHT].num_rows]
-    touched = np.zeros(len(key_maps.size[LEFT]), dtype=bool)
-    touched[slots] = True
+    touched = np.unique(slots)
     places = np.zeros(n, dtype=np.int64)
     first = np.zeros(n, dtype=bool)
     nearby, new_rows = [], []
@@ -146,7 +146,7 @@ def emit(state: JoinState, key_maps: KeyMaps, slots: np.ndarray, sides: np.ndarr
         key_maps.check_places(side, held[side], "a batch")
         mine = np.flatnonzero(sides == side)
         places[mine], first[mine] = state.sides[side].places(slots[mine], orders.take(pa.array(mine, pa.int64())))
-        nearby.append(np.flatnonzero(touched[key_maps.slot_of[side]]))
+        nearby.append(state.sides[side].places_of(touched))
         new_rows.append(mine[first[mine]])
     _go_exact(key_maps, slots, hashes, nearby, new_rows)
     own_exact = np.where(sides == LEFT, key_maps.exact[LEFT][slots], key_maps.exact[RIGHT][slots])

@@ -16,7 +16,6 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from accelerator.join import gather
 from accelerator.join.spec import LEFT, ORDER, RIGHT
 from accelerator.join.state import SLOT, JoinState
 
@@ -45,8 +44,7 @@ def emit(state: JoinState, slots: np.ndarray, sides: np.ndarray, orders: pa.Arra
     rows = np.arange(n, dtype=np.int64)
     probe = pa.table({_ROW: rows, SLOT: slots, _OTHER: pa.array(1 - sides, pa.int8())})
     # A side's held rows are read only by the batch's rows of the other side.
-    held = pa.concat_tables([_held(side, state.sides[side], pa.array(np.unique(slots[sides != side]), pa.int64()))
-                             for side in (LEFT, RIGHT)])
+    held = pa.concat_tables([_held(side, state.sides[side], np.unique(slots[sides != side])) for side in (LEFT, RIGHT)])
     earlier = pa.table({_PLACE: rows, SLOT: slots, _SIDE: pa.array(sides, pa.int8()), ORDER: orders})
     with_held = probe.join(held, keys=[SLOT, _OTHER], right_keys=[SLOT, _SIDE], join_type="inner",
                            use_threads=False)
@@ -71,17 +69,13 @@ def emit(state: JoinState, slots: np.ndarray, sides: np.ndarray, orders: pa.Arra
     return Emission(out_rows, np.where(is_left, own, other), np.where(is_left, other, own))
 
 
-def _held(side_id: int, side, keys: pa.Array) -> pa.Table:
+def _held(side_id: int, side, keys: np.ndarray) -> pa.Table:
     """The rows `side` holds for the key slots `keys` (those the other side's batch rows read), with
     their place in it: the join then hashes only these, not the whole state."""
-    if len(keys) == 0:
-        places = np.zeros(0, dtype=np.int64)
-    else:
-        places = np.flatnonzero(pc.is_in(side.table.column(SLOT), value_set=keys).to_numpy(zero_copy_only=False))
-    return pa.table({SLOT: side.table.column(SLOT).take(pa.array(places, pa.int64())),
-                     _SIDE: pa.array(np.full(len(places), side_id), pa.int8()),
-                     _PLACE: pa.array(places, pa.int64()), _COUNT: side.count[places],
-                     ORDER: gather.column(side.table.column(ORDER), places)})
+    places = side.places_of(keys)
+    rows = side.take(places, [SLOT, ORDER])
+    return pa.table({SLOT: rows.column(SLOT), _SIDE: pa.array(np.full(len(places), side_id), pa.int8()),
+                     _PLACE: pa.array(places, pa.int64()), _COUNT: side.count[places], ORDER: rows.column(ORDER)})
 
 
 def _array(table: pa.Table, name: str) -> pa.Array:

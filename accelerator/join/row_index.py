@@ -1,7 +1,7 @@
 """Where a side's distinct rows are in its state table, found by a 64-bit hash of each row's key
 slot and `$order` bytes: the held rows' hashes sorted, with their places, as two numpy arrays (16
-bytes per held row, no Python object per row). A batch's rows are looked up at once by binary
-search; a hash found is checked against the held row's slot and bytes (`same`), so two rows whose
+bytes per held row, no Python object per row; `sorted_runs`). A batch's rows are looked up at once
+by binary search; a hash found is checked against the held row's slot and bytes (`same`), so two rows whose
 hashes collide are still told apart, and a hash held by several rows is resolved row by row."""
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ from typing import Callable
 
 import numpy as np
 import pyarrow as pa
+
+from accelerator.join.sorted_runs import SortedRuns
 
 _SEED = np.uint64(0x9E3779B97F4A7C15)
 _BYTE_BASE = np.uint64(0x100000001B3)
@@ -65,43 +67,36 @@ Same = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
 class RowIndex:
-    """The held rows' hashes in ascending order and, at the same position, each one's place."""
+    """The held rows' hashes with, for each, its place (`sorted_runs.SortedRuns`)."""
 
     def __init__(self):
-        self.hashes = np.zeros(0, dtype=np.uint64)
-        self.places = np.zeros(0, dtype=np.int64)
+        self._runs = SortedRuns(np.uint64)
 
     @property
     def nbytes(self) -> int:
-        return self.hashes.nbytes + self.places.nbytes
+        return self._runs.nbytes
 
     def find(self, hashes: np.ndarray, same: Same) -> np.ndarray:
         """Each batch row's place among the held rows (its `hashes`; `same` compares it with a held
         row), or -1 for a row not held."""
-        lo = np.searchsorted(self.hashes, hashes, side="left")
-        hi = np.searchsorted(self.hashes, hashes, side="right")
         found = np.full(len(hashes), -1, dtype=np.int64)
-        single = np.flatnonzero(hi - lo == 1)
-        if len(single):
-            candidates = self.places[lo[single]]
-            matched = same(candidates, single)
-            found[single[matched]] = candidates[matched]
-        for row in np.flatnonzero(hi - lo > 1).tolist():
-            candidates = self.places[lo[row]:hi[row]]
-            matched = same(candidates, np.full(len(candidates), row, dtype=np.int64))
-            if matched.any():
-                found[row] = candidates[np.argmax(matched)]
+        for lo, hi, places in self._runs.ranges(hashes):
+            open_ = found < 0
+            single = np.flatnonzero(open_ & (hi - lo == 1))
+            if len(single):
+                candidates = places[lo[single]]
+                matched = same(candidates, single)
+                found[single[matched]] = candidates[matched]
+            for row in np.flatnonzero(open_ & (hi - lo > 1)).tolist():
+                candidates = places[lo[row]:hi[row]]
+                matched = same(candidates, np.full(len(candidates), row, dtype=np.int64))
+                if matched.any():
+                    found[row] = candidates[np.argmax(matched)]
         return found
 
     def insert(self, hashes: np.ndarray, places: np.ndarray) -> None:
-        """Takes new held rows (their hashes and places), keeping the hashes in order."""
-        if len(hashes) == 0:
-            return
-        by_hash = np.argsort(hashes, kind="stable")
-        hashes, places = hashes[by_hash], places[by_hash]
-        at = np.searchsorted(self.hashes, hashes, side="right")
-        self.hashes = np.insert(self.hashes, at, hashes)
-        self.places = np.insert(self.places, at, places)
+        """Takes new held rows (their hashes and places)."""
+        self._runs.insert(hashes, places)
 
 
 def first_of_each(hashes: np.ndarray, same: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:

@@ -32,7 +32,7 @@ from accelerator.formats import timestamps
 from accelerator.join import gather, hashmap_backend, matches, outer, semi_anti, spec as specs
 from accelerator.join.condition import open_condition
 from accelerator.join.spec import LEFT, ORDER, RIGHT, SIDE
-from accelerator.join.state import SLOT, JoinState
+from accelerator.join.state import SLOT, JoinState, SideRows
 from accelerator.sidecar import keyed_state, state_calls
 from accelerator.sidecar.row_kinds import INSERT
 from accelerator.sidecar.stages import register
@@ -98,7 +98,7 @@ class JoinStage:
         return pa.RecordBatch.from_arrays(columns, schema=self.answer_schema)
 
     def _outer(self, batch: pa.RecordBatch, table: pa.Table, sides: np.ndarray, slots: np.ndarray, orders: pa.Array,
-               candidates: matches.Emission, keep: np.ndarray | None, pools: list[tuple[pa.Table, pa.Table]]):
+               candidates: matches.Emission, keep: np.ndarray | None, pools: list[tuple[SideRows, pa.Table]]):
         """An outer join's rows, kinds and values for the batch (`outer`), its rows then added to
         the state with their sides' new numbers of associations."""
         pairs, own_places, new_rows = self._associated(batch, sides, slots, orders, candidates, keep)
@@ -108,7 +108,7 @@ class JoinStage:
         return emission.rows, emission.kinds, values
 
     def _semi_anti(self, batch: pa.RecordBatch, table: pa.Table, sides: np.ndarray, slots: np.ndarray,
-                   orders: pa.Array, candidates: matches.Emission, keep: np.ndarray | None, pools: list[tuple[pa.Table, pa.Table]]):
+                   orders: pa.Array, candidates: matches.Emission, keep: np.ndarray | None, pools: list[tuple[SideRows, pa.Table]]):
         """A SEMI or ANTI join's rows, kinds and left rows for the batch (`semi_anti`), its rows then
         added to the state with the left side's new numbers of associations."""
         pairs, own_places, new_rows = self._associated(batch, sides, slots, orders, candidates, keep)
@@ -143,48 +143,49 @@ class JoinStage:
                                      f" {self.state.sides[side].num_rows} rows of side {side}")
             self.state.sides[side].associations = associations[side]
 
-    def _pool(self, table: pa.Table, side: int) -> tuple[pa.Table, pa.Table]:
-        """A side's values by pool index: its held rows, then the batch's rows."""
-        names = self.spec.side_schema(side).names
-        return self.state.sides[side].table.select(names), table.select(names)
+    def _pool(self, table: pa.Table, side: int) -> tuple[SideRows, pa.Table]:
+        """A side's values by pool index: its held rows, then the batch's rows (its fields)."""
+        return self.state.sides[side], table.select(self.spec.side_schema(side).names)
 
-    def _values(self, pools: list[tuple[pa.Table, pa.Table]], left: np.ndarray, right: np.ndarray) -> list[pa.Array]:
+    def _values(self, pools: list[tuple[SideRows, pa.Table]], left: np.ndarray, right: np.ndarray) -> list[pa.Array]:
         """The joined rows' columns: each side's pool rows at `left` / `right` (outer.NULL: NULLs)."""
         return _pool_rows(pools[LEFT], left) + _pool_rows(pools[RIGHT], right)
 
     def _add(self, table: pa.Table, slots: np.ndarray, sides: np.ndarray) -> None:
         for side in (LEFT, RIGHT):
             mine = np.flatnonzero(sides == side)
-            self.state.sides[side].add(self._side_rows(table.take(pa.array(mine)), slots[mine], side),
+            self.state.sides[side].add(self._side_rows(self._own(table, side).take(pa.array(mine, pa.int64())), slots[mine], side),
                                        np.ones(len(mine), dtype=np.int64))
 
     def snapshot(self, batch: pa.RecordBatch) -> pa.RecordBatch:
         key_slots = self.state.key_slots
-        parts, slots = [], []
-        for side, rows in ((LEFT, self.state.sides[LEFT]), (RIGHT, self.state.sides[RIGHT])):
-            written, count, associations = rows.table, rows.count, rows.associations
-            if self.key_maps is not None:
-                order = self.key_maps.iteration_order(side)
-                written = written.take(pa.array(order, pa.int64()))
-                count, associations = count[order], associations[order]
-            held = written.column(SLOT).to_numpy()
-            columns = {specs.KEY_GROUP: pa.array(key_slots.key_group[held], pa.int32()),
-                       specs.KEY: key_slots.keys(held), SIDE: pa.array(np.full(len(held), side), pa.int8()),
-                       COUNT: pa.array(count, pa.int64()),
-                       ASSOCIATIONS: pa.array(associations, pa.int64()), ORDER: written.column(ORDER)}
-            own = set(self.spec.side_schema(side).names)
-            for f in list(self.state_schema)[len(columns):]:
-                columns[f.name] = written.column(f.name) if f.name in own else timestamps.nulls(f.type, len(held))
-            parts.append(pa.table(columns).cast(self.state_schema))
-            slots.append(held)
-        table = pa.concat_tables(parts)
-        # By key group, a key's rows next to each other (a restore cut by rows gathers them again,
-        # `restore_pieces`), each side's in its order: lexsort is stable.
-        slots = np.concatenate(slots)
-        table = table.take(pa.array(np.lexsort((slots, key_slots.key_group[slots]))))
+        sides = (self.state.sides[LEFT], self.state.sides[RIGHT])
+        # Each side's places in the order written (its HashMaps' iteration order on the hashmap
+        # backend), the right side's after the left's, then all rows by key group with a key's rows next
+        # to each other (a restore cut by rows gathers them again, `restore_pieces`), stably.
+        orders = [np.arange(rows.num_rows) if self.key_maps is None else self.key_maps.iteration_order(side)
+                  for side, rows in ((LEFT, sides[LEFT]), (RIGHT, sides[RIGHT]))]
+        at = np.concatenate([orders[LEFT], sides[LEFT].num_rows + orders[RIGHT]]).astype(np.int64)
+        slots = np.concatenate([rows.table.column(SLOT).to_numpy() for rows in sides]).astype(np.int64)[at]
+        by_key_group = np.lexsort((slots, key_slots.key_group[slots]))
+        at, slots = at[by_key_group], slots[by_key_group]
+        written_side = (at >= sides[LEFT].num_rows).astype(np.int8)
+        unique_slots, slot_index = np.unique(slots, return_inverse=True)
+        columns = {specs.KEY_GROUP: pa.array(key_slots.key_group[slots], pa.int32()),
+                   specs.KEY: key_slots.keys(unique_slots).take(pa.array(slot_index.astype(np.int64))),
+                   SIDE: pa.array(written_side, pa.int8()),
+                   COUNT: pa.array(np.concatenate([rows.count for rows in sides])[at], pa.int64()),
+                   ASSOCIATIONS: pa.array(np.concatenate([rows.associations for rows in sides])[at], pa.int64())}
+        for f in list(self.state_schema)[len(columns):]:
+            parts = []
+            for side, rows in ((LEFT, sides[LEFT]), (RIGHT, sides[RIGHT])):
+                if f.name == ORDER or f.name in self.spec.side_schema(side).names:
+                    parts += rows.table.column(f.name).cast(f.type).chunks
+                else:
+                    parts.append(timestamps.nulls(f.type, rows.num_rows))
+            columns[f.name] = gather.column(pa.chunked_array(parts, f.type), at)
         metadata = keyed_state.state_metadata(STATE_FORMAT_VERSION, self.spec.fingerprint)
-        return table.combine_chunks().to_batches()[0].replace_schema_metadata(metadata) if table.num_rows \
-            else pa.RecordBatch.from_pylist([], schema=self.state_schema.with_metadata(metadata))
+        return pa.RecordBatch.from_arrays(list(columns.values()), schema=self.state_schema.with_metadata(metadata))
 
     def restore(self, batch: pa.RecordBatch) -> pa.RecordBatch:
         keyed_state.check_state_format(self.name, batch, STATE_FORMAT_VERSION, self.spec.fingerprint,
@@ -201,7 +202,7 @@ class JoinStage:
         for side in (LEFT, RIGHT):
             mine = np.flatnonzero(sides == side)
             held = self.state.sides[side].num_rows
-            self.state.sides[side].add(self._side_rows(table.take(pa.array(mine)), slots[mine], side), counts[mine])
+            self.state.sides[side].add(self._side_rows(self._own(table, side).take(pa.array(mine, pa.int64())), slots[mine], side), counts[mine])
             self.state.sides[side].associations[held:] = associations[mine]
             if self.key_maps is not None:
                 self.key_maps.restore(side, slots[mine], held + np.arange(len(mine)), batch.column(ORDER).take(pa.array(mine)))
@@ -214,6 +215,10 @@ class JoinStage:
             raise JoinStateError(f"stage {self.name!r}: a row's {SIDE} is {int(sides[~np.isin(sides, (LEFT, RIGHT))][0])},"
                                  f" neither {LEFT} (left input) nor {RIGHT} (right input)")
         return sides.astype(np.int64)
+
+    def _own(self, table: pa.Table, side: int) -> pa.Table:
+        """The batch's `$order` and the side's own fields (the other side's are NULL on its rows)."""
+        return table.select([ORDER] + self.spec.side_schema(side).names)
 
     def _side_rows(self, rows: pa.Table, slots: np.ndarray, side: int) -> pa.Table:
         """`rows`' slots, `$order` and the side's own fields, as that side's state holds them."""
@@ -240,15 +245,15 @@ class JoinStage:
         self.state.spill_files.close()
 
 
-def _pool_rows(pool: tuple[pa.Table, pa.Table], at: np.ndarray) -> list[pa.Array]:
-    """The columns of a pool's rows at `at` (outer.NULL: a NULL row): the held ones taken chunk by
-    chunk (`gather`), the batch's from the batch, then put in the order asked."""
+def _pool_rows(pool: tuple[SideRows, pa.Table], at: np.ndarray) -> list[pa.Array]:
+    """The columns of a pool's rows at `at` (outer.NULL: a NULL row): the held ones taken batch by
+    batch (`SideRows.take`), the batch's from the batch, then put in the order asked."""
     held, batch_rows = pool
     at = np.asarray(at, dtype=np.int64)
     valid = at != outer.NULL
     from_held = np.flatnonzero(valid & (at < held.num_rows))
     from_batch = np.flatnonzero(valid & (at >= held.num_rows))
-    taken = pa.concat_tables([gather.rows(held, at[from_held]).cast(batch_rows.schema),
+    taken = pa.concat_tables([held.take(at[from_held], batch_rows.schema.names).cast(batch_rows.schema),
                               batch_rows.take(pa.array(at[from_batch] - held.num_rows, pa.int64()))])
     position = np.zeros(len(at), dtype=np.int64)
     position[from_held] = np.arange(len(from_held))

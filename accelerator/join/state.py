@@ -18,19 +18,25 @@ import pyarrow.compute as pc
 from accelerator.join import gather
 from accelerator.join.row_index import RowIndex, first_of_each, row_key_hashes
 from accelerator.join.spec import LEFT, ORDER, RIGHT, JoinSpec
+from accelerator.join.sorted_runs import appended
 from accelerator.join.spill import SpillFiles
 from accelerator.sidecar.key_slots import KeySlots
 
 log = logging.getLogger(__name__)
 
 SLOT = "$slot"
-_MAX_CHUNKS = 64
+#: Held batches of fewer rows than this at the end of the memory part are combined into one once
+#: there are more than _MAX_SMALL_BATCHES of them (each held batch costs a Python object and a
+#: step of every lookup; a row is copied at most once for it).
+_SMALL_BATCH_ROWS = 8192
+_MAX_SMALL_BATCHES = 16
 
 
 class SideRows:
-    """One input's distinct rows: `table` (`$slot`, `$order`, the side's fields: its spilled rows,
-    then those in memory), `count` and `associations`, and a `RowIndex` of the rows, kept as rows
-    are appended, so a batch finds its rows without reading the held ones."""
+    """One input's distinct rows: held as record batches (`$slot`, `$order`, the side's fields: its
+    spilled rows, then those in memory; `table` is them all), `count` and `associations`, and a
+    `RowIndex` of the rows, kept as rows are appended, so a batch finds its rows without reading
+    the held ones, and `take` reads only the batches its places fall in (`gather`)."""
 
     def __init__(self, row_schema: pa.Schema):
         self.schema = pa.schema([pa.field(SLOT, pa.int64(), nullable=False),
@@ -40,20 +46,42 @@ class SideRows:
         self.index = RowIndex()
         #: The bytes of the rows held in memory (the spilled ones are the OS's to page).
         self.table_bytes = 0
-        #: The spilled rows, one memory-mapped table per spill file, oldest first.
+        #: The spilled rows, one memory-mapped table per spill file, oldest first, and their batches.
         self._spilled: list[pa.Table] = []
-        self._memory = self.schema.empty_table()
-        self.table = self._memory
+        self._spilled_batches: list[pa.RecordBatch] = []
+        #: The rows in memory, a record batch per batch that added rows (`_SMALL_BATCH_ROWS`).
+        self._memory: list[pa.RecordBatch] = []
+        #: All held batches (spilled, then in memory) and the row number after each.
+        self._batches: list[pa.RecordBatch] = []
+        self._ends = np.zeros(0, dtype=np.int64)
         #: The last `places` call's rows and answer, which `add` of the same rows takes over.
         self._looked_up: tuple | None = None
 
     @property
+    def table(self) -> pa.Table:
+        """Every held row, in place order (a chunk per held batch)."""
+        return pa.Table.from_batches(self._batches, self.schema)
+
+    @property
     def num_rows(self) -> int:
-        return self.table.num_rows
+        return int(self._ends[-1]) if len(self._ends) else 0
+
+    def take(self, at: np.ndarray, names: list[str] | None = None) -> pa.Table:
+        """The held rows at places `at` (their columns `names`, all by default), one chunk a column."""
+        names = self.schema.names if names is None else names
+        return gather.rows(self._batches, self._ends, at, names, pa.schema([self.schema.field(n) for n in names]))
 
     @property
     def index_bytes(self) -> int:
         return self.index.nbytes
+
+    def places_of(self, slots: np.ndarray) -> np.ndarray:
+        """The places of every row held for the key slots `slots`, ascending (a scan of the held
+        slots: an index by slot would take memory the spill cannot free)."""
+        if len(slots) == 0 or self.num_rows == 0:
+            return np.zeros(0, dtype=np.int64)
+        held = self.table.column(SLOT)
+        return np.flatnonzero(pc.is_in(held, value_set=pa.array(slots, pa.int64())).to_numpy(zero_copy_only=False))
 
     @property
     def spilled_rows(self) -> int:
@@ -92,29 +120,38 @@ class SideRows:
         self._looked_up = None
         arrivals = np.flatnonzero(first)
         held = self.num_rows
-        self.count = np.concatenate([self.count, np.zeros(len(arrivals), dtype=np.int64)])
+        self.count = appended(self.count, np.zeros(len(arrivals), dtype=np.int64))
         np.add.at(self.count, places, np.asarray(counts, dtype=np.int64))
         if len(arrivals) == 0:
             return
-        taken = rows.take(pa.array(arrivals, pa.int64()))
-        self._memory = pa.concat_tables([self._memory, taken])
-        if self._memory.column(0).num_chunks > _MAX_CHUNKS:
-            self._memory = self._memory.combine_chunks()
-        self.table = pa.concat_tables(self._spilled + [self._memory])
+        taken = rows.take(pa.array(arrivals, pa.int64())).combine_chunks()
+        self._memory += [b for b in taken.to_batches() if b.num_rows]
+        small = next((i for i, b in enumerate(reversed(self._memory)) if b.num_rows >= _SMALL_BATCH_ROWS),
+                     len(self._memory))
+        if small > _MAX_SMALL_BATCHES:
+            self._memory[-small:] = pa.Table.from_batches(self._memory[-small:], self.schema).combine_chunks().to_batches()
+        self._held_batches_changed()
         self.table_bytes += taken.nbytes
-        self.associations = np.concatenate([self.associations, np.zeros(len(arrivals), dtype=np.int64)])
+        self.associations = appended(self.associations, np.zeros(len(arrivals), dtype=np.int64))
         self.index.insert(hashes[arrivals], held + np.arange(len(arrivals), dtype=np.int64))
 
     def spill(self, files: SpillFiles, side: int) -> int:
         """Moves the rows held in memory to a file of `files` (read back mapped); the bytes moved."""
         moved = self.table_bytes
-        if self._memory.num_rows == 0:
+        if not self._memory:
             return 0
-        self._spilled = files.merged(side, self._spilled + [files.write(side, self._memory)])
-        self._memory = self.schema.empty_table()
-        self.table = pa.concat_tables(self._spilled + [self._memory])
+        memory = pa.Table.from_batches(self._memory, self.schema)
+        self._spilled = files.merged(side, self._spilled + [files.write(side, memory)])
+        self._spilled_batches = [b for part in self._spilled for b in part.to_batches() if b.num_rows]
+        self._memory = []
+        self._held_batches_changed()
         self.table_bytes = 0
         return moved
+
+    def _held_batches_changed(self) -> None:
+        self._batches = self._spilled_batches + self._memory
+        self._ends = np.cumsum(np.fromiter((b.num_rows for b in self._batches), dtype=np.int64,
+                                           count=len(self._batches)))
 
     def _looked_up_again(self, slots: np.ndarray, orders: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The hashes, places and first arrivals of the rows: the last `places` answer when it was
@@ -128,8 +165,9 @@ class SideRows:
 
     def _holds(self, held: np.ndarray, slots: np.ndarray, orders: pa.Array) -> np.ndarray:
         """Per pair, whether held row `held[i]` has key slot `slots[i]` and `$order` bytes `orders[i]`."""
-        same_slot = self.table.column(SLOT).take(pa.array(held, pa.int64())).to_numpy() == slots
-        return same_slot & _equal(gather.column(self.table.column(ORDER), held), orders)
+        taken = self.take(held, [SLOT, ORDER])
+        same_slot = taken.column(SLOT).to_numpy() == slots
+        return same_slot & _equal(taken.column(ORDER), orders)
 
 
 def _take(values: pa.Array, at: np.ndarray) -> pa.Array:

@@ -56,7 +56,9 @@ def test_the_row_index_answers_as_a_dict_of_the_rows_bytes_when_hashes_collide(m
         assert side.count.tolist() == [counts[p] for p in range(len(held))]
         assert list(zip(side.table.column(SLOT).to_pylist(), side.table.column("$order").to_pylist())) == \
             sorted(held, key=held.get)
-    assert len(held) > 20
+        at = np.array([rng.randrange(len(held)) for _ in range(rng.choice((0, 3, 30)))], dtype=np.int64)
+        assert side.take(at).equals(side.table.take(pa.array(at, pa.int64())).combine_chunks())
+    assert len(held) > 20 and len(side.table.column(SLOT).chunks) < 20  # small held batches were combined
 
 
 def test_a_lookup_is_reused_by_add_only_for_the_same_rows(monkeypatch):
