@@ -1,6 +1,5 @@
 package org.flinkaccelerator.planner.groupwindow;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.flink.table.planner.plan.logical.LogicalWindow;
@@ -9,8 +8,7 @@ import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecGroupWindowAggregate;
 import org.apache.flink.table.runtime.groupwindow.NamedWindowProperty;
 import org.apache.flink.table.types.logical.RowType;
-import org.flinkaccelerator.planner.ExecNodes;
-import org.flinkaccelerator.planner.stage.FallbackReason;
+import org.flinkaccelerator.planner.FoundNode;
 import org.flinkaccelerator.planner.windowagg.StockFields;
 
 /**
@@ -21,12 +19,6 @@ import org.flinkaccelerator.planner.windowagg.StockFields;
 public record GroupWindowNode(ExecNode<?> node, int[] grouping, AggregateCall[] aggCalls, LogicalWindow window,
         NamedWindowProperty[] windowProperties, boolean needRetraction) {
 
-    /** One group window aggregate of a plan: its fields, or why it stays stock before any export (then fields is null). */
-    public record Found(ExecNode<?> node, GroupWindowNode fields, FallbackReason stock) {
-        public boolean readable() {
-            return fields != null;
-        }
-    }
 
     public RowType inputType() {
         return (RowType) node.getInputEdges().get(0).getOutputType();
@@ -37,18 +29,8 @@ public record GroupWindowNode(ExecNode<?> node, int[] grouping, AggregateCall[] 
     }
 
     /** Every {@code StreamExecGroupWindowAggregate} reachable from the roots, each once, sinks first. */
-    public static List<Found> find(ExecNodeGraph graph) {
-        List<Found> out = new ArrayList<>();
-        for (ExecNode<?> node : ExecNodes.reachable(graph)) {
-            if (node.getClass() == StreamExecGroupWindowAggregate.class) {
-                try {
-                    out.add(new Found(node, read(node), null));
-                } catch (StockFields.Missing e) {
-                    out.add(new Found(node, null, new FallbackReason("exec node", e.getMessage())));
-                }
-            }
-        }
-        return out;
+    public static List<FoundNode<GroupWindowNode>> find(ExecNodeGraph graph) {
+        return FoundNode.find(graph, StreamExecGroupWindowAggregate.class, GroupWindowNode::read);
     }
 
     static GroupWindowNode read(ExecNode<?> node) {

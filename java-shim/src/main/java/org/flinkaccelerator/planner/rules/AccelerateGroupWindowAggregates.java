@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
+import org.flinkaccelerator.planner.FoundNode;
 import org.flinkaccelerator.AcceleratorOptions;
 import org.flinkaccelerator.planner.groupwindow.AcceleratedGroupWindowExecNode;
 import org.flinkaccelerator.planner.groupwindow.GroupWindowExport;
@@ -39,7 +40,7 @@ public final class AccelerateGroupWindowAggregates implements RewriteRule {
         if (!config.get(AcceleratorOptions.GROUP_WINDOW_AGGREGATE)) {
             return graph;
         }
-        List<GroupWindowNode.Found> found;
+        List<FoundNode<GroupWindowNode>> found;
         try {
             found = GroupWindowNode.find(graph);
         } catch (RuntimeException e) {
@@ -48,7 +49,7 @@ public final class AccelerateGroupWindowAggregates implements RewriteRule {
         }
         Set<String> names = new HashSet<>();
         List<String> summary = new ArrayList<>();
-        for (GroupWindowNode.Found aggregate : found) {
+        for (FoundNode<GroupWindowNode> aggregate : found) {
             String name = StageNames.unique(StageNames.tableRead(aggregate.node()) + SUFFIX, names);
             GroupWindowExport export = export(name, aggregate, config);
             AcceleratedGroupWindowExecNode replacement = export.accelerated()
@@ -72,7 +73,7 @@ public final class AccelerateGroupWindowAggregates implements RewriteRule {
     }
 
     /** The node that runs {@code aggregate} accelerated, or null (logged) when it cannot be built. */
-    private static AcceleratedGroupWindowExecNode replacement(GroupWindowNode.Found aggregate,
+    private static AcceleratedGroupWindowExecNode replacement(FoundNode<GroupWindowNode> aggregate,
             GroupWindowExport export, ReadableConfig config) {
         try {
             GroupWindowNode fields = aggregate.fields();
@@ -92,7 +93,7 @@ public final class AccelerateGroupWindowAggregates implements RewriteRule {
         }
     }
 
-    private static GroupWindowExport export(String name, GroupWindowNode.Found aggregate, ReadableConfig config) {
+    private static GroupWindowExport export(String name, FoundNode<GroupWindowNode> aggregate, ReadableConfig config) {
         if (!aggregate.readable()) {
             return new GroupWindowExport(name, null, List.of(aggregate.stock()));
         }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
+import org.flinkaccelerator.planner.FoundNode;
 import org.flinkaccelerator.AcceleratorOptions;
 import org.flinkaccelerator.planner.report.AccelerationReport;
 import org.flinkaccelerator.planner.stage.FallbackReason;
@@ -38,7 +39,7 @@ public final class AccelerateWindowJoins implements RewriteRule {
         if (!config.get(AcceleratorOptions.WINDOW_JOIN)) {
             return graph;
         }
-        List<WindowJoinNode.Found> found;
+        List<FoundNode<WindowJoinNode>> found;
         try {
             found = WindowJoinNode.find(graph);
         } catch (RuntimeException e) {
@@ -47,7 +48,7 @@ public final class AccelerateWindowJoins implements RewriteRule {
         }
         Set<String> names = new HashSet<>();
         List<String> summary = new ArrayList<>();
-        for (WindowJoinNode.Found join : found) {
+        for (FoundNode<WindowJoinNode> join : found) {
             String name = StageNames.unique(StageNames.tableRead(join.node()) + SUFFIX, names);
             WindowJoinExport export = export(name, join, config);
             AcceleratedWindowJoinExecNode replacement = export.accelerated() ? replacement(join, export, config) : null;
@@ -69,7 +70,7 @@ public final class AccelerateWindowJoins implements RewriteRule {
     }
 
     /** The node that runs {@code join} accelerated, or null (logged) when it cannot be built. */
-    private static AcceleratedWindowJoinExecNode replacement(WindowJoinNode.Found join, WindowJoinExport export,
+    private static AcceleratedWindowJoinExecNode replacement(FoundNode<WindowJoinNode> join, WindowJoinExport export,
             ReadableConfig config) {
         try {
             WindowJoinNode fields = join.fields();
@@ -90,7 +91,7 @@ public final class AccelerateWindowJoins implements RewriteRule {
         }
     }
 
-    private static WindowJoinExport export(String name, WindowJoinNode.Found join, ReadableConfig config) {
+    private static WindowJoinExport export(String name, FoundNode<WindowJoinNode> join, ReadableConfig config) {
         if (!join.readable()) {
             return new WindowJoinExport(name, null, null, List.of(join.stock()));
         }

@@ -1,6 +1,5 @@
 package org.flinkaccelerator.planner.windowjoin;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.table.planner.plan.logical.WindowingStrategy;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
@@ -9,9 +8,8 @@ import org.apache.flink.table.planner.plan.nodes.exec.spec.JoinSpec;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecWindowJoin;
 import org.apache.flink.table.runtime.operators.join.FlinkJoinType;
 import org.apache.flink.table.types.logical.RowType;
-import org.flinkaccelerator.planner.ExecNodes;
+import org.flinkaccelerator.planner.FoundNode;
 import org.flinkaccelerator.planner.join.JoinNode;
-import org.flinkaccelerator.planner.stage.FallbackReason;
 import org.flinkaccelerator.planner.windowagg.StockFields;
 
 /**
@@ -22,12 +20,6 @@ import org.flinkaccelerator.planner.windowagg.StockFields;
 public record WindowJoinNode(ExecNode<?> node, JoinSpec joinSpec, WindowingStrategy leftWindowing,
         WindowingStrategy rightWindowing) {
 
-    /** One window join of a plan: its fields, or why it stays stock before any export (then fields is null). */
-    public record Found(ExecNode<?> node, WindowJoinNode fields, FallbackReason stock) {
-        public boolean readable() {
-            return fields != null;
-        }
-    }
 
     public RowType leftType() {
         return (RowType) node.getInputEdges().get(0).getOutputType();
@@ -52,18 +44,8 @@ public record WindowJoinNode(ExecNode<?> node, JoinSpec joinSpec, WindowingStrat
     }
 
     /** Every {@code StreamExecWindowJoin} reachable from the roots, each once, sinks first. */
-    public static List<Found> find(ExecNodeGraph graph) {
-        List<Found> out = new ArrayList<>();
-        for (ExecNode<?> node : ExecNodes.reachable(graph)) {
-            if (node.getClass() == StreamExecWindowJoin.class) {
-                try {
-                    out.add(new Found(node, read(node), null));
-                } catch (StockFields.Missing e) {
-                    out.add(new Found(node, null, new FallbackReason("exec node", e.getMessage())));
-                }
-            }
-        }
-        return out;
+    public static List<FoundNode<WindowJoinNode>> find(ExecNodeGraph graph) {
+        return FoundNode.find(graph, StreamExecWindowJoin.class, WindowJoinNode::read);
     }
 
     static WindowJoinNode read(ExecNode<?> node) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
+import org.flinkaccelerator.planner.FoundNode;
 import org.flinkaccelerator.planner.stage.SqlPlans;
 import org.flinkaccelerator.runtime.state.StockKeyedOperator;
 import org.junit.jupiter.api.Test;
@@ -59,7 +60,7 @@ class WindowJoinExportTest {
             plans.env().executeSql(table);
         }
         ExecNodeGraph graph = StockKeyedOperator.plan(plans, select, List.of());
-        List<WindowJoinNode.Found> found = WindowJoinNode.find(graph);
+        List<FoundNode<WindowJoinNode>> found = WindowJoinNode.find(graph);
         assertEquals(1, found.size());
         return WindowJoinExport.of("persons-window-join", found.get(0).fields(), plans.config());
     }

@@ -18,6 +18,7 @@ import org.apache.flink.table.runtime.operators.window.groupwindow.operator.Wind
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
+import org.flinkaccelerator.planner.FoundNode;
 import org.flinkaccelerator.planner.groupwindow.GroupWindowExport;
 import org.flinkaccelerator.planner.groupwindow.GroupWindowNode;
 import org.flinkaccelerator.planner.stage.SqlPlans;
@@ -83,7 +84,7 @@ final class GroupWindowHarnesses {
     static Planned plan(String select, String... options) throws Exception {
         SqlPlans plans = new SqlPlans();
         ExecNodeGraph graph = graph(plans, select, options);
-        List<GroupWindowNode.Found> found = GroupWindowNode.find(graph);
+        List<FoundNode<GroupWindowNode>> found = GroupWindowNode.find(graph);
         if (found.size() != 1) {
             throw new IllegalStateException("expected one group window aggregate, found " + found.size());
         }
@@ -101,7 +102,7 @@ final class GroupWindowHarnesses {
     static List<String> stockReasons(String select, String... options) throws Exception {
         SqlPlans plans = new SqlPlans();
         ExecNodeGraph graph = graph(plans, select, options);
-        GroupWindowNode.Found found = GroupWindowNode.find(graph).get(0);
+        FoundNode<GroupWindowNode> found = GroupWindowNode.find(graph).get(0);
         return GroupWindowExport.of("bids-group-window", found.fields(), plans.config()).fallback().stream()
                 .map(Object::toString).toList();
     }

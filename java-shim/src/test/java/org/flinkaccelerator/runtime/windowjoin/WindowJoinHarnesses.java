@@ -21,6 +21,7 @@ import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
+import org.flinkaccelerator.planner.FoundNode;
 import org.flinkaccelerator.planner.stage.SqlPlans;
 import org.flinkaccelerator.planner.windowjoin.WindowJoinExport;
 import org.flinkaccelerator.planner.windowjoin.WindowJoinNode;
@@ -91,7 +92,7 @@ final class WindowJoinHarnesses {
             plans.env().executeSql(table);
         }
         ExecNodeGraph graph = StockKeyedOperator.plan(plans, select, List.of());
-        List<WindowJoinNode.Found> found = WindowJoinNode.find(graph);
+        List<FoundNode<WindowJoinNode>> found = WindowJoinNode.find(graph);
         if (found.size() != 1 || !found.get(0).readable()) {
             throw new IllegalStateException("expected one readable window join, found " + found);
         }
