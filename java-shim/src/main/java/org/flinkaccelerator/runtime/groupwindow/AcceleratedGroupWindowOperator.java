@@ -14,11 +14,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.core.memory.MemorySegmentFactory;
-import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Meter;
 import org.apache.flink.metrics.MeterView;
-import org.apache.flink.runtime.checkpoint.CheckpointType;
-import org.apache.flink.runtime.state.AbstractKeyedStateBackend;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
@@ -27,19 +24,18 @@ import org.apache.flink.streaming.api.operators.InternalTimer;
 import org.apache.flink.streaming.api.operators.InternalTimerService;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.operators.TimestampedCollector;
-import org.apache.flink.streaming.api.operators.Triggerable;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
-import org.apache.flink.table.data.binary.BinarySegmentUtils;
 import org.apache.flink.table.data.utils.JoinedRowData;
 import org.apache.flink.table.runtime.operators.window.TimeWindow;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.types.RowKind;
 import org.flinkaccelerator.runtime.FieldGetters;
 import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
-import org.flinkaccelerator.runtime.state.SidecarStateOperator;
+import org.flinkaccelerator.runtime.state.EventTimeSidecarOperator;
+import org.flinkaccelerator.runtime.state.TimersOutsideRawState;
 import org.flinkaccelerator.sidecar.SidecarException;
 import org.flinkaccelerator.sidecar.SidecarStage;
 
@@ -59,14 +55,14 @@ import org.flinkaccelerator.sidecar.SidecarStage;
  * without a timestamp, as stock's) as its timer fires. A checkpoint writes the sidecar's state per
  * key group into raw keyed state ({@link GroupWindowStateFormat}).
  */
-public final class AcceleratedGroupWindowOperator extends SidecarStateOperator<GroupWindowSpec, GroupWindowCalls>
-        implements OneInputStreamOperator<RowData, RowData>, Triggerable<RowData, TimeWindow>, BoundedOneInput {
+public final class AcceleratedGroupWindowOperator
+        extends EventTimeSidecarOperator<GroupWindowSpec, GroupWindowCalls, TimeWindow>
+        implements OneInputStreamOperator<RowData, RowData>, BoundedOneInput {
     private static final long serialVersionUID = 1L;
     private static final Kind KIND = new Kind(GroupWindowSpec.KIND, "group window aggregate", "group window aggregate",
             "windows and accumulators", GroupWindowStateFormat.FORMAT);
 
     static final String TIMERS = "accelerator-group-window-timers";
-    static final String LATE_ELEMENTS_DROPPED = "numLateRecordsDropped";
     static final String LATE_ELEMENTS_DROPPED_RATE = "lateRecordsDroppedRate";
 
     private transient int rowtimeIndex;
@@ -86,7 +82,6 @@ public final class AcceleratedGroupWindowOperator extends SidecarStateOperator<G
     private transient Map<FiredWindow, Integer> firedRows;
     private transient int firedEmitted;
 
-    private transient Counter numLateRecordsDropped;
     private transient Meter lateRecordsDroppedRate;
 
     public AcceleratedGroupWindowOperator(GroupWindowSpec spec) {
@@ -103,31 +98,10 @@ public final class AcceleratedGroupWindowOperator extends SidecarStateOperator<G
         return new GroupWindowCalls(stage, stateBudget);
     }
 
-    /** The rows dropped as late so far (metric numLateRecordsDropped, as stock's). */
-    public Counter getNumLateRecordsDropped() {
-        return numLateRecordsDropped;
-    }
-
-    /**
-     * Timers fire without letting mails (a checkpoint barrier) in between: a snapshot taken while a
-     * firing is half done would hold timers whose windows the sidecar already released. (Flink 2
-     * asks this; 1.20 has no interruptible timers and never does.)
-     */
-    public boolean useInterruptibleTimers() {
-        return false;
-    }
-
     @Override
     protected void initializeOwnState(StateInitializationContext context) {
-        if (getKeyedStateBackend() instanceof AbstractKeyedStateBackend<?> backend
-                && backend.requiresLegacySynchronousTimerSnapshots(CheckpointType.CHECKPOINT)) {
-            // Flink would write the timers into raw keyed state, which holds this operator's state.
-            throw new GroupWindowStateException(name + " cannot run on a keyed state backend that writes timers into"
-                    + " raw keyed state (" + backend.getClass().getSimpleName() + " with heap timers): set"
-                    + " state.backend.rocksdb.timer-service.factory: ROCKSDB, or"
-                    + " accelerator.group-window-aggregate.enabled: false to run the stock group window aggregate",
-                    null);
-        }
+        TimersOutsideRawState.check(getKeyedStateBackend(), name, "accelerator.group-window-aggregate.enabled",
+                "the stock group window aggregate", GroupWindowStateException::new);
         rowtimeIndex = spec.rowtimeIndex();
         int[] indexes = spec.argumentIndexes();
         arguments = new RowData.FieldGetter[indexes.length];
@@ -146,7 +120,6 @@ public final class AcceleratedGroupWindowOperator extends SidecarStateOperator<G
         outCopier = getExecutionConfig().isObjectReuseEnabled() ? new RowDataSerializer(spec.outputType()) : null;
         timerService = getInternalTimerService(TIMERS, new TimeWindow.Serializer(), this);
         keySerializer = (RowDataSerializer) (TypeSerializer<?>) getKeyedStateBackend().getKeySerializer();
-        numLateRecordsDropped = metrics.counter(LATE_ELEMENTS_DROPPED);
         lateRecordsDroppedRate = metrics.meter(LATE_ELEMENTS_DROPPED_RATE, new MeterView(numLateRecordsDropped));
     }
 
@@ -167,7 +140,7 @@ public final class AcceleratedGroupWindowOperator extends SidecarStateOperator<G
         // As stock's inputRow.getLong(rowtimeIndex): the TIMESTAMP(3) rowtime's epoch millis.
         long time = row.getTimestamp(rowtimeIndex, 3).getMillisecond();
         BinaryRowData key = (BinaryRowData) getCurrentKey();
-        byte[] keyBytes = BinarySegmentUtils.copyToBytes(key.getSegments(), key.getOffset(), key.getSizeInBytes());
+        byte[] keyBytes = keyBytes(key);
         batchRow.setField(0, keyBytes);
         batchRow.setField(1, KeyGroupRangeAssignment.assignToKeyGroup(key,
                 getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks()));
@@ -252,13 +225,7 @@ public final class AcceleratedGroupWindowOperator extends SidecarStateOperator<G
         if (mark.getTimestamp() > timerService.currentWatermark() && calls.stateEntries() > 0) {
             fire(mark.getTimestamp());
         }
-        try {
-            super.processWatermark(mark);
-        } catch (Throwable t) {
-            // The firing's own failure is the one to report; the fired answer is freed all the same.
-            releaseAnswers();
-            throw t;
-        }
+        advanceTimers(mark);
         releaseFired();
     }
 
@@ -296,8 +263,7 @@ public final class AcceleratedGroupWindowOperator extends SidecarStateOperator<G
     @Override
     public void onEventTime(InternalTimer<RowData, TimeWindow> timer) throws Exception {
         RowData key = timer.getKey();
-        BinaryRowData binary = key instanceof BinaryRowData b ? b : keySerializer.toBinaryRow(key);
-        byte[] bytes = BinarySegmentUtils.copyToBytes(binary.getSegments(), binary.getOffset(), binary.getSizeInBytes());
+        byte[] bytes = keyBytes(key, keySerializer);
         TimeWindow window = timer.getNamespace();
         Integer row = firedRows == null ? null
                 : firedRows.remove(new FiredWindow(ByteBuffer.wrap(bytes), window.getStart(), window.getEnd()));
@@ -311,11 +277,6 @@ public final class AcceleratedGroupWindowOperator extends SidecarStateOperator<G
         RowData out = outRow.replace(key, firedValues.reusedRow(row));
         out.setRowKind(RowKind.INSERT);
         collector.collect(outCopier == null ? out : outCopier.copy(out));
-    }
-
-    @Override
-    public void onProcessingTime(InternalTimer<RowData, TimeWindow> timer) {
-        throw new IllegalStateException(name + " registers no processing-time timers");
     }
 
     // -- checkpoints -----------------------------------------------------------------------------
