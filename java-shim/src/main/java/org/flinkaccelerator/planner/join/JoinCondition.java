@@ -5,8 +5,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.calcite.rex.RexNode;
+import org.apache.flink.table.planner.plan.nodes.exec.spec.JoinSpec;
 import org.apache.flink.table.types.logical.BooleanType;
 import org.apache.flink.table.types.logical.RowType;
+import org.flinkaccelerator.planner.stage.FallbackReason;
 import org.flinkaccelerator.planner.substrait.CalcProgram;
 import org.flinkaccelerator.planner.substrait.FunctionRegistry;
 import org.flinkaccelerator.planner.substrait.NotReproducible;
@@ -44,5 +46,23 @@ public final class JoinCondition {
         section.put("column", MATCH);
         section.put("plan", ProtoJson.tree(plan));
         return section;
+    }
+
+    /**
+     * The {@code condition} section of {@code spec}'s non-equi condition over {@code joined} with
+     * the standard registry, or null: when there is none, and when the registry refuses it, whose
+     * reason then goes into {@code reasons} under {@code where} (the family's report area).
+     */
+    public static Map<String, Object> sectionOrReason(JoinSpec spec, RowType joined, String where,
+            List<FallbackReason> reasons) {
+        if (spec.getNonEquiCondition().isEmpty()) {
+            return null;
+        }
+        try {
+            return section(spec.getNonEquiCondition().get(), joined, FunctionRegistry.standard());
+        } catch (NotReproducible e) {
+            reasons.add(new FallbackReason(where, e.getMessage()));
+            return null;
+        }
     }
 }

@@ -20,8 +20,6 @@ import org.flinkaccelerator.planner.AsyncStateOption;
 import org.flinkaccelerator.planner.stage.FallbackReason;
 import org.flinkaccelerator.planner.stage.StageDescriptor;
 import org.flinkaccelerator.planner.stage.StatefulFields;
-import org.flinkaccelerator.planner.substrait.FunctionRegistry;
-import org.flinkaccelerator.planner.substrait.NotReproducible;
 import org.flinkaccelerator.planner.windowagg.StateFingerprint;
 import org.flinkaccelerator.stage.JsonText;
 
@@ -66,15 +64,7 @@ public record JoinExport(String name, Map<String, Object> descriptor, List<Fallb
     public static JoinExport of(String name, JoinNode node, ReadableConfig config) {
         List<FallbackReason> reasons = new ArrayList<>();
         JoinSpec spec = node.joinSpec();
-        Map<String, Object> condition = null;
-        if (spec.getNonEquiCondition().isPresent()) {
-            try {
-                condition = JoinCondition.section(spec.getNonEquiCondition().get(), node.joinedType(),
-                        FunctionRegistry.standard());
-            } catch (NotReproducible e) {
-                reasons.add(new FallbackReason(JOIN, e.getMessage()));
-            }
-        }
+        Map<String, Object> condition = JoinCondition.sectionOrReason(spec, node.joinedType(), JOIN, reasons);
         if (node.leftInsertOnly() != null) {
             reasons.add(new FallbackReason(INPUT, "the left input may carry updates: " + node.leftInsertOnly()
                     + "; only joins of insert-only inputs are accelerated"));

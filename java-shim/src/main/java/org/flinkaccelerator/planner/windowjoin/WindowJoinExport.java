@@ -25,8 +25,6 @@ import org.flinkaccelerator.planner.join.JoinExport;
 import org.flinkaccelerator.planner.stage.FallbackReason;
 import org.flinkaccelerator.planner.stage.StageDescriptor;
 import org.flinkaccelerator.planner.stage.StatefulFields;
-import org.flinkaccelerator.planner.substrait.FunctionRegistry;
-import org.flinkaccelerator.planner.substrait.NotReproducible;
 import org.flinkaccelerator.planner.windowagg.StateFingerprint;
 import org.flinkaccelerator.stage.JsonText;
 
@@ -65,15 +63,7 @@ public record WindowJoinExport(String name, Map<String, Object> descriptor, Zone
     public static WindowJoinExport of(String name, WindowJoinNode node, ReadableConfig config) {
         List<FallbackReason> reasons = new ArrayList<>();
         JoinSpec spec = node.joinSpec();
-        Map<String, Object> condition = null;
-        if (spec.getNonEquiCondition().isPresent()) {
-            try {
-                condition = JoinCondition.section(spec.getNonEquiCondition().get(), node.joinedType(),
-                        FunctionRegistry.standard());
-            } catch (NotReproducible e) {
-                reasons.add(new FallbackReason(JOIN, e.getMessage()));
-            }
-        }
+        Map<String, Object> condition = JoinCondition.sectionOrReason(spec, node.joinedType(), JOIN, reasons);
         windowing(reasons, "left", node.leftWindowing(), node.leftType());
         windowing(reasons, "right", node.rightWindowing(), node.rightType());
         String asyncState = AsyncStateOption.problem(config, "window join");
