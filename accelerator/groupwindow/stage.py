@@ -25,8 +25,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from accelerator.formats import timestamps, types
-from accelerator.groupwindow import spec as specs, windows
-from accelerator.groupwindow.assignment import Assigner, Folds, NegativeWindow
+from accelerator.groupwindow import aligned, session_runs, spec as specs, windows
+from accelerator.groupwindow.assignment import NegativeWindow
 from accelerator.groupwindow.state import GroupWindowState, new_accumulator
 from accelerator.sidecar import keyed_state, state_calls
 from accelerator.sidecar.stages import register
@@ -76,26 +76,21 @@ class GroupWindowStage:
         time = batch.column(specs.TIME)
         if time.null_count:
             raise CallError(f"stage {self.name!r}: a row's {specs.TIME} is NULL (stock Flink fails the job too)")
-        folds = Folds(self.state, [operand(a, batch) for a in self.spec.aggregates])
-        assigner = Assigner(self.state, folds, progress)
-        keys = batch.column(specs.KEY).to_pylist()
-        key_groups = batch.column(specs.KEY_GROUP).to_pylist()
+        operands = [operand(a, batch) for a in self.spec.aggregates]
+        keys, key_groups = batch.column(specs.KEY), batch.column(specs.KEY_GROUP)
         try:
-            for i, (key, key_group, t) in enumerate(zip(keys, key_groups, time.to_pylist())):
-                assigner.row(i, key, key_group, t)
+            assign = session_runs.assign if self.spec.window.type == "session" else aligned.assign
+            changes = assign(self.state, keys, key_groups.to_numpy(zero_copy_only=False),
+                             time.to_numpy(zero_copy_only=False), progress, operands)
         except NegativeWindow as e:
             raise CallError(f"stage {self.name!r}: a row falls into window [{e.args[0][0]}, {e.args[0][1]}), which ends"
                             f" before the epoch; stock Flink keeps such windows until watermark 0, which the"
                             f" accelerated group window aggregate does not reproduce: run the job with"
                             f" accelerator.group-window-aggregate.enabled: false") from None
-        folds.apply()
         keyed_state.check_budget(self.name, "the group window state", f"{self.state.entries} windows and timers",
                                  self.state.nbytes(), batch)
-        ops = assigner.ops
-        columns = [pa.array([o[0] for o in ops], pa.binary()), pa.array([o[1] for o in ops], pa.int8()),
-                   pa.array([o[2][0] for o in ops], pa.int64()), pa.array([o[2][1] for o in ops], pa.int64())]
-        return state_calls.answer(pa.RecordBatch.from_arrays(columns, schema=self.ops_schema),
-                                  dropped=assigner.dropped)
+        return state_calls.answer(pa.RecordBatch.from_arrays(changes.columns(), schema=self.ops_schema),
+                                  dropped=changes.dropped)
 
     # -- fire --------------------------------------------------------------------------------
 

@@ -72,18 +72,26 @@ class GroupWindowState:
             entry = self.keys[key] = KeyWindows(key_group)
         return entry
 
-    def new_slot(self) -> int:
-        """A slot with fresh accumulators (`createAccumulators`)."""
+    def new_slot(self, reset: bool = True) -> int:
+        """A slot with fresh accumulators (`createAccumulators`), or, with `reset` False, a slot whose
+        caller makes them fresh (`reset`) before anything reads or folds them."""
         if not self._free:
             self._grow(2 * self._capacity)
         slot = self._free.pop()
-        at = np.array([slot], dtype=np.int64)
-        for column in self.accumulators:
-            column.reset(at)
+        if reset:
+            self.reset(np.array([slot], dtype=np.int64))
         return slot
 
-    def add_namespace(self, entry: KeyWindows, window: Window, slot: int | None = None) -> int:
-        slot = self.new_slot() if slot is None else slot
+    def reset(self, slots: np.ndarray) -> None:
+        for column in self.accumulators:
+            column.reset(slots)
+
+    def free(self, slots: list[int]) -> None:
+        """Gives slots that hold no namespace any more to later namespaces."""
+        self._free.extend(slots)
+
+    def add_namespace(self, entry: KeyWindows, window: Window, slot: int | None = None, reset: bool = True) -> int:
+        slot = self.new_slot(reset) if slot is None else slot
         entry.namespaces[window] = slot
         self.namespace_count += 1
         return slot
