@@ -1,16 +1,17 @@
 """SESSION rows of one `update`, assigned a batch at a time where stock's outcome follows from the
-key's latest session alone, and row by row (`sessions.SessionAssigner`) from the first row of a
+key's current session alone, and row by row (`sessions.SessionAssigner`) from the first row of a
 key where it does not.
 
-A row whose time is after the start of its key's latest session in flight merges with that session
-only (it is the floor, there is no ceiling): it starts a new session after it (time > its end),
-extends it (registers the longer session's timer, then deletes the old one's) or falls into it.
-Within a key those outcomes are a running maximum of `time + gap` over its rows, so numpy finds
-them for every key at once, as long as each row comes after its key's latest session's start; a
-key's rows from the first that does not (a row inside or before an older session, which may merge
-two sessions) go row by row after the others, and every change is put back in row order. Rows late
-for the watermark start no session and are dropped; a late row inside a session in flight falls
-into it, as in stock."""
+A row after the end of its key's latest session in flight starts a new one. A row that reaches
+the latest session (at or after its start, or before it with `time + gap` reaching it) and not the
+session before merges with the latest only (`MergingWindowSet.addWindow` finds no other): it
+extends the session forwards or backwards (registers the merged session's timer, then deletes the
+old one's) or falls into it. Within a key those outcomes are a running maximum of `time + gap` and
+a running minimum of the times since the row that started the session, so numpy finds them for
+every key at once. A key's rows from the first that reaches two sessions (or lands before the
+latest without reaching it) go row by row after the others, and every timer change is put back in
+row order. Rows late for the watermark start no session and are dropped; a late row that reaches a
+session in flight merges into it, as in stock."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ from accelerator.groupwindow.state import GroupWindowState
 
 #: Times beyond which `time + gap` could overflow a long: such batches go row by row.
 _TIME_LIMIT = 1 << 61
+#: The end of no session: below every row's time.
+_NO_END = -(1 << 63)
 
 
 def assign(state: GroupWindowState, keys: pa.Array, key_groups: np.ndarray, times: np.ndarray, watermark: int,
@@ -47,11 +50,10 @@ def assign(state: GroupWindowState, keys: pa.Array, key_groups: np.ndarray, time
         run = _Run.of(c, t, gap, watermark, latest)
     fast = ~run.slow
     registering = fast & (run.starts | run.extends)
-    negative = registering & (t + gap - 1 < 0)
+    negative = registering & (run.end_after - 1 < 0)
     if negative.any():
         first = np.flatnonzero(negative)[np.argmin(order[negative])]
-        start = t[first] if run.starts[first] else run.session_start[first]
-        raise NegativeWindow((int(start), int(t[first] + gap)))
+        raise NegativeWindow((int(run.start_after[first]), int(run.end_after[first])))
 
     fresh, slots = _apply_runs(state, distinct, key_groups, order, c, t, latest, run)
     if fresh:
@@ -74,61 +76,78 @@ def assign(state: GroupWindowState, keys: pa.Array, key_groups: np.ndarray, time
 
 class _Run:
     """Per row in key order: whether it goes row by row (`slow`, its key's rows from the first
-    that needs it), and for the others whether it is dropped as late, starts a session, extends
-    its key's current session (else falls into it), the current session's start and end before
-    the row, and its end after it."""
+    that needs it), and for the others whether it is dropped as late, starts a session (`starts`),
+    or changes its key's current session (`extends`: forwards, backwards or both); the session's
+    start and end before the row and after it; and which session it is in (`run`: the key's
+    latest from before the batch, or one a row of the batch starts)."""
 
-    def __init__(self, slow, dropped, starts, extends, session_start, end_before, end_after, last_start):
+    def __init__(self, slow, dropped, starts, extends, start_before, end_before, start_after, end_after, run,
+                 latest_run):
         self.slow, self.dropped, self.starts, self.extends = slow, dropped, starts, extends
-        self.session_start, self.end_before, self.end_after = session_start, end_before, end_after
-        #: Per row, the position (in key order) of the latest session start at or before it, -1
-        #: when its session is the key's latest from before the batch.
-        self.last_start = last_start
+        self.start_before, self.end_before = start_before, end_before
+        self.start_after, self.end_after = start_after, end_after
+        self.run = run
+        #: Per run, whether it is its key's latest session from before the batch.
+        self.latest_run = latest_run
 
     @classmethod
     def none(cls, n: int) -> "_Run":
         no = np.zeros(n, dtype=bool)
         zeros = np.zeros(n, dtype=np.int64)
-        return cls(np.ones(n, dtype=bool), no, no, no, zeros, zeros, zeros, zeros - 1)
+        return cls(np.ones(n, dtype=bool), no, no, no, zeros, zeros, zeros, zeros, zeros, no)
 
     @classmethod
     def of(cls, c: np.ndarray, t: np.ndarray, gap: int, watermark: int, latest: "_Latest") -> "_Run":
         n = len(c)
-        position = np.arange(n)
-        first = np.flatnonzero(np.concatenate([[True], c[1:] != c[:-1]]))
-        key_first = np.zeros(int(c[-1]) + 1, dtype=np.int64)
-        key_first[c[first]] = first
-        at_first = np.zeros(n, dtype=bool)
-        at_first[first] = True
+        at_first = np.concatenate([[True], c[1:] != c[:-1]])
         late = t + gap - 1 <= watermark
         reach = t + gap
+        # The sessions' ends: a running maximum of `time + gap` per key from its latest session's
+        # end (rows late for the watermark start nothing, and reach no further than a session in
+        # flight they fall into); `none` below every end stands for no session.
         real = reach[~late]
         if latest.has.any():
             real = np.concatenate([real, latest.end[latest.has]])
         none = (int(real.min()) - 1) if len(real) else 0
-        initial = np.where(latest.has, latest.end, none)
-        end_after = _running_max(np.where(late, none, reach), c, at_first, initial)
+        initial_end = np.where(latest.has, latest.end, none)
+        end_after = _running_max(np.where(late, none, reach), c, at_first, initial_end)
         if end_after is None:
             return cls.none(n)
-        end_before = np.where(at_first, initial[c], np.concatenate([[none], end_after[:-1]]))
+        end_before = np.where(at_first, initial_end[c], np.concatenate([[none], end_after[:-1]]))
         no_session = end_before == none
         starts = ~late & (no_session | (t > end_before))
         dropped = late & no_session
-        last_start = np.maximum.accumulate(np.where(starts, position, -1))
-        start_before = np.where(at_first, -1, np.concatenate([[-1], last_start[:-1]]))
-        own = start_before >= key_first[c]
-        session_start = np.where(own, t[np.maximum(start_before, 0)], latest.start[c])
-        valid = no_session | (t > session_start)
-        invalid = ~valid | latest.ineligible[c]
+        # The sessions' starts: a running minimum of the times of each session's rows (a row
+        # before the start that reaches it moves the start back), from the row that starts it or
+        # the key's latest session's start.
+        run_first = at_first | starts
+        run = np.cumsum(run_first) - 1
+        firsts = np.flatnonzero(run_first)
+        latest_run = at_first[firsts] & ~starts[firsts] & latest.has[c[firsts]]
+        above = int(t.max()) + 1
+        initial_start = np.where(starts[firsts], t[firsts], np.where(latest_run, latest.start[c[firsts]], above))
+        start_after = _running_max(-np.where(dropped, above, t), run, run_first, -initial_start)
+        if start_after is None:
+            return cls.none(n)
+        start_after = -start_after
+        start_before = np.where(run_first, initial_start[run], np.concatenate([[above], start_after[:-1]]))
+        # The end of the session before each run's: it stays as it is while no row of the run
+        # reaches back to it.
+        previous_end = np.where(latest_run, latest.previous_end[c[firsts]],
+                                np.where(no_session[firsts], _NO_END, end_before[firsts]))
+        # Rows that merge with the current session only: on or after its start, or before it
+        # reaching it but not the session before.
+        alone = (t >= start_before) | ((reach >= start_before) & (t > previous_end[run]))
+        invalid = ~(no_session | starts | alone) | latest.ineligible[c]
         slow = np.maximum.accumulate(np.where(invalid, c, -1)) == c
-        extends = ~slow & ~starts & ~dropped & (reach > end_before)
-        last_start = np.where(last_start >= key_first[c], last_start, -1)
-        return cls(slow, dropped, starts, extends, session_start, end_before, end_after, last_start)
+        extends = ~slow & ~starts & ~dropped & ((t < start_before) | (reach > end_before))
+        return cls(slow, dropped, starts, extends, start_before, end_before, start_after, end_after, run, latest_run)
 
 
 def _running_max(values: np.ndarray, c: np.ndarray, at_first: np.ndarray, initial: np.ndarray) -> np.ndarray | None:
-    """Per row (rows grouped by key `c`, ascending), the greatest of its key's `initial` and its
-    key's `values` up to it; None if the keys' value ranges cannot be stacked in a long."""
+    """Per row (rows grouped by segment `c`, ascending), the greatest of its segment's `initial`
+    and its segment's `values` up to it; None if the segments' value ranges cannot be stacked in a
+    long."""
     base = min(int(values.min()), int(initial.min()))
     span = max(int(values.max()), int(initial.max())) - base + 1
     if span * (int(c[-1]) + 2) >= 1 << 62:
@@ -148,6 +167,8 @@ class _Latest:
         self.has = np.zeros(d, dtype=bool)
         self.start = np.zeros(d, dtype=np.int64)
         self.end = np.zeros(d, dtype=np.int64)
+        #: The end of the session before the latest (the least long when it has none).
+        self.previous_end = np.full(d, _NO_END, dtype=np.int64)
         self.ineligible = np.zeros(d, dtype=bool)
 
 
@@ -160,9 +181,12 @@ def _latest_sessions(state: GroupWindowState, distinct: list[bytes], watermark: 
             if entry is not None and entry.timers:
                 latest.ineligible[i] = True
             continue
-        last = max(entry.namespaces)
+        namespaces = entry.namespaces
+        last = max(namespaces)
         latest.has[i] = True
         latest.start[i], latest.end[i] = last
+        if len(namespaces) > 1:
+            latest.previous_end[i] = max(w for w in namespaces if w != last)[1]
         if last[1] - 1 <= watermark or entry.namespaces.keys() != entry.timers:
             latest.ineligible[i] = True
     return latest
@@ -177,9 +201,8 @@ def _apply_runs(state: GroupWindowState, distinct: list[bytes], key_groups: np.n
     positions = np.flatnonzero(held)
     if len(positions) == 0:
         return [], np.zeros(0, dtype=np.int64)
-    # A session: the latest from before the batch (-1 - key) or the row that starts it.
-    session = np.where(run.last_start[positions] >= 0, run.last_start[positions], -1 - c[positions])
-    last = np.flatnonzero(np.concatenate([session[1:] != session[:-1], [True]]))
+    runs = run.run[positions]
+    last = np.flatnonzero(np.concatenate([runs[1:] != runs[:-1], [True]]))
     firsts = np.concatenate([[0], last[:-1] + 1])
 
     held_codes, first = np.unique(c[positions], return_index=True)
@@ -191,25 +214,23 @@ def _apply_runs(state: GroupWindowState, distinct: list[bytes], key_groups: np.n
 
     ends = positions[last]
     run_codes = c[ends]
-    opened = session[last]
-    run_starts = np.where(opened >= 0, t[np.maximum(opened, 0)], latest.start[run_codes])
     fresh, run_slots = [], []
-    for code, opens, start, end in zip(run_codes.tolist(), (opened >= 0).tolist(), run_starts.tolist(),
-                                       run.end_after[ends].tolist()):
+    for code, latest_run, start, end in zip(run_codes.tolist(), run.latest_run[runs[last]].tolist(),
+                                            run.start_after[ends].tolist(), run.end_after[ends].tolist()):
         key = distinct[code]
         entry = state.keys[key]
-        if opens:
-            slot = state.add_namespace(entry, (start, end), reset=False)
-            fresh.append(slot)
-            state.register(key, entry, (start, end))
-        else:
-            previous = (start, int(latest.end[code]))
+        if latest_run:
+            previous = (int(latest.start[code]), int(latest.end[code]))
             slot = entry.namespaces[previous]
-            if end > previous[1]:
+            if (start, end) != previous:
                 del entry.namespaces[previous]
                 entry.namespaces[(start, end)] = slot
                 state.delete(entry, previous)
                 state.register(key, entry, (start, end))
+        else:
+            slot = state.add_namespace(entry, (start, end), reset=False)
+            fresh.append(slot)
+            state.register(key, entry, (start, end))
         run_slots.append(slot)
     lengths = last - firsts + 1
     return fresh, np.repeat(np.array(run_slots, dtype=np.int64), lengths)
@@ -226,8 +247,8 @@ def _changes(dictionary: pa.Array, distinct: list[bytes], order: np.ndarray, c: 
     codes = [c[starts], c[extends], c[extends]]
     ops = [np.full(starts.sum(), REGISTER, dtype=np.int8), np.full(extends.sum(), REGISTER, dtype=np.int8),
            np.full(extends.sum(), DELETE, dtype=np.int8)]
-    window_starts = [t[starts], run.session_start[extends], run.session_start[extends]]
-    window_ends = [t[starts] + gap, t[extends] + gap, run.end_before[extends]]
+    window_starts = [t[starts], run.start_after[extends], run.start_before[extends]]
+    window_ends = [t[starts] + gap, run.end_after[extends], run.end_before[extends]]
     if assigner.ops:
         code_of = {k: i for i, k in enumerate(distinct)}
         rows.append(np.array(assigner.op_rows, dtype=np.int64))

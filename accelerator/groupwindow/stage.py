@@ -25,7 +25,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from accelerator.formats import timestamps, types
-from accelerator.groupwindow import aligned, session_runs, spec as specs, windows
+from accelerator.groupwindow import aligned, session_runs, spec as specs
 from accelerator.groupwindow.assignment import NegativeWindow
 from accelerator.groupwindow.state import GroupWindowState, new_accumulator
 from accelerator.sidecar import keyed_state, state_calls
@@ -99,20 +99,16 @@ class GroupWindowStage:
         state, window = self.state, self.spec.window
         fired = state.due(watermark)
         n = len(fired)
+        entries = [state.keys[k] for k, _ in fired]
         if window.type == "hop":
-            values = self._merged_panes(fired)
+            values = self._fire_panes(fired, entries)
         else:
-            slots = np.array([state.keys[k].namespaces[w] for k, w in fired], dtype=np.int64)
+            slots = np.array([e.namespaces[w] for e, (_, w) in zip(entries, fired)], dtype=np.int64)
             values = [column.value(slots) for column in state.accumulators]
-        for key, w in fired:
-            entry = state.keys[key]
-            state.delete(entry, w)
-            if window.type == "hop":
-                for pane in windows.panes(w, window.pane_ms):
-                    if pane in entry.namespaces and windows.last_window(pane, window.size_ms, window.slide_ms) == w:
-                        state.drop_namespace(entry, pane)
-            else:
+            for entry, (_, w) in zip(entries, fired):
                 state.drop_namespace(entry, w)
+        for entry, (key, w) in zip(entries, fired):
+            state.delete(entry, w)
             state.forget_if_empty(key)
         starts = np.array([w[0] for _, w in fired], dtype=np.int64)
         ends = np.array([w[1] for _, w in fired], dtype=np.int64)
@@ -126,26 +122,28 @@ class GroupWindowStage:
                     for p, f in zip(self.spec.window_properties, properties)]
         return pa.RecordBatch.from_arrays(columns, schema=self.fire_schema)
 
-    def _merged_panes(self, fired: list) -> list[pa.Array]:
+    def _fire_panes(self, fired: list, entries: list) -> list[pa.Array]:
         """`PanedWindowProcessFunction.prepareAggregateAccumulatorForEmit`: fresh accumulators with
-        the window's panes merged into them in order."""
+        each fired HOP window's panes merged into them in order; then each pane whose last window
+        fired is cleared (`cleanWindowIfNeeded` of the pane)."""
         state, window = self.state, self.spec.window
+        pane, positions = window.pane_ms, window.size_ms // window.pane_ms
+        starts = [w[0] for _, w in fired]
+        slots = np.array([[e.namespaces.get((s + p * pane, s + (p + 1) * pane), -1) for p in range(positions)]
+                          for e, s in zip(entries, starts)], dtype=np.int64).reshape(len(fired), positions)
         every = np.arange(len(fired))
         merged = [new_accumulator(a, zero, len(fired)) for a, zero in zip(self.spec.aggregates, self.spec.zero_based)]
         for column in merged:
             column.reset(every)
-        for position in range(window.size_ms // window.pane_ms):
-            at, slots = [], []
-            for i, (key, w) in enumerate(fired):
-                slot = state.keys[key].namespaces.get((w[0] + position * window.pane_ms,
-                                                        w[0] + (position + 1) * window.pane_ms))
-                if slot is not None:
-                    at.append(i)
-                    slots.append(slot)
-            if at:
-                at, slots = np.array(at, dtype=np.int64), np.array(slots, dtype=np.int64)
+        for position in range(positions):
+            at = np.flatnonzero(slots[:, position] >= 0)
+            if len(at):
                 for target, source in zip(merged, state.accumulators):
-                    target.merge(at, source.state(slots))
+                    target.merge(at, source.state(slots[at, position]))
+        pane_starts = np.array(starts, dtype=np.int64)[:, None] + pane * np.arange(positions, dtype=np.int64)
+        last = (slots >= 0) & (pane_starts - np.mod(pane_starts, window.slide_ms) == pane_starts[:, :1])
+        for i, start in zip(np.nonzero(last)[0].tolist(), pane_starts[last].tolist()):
+            state.drop_namespace(entries[i], (start, start + pane))
         return [column.value(every) for column in merged]
 
     # -- snapshot and restore ----------------------------------------------------------------
