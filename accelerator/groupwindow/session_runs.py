@@ -55,7 +55,7 @@ def assign(state: GroupWindowState, keys: pa.Array, key_groups: np.ndarray, time
         first = np.flatnonzero(negative)[np.argmin(order[negative])]
         raise NegativeWindow((int(run.start_after[first]), int(run.end_after[first])))
 
-    fresh, slots = _apply_runs(state, distinct, key_groups, order, c, t, latest, run)
+    fresh, slots = _apply_runs(state, distinct, key_groups, order, c, latest, run)
     if fresh:
         state.reset(np.array(fresh, dtype=np.int64))
     held = fast & ~run.dropped
@@ -193,7 +193,7 @@ def _latest_sessions(state: GroupWindowState, distinct: list[bytes], watermark: 
 
 
 def _apply_runs(state: GroupWindowState, distinct: list[bytes], key_groups: np.ndarray, order: np.ndarray,
-                c: np.ndarray, t: np.ndarray, latest: _Latest, run: _Run) -> tuple[list[int], np.ndarray]:
+                c: np.ndarray, latest: _Latest, run: _Run) -> tuple[list[int], np.ndarray]:
     """Puts the batch-assigned rows' sessions into the state (keys made in the order of their first
     held row, as row by row; each session with its end after its last row, and the timers of the
     sessions it replaced deleted) and answers the slots made (to be reset) and each held row's slot."""
