@@ -14,8 +14,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.core.memory.MemorySegmentFactory;
-import org.apache.flink.metrics.Meter;
-import org.apache.flink.metrics.MeterView;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
@@ -63,7 +62,6 @@ public final class AcceleratedGroupWindowOperator
             "windows and accumulators", GroupWindowStateFormat.FORMAT);
 
     static final String TIMERS = "accelerator-group-window-timers";
-    static final String LATE_ELEMENTS_DROPPED_RATE = "lateRecordsDroppedRate";
 
     private transient int rowtimeIndex;
     private transient RowData.FieldGetter[] arguments;
@@ -82,10 +80,15 @@ public final class AcceleratedGroupWindowOperator
     private transient Map<FiredWindow, Integer> firedRows;
     private transient int firedEmitted;
 
-    private transient Meter lateRecordsDroppedRate;
+    private transient Counter numLateRecordsDropped;
 
     public AcceleratedGroupWindowOperator(GroupWindowSpec spec) {
         super(spec);
+    }
+
+    /** The rows dropped as late so far (metric numLateRecordsDropped, as stock's). */
+    public Counter getNumLateRecordsDropped() {
+        return numLateRecordsDropped;
     }
 
     @Override
@@ -120,7 +123,7 @@ public final class AcceleratedGroupWindowOperator
         outCopier = getExecutionConfig().isObjectReuseEnabled() ? new RowDataSerializer(spec.outputType()) : null;
         timerService = getInternalTimerService(TIMERS, new TimeWindow.Serializer(), this);
         keySerializer = (RowDataSerializer) (TypeSerializer<?>) getKeyedStateBackend().getKeySerializer();
-        lateRecordsDroppedRate = metrics.meter(LATE_ELEMENTS_DROPPED_RATE, new MeterView(numLateRecordsDropped));
+        numLateRecordsDropped = lateRowsCounter(LATE_ELEMENTS_DROPPED, LATE_ELEMENTS_DROPPED_RATE);
     }
 
     // -- rows ------------------------------------------------------------------------------------
@@ -174,7 +177,7 @@ public final class AcceleratedGroupWindowOperator
         try (changes) {
             long dropped = GroupWindowCalls.dropped(changes);
             if (dropped > 0) {
-                lateRecordsDroppedRate.markEvent(dropped);
+                numLateRecordsDropped.inc(dropped);
             }
             applyTimerChanges(changes);
         }

@@ -9,6 +9,7 @@ import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
@@ -72,8 +73,15 @@ public final class AcceleratedOverAggOperator
     private transient Map<Group, int[]> firedGroups;
     private transient int firedEmitted;
 
+    private transient Counter numLateRecordsDropped;
+
     public AcceleratedOverAggOperator(OverAggSpec spec) {
         super(spec);
+    }
+
+    /** The rows dropped as late so far (metric numLateRecordsDropped, as stock's). */
+    public Counter getNumLateRecordsDropped() {
+        return numLateRecordsDropped;
     }
 
     @Override
@@ -104,6 +112,8 @@ public final class AcceleratedOverAggOperator
         outCopier = getExecutionConfig().isObjectReuseEnabled() ? new RowDataSerializer(spec.outputType()) : null;
         timerService = getInternalTimerService(TIMERS, VoidNamespaceSerializer.INSTANCE, this);
         keySerializer = (RowDataSerializer) (TypeSerializer<?>) getKeyedStateBackend().getKeySerializer();
+        // As stock's function: the counter alone, without a rate.
+        numLateRecordsDropped = metrics.counter(LATE_ELEMENTS_DROPPED);
     }
 
     // -- rows ------------------------------------------------------------------------------------

@@ -6,7 +6,9 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MeterView;
 import org.apache.flink.streaming.api.operators.InternalTimer;
+import org.apache.flink.streaming.api.operators.InternalTimerService;
 import org.apache.flink.streaming.api.operators.Triggerable;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.table.data.RowData;
@@ -18,11 +20,14 @@ import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
 
 /**
  * A {@link SidecarStateOperator} whose output leaves at Flink's event-time timers (the window
- * aggregate, the OVER aggregate): at an advancing watermark the sidecar fires what the watermark
- * passes, then the timer service, advancing, emits each timer's rows from that answer, looked up
- * by the timer's key bytes. What such operators share lives here: late rows counted as stock counts
- * them, a firing that no barrier interrupts, and the fired answer freed whatever the firing threw.
- * (Their backends are checked by {@link TimersOutsideRawState}.)
+ * aggregate, the OVER aggregate, the group window aggregate, the window join): at an advancing
+ * watermark the sidecar fires what the watermark passes, then the timer service, advancing, emits
+ * each timer's rows from that answer, looked up by the timer's key bytes. What such operators share
+ * lives here: a firing that no barrier interrupts, the fired answer freed whatever the firing
+ * threw, the key bytes and value rows of an answer, and the registration of stock's late-row and
+ * watermark metrics under the names each operator's stock counterpart uses (the window join counts
+ * late rows per input, the others in one counter). (Their backends are checked by
+ * {@link TimersOutsideRawState}.)
  *
  * @param <N> the timers' namespace
  */
@@ -30,18 +35,15 @@ public abstract class EventTimeSidecarOperator<S extends SidecarStateSpec, C ext
         extends SidecarStateOperator<S, C> implements Triggerable<RowData, N> {
     private static final long serialVersionUID = 1L;
 
-    /** Stock's metric of the rows dropped as late. */
+    /** Stock's metric of the rows its one-input window and OVER operators drop as late. */
     public static final String LATE_ELEMENTS_DROPPED = "numLateRecordsDropped";
-
-    protected transient Counter numLateRecordsDropped;
+    /** The per-second rate of {@link #LATE_ELEMENTS_DROPPED}, as stock's window operators register it. */
+    public static final String LATE_ELEMENTS_DROPPED_RATE = "lateRecordsDroppedRate";
+    /** Stock's window operators' gauge of how far the timers' watermark is behind processing time. */
+    public static final String WATERMARK_LATENCY = "watermarkLatency";
 
     protected EventTimeSidecarOperator(S spec) {
         super(spec);
-    }
-
-    /** The rows dropped as late so far (metric numLateRecordsDropped, as stock's). */
-    public Counter getNumLateRecordsDropped() {
-        return numLateRecordsDropped;
     }
 
     /**
@@ -53,10 +55,25 @@ public abstract class EventTimeSidecarOperator<S extends SidecarStateSpec, C ext
         return false;
     }
 
-    @Override
-    public void open() throws Exception {
-        super.open();
-        numLateRecordsDropped = metrics.counter(LATE_ELEMENTS_DROPPED);
+    /**
+     * Registers stock's counter of late rows as {@code name} and its per-second rate as
+     * {@code rateName}; a row counted on the counter marks the rate too.
+     */
+    protected Counter lateRowsCounter(String name, String rateName) {
+        Counter counter = metrics.counter(name);
+        metrics.meter(rateName, new MeterView(counter));
+        return counter;
+    }
+
+    /**
+     * Registers stock's {@value #WATERMARK_LATENCY} gauge: processing time minus the watermark of
+     * {@code timers}, 0 before the first watermark.
+     */
+    protected void registerWatermarkLatency(InternalTimerService<?> timers) {
+        metrics.gauge(WATERMARK_LATENCY, () -> {
+            long watermark = timers.currentWatermark();
+            return watermark < 0 ? 0L : timers.currentProcessingTime() - watermark;
+        });
     }
 
     /**

@@ -14,8 +14,7 @@ import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.core.memory.MemorySegmentFactory;
-import org.apache.flink.metrics.Meter;
-import org.apache.flink.metrics.MeterView;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
@@ -62,8 +61,6 @@ public final class AcceleratedWindowAggOperator extends EventTimeSidecarOperator
             WindowAggStateFormat.FORMAT);
 
     static final String TIMERS = "accelerator-window-timers";
-    static final String LATE_ELEMENTS_DROPPED_RATE = "lateRecordsDroppedRate";
-    static final String WATERMARK_LATENCY = "watermarkLatency";
 
     private transient boolean global;
     private transient int keyArity;
@@ -93,10 +90,15 @@ public final class AcceleratedWindowAggOperator extends EventTimeSidecarOperator
 
     private transient ListState<Long> watermarkState;
 
-    private transient Meter lateRecordsDroppedRate;
+    private transient Counter numLateRecordsDropped;
 
     public AcceleratedWindowAggOperator(WindowAggSpec spec) {
         super(spec);
+    }
+
+    /** The rows dropped as late so far (metric numLateRecordsDropped, as stock's). */
+    public Counter getNumLateRecordsDropped() {
+        return numLateRecordsDropped;
     }
 
     @Override
@@ -157,11 +159,9 @@ public final class AcceleratedWindowAggOperator extends EventTimeSidecarOperator
         // restore registers no timer for a slice already fired before it.
         TimerServiceStart.at(timerService, currentWatermark);
         model.initialize(currentWatermark);
-        lateRecordsDroppedRate = metrics.meter(LATE_ELEMENTS_DROPPED_RATE, new MeterView(numLateRecordsDropped));
-        metrics.gauge(WATERMARK_LATENCY, () -> {
-            long watermark = timerService.currentWatermark();
-            return watermark < 0 ? 0L : timerService.currentProcessingTime() - watermark;
-        });
+        // As stock's WindowAggOperator.open.
+        numLateRecordsDropped = lateRowsCounter(LATE_ELEMENTS_DROPPED, LATE_ELEMENTS_DROPPED_RATE);
+        registerWatermarkLatency(timerService);
     }
 
     // -- rows ------------------------------------------------------------------------------------
@@ -178,7 +178,7 @@ public final class AcceleratedWindowAggOperator extends EventTimeSidecarOperator
         long sliceEnd = global ? time : model.sliceEnd(time);
         if (!model.accept(sliceEnd)) {
             // Late: dropped by the sidecar too, which counts it (checked when the batch is sent).
-            lateRecordsDroppedRate.markEvent();
+            numLateRecordsDropped.inc();
             batchDropped++;
         } else {
             long window = model.windowToRegisterOnArrival(sliceEnd);

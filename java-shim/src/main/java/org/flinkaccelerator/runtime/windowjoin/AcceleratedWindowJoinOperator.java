@@ -1,41 +1,33 @@
 package org.flinkaccelerator.runtime.windowjoin;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.Map;
 import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.metrics.Counter;
-import org.apache.flink.metrics.Meter;
-import org.apache.flink.metrics.MeterView;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.InternalTimer;
 import org.apache.flink.streaming.api.operators.InternalTimerService;
 import org.apache.flink.streaming.api.operators.TimestampedCollector;
-import org.apache.flink.streaming.api.operators.Triggerable;
 import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
-import org.apache.flink.table.data.binary.BinarySegmentUtils;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.runtime.util.TimeWindowUtil;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
 import org.flinkaccelerator.runtime.FieldGetters;
 import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
-import org.flinkaccelerator.runtime.state.SidecarStateOperator;
+import org.flinkaccelerator.runtime.state.EventTimeSidecarOperator;
 import org.flinkaccelerator.runtime.state.TimersOutsideRawState;
 import org.flinkaccelerator.runtime.windowagg.WindowAggCalls;
 import org.flinkaccelerator.sidecar.SidecarException;
@@ -54,19 +46,19 @@ import org.flinkaccelerator.sidecar.SidecarStage;
  * held rows per key group into raw keyed state ({@link WindowJoinStateFormat}); the timers are
  * Flink's keyed state.
  */
-public final class AcceleratedWindowJoinOperator extends SidecarStateOperator<WindowJoinSpec, WindowJoinCalls>
-        implements TwoInputStreamOperator<RowData, RowData, RowData>, Triggerable<RowData, Long> {
+public final class AcceleratedWindowJoinOperator
+        extends EventTimeSidecarOperator<WindowJoinSpec, WindowJoinCalls, Long>
+        implements TwoInputStreamOperator<RowData, RowData, RowData> {
     private static final long serialVersionUID = 1L;
     static final String OPTION = "accelerator.window-join.enabled";
     private static final Kind KIND = new Kind(WindowJoinSpec.KIND, "window join", "window join", "held rows",
             WindowJoinStateFormat.FORMAT);
     static final String TIMERS = "accelerator-window-join-timers";
-    /** Stock's metric names (WindowJoinHelper). */
+    /** Stock's late-row metric names, one counter and rate per input (WindowJoinHelper). */
     static final String LEFT_LATE_DROPPED = "leftNumLateRecordsDropped";
     static final String LEFT_LATE_DROPPED_RATE = "leftLateRecordsDroppedRate";
     static final String RIGHT_LATE_DROPPED = "rightNumLateRecordsDropped";
     static final String RIGHT_LATE_DROPPED_RATE = "rightLateRecordsDroppedRate";
-    static final String WATERMARK_LATENCY = "watermarkLatency";
     private static final byte LEFT = 0;
     private static final byte RIGHT = 1;
 
@@ -87,12 +79,12 @@ public final class AcceleratedWindowJoinOperator extends SidecarStateOperator<Wi
 
     /**
      * One input: its fields' getters, where they go in a batch row, its window end field and its
-     * late-row meter.
+     * late-row counter.
      */
     private record Side(byte id, RowData.FieldGetter[] fields, int firstColumn, int otherColumn, int otherCount,
-            int windowEnd, Meter lateDropped) {
+            int windowEnd, Counter lateDropped) {
         static Side of(byte id, RowType type, int firstColumn, int otherColumn, int otherCount, int windowEnd,
-                Meter lateDropped) {
+                Counter lateDropped) {
             RowData.FieldGetter[] fields = new RowData.FieldGetter[type.getFieldCount()];
             for (int i = 0; i < fields.length; i++) {
                 fields[i] = FieldGetters.nullChecked(type.getTypeAt(i), i);
@@ -115,15 +107,6 @@ public final class AcceleratedWindowJoinOperator extends SidecarStateOperator<Wi
         return new WindowJoinCalls(stage, stateBudget);
     }
 
-    /**
-     * Timers fire without letting mails (a checkpoint barrier) in between: a snapshot taken while a
-     * firing is half done would hold timers whose rows the sidecar already removed. (Flink 2 asks
-     * this; 1.20 has no interruptible timers and never does.)
-     */
-    public boolean useInterruptibleTimers() {
-        return false;
-    }
-
     @Override
     protected void initializeOwnState(StateInitializationContext context) {
         TimersOutsideRawState.check(getKeyedStateBackend(), name, OPTION, "the stock window join",
@@ -137,19 +120,15 @@ public final class AcceleratedWindowJoinOperator extends SidecarStateOperator<Wi
         collector.eraseTimestamp();
         outCopier = getExecutionConfig().isObjectReuseEnabled() ? new RowDataSerializer(spec.outputType()) : null;
         timerService = getInternalTimerService(TIMERS, LongSerializer.INSTANCE, this);
-        Counter leftLate = metrics.counter(LEFT_LATE_DROPPED);
-        Counter rightLate = metrics.counter(RIGHT_LATE_DROPPED);
         int leftCount = spec.leftType().getFieldCount();
         int rightCount = spec.rightType().getFieldCount();
         int first = WindowJoinSpec.TRANSPORT_COLUMNS;
+        // As stock's WindowJoinHelper.registerMetric.
         left = Side.of(LEFT, spec.leftType(), first, first + leftCount, rightCount, spec.leftWindowEnd(),
-                metrics.meter(LEFT_LATE_DROPPED_RATE, new MeterView(leftLate)));
+                lateRowsCounter(LEFT_LATE_DROPPED, LEFT_LATE_DROPPED_RATE));
         right = Side.of(RIGHT, spec.rightType(), first + leftCount, first, leftCount, spec.rightWindowEnd(),
-                metrics.meter(RIGHT_LATE_DROPPED_RATE, new MeterView(rightLate)));
-        metrics.gauge(WATERMARK_LATENCY, () -> {
-            long watermark = timerService.currentWatermark();
-            return watermark < 0 ? 0L : timerService.currentProcessingTime() - watermark;
-        });
+                lateRowsCounter(RIGHT_LATE_DROPPED, RIGHT_LATE_DROPPED_RATE));
+        registerWatermarkLatency(timerService);
     }
 
     // -- rows ------------------------------------------------------------------------------------
@@ -173,12 +152,12 @@ public final class AcceleratedWindowJoinOperator extends SidecarStateOperator<Wi
         // As stock (WindowJoinHelper.processElement): the window end as a long, late when its window fired.
         long windowEnd = row.getLong(side.windowEnd());
         if (TimeWindowUtil.isWindowFired(windowEnd, timerService.currentWatermark(), spec.shiftTimeZone())) {
-            side.lateDropped().markEvent();
+            side.lateDropped().inc();
             return;
         }
         long trigger = TimeWindowUtil.toEpochMillsForTimer(windowEnd - 1, spec.shiftTimeZone());
         BinaryRowData key = (BinaryRowData) getCurrentKey();
-        byte[] keyBytes = BinarySegmentUtils.copyToBytes(key.getSegments(), key.getOffset(), key.getSizeInBytes());
+        byte[] keyBytes = keyBytes(key);
         batchRow.setField(0, keyBytes);
         batchRow.setField(1, KeyGroupRangeAssignment.assignToKeyGroup(key,
                 getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks()));
@@ -224,13 +203,7 @@ public final class AcceleratedWindowJoinOperator extends SidecarStateOperator<Wi
         if (calls.stateEntries() > 0) {
             fire(mark.getTimestamp());
         }
-        try {
-            super.processWatermark(mark);
-        } catch (Throwable t) {
-            // The firing's own failure is the one to report; the fired answer is freed all the same.
-            releaseAnswers();
-            throw t;
-        }
+        advanceTimers(mark);
         releaseFired(mark.getTimestamp());
     }
 
@@ -259,12 +232,7 @@ public final class AcceleratedWindowJoinOperator extends SidecarStateOperator<Wi
                         + " of key " + HexFormat.of().formatHex(key) + " apart; a window's rows come together");
             }
         }
-        List<FieldVector> vectors = fired.getFieldVectors();
-        List<FieldVector> values = vectors.subList(2, vectors.size());
-        List<Field> fields = new ArrayList<>();
-        values.forEach(v -> fields.add(v.getField()));
-        firedValues = new ArrowRowBatch(spec.outputType(),
-                new VectorSchemaRoot(fields, new ArrayList<>(values), fired.getRowCount()));
+        firedValues = valueRows(fired, spec.outputType());
     }
 
     private void releaseFired(long watermark) {
@@ -287,8 +255,7 @@ public final class AcceleratedWindowJoinOperator extends SidecarStateOperator<Wi
             return;
         }
         // The key serializer of a keyed two-input operator is the key selector's: binary rows.
-        BinaryRowData binary = (BinaryRowData) timer.getKey();
-        byte[] bytes = BinarySegmentUtils.copyToBytes(binary.getSegments(), binary.getOffset(), binary.getSizeInBytes());
+        byte[] bytes = keyBytes((BinaryRowData) timer.getKey());
         int[] rows = firedRows.get(new FiredKey(ByteBuffer.wrap(bytes), timer.getNamespace()));
         if (rows == null) {
             // The window emits nothing (an INNER join's window with rows of one input only, say).
@@ -299,11 +266,6 @@ public final class AcceleratedWindowJoinOperator extends SidecarStateOperator<Wi
             out.setRowKind(RowKind.INSERT);
             collector.collect(outCopier == null ? out : outCopier.copy(out));
         }
-    }
-
-    @Override
-    public void onProcessingTime(InternalTimer<RowData, Long> timer) {
-        throw new IllegalStateException(name + " registers no processing-time timers");
     }
 
     // -- checkpoints -----------------------------------------------------------------------------

@@ -4,11 +4,13 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.dag.Transformation;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.core.memory.ManagedMemoryUseCase;
+import org.apache.flink.metrics.Metric;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.hashmap.HashMapStateBackend;
@@ -31,10 +33,12 @@ import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.InstantiationUtil;
+import org.apache.flink.util.function.FunctionWithException;
 import org.flinkaccelerator.planner.FoundNode;
 import org.flinkaccelerator.planner.join.JoinExport;
 import org.flinkaccelerator.planner.join.JoinNode;
 import org.flinkaccelerator.planner.stage.SqlPlans;
+import org.flinkaccelerator.runtime.state.RegisteredMetrics;
 import org.flinkaccelerator.runtime.state.StockKeyedOperator;
 import org.flinkaccelerator.runtime.windowagg.RocksDbBackend;
 import org.flinkaccelerator.runtime.windowagg.WindowAggHarnesses;
@@ -192,13 +196,28 @@ public final class JoinHarnesses {
         /** The snapshot of {@code operator}, one subtask, after {@code events}. */
         public OperatorSubtaskState snapshotAfter(TwoInputStreamOperator<RowData, RowData, RowData> operator,
                 List<Event> events) throws Exception {
+            return after(operator, events, harness -> {
+                harness.prepareSnapshotPreBarrier(1);
+                return harness.snapshot(1, 1);
+            });
+        }
+
+        /** The metrics {@code operator} registered, by name, one subtask, after {@code events}. */
+        public Map<String, Metric> metricsAfter(TwoInputStreamOperator<RowData, RowData, RowData> operator,
+                List<Event> events) throws Exception {
+            return after(operator, events, harness -> RegisteredMetrics.of(harness.getOperator()));
+        }
+
+        /** What {@code read} takes of a one-subtask harness of {@code operator} after {@code events}. */
+        private <T> T after(TwoInputStreamOperator<RowData, RowData, RowData> operator, List<Event> events,
+                FunctionWithException<KeyedTwoInputStreamOperatorTestHarness<RowData, RowData, RowData, RowData>, T,
+                        Exception> read) throws Exception {
             try (var harness = harness(operator, 1, 0)) {
                 harness.open();
                 for (Event event : events) {
                     route(List.of(harness), event);
                 }
-                harness.prepareSnapshotPreBarrier(1);
-                return harness.snapshot(1, 1);
+                return read.apply(harness);
             }
         }
 

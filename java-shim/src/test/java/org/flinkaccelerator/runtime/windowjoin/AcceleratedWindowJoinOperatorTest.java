@@ -6,10 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Metric;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.util.ExceptionUtils;
 import org.flinkaccelerator.runtime.join.JoinHarnesses;
+import org.flinkaccelerator.runtime.state.RegisteredMetrics;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -22,7 +26,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * their order, watermarks) must be equal for INNER, LEFT, RIGHT, FULL, SEMI and ANTI joins and a
  * non-equi condition, for batches of one row, of a few and of thousands, checkpoint barriers at random
  * points, and a restore 1 -> 1 and after a rescale from 2 subtasks to 1 and 3; stock's state and
- * another query's are refused. The accelerated operator runs the descriptor the planner's export writes.
+ * another query's are refused; stock's metrics are registered, the late rows counted per input as
+ * stock counts them. The accelerated operator runs the descriptor the planner's export writes.
  */
 class AcceleratedWindowJoinOperatorTest {
 
@@ -75,6 +80,19 @@ class AcceleratedWindowJoinOperatorTest {
                         run[0], run[1]), "batch " + batch + ", " + run[0] + " -> " + run[1] + " subtasks");
             }
         }
+    }
+
+    /** Stock's metrics, the late rows counted per input ({@code leftNumLateRecordsDropped}, ...) as stock's. */
+    @Test
+    void registersStocksMetricsAndCountsLateRowsPerInputAsStock() throws Exception {
+        WindowJoinHarnesses.Planned planned = WindowJoinHarnesses.plan(WindowJoinHarnesses.join("", ""), "hashmap");
+        List<JoinHarnesses.Event> events = WindowJoinHarnesses.stream(planned, 29, 600, 4, 6_000);
+        Map<String, Metric> stock = planned.planned().metricsAfter(planned.planned().newStock(), events);
+        for (String late : List.of("leftNumLateRecordsDropped", "rightNumLateRecordsDropped")) {
+            assertTrue(stock.get(late) instanceof Counter counter && counter.getCount() > 0,
+                    "stock drops late rows of each input: " + late + " in " + stock.keySet());
+        }
+        RegisteredMetrics.assertStocksMetrics(stock, planned.planned().metricsAfter(planned.newAccelerated(7), events));
     }
 
     @Test
