@@ -2,6 +2,7 @@ package org.flinkaccelerator.planner;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
@@ -27,18 +28,27 @@ public record FoundNode<F>(ExecNode<?> node, F fields, FallbackReason stock) {
      * ({@link StockFields.Missing}) is found stock with that reason.
      */
     public static <F> List<FoundNode<F>> find(ExecNodeGraph graph, Class<?> type, Function<ExecNode<?>, F> read) {
-        return find(graph, type, read, node -> null);
+        return find(graph, Set.of(type), read);
     }
 
     /**
-     * As {@link #find(ExecNodeGraph, Class, Function)}, and in the same walk each other node {@code
+     * As {@link #find(ExecNodeGraph, Class, Function)} for a family of several node classes (the
+     * window aggregate's single and global phases), found in one walk.
+     */
+    public static <F> List<FoundNode<F>> find(ExecNodeGraph graph, Set<? extends Class<?>> types,
+            Function<ExecNode<?>, F> read) {
+        return find(graph, types, read, node -> null);
+    }
+
+    /**
+     * As {@link #find(ExecNodeGraph, Set, Function)}, and in the same walk each other node {@code
      * alsoStock} gives a reason for (the family's nodes it never accelerates), found stock with it.
      */
-    public static <F> List<FoundNode<F>> find(ExecNodeGraph graph, Class<?> type, Function<ExecNode<?>, F> read,
-            Function<ExecNode<?>, FallbackReason> alsoStock) {
+    public static <F> List<FoundNode<F>> find(ExecNodeGraph graph, Set<? extends Class<?>> types,
+            Function<ExecNode<?>, F> read, Function<ExecNode<?>, FallbackReason> alsoStock) {
         List<FoundNode<F>> out = new ArrayList<>();
         for (ExecNode<?> node : ExecNodes.reachable(graph)) {
-            if (node.getClass() == type) {
+            if (types.contains(node.getClass())) {
                 try {
                     out.add(new FoundNode<>(node, read.apply(node), null));
                 } catch (StockFields.Missing e) {

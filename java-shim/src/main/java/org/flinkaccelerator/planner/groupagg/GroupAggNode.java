@@ -39,7 +39,7 @@ public record GroupAggNode(ExecNode<?> node, int[] grouping, AggregateCall[] agg
      * the global phase of every two-phase one (which stays stock).
      */
     public static List<FoundNode<GroupAggNode>> find(ExecNodeGraph graph) {
-        return FoundNode.find(graph, StreamExecGroupAggregate.class, GroupAggNode::read,
+        return FoundNode.find(graph, Set.of(StreamExecGroupAggregate.class), GroupAggNode::read,
                 node -> GLOBAL_PHASES.contains(node.getClass()) ? new FallbackReason(GroupAggExport.AGGREGATES,
                         "two-phase (local/global) group aggregates, which 'table.optimizer.agg-phase-strategy' gives"
                         + " with mini-batch on, are not accelerated; only the one-phase group aggregate is") : null);

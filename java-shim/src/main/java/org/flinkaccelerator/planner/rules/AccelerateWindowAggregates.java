@@ -10,12 +10,13 @@ import org.apache.flink.table.planner.plan.logical.TimeAttributeWindowingStrateg
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.flinkaccelerator.AcceleratorOptions;
+import org.flinkaccelerator.planner.FoundNode;
 import org.flinkaccelerator.planner.report.AccelerationReport;
 import org.flinkaccelerator.planner.stage.FallbackReason;
 import org.flinkaccelerator.planner.windowagg.AcceleratedWindowAggExecNode;
 import org.flinkaccelerator.planner.windowagg.WindowAggExport;
-import org.flinkaccelerator.planner.windowagg.WindowAggFinder;
 import org.flinkaccelerator.planner.windowagg.WindowAggNode;
+import org.flinkaccelerator.planner.windowagg.WindowAggPhase;
 import org.flinkaccelerator.runtime.windowagg.WindowAggSpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,16 +44,16 @@ public final class AccelerateWindowAggregates implements RewriteRule {
         if (!config.get(AcceleratorOptions.WINDOW_AGGREGATE)) {
             return graph;
         }
-        List<WindowAggFinder.Found> found;
+        List<FoundNode<WindowAggNode>> found;
         try {
-            found = WindowAggFinder.find(graph);
+            found = WindowAggNode.find(graph);
         } catch (RuntimeException e) {
             LOG.warn("flink-accelerator: could not look for window aggregates; they run as stock Flink", e);
             return graph;
         }
         Set<String> names = new HashSet<>();
         List<String> summary = new ArrayList<>();
-        for (WindowAggFinder.Found aggregate : found) {
+        for (FoundNode<WindowAggNode> aggregate : found) {
             String name = StageNames.unique(baseName(aggregate.node()), names);
             WindowAggExport export = export(name, aggregate, config);
             AcceleratedWindowAggExecNode replacement = export.accelerated() ? replacement(aggregate, export, config)
@@ -77,7 +78,7 @@ public final class AccelerateWindowAggregates implements RewriteRule {
     }
 
     /** The node that runs {@code aggregate} accelerated, or null (logged) when it cannot be built. */
-    private static AcceleratedWindowAggExecNode replacement(WindowAggFinder.Found aggregate, WindowAggExport export,
+    private static AcceleratedWindowAggExecNode replacement(FoundNode<WindowAggNode> aggregate, WindowAggExport export,
             ReadableConfig config) {
         try {
             WindowAggNode fields = aggregate.fields();
@@ -100,16 +101,15 @@ public final class AccelerateWindowAggregates implements RewriteRule {
         }
     }
 
-    private static WindowAggExport export(String name, WindowAggFinder.Found aggregate, ReadableConfig config) {
+    private static WindowAggExport export(String name, FoundNode<WindowAggNode> aggregate, ReadableConfig config) {
         if (!aggregate.readable()) {
-            return new WindowAggExport(name, aggregate.phase(), null,
-                    List.of(new FallbackReason("exec node", aggregate.unreadable())));
+            return new WindowAggExport(name, WindowAggPhase.of(aggregate.node()), null, List.of(aggregate.stock()));
         }
         try {
             return WindowAggExport.of(name, aggregate.fields(), config);
         } catch (RuntimeException e) {
             LOG.warn("flink-accelerator: could not export window aggregate {}; it runs as stock Flink", name, e);
-            return new WindowAggExport(name, aggregate.phase(), null,
+            return new WindowAggExport(name, WindowAggPhase.of(aggregate.node()), null,
                     List.of(new FallbackReason("exec node", "exporting it failed: " + e)));
         }
     }

@@ -1,10 +1,13 @@
 package org.flinkaccelerator.planner.windowagg;
 
+import java.util.List;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.flink.table.planner.plan.logical.WindowingStrategy;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.apache.flink.table.runtime.groupwindow.NamedWindowProperty;
 import org.apache.flink.table.types.logical.RowType;
+import org.flinkaccelerator.planner.FoundNode;
 
 /**
  * What the export needs of one stock window aggregate node: the arguments its
@@ -26,8 +29,19 @@ public record WindowAggNode(ExecNode<?> node, WindowAggPhase phase, int[] groupi
         return (RowType) node.getOutputType();
     }
 
+    /**
+     * Every window aggregate reachable from the roots a sidecar could hold, each once, sinks first:
+     * stock's single phase ({@code StreamExecWindowAggregate}) and global phase
+     * ({@code StreamExecGlobalWindowAggregate}). The local phase is not looked for: it holds no
+     * state across checkpoints and stays stock.
+     */
+    public static List<FoundNode<WindowAggNode>> find(ExecNodeGraph graph) {
+        return FoundNode.find(graph, WindowAggPhase.nodeClasses(), WindowAggNode::read);
+    }
+
     /** Reads the node's fields; throws {@link StockFields.Missing} naming a field that is not there. */
-    static WindowAggNode read(ExecNode<?> node, WindowAggPhase phase) {
+    static WindowAggNode read(ExecNode<?> node) {
+        WindowAggPhase phase = WindowAggPhase.of(node);
         Class<?> owner = phase.nodeClass();
         int[] grouping = (int[]) StockFields.read(node, owner, "grouping");
         AggregateCall[] aggCalls = (AggregateCall[]) StockFields.read(node, owner, "aggCalls");

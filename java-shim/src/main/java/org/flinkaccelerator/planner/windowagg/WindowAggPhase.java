@@ -1,5 +1,6 @@
 package org.flinkaccelerator.planner.windowagg;
 
+import java.util.Set;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecGlobalWindowAggregate;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecWindowAggregate;
@@ -29,8 +30,13 @@ public enum WindowAggPhase {
         return nodeClass;
     }
 
+    /** The node classes of the phases, the window aggregates the accelerator considers. */
+    static Set<Class<? extends ExecNode<?>>> nodeClasses() {
+        return Set.of(SINGLE.nodeClass, GLOBAL.nodeClass);
+    }
+
     /** The phase of {@code node}, or null when it is no window aggregate the accelerator considers. */
-    static WindowAggPhase of(ExecNode<?> node) {
+    public static WindowAggPhase of(ExecNode<?> node) {
         for (WindowAggPhase phase : values()) {
             if (node.getClass() == phase.nodeClass) {
                 return phase;

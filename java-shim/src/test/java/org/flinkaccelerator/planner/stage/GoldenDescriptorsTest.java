@@ -16,6 +16,7 @@ import java.util.stream.Stream;
 import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.flinkaccelerator.AcceleratorOptions;
+import org.flinkaccelerator.planner.FoundNode;
 import org.flinkaccelerator.planner.replace.AcceleratedExecNode;
 import org.flinkaccelerator.planner.rules.AccelerateWindowAggregates;
 import org.flinkaccelerator.planner.segment.SinkChain;
@@ -24,7 +25,7 @@ import org.flinkaccelerator.planner.segment.SourceChain;
 import org.flinkaccelerator.planner.segment.SourceChainFinder;
 import org.flinkaccelerator.planner.substrait.FunctionRegistry;
 import org.flinkaccelerator.planner.windowagg.WindowAggExport;
-import org.flinkaccelerator.planner.windowagg.WindowAggFinder;
+import org.flinkaccelerator.planner.windowagg.WindowAggNode;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -80,7 +81,7 @@ class GoldenDescriptorsTest {
                 statements.append(line).append('\n');
             }
         }
-        List<WindowAggFinder.Found> found = WindowAggFinder.find(plans.plan(statements.toString()));
+        List<FoundNode<WindowAggNode>> found = WindowAggNode.find(plans.plan(statements.toString()));
         assertEquals(1, found.size(), "one window aggregate expected");
         String name = AccelerateWindowAggregates.baseName(found.get(0).node());
         compare(sql, WindowAggExport.of(name, found.get(0).fields(), plans.config()).toJson());

@@ -18,6 +18,7 @@ import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecGlobalWindowAggregate;
 import org.flinkaccelerator.AcceleratorOptions;
+import org.flinkaccelerator.planner.FoundNode;
 import org.flinkaccelerator.planner.GraphRewriter;
 import org.flinkaccelerator.planner.report.AccelerationReport;
 import org.flinkaccelerator.planner.rules.AccelerateWindowAggregates;
@@ -100,7 +101,7 @@ class AccelerateWindowAggregatesTest {
     void withTheOptionOnTheNodeIsReplacedOnTheSameInputEdgeAndReported() throws Exception {
         WindowAggPlans plans = plans(true);
         ExecNodeGraph graph = plans.plan(TUMBLE);
-        ExecNode<?> stock = WindowAggFinder.find(graph).get(0).node();
+        ExecNode<?> stock = WindowAggNode.find(graph).get(0).node();
         List<ExecNode<?>> stockConsumers = consumers(graph, stock);
         ExecEdge stockInput = stock.getInputEdges().get(0);
         AccelerationReport report = new AccelerationReport();
@@ -139,7 +140,7 @@ class AccelerateWindowAggregatesTest {
                 + "      \"protocol\": 1,\n      \"kind\": \"window_agg\",\n"), rendered);
         AccelerationReport marked = new AccelerationReport();
         ExecNodeGraph fresh = plans(true).plan(TUMBLE);
-        marked.windowAggregate("bids-window-agg", WindowAggFinder.find(fresh).get(0).node(), "{}", List.of(),
+        marked.windowAggregate("bids-window-agg", WindowAggNode.find(fresh).get(0).node(), "{}", List.of(),
                 "Accelerated[bids-window-agg]");
         String line = marked.render(fresh).lines().filter(l -> l.contains("GlobalWindowAggregate")).findFirst()
                 .orElseThrow();
@@ -150,7 +151,7 @@ class AccelerateWindowAggregatesTest {
     void aOnePhaseWindowAggregateIsReplacedWithItsRowtimeAsTime() {
         WindowAggPlans plans = plans(true).set("table.optimizer.agg-phase-strategy", "ONE_PHASE");
         ExecNodeGraph graph = plans.plan(TUMBLE);
-        WindowAggFinder.Found found = WindowAggFinder.find(graph).get(0);
+        FoundNode<WindowAggNode> found = WindowAggNode.find(graph).get(0);
         int rowtime = ((org.apache.flink.table.planner.plan.logical.TimeAttributeWindowingStrategy)
                 found.fields().windowing()).getTimeAttributeIndex();
         ExecNode<?> consumer = consumers(graph, found.node()).get(0);

@@ -23,6 +23,7 @@ import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.apache.flink.table.runtime.operators.window.tvf.common.WindowAggOperator;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
+import org.flinkaccelerator.planner.FoundNode;
 import org.flinkaccelerator.runtime.windowagg.AcceleratedWindowAggOperator;
 import org.flinkaccelerator.runtime.windowagg.WindowAggSpec;
 import org.junit.jupiter.api.Test;
@@ -56,7 +57,7 @@ class AcceleratedWindowAggExecNodeTest {
                 .set("table.exec.uid.generation", "ALWAYS");
         ExecNodeGraph graph = plans.plan(query("auction, bidder, window_start, window_end, COUNT(*), SUM(price)",
                 WindowAggExportTest.TUMBLE_10S, "auction, bidder, window_start, window_end"));
-        WindowAggFinder.Found found = WindowAggFinder.find(graph).get(0);
+        FoundNode<WindowAggNode> found = WindowAggNode.find(graph).get(0);
         WindowAggExport export = WindowAggExport.of("bids-window-agg", found.fields(), plans.plans().config());
         int timeIndex = ((TimeAttributeWindowingStrategy) found.fields().windowing()).getTimeAttributeIndex();
         RowType inputType = found.fields().inputType();

@@ -56,7 +56,7 @@ final class WindowAggPlans {
 
     /** The exports of every window aggregate of the plan, sinks first, each named "bids-window-agg". */
     List<WindowAggExport> exports(ExecNodeGraph graph) {
-        return WindowAggFinder.find(graph).stream()
+        return WindowAggNode.find(graph).stream()
                 .map(f -> WindowAggExport.of("bids-window-agg", f.fields(), plans.config())).toList();
     }
 

@@ -35,9 +35,10 @@ import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 import org.apache.flink.util.InstantiationUtil;
+import org.flinkaccelerator.planner.FoundNode;
 import org.flinkaccelerator.planner.stage.SqlPlans;
 import org.flinkaccelerator.planner.windowagg.WindowAggExport;
-import org.flinkaccelerator.planner.windowagg.WindowAggFinder;
+import org.flinkaccelerator.planner.windowagg.WindowAggNode;
 import org.flinkaccelerator.runtime.FieldGetters;
 import org.flinkaccelerator.sidecar.TestPython;
 
@@ -149,7 +150,7 @@ public final class WindowAggHarnesses {
                 .schema(schema).option("topic", "results").option("properties.bootstrap.servers", "localhost:9092")
                 .format("json").build());
         ExecNodeGraph graph = plans.plan("INSERT INTO results " + select + ";\n");
-        List<WindowAggFinder.Found> found = WindowAggFinder.find(graph);
+        List<FoundNode<WindowAggNode>> found = WindowAggNode.find(graph);
         if (found.size() != 1) {
             throw new IllegalStateException("expected one window aggregate, found " + found.size());
         }
