@@ -123,7 +123,9 @@ public final class AcceleratedGroupWindowOperator
         outCopier = getExecutionConfig().isObjectReuseEnabled() ? new RowDataSerializer(spec.outputType()) : null;
         timerService = getInternalTimerService(TIMERS, new TimeWindow.Serializer(), this);
         keySerializer = (RowDataSerializer) (TypeSerializer<?>) getKeyedStateBackend().getKeySerializer();
+        // As stock's WindowOperator.open.
         numLateRecordsDropped = lateRowsCounter(LATE_ELEMENTS_DROPPED, LATE_ELEMENTS_DROPPED_RATE);
+        registerWatermarkLatency(timerService);
     }
 
     // -- rows ------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.flinkaccelerator.runtime.state.RegisteredMetrics;
 import org.flinkaccelerator.runtime.state.RescaledRun;
 import org.flinkaccelerator.runtime.state.StockKeyedOperator;
 import org.flinkaccelerator.runtime.windowagg.WindowAggHarnesses;
@@ -26,7 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * output sequences (records with their timestamps, Flink's binary rows, watermarks) must be equal,
  * for batches of one row, of a few and of thousands, checkpoint barriers at random points, a
  * restore after 1 -> 1, 2 -> 1 and 2 -> 3 subtasks, and on RocksDB; the late rows counted are
- * those stock counts.
+ * those stock counts, and every metric stock registers is registered.
  */
 class AcceleratedGroupWindowOperatorTest {
     private static final int MAX_PARALLELISM = StockKeyedOperator.MAX_PARALLELISM;
@@ -55,6 +56,8 @@ class AcceleratedGroupWindowOperatorTest {
             assertEquals(stock, run(planned, accelerated, events, List.of()), window + ", batch " + batch);
             assertEquals(late, accelerated.getNumLateRecordsDropped().getCount(), "numLateRecordsDropped, batch "
                     + batch);
+            RegisteredMetrics.assertStocksMetrics(RegisteredMetrics.of(stockOperator),
+                    RegisteredMetrics.of(accelerated));
         }
     }
 
