@@ -130,11 +130,15 @@ def test_a_null_rowtime_fails_both_runs_on_the_same_row_or_it_is_a_mismatch(tmp_
     case = Case(name="c", path=tmp_path, script="", topics=("src", "dst"), inputs={"src": tmp_path},
                 formats={"src": "json", "dst": "json"}, expect_failure=True)
     runner = CompatRunner(None, None, None)
-    ours = RunOutcome(failure="StageFailedException: ... FlinkRowtimeNullError('the rowtime column is NULL in row 2')")
+    ours = RunOutcome(failure="StageFailedException: ... SinkRowtimeNullError: the rowtime column 'ts' is NULL in"
+                              " result row 2")
     npe = runner._compare(case, RunOutcome(failure="java.lang.NullPointerException"), ours)
     other = runner._compare(case, RunOutcome(failure="java.lang.ArithmeticException: / by zero"), ours)
+    not_null = runner._compare(case, RunOutcome(failure="EnforcerException: Column 'name' is NOT NULL, however, a"
+                                                        " null value is being written into it."), ours)
     assert (npe.status, npe.passed) == ("equivalent", True)
     assert (other.status, other.passed) == ("mismatch", False)
+    assert (not_null.status, not_null.passed) == ("mismatch", False), "stock failed on a NOT NULL column first"
 
 
 def test_a_row_flink_encodes_takes_flinks_key_unless_its_envelope_gives_one():

@@ -31,7 +31,7 @@ REJECTED_RECORD = "FormatError"
 #: Row failures the sidecar reproduces under its own name, by what stock Flink fails with on the same
 #: row: the Java exception, or for the not-null enforcer its message (2.x throws an EnforcerException,
 #: 1.20 a TableException, both saying this).
-SAME_ROW_FAILURES = {"FlinkRowtimeNullError": "NullPointerException",
+SAME_ROW_FAILURES = {"SinkRowtimeNullError": "NullPointerException",
                      "SinkNotNullError": "is NOT NULL, however, a null value is being written into it"}
 
 

@@ -119,7 +119,7 @@ def output_schema(descriptor: dict[str, Any]) -> pa.Schema:
     read), `MESSAGE` last."""
     if not is_rows_stage(descriptor):
         # Nullable whatever the sink declares: a NULL in a NOT NULL sink column is the not-null
-        # enforcer's to drop or fail on (the shim's SinkNotNullColumns, sidecar.sink_not_null).
+        # enforcer's to drop or fail on (the shim's SinkNotNullColumns, sidecar.sink_checks).
         return pa.schema([f.with_nullable(True) for f in table_fields(descriptor["encode"], descriptor.get("encode_key"))]
                          + [types.to_arrow_field(f["name"], types.parse(f["type"]))
                             for f in written_metadata(descriptor)])

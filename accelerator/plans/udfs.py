@@ -172,24 +172,6 @@ class FlinkLoneSurrogateError(ValueError):
         self.row = row
 
 
-class FlinkRowtimeNullError(ValueError):
-    """A NULL rowtime reached the sink; stock Flink's StreamRecordTimestampInserter fails the job on it."""
-
-    def __init__(self, result_row: int):
-        super().__init__(f"a NULL rowtime reaches the sink in result row {result_row} of this batch (counting only"
-                         f" rows the query keeps); stock Flink fails the job on this row as well (its sink copies"
-                         f" the rowtime into each record's timestamp). Give every event a time, or write the"
-                         f" column through CAST(... AS TIMESTAMP(3)) so it is no rowtime at the sink")
-        self.result_row = result_row
-
-
-def rowtime_not_null(ts: pa.Array) -> pa.Array:
-    """The rowtime unchanged; a NULL fails the batch, as it fails Flink's sink."""
-    if ts.null_count:
-        raise FlinkRowtimeNullError(pc.index(pc.is_null(ts), True).as_py())
-    return ts
-
-
 def timestamp_plus_millis(ts: pa.Array, millis: pa.Array) -> pa.StructArray:
     """Flink's TIMESTAMP (or TIMESTAMP_LTZ) plus a day-time INTERVAL of `millis` milliseconds:
     TimestampData.fromEpochMillis(ts.getMillisecond() + millis, ts.getNanoOfMillisecond()), the
@@ -228,7 +210,6 @@ def flink_udfs() -> list[ScalarUDF]:
     out.append(udf(substring, [pa.string(), pa.int32(), pa.int32()], pa.string(), "immutable", "flink_substring"))
     ts = timestamps.ARROW_TYPE
     out.append(udf(timestamp_literal, [pa.int64(), pa.int32()], ts, "immutable", "flink_timestamp"))
-    out.append(udf(rowtime_not_null, [ts], ts, "immutable", "flink_rowtime_not_null"))
     out.append(udf(extract, [ts, pa.int64(), pa.int64()], pa.int64(), "immutable", "flink_extract"))
     out.append(udf(timestamp_plus_millis, [ts, pa.int64()], ts, "immutable", "flink_timestamp_plus_millis"))
     out.append(udf(to_timestamp_ltz, [pa.int64(), pa.int64()], ts, "immutable", "flink_to_timestamp_ltz"))

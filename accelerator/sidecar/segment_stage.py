@@ -28,7 +28,8 @@ from accelerator.exchange.split import Exchange
 from accelerator.formats import FormatError, native_arrays, timestamps, types
 from accelerator.plans import read_fields, udfs
 from accelerator.plans.stage import MESSAGE, MESSAGE_FIELD, StagePlan, branch_plans, is_rows_stage, watermark_plan, written_metadata
-from accelerator.sidecar import kafka_rows, sink_not_null
+from accelerator.sidecar import kafka_rows
+from accelerator.sidecar.sink_checks import SinkChecks
 from accelerator.sidecar.stages import DescriptorError, register
 
 KIND = "segment"
@@ -145,8 +146,8 @@ class MessageEncoder:
         if encode_key:
             self._key_fields = list(encode_key["fields"])
             self._key_names = [f.name for f in types.parse(encode_key["row_type"]).fields]
-        #: The sink's NOT NULL columns Flink's not-null enforcer fails on (ERROR), in column order.
-        self._not_null = sink_not_null.columns(descriptor)
+        #: What Flink's sink fails on: a NULL in a NOT NULL column (ERROR), then a NULL rowtime.
+        self._checks = SinkChecks.of(descriptor)
         metadata = written_metadata(descriptor)
         #: The Kafka metadata the sink writes, handed through from the plan's result unchanged.
         self._metadata = [f["name"] for f in metadata]
@@ -156,7 +157,7 @@ class MessageEncoder:
     def encode(self, result: pa.RecordBatch) -> pa.RecordBatch:
         if result.num_rows == 0:
             return pa.RecordBatch.from_pylist([], schema=self.schema)
-        sink_not_null.check(result, self._not_null)
+        self._checks.check(result)
         rows = kafka_rows.project(result, self._value_fields, self._value_fields) if self._metadata else result
         if self._encode_key is None:
             columns = [self._encode_value(rows)]

@@ -165,13 +165,6 @@ def test_to_timestamp_ltz_gives_flinks_instant_or_null(precision, epochs):
     assert expected[-1] is None and None in expected[:-1], "values outside 0000-9999 give NULL"
 
 
-def test_rowtime_guard_passes_times_through_and_fails_on_null_as_flinks_sink_does():
-    times = column([(-62_167_219_200_000, 0), (253_402_300_799_999, 999_999)])
-    assert udfs.rowtime_not_null(times).equals(times)
-    with pytest.raises(udfs.FlinkRowtimeNullError, match="result row 1 of this batch"):
-        udfs.rowtime_not_null(column([(5, 0), None]))
-
-
 def test_datafusion_runs_every_timestamp_udf_on_the_struct_layout():
     ctx = SessionContext(SessionConfig().with_target_partitions(1))
     for function in udfs.flink_udfs():
@@ -179,14 +172,12 @@ def test_datafusion_runs_every_timestamp_udf_on_the_struct_layout():
     ts = column([(253_402_300_799_999, 999_999), None, (-62_135_596_800_000 + 3_723_004, 5006)])
     ctx.register_record_batches("t", [[pa.record_batch([ts, pa.array([1, None, 2], pa.int64())], names=["ts", "e"])]])
     out = ctx.sql("SELECT flink_timestamp(CAST(-62167219200000 AS BIGINT), CAST(999999 AS INT)) AS lit,"
-                  " flink_rowtime_not_null(flink_timestamp(CAST(1 AS BIGINT), CAST(2 AS INT))) AS guarded,"
                   " flink_extract(ts, CAST(86400000 AS BIGINT), CAST(3600000 AS BIGINT)) AS h,"
                   " flink_timestamp_plus_millis(ts, CAST(-1 AS BIGINT)) AS shifted,"
                   " flink_to_timestamp_ltz(e, CAST(1000 AS BIGINT)) AS ltz,"
                   " ts > flink_timestamp(CAST(253402300799999 AS BIGINT), CAST(999998 AS INT)) AS later"
                   " FROM t").to_arrow_table()
     assert pairs(out.column("lit").combine_chunks()) == [(-62_167_219_200_000, 999_999)] * 3
-    assert pairs(out.column("guarded").combine_chunks()) == [(1, 2)] * 3
     assert out.column("h").to_pylist() == [23, None, -22]
     assert pairs(out.column("shifted").combine_chunks()) == [(253_402_300_799_998, 999_999), None,
                                                              (-62_135_596_800_000 + 3_723_003, 5006)]

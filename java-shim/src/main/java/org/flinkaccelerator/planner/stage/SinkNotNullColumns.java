@@ -12,7 +12,6 @@ import org.apache.flink.table.api.config.ExecutionConfigOptions.NotNullEnforcer;
 import org.apache.flink.table.planner.calcite.FlinkTypeFactory;
 import org.apache.flink.table.planner.calcite.FlinkTypeSystem;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 import org.flinkaccelerator.planner.substrait.CalcProgram;
 
 /**
@@ -21,8 +20,9 @@ import org.flinkaccelerator.planner.substrait.CalcProgram;
  * DROP it drops the row, under ERROR it fails the job on the first such row, naming its first
  * NULL column. A stage reproduces DROP with a last filter keeping the rows whose NOT NULL columns
  * all hold a value, and ERROR by naming those columns in its descriptor ({@code not_null}), which
- * the sidecar checks in the plan's result the same way. A NOT NULL type is no guarantee (Flink's
- * json format hands NULL to a NOT NULL field), so every NOT NULL column is checked.
+ * the sidecar checks in the plan's result the same way, before the rowtime ({@link SinkChecks}). A
+ * NOT NULL type is no guarantee (Flink's json format hands NULL to a NOT NULL field), so every NOT
+ * NULL column is checked.
  */
 final class SinkNotNullColumns {
     private SinkNotNullColumns() {}
@@ -38,19 +38,11 @@ final class SinkNotNullColumns {
         return out;
     }
 
-    /**
-     * The reason the stage cannot reproduce the sink's constraint enforcer on rows of {@code
-     * sinkInput} (physical columns, then written metadata), or null when it can.
-     */
-    static String problem(RowType sinkRow, RowType sinkInput, ReadableConfig config) {
+    /** The reason the stage cannot reproduce the sink's constraint enforcer, or null when it can. */
+    static String problem(RowType sinkRow, ReadableConfig config) {
         String nested = NestedConstraintEnforcer.problem(config);
         if (nested != null && sinkRow.getChildren().stream().anyMatch(t -> !t.getChildren().isEmpty())) {
             return nested;
-        }
-        if (!of(sinkRow).isEmpty() && errors(config)
-                && sinkInput.getChildren().stream().anyMatch(LogicalTypeChecks::isRowtimeAttribute)) {
-            return "NOT NULL sink columns beside a rowtime column: Flink fails on a NULL in the former before it"
-                    + " checks the latter, which the stage does not reproduce yet";
         }
         return null;
     }

@@ -17,12 +17,12 @@ import org.flinkaccelerator.stage.ProtoJson;
  * "encode"}. A rows stage over a watermarked source has a {@code watermark} section (else null).
  * A rows stage over a source several operators read has one output per use: {@code plan} and
  * {@code output} are the first, {@code branches} the others (empty otherwise).
- * {@code notNull} (else empty) names the plan's result columns a NULL in which fails the stage, as
- * Flink's sink not-null enforcer fails the job under ERROR ({@link SinkNotNullColumns}).
+ * A stage that writes messages checks its result rows as Flink's sink does ({@code sinkChecks}: the
+ * NOT NULL columns, then the rowtime; {@link SinkChecks#NONE} otherwise).
  */
 public record StageDescriptor(String name, List<StageField> input, FormatSpec decode, KeySpec decodeKey, Plan plan,
         FormatSpec encode, KeySpec encodeKey, List<StageField> output, StageWatermark watermark,
-        List<StageBranch> branches, List<String> notNull) {
+        List<StageBranch> branches, SinkChecks sinkChecks) {
     /** Version of the descriptor layout; the sidecar refuses others. */
     public static final int PROTOCOL = 1;
     /** The sidecar's stage kind of a descriptor without {@code decode}: an encode stage. */
@@ -30,7 +30,7 @@ public record StageDescriptor(String name, List<StageField> input, FormatSpec de
 
     public StageDescriptor {
         branches = List.copyOf(branches);
-        notNull = notNull == null ? List.of() : List.copyOf(notNull);
+        sinkChecks = sinkChecks == null ? SinkChecks.NONE : sinkChecks;
         if (!branches.isEmpty() && (decode == null || encode != null)) {
             throw new IllegalArgumentException("only a rows stage has branches");
         }
@@ -39,7 +39,7 @@ public record StageDescriptor(String name, List<StageField> input, FormatSpec de
     /** A stage with one output. */
     public StageDescriptor(String name, List<StageField> input, FormatSpec decode, KeySpec decodeKey, Plan plan,
             FormatSpec encode, KeySpec encodeKey, List<StageField> output, StageWatermark watermark) {
-        this(name, input, decode, decodeKey, plan, encode, encodeKey, output, watermark, List.of(), List.of());
+        this(name, input, decode, decodeKey, plan, encode, encodeKey, output, watermark, List.of(), SinkChecks.NONE);
     }
 
     Map<String, Object> tree() {
@@ -73,11 +73,7 @@ public record StageDescriptor(String name, List<StageField> input, FormatSpec de
                 return branch;
             }).collect(Collectors.toList()));
         }
-        if (!notNull.isEmpty()) {
-            Map<String, Object> columns = new LinkedHashMap<>();
-            columns.put("columns", notNull);
-            out.put("not_null", columns);
-        }
+        sinkChecks.putInto(out);
         return out;
     }
 

@@ -90,7 +90,7 @@ public final class StageExporter {
             return new StageExport(name, null, reasons);
         }
         return new StageExport(name, new StageDescriptor(name, source.input(), source.decode(), source.decodeKey(),
-                plan, sink.encode(), sink.encodeKey(), sink.output(), null, List.of(), sink.notNull()), List.of());
+                plan, sink.encode(), sink.encodeKey(), sink.output(), null, List.of(), sink.checks()), List.of());
     }
 
     /**
@@ -170,7 +170,7 @@ public final class StageExporter {
             }
             if (problems.isEmpty()) {
                 StageDescriptor descriptor = new StageDescriptor(name, RowsOutput.columns(input), null, null, plan,
-                        sink.encode(), sink.encodeKey(), sink.output(), null, List.of(), sink.notNull());
+                        sink.encode(), sink.encodeKey(), sink.output(), null, List.of(), sink.checks());
                 return new EncodeExport(new StageExport(name, descriptor, List.of()), chain.size() - first, stoppedBy,
                         LoneSurrogateColumns.of(input.getFieldCount(), read, sinkFormats));
             }
@@ -226,10 +226,11 @@ public final class StageExporter {
      * {@code encodeKey}, else null), the output fields (value bytes, then key bytes, then the
      * written metadata columns, handed through) and the names of the plan's result columns (the
      * physical columns, then the written metadata keys); Flink's not-null enforcer as a last
-     * filter (DROP, else null) or as the result columns the sidecar checks (ERROR, else empty).
+     * filter (DROP, else null), and what the sidecar checks in each result row as Flink's sink does
+     * (the NOT NULL columns under ERROR, then the rowtime).
      */
     private record SinkSide(RowType row, FormatSpec encode, KeySpec encodeKey, List<StageField> output,
-            List<String> planNames, CalcProgram notNullFilter, List<String> notNull) {
+            List<String> planNames, CalcProgram notNullFilter, SinkChecks checks) {
         /** The stage's programs: {@code calcs}, then the not-null enforcer's filter when it has one. */
         List<CalcProgram> withEnforcer(List<CalcProgram> calcs) {
             if (notNullFilter == null) {
@@ -270,7 +271,7 @@ public final class StageExporter {
         }
         checkTypes(new RowType(metadata.fields()), sinkWhere, reasons);
         RowType sinkInput = (RowType) sink.getInputEdges().get(0).getOutputType();
-        String notNull = SinkNotNullColumns.problem(sinkRow, sinkInput, config);
+        String notNull = SinkNotNullColumns.problem(sinkRow, config);
         if (notNull != null) {
             reasons.add(new FallbackReason(sinkWhere, notNull));
         }
@@ -295,7 +296,8 @@ public final class StageExporter {
         List<String> planNames = new ArrayList<>(sinkRow.getFieldNames());
         planNames.addAll(metadata.keys());
         return new SinkSide(sinkRow, encode, encodeKey, output, planNames,
-                SinkNotNullColumns.dropFilter(sinkRow, sinkInput, config), SinkNotNullColumns.checked(sinkRow, config));
+                SinkNotNullColumns.dropFilter(sinkRow, sinkInput, config), new SinkChecks(
+                        SinkNotNullColumns.checked(sinkRow, config), SinkRowtimeColumn.of(sink, planNames, config)));
     }
 
     /**
@@ -333,7 +335,8 @@ public final class StageExporter {
             plans.add(new StageBranch(branch.plan(), RowsOutput.fields(branch.rows())));
         }
         StageDescriptor descriptor = new StageDescriptor(name, source.input(), source.decode(), source.decodeKey(),
-                plans.get(0).plan(), null, null, plans.get(0).output(), watermark, plans.subList(1, plans.size()), List.of());
+                plans.get(0).plan(), null, null, plans.get(0).output(), watermark, plans.subList(1, plans.size()),
+                SinkChecks.NONE);
         return new RowsExport(new StageExport(name, descriptor, List.of()), exported,
                 source.watermark() == null ? null : source.watermark().spec());
     }

@@ -17,7 +17,6 @@ import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 
 /**
  * The Substrait plan of a segment's Calc chain: read the table {@value #DECODED}, then for each
@@ -27,8 +26,6 @@ import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 public final class SegmentPlanBuilder {
     /** The table the sidecar registers each decoded batch as. */
     public static final String DECODED = "decoded";
-    /** The sidecar UDF that fails on a NULL rowtime reaching the sink, as Flink does. */
-    static final String ROWTIME_NOT_NULL = "flink_rowtime_not_null";
 
     private final FunctionRegistry registry;
 
@@ -47,14 +44,13 @@ public final class SegmentPlanBuilder {
         FunctionAnchors anchors = new FunctionAnchors();
         ExpressionConverter converter = new ExpressionConverter(registry, anchors);
         Rel rel = calcs(read(decoded), decoded.getFieldCount(), false, calcs, outputNames.size(), converter);
-        rel = guardRowtime(rel, output, converter);
         return plan(rel, rootNames(outputNames, output), anchors);
     }
 
     /**
      * The plan of a rows stage: as {@link #build}, but the decoded table's last column
      * ({@code carried}, the message index) is no input of the Calcs; every projection passes it
-     * on, so it ends the output row. No rowtime guard: the rows go to stock operators, not a sink.
+     * on, so it ends the output row.
      *
      * @param decoded the decoded table's columns, {@code carried} last
      * @param output the row the stock operators get (without {@code carried})
@@ -106,29 +102,6 @@ public final class SegmentPlanBuilder {
             names.addAll(depthFirstNames(output.getTypeAt(i)));
         }
         return names;
-    }
-
-    /**
-     * A rowtime attribute reaching a table sink goes through Flink's StreamRecordTimestampInserter,
-     * which fails the job on a NULL rowtime; {@value #ROWTIME_NOT_NULL} fails the batch the same way.
-     * The value itself is written unchanged.
-     */
-    private static Rel guardRowtime(Rel input, RowType output, ExpressionConverter converter) {
-        boolean any = output.getChildren().stream().anyMatch(LogicalTypeChecks::isRowtimeAttribute);
-        if (!any) {
-            return input;
-        }
-        ProjectRel.Builder project = ProjectRel.newBuilder().setInput(input);
-        RelCommon.Emit.Builder emit = RelCommon.Emit.newBuilder();
-        int width = output.getFieldCount();
-        for (int i = 0; i < width; i++) {
-            LogicalType type = output.getTypeAt(i);
-            Expression column = ExpressionConverter.field(i);
-            project.addExpressions(LogicalTypeChecks.isRowtimeAttribute(type)
-                    ? converter.call(Urns.FLINK, ROWTIME_NOT_NULL, type, List.of(column)) : column);
-            emit.addOutputMapping(width + i);
-        }
-        return Rel.newBuilder().setProject(project.setCommon(RelCommon.newBuilder().setEmit(emit))).build();
     }
 
     private static Rel read(RowType decoded) {

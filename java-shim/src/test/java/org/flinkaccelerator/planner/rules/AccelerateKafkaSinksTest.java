@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.BitSet;
 import java.util.List;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecCalc;
@@ -171,6 +173,33 @@ class AccelerateKafkaSinksTest {
         assertTrue(input(encode).getOutputType().getChildren().stream()
                 .anyMatch(t -> t.getTypeRoot() == LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE),
                 input(encode).getOutputType().asSummaryString());
+    }
+
+    /** Nexmark q18's shape: an event-time deduplication into an upsert sink (its key NOT NULL), then {@code select}. */
+    private static String lastRowPerKey(String select) {
+        return "CREATE TABLE events (k STRING, v DOUBLE, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND)"
+                + " WITH ('connector' = 'kafka', 'topic' = 'events', 'properties.bootstrap.servers' = 'localhost:9092',"
+                + " 'format' = 'json');\n"
+                + "CREATE TABLE latest (k STRING, v DOUBLE NOT NULL, ts TIMESTAMP(3), PRIMARY KEY (k) NOT ENFORCED) WITH"
+                + " ('connector' = 'upsert-kafka', 'topic' = 'latest', 'properties.bootstrap.servers' = 'localhost:9092',"
+                + " 'key.format' = 'json', 'value.format' = 'json');\n"
+                + "INSERT INTO latest SELECT " + select + " FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts"
+                + " DESC) AS rn FROM events) WHERE rn = 1;";
+    }
+
+    @Test
+    void notNullColumnsBesideARowtimeAreCheckedAndTheRowtimeWhereFlinksSinkFailsOnANullOne() throws Exception {
+        AcceleratedExecNode afterDedup = encodeStage(lastRowPerKey("k, v, ts"));
+        JsonNode rows = new ObjectMapper().readTree(afterDedup.spec().descriptorJson());
+        assertEquals("[\"k\",\"v\"]", rows.path("not_null").path("columns").toString(), rows.toString());
+        assertTrue(rows.path("rowtime").isMissingNode(), "the deduplication hands Flink's sink BinaryRowData, whose"
+                + " NULL TIMESTAMP(3) reads as epoch 0: stock writes the row, so the stage does not check it");
+
+        AcceleratedExecNode afterCalc = encodeStage(lastRowPerKey("k, v * 2, ts"));
+        JsonNode projected = new ObjectMapper().readTree(afterCalc.spec().descriptorJson());
+        assertEquals("\"ts\"", projected.path("rowtime").path("column").toString(), "a projecting Calc's row holds a"
+                + " NULL rowtime as null, on which Flink's sink fails: " + projected);
+        assertEquals("[\"k\",\"v\"]", projected.path("not_null").path("columns").toString());
     }
 
     @Test

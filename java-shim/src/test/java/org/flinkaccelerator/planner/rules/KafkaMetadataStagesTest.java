@@ -70,6 +70,25 @@ class KafkaMetadataStagesTest {
     }
 
     @Test
+    void notNullSinkColumnsBesideARowtimeAreCheckedBeforeItInTheSidecar() throws Exception {
+        String script = "CREATE TABLE events (id INT, name STRING, ts TIMESTAMP(3),"
+                + " WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH (" + KAFKA + ", 'topic' = 'src',"
+                + " 'scan.startup.mode' = 'earliest-offset');\n"
+                + "CREATE TABLE dst (id INT NOT NULL, name STRING, ts TIMESTAMP(3)) WITH (" + KAFKA
+                + ", 'topic' = 'dst');\nINSERT INTO dst SELECT id, name, ts FROM events;";
+        JsonNode checked = descriptor(rewrite(new SqlPlans(), script));
+        assertEquals("[\"id\"]", checked.path("not_null").path("columns").toString());
+        assertEquals("\"ts\"", checked.path("rowtime").path("column").toString(),
+                "Flink's timestamp inserter fails on a NULL rowtime after the enforcer");
+        assertFalse(checked.path("plan").toString().contains("rowtime"), "the sidecar checks it, not the plan");
+
+        JsonNode disabled = descriptor(rewrite(
+                new SqlPlans().set("table.exec.sink.rowtime-inserter", "DISABLED"), script));
+        assertTrue(disabled.path("rowtime").isMissingNode(), "no inserter, no check: " + disabled);
+        assertEquals("[\"id\"]", disabled.path("not_null").path("columns").toString());
+    }
+
+    @Test
     void nestedConstraintsOtherThanIgnoredKeepTheSegmentStock() {
         SqlPlans plans = new SqlPlans().set("table.exec.sink.nested-constraint-enforcer", "ROWS");
         ExecNodeGraph graph = plans.plan(SOURCE
