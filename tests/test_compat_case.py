@@ -82,6 +82,15 @@ def test_the_fallback_reasons_can_differ_on_a_named_flink_line(tmp_path, monkeyp
     assert cases.load(folder).fallback_reasons == ("async state",)
 
 
+def test_the_operators_that_must_run_accelerated_can_differ_on_a_named_flink_line(tmp_path, monkeypatch):
+    yaml_text = 'accelerated_operators: [orders-over-agg]\naccelerated_operators_on_flink: {"1.20": []}\n'
+    folder = make_case(tmp_path, yaml_text=yaml_text, src='"x"\n', side='{"a": 1}\n')
+    monkeypatch.setenv("ACCELERATOR_FLINK_VERSION", "1.20.3")
+    assert cases.load(folder).accelerated_operators == ()
+    monkeypatch.setenv("ACCELERATOR_FLINK_VERSION", "2.3.0")
+    assert cases.load(folder).accelerated_operators == ("orders-over-agg",)
+
+
 def test_whether_stock_flink_must_fail_can_differ_on_a_named_flink_line(tmp_path, monkeypatch):
     yaml_text = 'expect_failure: true\nexpect_failure_on_flink: {"1.20": false}\n'
     folder = make_case(tmp_path, yaml_text=yaml_text, src='"x"\n', side='{"a": 1}\n')

@@ -13,7 +13,8 @@ from accelerator.testing import locations, sql
 
 CASE_KEYS = {"partitions", "wrapped", "ordered", "compare", "tolerate", "expect", "expect_on_flink", "expect_failure",
              "expect_failure_on_flink",
-             "bad_record", "notes", "timestamps", "accelerated_operators", "batch_exchanges", "fallback_reasons", "fallback_reasons_on_flink",
+             "bad_record", "notes", "timestamps", "accelerated_operators",
+             "accelerated_operators_on_flink", "batch_exchanges", "fallback_reasons", "fallback_reasons_on_flink",
              "not_applicable_on_flink"}
 COMPARE_MODES = ("messages", "final")
 ACCELERATION_LEVELS = ("accelerated", "partial", "stock")
@@ -106,7 +107,7 @@ def load(path: Path) -> Case:
                 expect_failure=bool(_for_this_release(settings, "expect_failure") or False),
                 bad_record=_bad_record(settings.get("bad_record"), path),
                 timestamps=bool(settings.get("timestamps", False)),
-                accelerated_operators=tuple(str(n) for n in settings.get("accelerated_operators") or ()),
+                accelerated_operators=tuple(str(n) for n in _for_this_release(settings, "accelerated_operators") or ()),
                 batch_exchanges=int(settings.get("batch_exchanges", 0)),
                 fallback_reasons=tuple(str(r) for r in _for_this_release(settings, "fallback_reasons") or ()),
                 not_applicable=_not_applicable(settings.get("not_applicable_on_flink"), path),

@@ -1,6 +1,7 @@
 SET 'accelerator.group-aggregate.enabled' = 'true';
 SET 'accelerator.exchange.batched.enabled' = 'true';
 SET 'parallelism.default' = '2';
+SET 'table.exec.sink.require-on-conflict' = 'false';
 CREATE TABLE events (k STRING, i INT, d DATE, x BIGINT) WITH (
   'connector' = 'kafka', 'topic' = '${topic:events}', 'properties.bootstrap.servers' = '${bootstrap}',
   'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'json');

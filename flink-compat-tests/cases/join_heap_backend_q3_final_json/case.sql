@@ -1,4 +1,5 @@
 SET 'accelerator.join.enabled' = 'true';
+SET 'table.exec.sink.require-on-conflict' = 'false';
 CREATE TABLE auctions (id BIGINT, item STRING, seller BIGINT, category INT, price BIGINT) WITH (
   'connector' = 'kafka', 'topic' = '${topic:auctions}', 'properties.bootstrap.servers' = '${bootstrap}',
   'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'json');

@@ -93,10 +93,10 @@ public record OverAggExport(String name, Map<String, Object> descriptor, List<Fa
                     + " ordered by an event-time attribute is"));
         }
         if (node.unboundedOverVersion() != OVER_VERSION) {
-            reasons.add(new FallbackReason(WINDOW, "'" + OVER_VERSION_OPTION + "' is "
-                    + node.unboundedOverVersion() + " for this node, so stock Flink runs the version "
-                    + node.unboundedOverVersion() + " OVER function; only version " + OVER_VERSION
-                    + " (RowTimeUnboundedPrecedingOverFunctionV2, the default) is accelerated"));
+            reasons.add(new FallbackReason(WINDOW, "stock Flink runs its version " + node.unboundedOverVersion()
+                    + " OVER function for this node ('" + OVER_VERSION_OPTION + "' is " + node.unboundedOverVersion()
+                    + ", or this Flink line has no other, as 1.20); only version " + OVER_VERSION
+                    + " (RowTimeUnboundedPrecedingOverFunctionV2, Flink 2's default) is accelerated"));
         }
         long retention = StatefulFields.stateRetentionMillis(List.of(), config);
         if (retention > 0) {

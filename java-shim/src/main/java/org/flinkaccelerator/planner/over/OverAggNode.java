@@ -16,7 +16,8 @@ import org.flinkaccelerator.planner.windowagg.StockFields;
  *
  * @param overSpec the partition, the window groups (sort, ROWS or RANGE, bounds, aggregate calls) and the constants
  * @param unboundedOverVersion {@code table.exec.unbounded-over.version} as the node was made with it: 2
- *     runs {@code RowTimeUnboundedPrecedingOverFunctionV2}, 1 the older functions
+ *     runs {@code RowTimeUnboundedPrecedingOverFunctionV2}, 1 the older functions; 1 on Flink 1.20, whose
+ *     node has no such field because the older functions are all it has
  */
 public record OverAggNode(ExecNode<?> node, OverSpec overSpec, int unboundedOverVersion) {
 
@@ -36,7 +37,8 @@ public record OverAggNode(ExecNode<?> node, OverSpec overSpec, int unboundedOver
 
     static OverAggNode read(ExecNode<?> node) {
         Class<?> owner = StreamExecOverAggregate.class;
-        return new OverAggNode(node, (OverSpec) StockFields.read(node, owner, "overSpec"),
-                (Integer) StockFields.read(node, owner, "unboundedOverVersion"));
+        int version = StockFields.has(owner, "unboundedOverVersion")
+                ? (Integer) StockFields.read(node, owner, "unboundedOverVersion") : 1;
+        return new OverAggNode(node, (OverSpec) StockFields.read(node, owner, "overSpec"), version);
     }
 }

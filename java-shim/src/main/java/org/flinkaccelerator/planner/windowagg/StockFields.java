@@ -18,6 +18,16 @@ public final class StockFields {
         }
     }
 
+    /** Whether this Flink's {@code owner} declares the field at all (a line without it has no such setting). */
+    public static boolean has(Class<?> owner, String name) {
+        try {
+            owner.getDeclaredField(name);
+            return true;
+        } catch (NoSuchFieldException e) {
+            return false;
+        }
+    }
+
     public static Object read(Object node, Class<?> owner, String name) {
         try {
             Field field = owner.getDeclaredField(name);
