@@ -25,7 +25,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import pyarrow as pa
 
 from accelerator.join.matches import Emission
 from accelerator.join.spec import LEFT, RIGHT, JoinSpec
@@ -45,16 +44,6 @@ class OuterEmission:
     kinds: np.ndarray
     left: np.ndarray
     right: np.ndarray
-
-
-def null_keyed(spec: JoinSpec, batch: pa.RecordBatch, sides: np.ndarray) -> np.ndarray:
-    """Per batch row, whether its key has a NULL at a position the join compares with `=`."""
-    out = np.zeros(batch.num_rows, dtype=bool)
-    for side in (LEFT, RIGHT):
-        names = spec.side_schema(side).names
-        for position in spec.null_filtered[side]:
-            out |= (sides == side) & batch.column(names[position]).is_null().to_numpy(zero_copy_only=False)
-    return out
 
 
 def resolve(spec: JoinSpec, state: JoinState, sides: np.ndarray, own_places: np.ndarray, new_rows: tuple[int, int],

@@ -122,7 +122,7 @@ class JoinStage:
         """Each batch row's associated records (`candidates` the condition holds for, none for a row
         whose key has a NULL where the join compares with `=`), each row's place in its side's state
         and how many new distinct rows each side gets."""
-        joins = ~outer.null_keyed(self.spec, batch, sides)[candidates.rows]
+        joins = ~self.spec.null_keyed(batch, sides)[candidates.rows]
         keep = joins if keep is None else keep & joins
         pairs = matches.Emission(candidates.rows[keep], candidates.left[keep], candidates.right[keep])
         own_places = np.zeros(len(sides), dtype=np.int64)

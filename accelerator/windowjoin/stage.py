@@ -71,7 +71,7 @@ class WindowJoinStage:
         groups, count = self._groups(fired)
         sides = fired.column(SIDE).to_numpy().astype(np.int64)
         left, right = emission.candidates(groups, sides, count)
-        matched = ~self._null_keyed(fired, sides)[left]
+        matched = ~self.spec.null_keyed(fired, sides)[left]
         if self.condition is not None and len(left):
             matched &= self.condition.holds(self._joined(fired, left, right))
         out = emission.emit(self.spec.join_type, groups, sides, left, right, matched)
@@ -97,21 +97,10 @@ class WindowJoinStage:
         groups[order] = np.cumsum(new) - 1
         return groups, int(new.sum())
 
-    def _null_keyed(self, fired: pa.Table, sides: np.ndarray) -> np.ndarray:
-        """Per row, whether its key has a NULL where the join compares with `=`: stock's null
-        filter rejects every pair of its key (its window's rows share the key)."""
-        out = np.zeros(fired.num_rows, dtype=bool)
-        for side in (LEFT, RIGHT):
-            names = self.spec.side_names(side)
-            for index in self.spec.null_filtered[side]:
-                nulls = fired.column(names[index]).is_null().to_numpy(zero_copy_only=False)
-                out |= (sides == side) & nulls
-        return out
-
     def _side_values(self, fired: pa.Table, side: int, rows: np.ndarray) -> list[pa.ChunkedArray]:
         """One input's fields of the output rows: its rows at `rows`, NULLs where emission.NULL."""
         at = pa.array(rows, pa.int64(), mask=rows == emission.NULL)
-        return [fired.column(name).take(at) for name in self.spec.side_names(side)]
+        return [fired.column(name).take(at) for name in self.spec.side_schema(side).names]
 
     def _joined(self, fired: pa.Table, left: np.ndarray, right: np.ndarray) -> pa.RecordBatch:
         columns = self._side_values(fired, LEFT, left) + self._side_values(fired, RIGHT, right)
