@@ -13,16 +13,9 @@ top costs; `--snapshot` also times a checkpoint's snapshot and its restore.
 
 from __future__ import annotations
 
-import argparse
-import cProfile
-import pstats
-import time
-
-import pyarrow as pa
-
 import accelerator.sidecar.stages  # noqa: F401  (registers the kinds)
 from accelerator.dedup.stage import DedupStage
-from nexmark_bids import BID_FIELDS, RESTORE, TRANSPORT, batches, bids
+from nexmark_bids import BID_FIELDS, TRANSPORT, bid_arguments, measure
 
 KEY = ("bidder", "auction")
 
@@ -35,50 +28,12 @@ def descriptor(order: str, update_before: bool) -> dict:
             "state": {"format": 1, "fingerprint": "ab" * 32}}
 
 
-def measure(events: int, batch_rows: int, order: str, update_before: bool, profile: bool, snapshot: bool) -> None:
-    stage = DedupStage(descriptor(order, update_before))
-    rows = bids(events)
-    work = batches(rows, KEY, stage.spec.input_schema, batch_rows)
-    profiler = cProfile.Profile(time.process_time) if profile else None
-    emitted = 0
-    start = time.process_time()
-    if profiler:
-        profiler.enable()
-    for batch in work:
-        emitted += stage.process(batch).num_rows
-    if profiler:
-        profiler.disable()
-    cpu = time.process_time() - start
-    print(f"deduplicate (q18, {order}): {rows.num_rows:,} bids of {events:,} events in batches of {batch_rows:,}:"
-          f" {emitted:,} rows emitted, {stage.state.entries:,} keys held, {cpu:.2f} CPU-s,"
-          f" {cpu / rows.num_rows * 1e6:.2f} CPU-s per million rows", flush=True)
-    if snapshot:
-        _snapshot_and_restore(stage, order, update_before)
-    if profiler:
-        pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
-
-
-def _snapshot_and_restore(stage: DedupStage, order: str, update_before: bool) -> None:
-    start = time.process_time()
-    state = stage.snapshot(pa.RecordBatch.from_pylist([]))
-    taken = time.process_time() - start
-    fresh = DedupStage(descriptor(order, update_before))
-    request = state.replace_schema_metadata({**state.schema.metadata, **RESTORE})
-    start = time.process_time()
-    fresh.restore(request)
-    print(f"  snapshot of {state.num_rows:,} rows {taken:.2f} CPU-s, restore {time.process_time() - start:.2f} CPU-s")
-
-
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--events", type=int, default=1_000_000)
-    parser.add_argument("--batch", type=int, default=5_000)
+    parser = bid_arguments(__doc__, "q18")
     parser.add_argument("--order", choices=("rowtime", "proctime"), default="rowtime")
-    parser.add_argument("--update-before", action="store_true", help="emit -U rows too (q18's upsert sink does not)")
-    parser.add_argument("--profile", action="store_true", help="print cProfile's top costs")
-    parser.add_argument("--snapshot", action="store_true", help="also time one snapshot and its restore")
     args = parser.parse_args()
-    measure(args.events, args.batch, args.order, args.update_before, args.profile, args.snapshot)
+    measure(f"deduplicate (q18, {args.order})", lambda: DedupStage(descriptor(args.order, args.update_before)), KEY,
+            args)
 
 
 if __name__ == "__main__":

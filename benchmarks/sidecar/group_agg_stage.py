@@ -17,20 +17,13 @@ BIGINT, as Flink writes them.
 
 from __future__ import annotations
 
-import argparse
-import cProfile
-import pstats
-import time
-
 import numpy as np
 import pyarrow as pa
 
 import accelerator.sidecar.stages  # noqa: F401  (registers the kinds)
 from accelerator.groupagg.stage import GroupAggStage
 from cpu_clock import CpuClock
-
-UPDATE = {b"accelerator.call": b"update", b"accelerator.state_budget": str(1 << 34).encode()}
-
+from stage_bench import CpuRun, arguments, call_metadata, key_bytes
 
 #: q16's price ranges: FILTER (WHERE price < 10000), [10000, 1000000) and >= 1000000.
 RANGES = ("$f1", "$f2", "$f3")
@@ -58,13 +51,6 @@ def _descriptor(distinct: bool, plain_counts: bool) -> dict:
             "state": {"format": 2, "fingerprint": "ab" * 32}}
 
 
-def _key_bytes(ids: np.ndarray) -> pa.Array:
-    """Each id as a BinaryRowData of one BIGINT field (8 header bytes, then the long)."""
-    raw = np.zeros((len(ids), 2), dtype=np.int64)
-    raw[:, 1] = ids
-    return pa.array([r.tobytes() for r in raw], pa.binary())
-
-
 def _batches(stage: GroupAggStage, rows: int, batch_rows: int, keys: int, hot: float,
              seed: int = 7) -> list[pa.RecordBatch]:
     rng = np.random.default_rng(seed)
@@ -77,13 +63,14 @@ def _batches(stage: GroupAggStage, rows: int, batch_rows: int, keys: int, hot: f
     for start in range(0, rows, batch_rows):
         key_ids = ids[start:start + batch_rows]
         price = prices[start:start + batch_rows]
-        columns = [_key_bytes(key_ids), pa.array(key_ids % 128, pa.int32()), pa.array(price, pa.int64())]
+        columns = [key_bytes(key_ids), pa.array(key_ids % 128, pa.int32()), pa.array(price, pa.int64())]
         if distinct:
             columns += [pa.array(bidders[start:start + batch_rows], pa.int64()),
                         pa.array(auctions[start:start + batch_rows], pa.int64()),
                         pa.array(price < 10_000), pa.array((price >= 10_000) & (price < 1_000_000)),
                         pa.array(price >= 1_000_000)]
-        out.append(pa.RecordBatch.from_arrays(columns, schema=stage.spec.input_schema).replace_schema_metadata(UPDATE))
+        out.append(pa.RecordBatch.from_arrays(columns, schema=stage.spec.input_schema)
+                   .replace_schema_metadata(call_metadata(b"update")))
     return out
 
 
@@ -91,33 +78,23 @@ def measure(rows: int, batch_rows: int, keys: int, hot: float, profile: bool, di
             plain_counts: bool) -> None:
     stage = GroupAggStage(_descriptor(distinct, plain_counts))
     batches = _batches(stage, rows, batch_rows, keys, hot)
-    slots_clock = CpuClock()
-    profiler = cProfile.Profile() if profile else None
-    if profiler:
-        profiler.enable()
-    start = time.process_time()
-    with slots_clock.timing(stage.state.key_slots, "slots"):
+    with CpuRun(profile) as run, CpuClock().timing(stage.state.key_slots, "slots") as slots_clock:
         emitted = sum(stage.process(b).num_rows for b in batches)
-    cpu = time.process_time() - start
-    if profiler:
-        profiler.disable()
     shape = ("q16 without DISTINCT" if plain_counts else "q16") if distinct else "COUNT(*), SUM"
     held = sum(len(a.entries) for a in stage.state.distinct.arguments)
     print(f"group_agg ({shape}): {rows:,} rows in batches of {batch_rows:,}, {keys:,} keys, {hot:.0%} hot: {emitted:,} rows emitted,"
-          f" {stage.state.entries:,} keys and {held:,} distinct values held, {cpu:.2f} CPU-s, {cpu / rows * 1e6:.2f} CPU-s per million rows,"
+          f" {stage.state.entries:,} keys and {held:,} distinct values held, {run.per_million(rows)},"
           f" {slots_clock.seconds / rows * 1e6:.2f} of them finding slots",
           flush=True)
-    if profiler:
-        pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
+    run.print_profile()
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = arguments(__doc__)
     parser.add_argument("--rows", type=int, default=400_000)
     parser.add_argument("--batch", type=int, default=1_000)
     parser.add_argument("--keys", type=int, default=20_000)
     parser.add_argument("--hot", type=float, default=0.0, help="the share of rows on 10 hot keys")
-    parser.add_argument("--profile", action="store_true", help="print cProfile's top costs")
     parser.add_argument("--distinct", action="store_true", help="Nexmark q16's COUNT(DISTINCT) aggregates")
     parser.add_argument("--plain-counts", action="store_true", help="with --distinct: the same COUNTs without DISTINCT")
     args = parser.parse_args()

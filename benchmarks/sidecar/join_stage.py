@@ -25,11 +25,6 @@ part; a TIMESTAMP(3) as its epoch milliseconds), its `$key` the key's.
 
 from __future__ import annotations
 
-import argparse
-import cProfile
-import pstats
-import time
-
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -37,10 +32,10 @@ import pyarrow.compute as pc
 import accelerator.sidecar.stages  # noqa: F401  (registers the kinds)
 from accelerator.bench import nexmark
 from accelerator.join.stage import JoinStage
+from stage_bench import CpuRun, arguments, call_metadata
 
 TRANSPORT = [{"name": "$key", "type": "VARBINARY(2147483647) NOT NULL"}, {"name": "$key_group", "type": "INT NOT NULL"},
              {"name": "$side", "type": "TINYINT NOT NULL"}, {"name": "$order", "type": "VARBINARY(2147483647) NOT NULL"}]
-BUDGET = str(1 << 40).encode()
 #: The JVM's snapshot pieces are at most `accelerator.batch.max-bytes` (4 mb by default).
 PIECE_BYTES = 4 << 20
 LEFT, RIGHT = 0, 1
@@ -142,7 +137,7 @@ def q3_stream(rows: int, rng: np.random.Generator) -> Stream:
 
 
 def _batches(stage: JoinStage, stream: Stream, batch_rows: int) -> list[pa.RecordBatch]:
-    metadata = {b"accelerator.call": b"update", b"accelerator.state_budget": BUDGET}
+    metadata = call_metadata(b"update")
     sides, keys = stream.sides, stream.keys
     key_bytes = binary_rows([pa.array(keys)])
     orders, values = [], []
@@ -205,42 +200,33 @@ def measure(shape: str, backend: str, rows: int, batch_rows: int, checkpoint_eve
         fields = (BID_FIELDS, AUCTION_FIELDS) if shape == "q20" else (AUCTION_FIELDS, BID_FIELDS)
     stage = JoinStage(descriptor(backend, *fields))
     batches = _batches(stage, stream, batch_rows)
-    profiler = cProfile.Profile(time.process_time) if profile else None  # CPU, not wall: the box is shared
     emitted = snapshot_rows = checkpoints = 0
     snapshot_cpu = 0.0
-    start = time.process_time()
-    if profiler:
-        profiler.enable()
-    for number, batch in enumerate(batches, 1):
-        emitted += stage.process(batch).num_rows
-        if checkpoint_every and number % checkpoint_every == 0:
-            before = time.process_time()
-            snapshot_rows += _snapshot(stage)
-            snapshot_cpu += time.process_time() - before
-            checkpoints += 1
-    if profiler:
-        profiler.disable()
-    cpu = time.process_time() - start
+    with CpuRun(profile) as run:
+        for number, batch in enumerate(batches, 1):
+            emitted += stage.process(batch).num_rows
+            if checkpoint_every and number % checkpoint_every == 0:
+                with CpuRun(False) as snapshot:
+                    snapshot_rows += _snapshot(stage)
+                snapshot_cpu += snapshot.seconds
+                checkpoints += 1
     held = sum(side.num_rows for side in stage.state.sides)
     state_bytes = stage.state.nbytes() + (0 if stage.key_maps is None else stage.key_maps.nbytes())
     per = "events" if shape != "q3" else "input rows"
     print(f"{shape} {backend}: {stream.events:,} {per}, {len(stream.sides):,} input rows in batches of {batch_rows:,}:"
           f" {emitted:,} joined rows, {checkpoints} checkpoints ({snapshot_rows:,} rows, {snapshot_cpu:.2f} CPU-s);"
-          f" {cpu:.2f} CPU-s, {cpu / stream.events * 1e6:.2f} CPU-s per million {per}; state {state_bytes:,} bytes in"
+          f" {run.per_million(stream.events, per)}; state {state_bytes:,} bytes in"
           f" memory for {held:,} held rows ({state_bytes / max(held, 1):.0f} bytes per held row)", flush=True)
-    if profiler:
-        pstats.Stats(profiler).sort_stats("cumulative").print_stats(30)
-        pstats.Stats(profiler).sort_stats("tottime").print_stats(30)
+    run.print_profile(("cumulative", 30), ("tottime", 30))
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = arguments(__doc__)
     parser.add_argument("--rows", type=int, default=400_000)
     parser.add_argument("--batch", type=int, default=4_096)
     parser.add_argument("--shapes", default="q20,q4,q3")
     parser.add_argument("--backends", default="hashmap,rocksdb")
     parser.add_argument("--checkpoint-every", type=int, default=50, help="batches between snapshots (0: none)")
-    parser.add_argument("--profile", action="store_true", help="print cProfile's top costs per run")
     args = parser.parse_args()
     for shape in args.shapes.split(","):
         for backend in args.backends.split(","):

@@ -13,11 +13,7 @@ Shapes, after the stateful Nexmark queries:
 
 from __future__ import annotations
 
-import argparse
-import cProfile
-import pstats
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -29,19 +25,13 @@ from window_agg_client import Sidecar, descriptor  # noqa: E402
 
 from accelerator.windowagg.stage import WindowAggStage  # noqa: E402
 from cpu_clock import CpuClock  # noqa: E402
+from stage_bench import CpuRun, arguments, key_bytes  # noqa: E402
 
 COUNT_STAR = {"function": "count1", "arg": None, "acc": "BIGINT NOT NULL"}
 PARTIAL_COUNT = {"function": "count1", "arg": "partial", "acc": "BIGINT NOT NULL"}
 MAX_PRICE = {"function": "max", "arg": "price", "acc": "BIGINT"}
 WATERMARK_DELAY_MS = 4_000
 ROW_SPACING_MS = 0.1
-
-
-def _key_bytes(ids: np.ndarray) -> pa.Array:
-    """Each id as a BinaryRowData of one BIGINT field (8 header bytes, then the long)."""
-    raw = np.zeros((len(ids), 2), dtype=np.int64)
-    raw[:, 1] = ids
-    return pa.array([r.tobytes() for r in raw], pa.binary())
 
 
 def _auctions(rows: int, keys: int, rng: np.random.Generator) -> np.ndarray:
@@ -79,11 +69,11 @@ def _batches(shape: str, stage, rows: int, batch_rows: int, keys: int, seed: int
             # The local phase's partials: one per (auction, slice) of the batch.
             slices = (t // 2_000 + 1) * 2_000
             pairs, counts = np.unique(np.stack([ids[start:start + batch_rows], slices]), axis=1, return_counts=True)
-            columns = {"$key": _key_bytes(pairs[0]), "$key_group": pa.array(pairs[0] % 128, pa.int32()),
+            columns = {"$key": key_bytes(pairs[0]), "$key_group": pa.array(pairs[0] % 128, pa.int32()),
                        "$time": pa.array(pairs[1], pa.int64()), "partial": pa.array(counts.astype(np.int64))}
         else:
             key_ids = ids[start:start + batch_rows]
-            columns = {"$key": _key_bytes(key_ids), "$key_group": pa.array(key_ids % 128, pa.int32()),
+            columns = {"$key": key_bytes(key_ids), "$key_group": pa.array(key_ids % 128, pa.int32()),
                        "$time": pa.array(t, pa.int64())}
             if shape == "tumble":
                 columns["price"] = pa.array(rng.integers(1, 10_000_000, len(t)), pa.int64())
@@ -105,32 +95,22 @@ def measure(shape: str, rows: int, batch_rows: int, keys: int, profile: bool) ->
     try:
         stage = _open(sidecar, shape)
         batches = _batches(shape, stage, rows, batch_rows, keys)
-        profiler = cProfile.Profile() if profile else None
-        start = time.process_time()
-        if profiler:
-            profiler.enable()
-        with CpuClock().timing(WindowAggStage, "process") as stage_clock:
+        with CpuRun(profile) as run, CpuClock().timing(WindowAggStage, "process") as stage_clock:
             emitted = _drive(stage, batches)
-        if profiler:
-            profiler.disable()
-        cpu = time.process_time() - start
         print(f"{shape}: {rows:,} rows in batches of {batch_rows:,}, {keys:,} keys: {emitted:,} windows emitted,"
-              f" {cpu:.2f} CPU-s, {cpu / rows * 1e6:.2f} CPU-s per million rows with the transport,"
-              f" {stage_clock.seconds / rows * 1e6:.2f} in the stage", flush=True)
-        if profiler:
-            pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
-            pstats.Stats(profiler).sort_stats("tottime").print_stats(30)
+              f" {run.per_million(rows)} with the transport, {stage_clock.seconds / rows * 1e6:.2f} in the stage",
+              flush=True)
+        run.print_profile(("cumulative", 25), ("tottime", 30))
     finally:
         sidecar.close()
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = arguments(__doc__)
     parser.add_argument("--rows", type=int, default=400_000)
     parser.add_argument("--batch", type=int, default=1_000)
     parser.add_argument("--keys", type=int, default=5_000)
     parser.add_argument("--shapes", default="hop,hop-global,tumble")
-    parser.add_argument("--profile", action="store_true", help="print cProfile's top costs per shape")
     args = parser.parse_args()
     for shape in args.shapes.split(","):
         measure(shape, args.rows, args.batch, args.keys, args.profile)
