@@ -1,4 +1,5 @@
 SET 'accelerator.top-n.enabled' = 'true';
+SET 'table.exec.sink.require-on-conflict' = 'false';
 CREATE TABLE bids (auction BIGINT, bidder STRING, price BIGINT, channel STRING, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '2' SECOND) WITH (
   'connector' = 'kafka', 'topic' = '${topic:bids}', 'properties.bootstrap.servers' = '${bootstrap}',
   'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'json');

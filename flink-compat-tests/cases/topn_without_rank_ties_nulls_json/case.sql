@@ -1,5 +1,6 @@
 SET 'accelerator.top-n.enabled' = 'true';
 SET 'accelerator.encode-stages.upsert.enabled' = 'true';
+SET 'table.exec.sink.require-on-conflict' = 'false';
 CREATE TABLE bids (auction BIGINT, bidder STRING, price BIGINT, qty INT, ts TIMESTAMP(3)) WITH (
   'connector' = 'kafka', 'topic' = '${topic:bids}', 'properties.bootstrap.servers' = '${bootstrap}',
   'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'json');
