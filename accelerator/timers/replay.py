@@ -1,0 +1,139 @@
+"""Replays operation logs recorded from Flink's own timer service on the timer queues and names
+the first place each differs: the proof that `HeapTimerQueue` and `RocksDBTimerQueue` fire in
+Flink's order.
+
+A log is JSON lines, one scenario each: {"name", "backend": "heap" | "rocksdb", "keyGroups",
+"ops"}, keys and namespaces BIGINTs (their bytes, for RocksDB, `LongSerializer`'s: 8 big-endian
+bytes). Each op is a list:
+
+- ["add", key, keyGroup, namespace, timestamp, timers] and ["delete", ...]: the timer registered or
+  deleted under its key, then how many timers Flink held (-1: not recorded);
+- ["watermark", watermark, fired, timers]: `advanceWatermark`; `fired` lists, in Flink's firing
+  order, [key, keyGroup, namespace, timestamp, actions], `actions` the ["add" | "delete", key,
+  keyGroup, namespace, timestamp] its `onEventTime` did;
+- ["restore", timers]: a checkpoint taken, the operator restored from it.
+
+`python -m accelerator.timers.replay LOG...` prints each divergence and exits 1 if any."""
+
+from __future__ import annotations
+
+import json
+import struct
+import sys
+from typing import Callable, Iterable
+
+
+from accelerator._native import HeapTimerQueue, RocksDBTimerQueue
+from accelerator.timers.firing import fire, restore_heap, timer_arrays
+
+
+def _bigint_bytes(value: int) -> bytes:
+    return struct.pack(">q", value)
+
+
+class HeapModel:
+    """`HeapTimerQueue` driven by a log's BIGINT keys and namespaces."""
+
+    def __init__(self, key_groups: int):
+        self.queue = HeapTimerQueue()
+
+    def add(self, key, key_group, namespace, timestamp) -> bool:
+        return self.queue.add(key, key_group, namespace, timestamp)
+
+    def delete(self, key, key_group, namespace, timestamp) -> bool:
+        return self.queue.remove(key, namespace, timestamp)
+
+    def identity(self, timer) -> tuple:
+        key, key_group, namespace, timestamp = timer
+        return key, key_group, namespace, timestamp
+
+    def restore(self) -> None:
+        self.queue = restore_heap([timer_arrays(self.queue.snapshot())])
+
+
+class RocksDBModel:
+    """`RocksDBTimerQueue` over all `key_groups` key groups of one subtask."""
+
+    def __init__(self, key_groups: int):
+        self.key_groups = key_groups
+        self.queue = RocksDBTimerQueue(0, key_groups)
+
+    def add(self, key, key_group, namespace, timestamp) -> bool:
+        return self.queue.add(_bigint_bytes(key), key_group, _bigint_bytes(namespace), timestamp)
+
+    def delete(self, key, key_group, namespace, timestamp) -> bool:
+        return self.queue.remove(_bigint_bytes(key), key_group, _bigint_bytes(namespace), timestamp)
+
+    def identity(self, timer) -> tuple:
+        key, key_group, namespace, timestamp = timer
+        return struct.unpack(">q", key)[0], key_group, struct.unpack(">q", namespace)[0], timestamp
+
+    def restore(self) -> None:
+        snapshot = self.queue.snapshot()
+        self.queue = RocksDBTimerQueue(0, self.key_groups)
+        self.queue.restore(snapshot)
+
+
+MODELS: dict[str, Callable[[int], object]] = {"heap": HeapModel, "rocksdb": RocksDBModel}
+
+
+def replay(scenario: dict, model_factory: Callable[[int], object] | None = None) -> str | None:
+    """Replays one scenario on its backend's model (or `model_factory`'s); the first divergence
+    from Flink, or None."""
+    model = (model_factory or MODELS[scenario["backend"]])(scenario["keyGroups"])
+    name = scenario["name"]
+    for step, op in enumerate(scenario["ops"]):
+        kind = op[0]
+        if kind in ("add", "delete"):
+            getattr(model, kind)(*op[1:5])
+        elif kind == "watermark":
+            watermark, expected = op[1], op[2]
+            fired: list[tuple] = []
+
+            def on_fire(timer):
+                fired.append(model.identity(timer))
+                if len(fired) <= len(expected) and tuple(expected[len(fired) - 1][:4]) == fired[-1]:
+                    for action in expected[len(fired) - 1][4]:
+                        getattr(model, action[0])(*action[1:5])
+
+            fire(model.queue, watermark, on_fire)
+            want = [tuple(timer[:4]) for timer in expected]
+            if fired != want:
+                at = next((i for i, (a, b) in enumerate(zip(fired, want)) if a != b), min(len(fired), len(want)))
+                return (f"{name}: op {step} (watermark {watermark}): Flink fired {len(want)} timers, the model "
+                        f"{len(fired)}; first difference at firing {at}: Flink "
+                        f"{want[at] if at < len(want) else 'nothing'}, model {fired[at] if at < len(fired) else 'nothing'}"
+                        " (key, key group, namespace, timestamp)")
+        elif kind == "restore":
+            model.restore()
+        else:
+            return f"{name}: op {step}: unknown operation {kind!r}"
+        timers = op[-1]
+        if timers >= 0 and len(model.queue) != timers:
+            return f"{name}: op {step} ({kind}): Flink held {timers} timers after it, the model {len(model.queue)}"
+    return None
+
+
+def read_log(path: str) -> Iterable[dict]:
+    """The scenarios of a log file."""
+    with open(path, encoding="utf-8") as log:
+        for line in log:
+            if line.strip():
+                yield json.loads(line)
+
+
+def main(paths: list[str]) -> int:
+    scenarios = failures = 0
+    for path in paths:
+        for scenario in read_log(path):
+            scenarios += 1
+            divergence = replay(scenario)
+            if divergence:
+                failures += 1
+                print(divergence)
+    print(f"{scenarios} scenarios replayed, {failures} differ from Flink")
+    return 1 if failures or not scenarios else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

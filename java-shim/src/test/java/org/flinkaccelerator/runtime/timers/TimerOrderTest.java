@@ -1,0 +1,193 @@
+package org.flinkaccelerator.runtime.timers;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.state.hashmap.HashMapStateBackend;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.flinkaccelerator.runtime.windowagg.RocksDbBackend;
+import org.flinkaccelerator.sidecar.TestPython;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The order in which Flink's event-time timer service fires timers, recorded from Flink's own timer
+ * service and queues on each backend and replayed on the sidecar's model ({@code accelerator.timers}):
+ * random scripts of registrations, deletions, watermarks and checkpoint restores (one key to
+ * thousands, one key group to 1024, many equal timestamps, firings that register and delete
+ * timers, some fired in the same pass), and a Nexmark q5-like script of keys times windows. The
+ * model must fire every timer Flink fires, in the same order, and hold as many timers.
+ */
+class TimerOrderTest {
+
+    private static final int[] KEY_GROUPS = {1, 2, 8, 128, 1024};
+    private static final int[] KEYS = {1, 7, 60, 1500};
+    private static final int[] TIMESTAMP_SPREAD = {2, 20, 1000};
+
+    @ParameterizedTest
+    @ValueSource(strings = {"heap", "rocksdb"})
+    void theModelFiresTimersInFlinksOrder(String backend) throws Exception {
+        Path log = Path.of("target", "timer-order", backend + ".jsonl");
+        Files.createDirectories(log.getParent());
+        List<String> scenarios = new ArrayList<>();
+        int randomScenarios = backend.equals("heap") ? 60 : 24;
+        for (int seed = 0; seed < randomScenarios; seed++) {
+            scenarios.add(new Recording(backend, seed).randomScript());
+        }
+        scenarios.add(new Recording(backend, 1000, new Random(1000), 128).q5Script(backend.equals("heap") ? 3000 : 600, 5));
+        Files.write(log, scenarios, StandardCharsets.UTF_8);
+
+        Process replay = new ProcessBuilder(TestPython.path(), "-m", "accelerator.timers.replay",
+                log.toAbsolutePath().toString())
+                .directory(Path.of("..").toFile()).redirectErrorStream(true).start();
+        String output = new String(replay.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(replay.waitFor(5, TimeUnit.MINUTES), "the replay did not end: " + output);
+        assertEquals(0, replay.exitValue(), "the model differs from Flink's " + backend + " timers:\n" + output);
+        assertTrue(output.contains(scenarios.size() + " scenarios replayed, 0 differ"), output);
+    }
+
+    /** One scenario: a script run on Flink's timer service, written as a replay log line. */
+    private static final class Recording {
+        private final String backend;
+        private final long seed;
+        private final Random random;
+        private final int maxParallelism;
+        private final StringBuilder ops = new StringBuilder();
+        private KeyedOneInputStreamOperatorTestHarness<Long, TimerOp, Void> harness;
+        private TimerScriptOperator operator;
+        private long checkpoint;
+
+        /** With a random number of key groups (the maximum parallelism). */
+        Recording(String backend, long seed) {
+            this(backend, seed, new Random(seed));
+        }
+
+        private Recording(String backend, long seed, Random random) {
+            this(backend, seed, random, KEY_GROUPS[random.nextInt(KEY_GROUPS.length)]);
+        }
+
+        Recording(String backend, long seed, Random random, int maxParallelism) {
+            this.backend = backend;
+            this.seed = seed;
+            this.random = random;
+            this.maxParallelism = maxParallelism;
+        }
+
+        String randomScript() throws Exception {
+            int keys = KEYS[random.nextInt(KEYS.length)];
+            int spread = TIMESTAMP_SPREAD[random.nextInt(TIMESTAMP_SPREAD.length)];
+            int namespaces = 1 + random.nextInt(3);
+            int steps = 300 + random.nextInt(1200);
+            List<TimerOp> added = new ArrayList<>();
+            long watermark = -spread;
+            open(null);
+            int restores = 0;
+            for (int step = 0; step < steps; step++) {
+                int what = random.nextInt(100);
+                if (what < 70) {
+                    long key = random.nextInt(keys) - keys / 3;
+                    TimerOp op = TimerOp.of(true, key, operator.keyGroup(key), random.nextInt(namespaces),
+                            watermark + random.nextInt(spread + 1) - (random.nextInt(20) == 0 ? 2 : 0));
+                    added.add(op);
+                    timerOp(op);
+                } else if (what < 80 && !added.isEmpty()) {
+                    TimerOp old = added.get(random.nextInt(added.size()));
+                    timerOp(TimerOp.of(false, old.key(), old.keyGroup(), old.namespace(), old.timestamp()));
+                } else if (what < 98) {
+                    watermark += random.nextInt(Math.max(1, spread / 3) + 1);
+                    watermark(watermark);
+                } else if (restores < 3) {
+                    restores++;
+                    restore();
+                }
+            }
+            watermark(watermark + spread + 10);
+            return finish("random " + seed + ": " + keys + " keys, timestamps within " + spread + " of the watermark, "
+                    + namespaces + " namespaces");
+        }
+
+        /**
+         * As Nexmark q5's window aggregate: every key registers a timer per window (namespace: the window's
+         * end, timestamp: end - 1) as its rows arrive, in an order of keys that changes per window; each
+         * watermark passes one window end; a restore in the middle.
+         */
+        String q5Script(int keys, int windows) throws Exception {
+            open(null);
+            for (int window = 0; window < windows; window++) {
+                long end = 10_000L * (window + 1);
+                for (int row = 0; row < keys * 2; row++) {
+                    long key = random.nextInt(keys);
+                    timerOp(TimerOp.of(true, key, operator.keyGroup(key), end, end - 1));
+                }
+                if (window == windows / 2) {
+                    restore();
+                }
+                if (window > 0) {
+                    watermark(end - 10_000L);
+                }
+            }
+            watermark(Long.MAX_VALUE - 10);
+            return finish("q5-like " + seed + ": " + keys + " keys x " + windows + " windows");
+        }
+
+        private void open(OperatorSubtaskState restored) throws Exception {
+            operator = new TimerScriptOperator(maxParallelism, seed);
+            harness = new KeyedOneInputStreamOperatorTestHarness<>(operator, TimerOp::key, Types.LONG, maxParallelism,
+                    1, 0);
+            harness.setStateBackend(backend.equals("rocksdb") ? RocksDbBackend.of(true) : new HashMapStateBackend());
+            if (restored != null) {
+                harness.initializeState(restored);
+            }
+            harness.open();
+        }
+
+        private void timerOp(TimerOp op) throws Exception {
+            harness.processElement(op, 0L);
+            // Counting RocksDB's timers reads them all: only now and then there.
+            int count = backend.equals("heap") || random.nextInt(25) == 0 ? operator.timerCount() : -1;
+            ops.append(op.json()).append(',').append(count).append("],");
+        }
+
+        private void watermark(long watermark) throws Exception {
+            harness.processWatermark(new Watermark(watermark));
+            ops.append("[\"watermark\",").append(watermark).append(",[");
+            List<TimerScriptOperator.Fired> fired = operator.takeFired();
+            for (int i = 0; i < fired.size(); i++) {
+                TimerScriptOperator.Fired one = fired.get(i);
+                ops.append(i == 0 ? "" : ",").append(one.timer().timerJson()).append(",[");
+                for (int a = 0; a < one.actions().size(); a++) {
+                    ops.append(a == 0 ? "" : ",").append(one.actions().get(a).json()).append(']');
+                }
+                ops.append("]]");
+            }
+            ops.append("],").append(operator.timerCount()).append("],");
+        }
+
+        private void restore() throws Exception {
+            OperatorSubtaskState state = harness.snapshot(++checkpoint, checkpoint);
+            harness.close();
+            open(state);
+            ops.append("[\"restore\",").append(operator.timerCount()).append("],");
+        }
+
+        private String finish(String name) throws Exception {
+            harness.close();
+            if (ops.length() > 0) {
+                ops.setLength(ops.length() - 1);
+            }
+            return "{\"name\":\"" + backend + " " + name + " (" + maxParallelism + " key groups)\",\"backend\":\""
+                    + backend + "\",\"keyGroups\":" + maxParallelism + ",\"ops\":[" + ops + "]}";
+        }
+    }
+}
