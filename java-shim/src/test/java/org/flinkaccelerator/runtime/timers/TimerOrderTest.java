@@ -23,7 +23,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The order in which Flink's event-time timer service fires timers, recorded from Flink's own timer
- * service and queues on each backend and replayed on the sidecar's model ({@code accelerator.timers}):
+ * service and queues on each backend (RocksDB with heap timers fires as the heap backend; restores
+ * there write the timers elsewhere and are not modelled) and replayed on the sidecar's model
+ * ({@code accelerator.timers}):
  * random scripts of registrations, deletions, watermarks and checkpoint restores (one key to
  * thousands, one key group to 1024, many equal timestamps, firings that register and delete
  * timers, some fired in the same pass), and a Nexmark q5-like script of keys times windows. The
@@ -36,16 +38,21 @@ class TimerOrderTest {
     private static final int[] TIMESTAMP_SPREAD = {2, 20, 1000};
 
     @ParameterizedTest
-    @ValueSource(strings = {"heap", "rocksdb"})
+    @ValueSource(strings = {"heap", "rocksdb", "rocksdb-heap-timers"})
     void theModelFiresTimersInFlinksOrder(String backend) throws Exception {
         Path log = Path.of("target", "timer-order", backend + ".jsonl");
         Files.createDirectories(log.getParent());
         List<String> scenarios = new ArrayList<>();
-        int randomScenarios = backend.equals("heap") ? 60 : 24;
+        int randomScenarios = switch (backend) {
+            case "heap" -> 60;
+            case "rocksdb" -> 24;
+            default -> 10;
+        };
         for (int seed = 0; seed < randomScenarios; seed++) {
             scenarios.add(new Recording(backend, seed).randomScript());
         }
-        scenarios.add(new Recording(backend, 1000, new Random(1000), 128).q5Script(backend.equals("heap") ? 3000 : 600, 5));
+        scenarios.add(new Recording(backend, 1000, new Random(1000), 128).q5Script(backend.equals("rocksdb") ? 600 : 3000,
+                5));
         Files.write(log, scenarios, StandardCharsets.UTF_8);
 
         Process replay = new ProcessBuilder(TestPython.path(), "-m", "accelerator.timers.replay",
@@ -107,7 +114,7 @@ class TimerOrderTest {
                 } else if (what < 98) {
                     watermark += random.nextInt(Math.max(1, spread / 3) + 1);
                     watermark(watermark);
-                } else if (restores < 3) {
+                } else if (restores < 3 && restores()) {
                     restores++;
                     restore();
                 }
@@ -130,7 +137,7 @@ class TimerOrderTest {
                     long key = random.nextInt(keys);
                     timerOp(TimerOp.of(true, key, operator.keyGroup(key), end, end - 1));
                 }
-                if (window == windows / 2) {
+                if (window == windows / 2 && restores()) {
                     restore();
                 }
                 if (window > 0) {
@@ -141,11 +148,20 @@ class TimerOrderTest {
             return finish("q5-like " + seed + ": " + keys + " keys x " + windows + " windows");
         }
 
+        /**
+         * RocksDB with heap timers fires as the heap backend, but its checkpoints write the timers into raw
+         * keyed state in hash order, which the model does not reproduce: no restores there.
+         */
+        private boolean restores() {
+            return !backend.equals("rocksdb-heap-timers");
+        }
+
         private void open(OperatorSubtaskState restored) throws Exception {
             operator = new TimerScriptOperator(maxParallelism, seed);
             harness = new KeyedOneInputStreamOperatorTestHarness<>(operator, TimerOp::key, Types.LONG, maxParallelism,
                     1, 0);
-            harness.setStateBackend(backend.equals("rocksdb") ? RocksDbBackend.of(true) : new HashMapStateBackend());
+            harness.setStateBackend(backend.equals("heap") ? new HashMapStateBackend()
+                    : RocksDbBackend.of(backend.equals("rocksdb")));
             if (restored != null) {
                 harness.initializeState(restored);
             }
@@ -155,7 +171,7 @@ class TimerOrderTest {
         private void timerOp(TimerOp op) throws Exception {
             harness.processElement(op, 0L);
             // Counting RocksDB's timers reads them all: only now and then there.
-            int count = backend.equals("heap") || random.nextInt(25) == 0 ? operator.timerCount() : -1;
+            int count = !backend.equals("rocksdb") || random.nextInt(25) == 0 ? operator.timerCount() : -1;
             ops.append(op.json()).append(',').append(count).append("],");
         }
 
