@@ -3,7 +3,8 @@ window aggregate: `--keys` keys each register a timer per window (namespace the 
 timestamp end - 1; every key's rows in a shuffled order, `--rows-per-key` registrations per key
 and window, all but the first a duplicate), `--windows` windows, a watermark passing each window
 end fires its timers in one `fire_batch`. Reports the registrations' and the firings' CPU per
-timer, for the heap queue (int64 keys) and, with `--rocksdb`, RocksDB's (8-byte keys).
+timer, for the heap queue (int64 keys) and, with `--rocksdb`, RocksDB's (8-byte keys), both through
+their batch entry points.
 
     PYTHONPATH=. .cache/venv/bin/python benchmarks/sidecar/timer_order.py [--keys 500000] [--windows 5]
         [--rows-per-key 2] [--batch 5000] [--rocksdb]
@@ -11,7 +12,6 @@ timer, for the heap queue (int64 keys) and, with `--rocksdb`, RocksDB's (8-byte 
 
 from __future__ import annotations
 
-import struct
 import time
 from contextlib import contextmanager
 
@@ -66,14 +66,18 @@ def rocksdb(args) -> None:
     queue = RocksDBTimerQueue(0, KEY_GROUPS)
     adds, fires, fired, registered = Cpu(), Cpu(), 0, 0
     for end, key, group, namespace, timestamp in windows_rows(args.keys, args.windows, args.rows_per_key):
-        key_bytes = [struct.pack(">q", k) for k in key.tolist()]
-        namespace_bytes = struct.pack(">q", end)
+        # BIGINT keys and namespaces as LongSerializer writes them: 8 big-endian bytes.
+        offsets = np.arange(len(key) + 1, dtype=np.int32) * 8
+        key_data = np.frombuffer(key.astype(">i8").tobytes(), np.uint8)
+        namespace_data = np.frombuffer(namespace.astype(">i8").tobytes(), np.uint8)
         with adds.timing():
-            for k, g in zip(key_bytes, group.tolist()):
-                queue.add(k, g, namespace_bytes, end - 1)
+            for start in range(0, len(key), args.batch):
+                stop = min(start + args.batch, len(key))
+                queue.add_batch(offsets[start:stop + 1], key_data, group[start:stop], offsets[start:stop + 1],
+                                namespace_data, timestamp[start:stop])
         registered += len(key)
         with fires.timing():
-            fired += len(queue.fire_batch(end - 1))
+            fired += len(np.frombuffer(queue.fire_batch(end - 1)[2], np.int64))
     report("rocksdb", adds, fires, registered, fired)
 
 

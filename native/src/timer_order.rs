@@ -16,7 +16,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 
-use pyo3::buffer::PyBuffer;
+use pyo3::buffer::{Element, PyBuffer};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyTuple};
@@ -139,15 +139,65 @@ impl ArrayHeap {
     }
 }
 
-fn read<'a>(buffer: &'a PyBuffer<i64>, what: &str, len: usize) -> PyResult<&'a [i64]> {
+fn read<'a, T: Element>(buffer: &'a PyBuffer<T>, what: &str, len: usize) -> PyResult<&'a [T]> {
     if !buffer.is_c_contiguous() || buffer.item_count() != len {
         return Err(PyValueError::new_err(format!(
-            "{what}: a contiguous int64 array of {len} values expected, got {} values",
+            "{what}: a contiguous array of {len} values expected, got {} values",
             buffer.item_count()
         )));
     }
     // SAFETY: the buffer is held, and its memory kept alive, while the slice is used.
-    Ok(unsafe { std::slice::from_raw_parts(buffer.buf_ptr() as *const i64, len) })
+    Ok(unsafe { std::slice::from_raw_parts(buffer.buf_ptr() as *const T, len) })
+}
+
+/// The values of an Arrow binary array (its int32 offsets and data buffers) of `len` values.
+struct Binary<'a> {
+    offsets: &'a [i32],
+    data: &'a [u8],
+}
+
+impl<'a> Binary<'a> {
+    fn of(offsets: &'a PyBuffer<i32>, data: &'a PyBuffer<u8>, what: &str, len: usize) -> PyResult<Binary<'a>> {
+        let offsets = read(offsets, what, len + 1)?;
+        let data = read(data, what, data.item_count())?;
+        let valid = offsets.windows(2).all(|w| 0 <= w[0] && w[0] <= w[1])
+            && offsets.last().is_some_and(|&end| end as usize <= data.len());
+        if !valid {
+            return Err(PyValueError::new_err(format!(
+                "{what}: offsets must rise from 0 to at most the data's {} bytes",
+                data.len()
+            )));
+        }
+        Ok(Binary { offsets, data })
+    }
+
+    fn value(&self, i: usize) -> &'a [u8] {
+        &self.data[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    }
+}
+
+/// Arrow binary buffers (int32 offsets, data) being written.
+#[derive(Default)]
+struct BinaryBuilder {
+    offsets: Vec<u8>,
+    data: Vec<u8>,
+}
+
+impl BinaryBuilder {
+    fn push(&mut self, value: &[u8]) {
+        if self.offsets.is_empty() {
+            self.offsets.extend_from_slice(&0i32.to_le_bytes());
+        }
+        self.data.extend_from_slice(value);
+        self.offsets.extend_from_slice(&(self.data.len() as i32).to_le_bytes());
+    }
+
+    fn into_buffers<'py>(mut self, py: Python<'py>) -> PyResult<[Bound<'py, PyAny>; 2]> {
+        if self.offsets.is_empty() {
+            self.offsets.extend_from_slice(&0i32.to_le_bytes());
+        }
+        Ok([native_buffer(py, self.offsets)?, native_buffer(py, self.data)?])
+    }
 }
 
 fn int64_bytes(values: &[i64]) -> Vec<u8> {
@@ -464,6 +514,36 @@ impl RocksDBTimerQueue {
         Ok(local as usize)
     }
 
+    fn add_one(&mut self, key: &[u8], key_group: i64, namespace: &[u8], timestamp: i64) -> PyResult<bool> {
+        let local = self.local(key_group)?;
+        let bytes = rocksdb_sort_bytes(key, namespace, timestamp);
+        if self.sets[local].contains_key(&bytes) {
+            return Ok(false);
+        }
+        let head = self.sets[local]
+            .first_key_value()
+            .is_none_or(|(first, _)| bytes < *first);
+        self.sets[local].insert(bytes, key.len());
+        // The set answers whether its head changed; only then is the key group moved.
+        if head {
+            self.adjust(local);
+        }
+        Ok(true)
+    }
+
+    fn remove_one(&mut self, key: &[u8], key_group: i64, namespace: &[u8], timestamp: i64) -> PyResult<bool> {
+        let local = self.local(key_group)?;
+        let bytes = rocksdb_sort_bytes(key, namespace, timestamp);
+        let head = self.sets[local]
+            .first_key_value()
+            .is_some_and(|(first, _)| *first == bytes);
+        let present = self.sets[local].remove(&bytes).is_some();
+        if head {
+            self.adjust(local);
+        }
+        Ok(present)
+    }
+
     fn adjust(&mut self, local: usize) {
         let sets = &self.sets;
         self.heap
@@ -515,35 +595,68 @@ impl RocksDBTimerQueue {
 
     /// Registers a timer; true if it was not registered yet.
     fn add(&mut self, key: &[u8], key_group: i64, namespace: &[u8], timestamp: i64) -> PyResult<bool> {
-        let local = self.local(key_group)?;
-        let bytes = rocksdb_sort_bytes(key, namespace, timestamp);
-        if self.sets[local].contains_key(&bytes) {
-            return Ok(false);
-        }
-        let head = self.sets[local]
-            .first_key_value()
-            .is_none_or(|(first, _)| bytes < *first);
-        self.sets[local].insert(bytes, key.len());
-        // The set answers whether its head changed; only then is the key group moved.
-        if head {
-            self.adjust(local);
-        }
-        Ok(true)
+        self.add_one(key, key_group, namespace, timestamp)
     }
 
     /// Deletes a timer; true if it was registered.
     fn remove(&mut self, key: &[u8], key_group: i64, namespace: &[u8], timestamp: i64) -> PyResult<bool> {
-        let local = self.local(key_group)?;
-        let bytes = rocksdb_sort_bytes(key, namespace, timestamp);
-        let head = self.sets[local]
-            .first_key_value()
-            .is_some_and(|(first, _)| *first == bytes);
-        let present = self.sets[local].remove(&bytes).is_some();
-        if head {
-            self.adjust(local);
-        }
-        Ok(present)
+        self.remove_one(key, key_group, namespace, timestamp)
     }
+
+    /// Registers a batch of timers in order, keys and namespaces as Arrow binary arrays' int32
+    /// offsets and data; a buffer of one byte per timer, 1 where it was new.
+    #[allow(clippy::too_many_arguments)]
+    fn add_batch<'py>(
+        &mut self,
+        py: Python<'py>,
+        key_offsets: PyBuffer<i32>,
+        key_data: PyBuffer<u8>,
+        key_groups: PyBuffer<i64>,
+        namespace_offsets: PyBuffer<i32>,
+        namespace_data: PyBuffer<u8>,
+        timestamps: PyBuffer<i64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let n = key_groups.item_count();
+        let keys = Binary::of(&key_offsets, &key_data, "keys", n)?;
+        let namespaces = Binary::of(&namespace_offsets, &namespace_data, "namespaces", n)?;
+        let key_groups = read(&key_groups, "key_groups", n)?;
+        let timestamps = read(&timestamps, "timestamps", n)?;
+        let added = (0..n)
+            .map(|i| {
+                self.add_one(keys.value(i), key_groups[i], namespaces.value(i), timestamps[i])
+                    .map(u8::from)
+            })
+            .collect::<PyResult<Vec<u8>>>()?;
+        native_buffer(py, added)
+    }
+
+    /// Deletes a batch of timers in order, as `add_batch`; one byte per timer, 1 where it was
+    /// registered.
+    #[allow(clippy::too_many_arguments)]
+    fn remove_batch<'py>(
+        &mut self,
+        py: Python<'py>,
+        key_offsets: PyBuffer<i32>,
+        key_data: PyBuffer<u8>,
+        key_groups: PyBuffer<i64>,
+        namespace_offsets: PyBuffer<i32>,
+        namespace_data: PyBuffer<u8>,
+        timestamps: PyBuffer<i64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let n = key_groups.item_count();
+        let keys = Binary::of(&key_offsets, &key_data, "keys", n)?;
+        let namespaces = Binary::of(&namespace_offsets, &namespace_data, "namespaces", n)?;
+        let key_groups = read(&key_groups, "key_groups", n)?;
+        let timestamps = read(&timestamps, "timestamps", n)?;
+        let removed = (0..n)
+            .map(|i| {
+                self.remove_one(keys.value(i), key_groups[i], namespaces.value(i), timestamps[i])
+                    .map(u8::from)
+            })
+            .collect::<PyResult<Vec<u8>>>()?;
+        native_buffer(py, removed)
+    }
+
 
     /// The timer Flink fires next as (key bytes, key group, namespace bytes, timestamp), or None.
     fn peek<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyTuple>>> {
@@ -566,18 +679,35 @@ impl RocksDBTimerQueue {
     }
 
     /// Polls every timer at or before `watermark` (a firing that registers and deletes nothing):
-    /// a list of `peek`'s tuples in firing order.
-    fn fire_batch<'py>(&mut self, py: Python<'py>, watermark: i64) -> PyResult<Bound<'py, PyList>> {
-        let fired = PyList::empty(py);
+    /// (key offsets, key data, key groups, namespace offsets, namespace data, timestamps)
+    /// buffers in firing order, keys and namespaces as Arrow binary arrays' int32 offsets and data.
+    fn fire_batch<'py>(&mut self, py: Python<'py>, watermark: i64) -> PyResult<Bound<'py, PyTuple>> {
+        let (mut keys, mut namespaces) = (BinaryBuilder::default(), BinaryBuilder::default());
+        let (mut key_groups, mut timestamps) = (Vec::new(), Vec::new());
         while let Some(local) = self.heap.peek() {
             match self.sets[local as usize].first_key_value() {
                 Some((bytes, _)) if sort_bytes_timestamp(bytes) <= watermark => {}
                 _ => break,
             }
             let (bytes, key_len, key_group) = self.poll_one().expect("a head was peeked");
-            fired.append(rocksdb_timer_tuple(py, &bytes, key_len, key_group)?)?;
+            keys.push(&bytes[8..8 + key_len]);
+            namespaces.push(&bytes[8 + key_len..]);
+            key_groups.push(key_group);
+            timestamps.push(sort_bytes_timestamp(&bytes));
         }
-        Ok(fired)
+        let [key_offsets, key_data] = keys.into_buffers(py)?;
+        let [namespace_offsets, namespace_data] = namespaces.into_buffers(py)?;
+        PyTuple::new(
+            py,
+            [
+                key_offsets,
+                key_data,
+                native_buffer(py, int64_bytes(&key_groups))?,
+                namespace_offsets,
+                namespace_data,
+                native_buffer(py, int64_bytes(&timestamps))?,
+            ],
+        )
     }
 
     /// The timers as a checkpoint holds them: by key group, within one in byte order; a list of

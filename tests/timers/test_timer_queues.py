@@ -8,9 +8,11 @@ from __future__ import annotations
 import struct
 
 import numpy as np
+import pyarrow as pa
 import pytest
 
-from accelerator.timers import HeapTimerQueue, RocksDBTimerQueue, fire, restore_heap, timer_arrays
+from accelerator.timers import (HeapTimerQueue, RocksDBTimerQueue, binary_buffers, fire, restore_heap,
+                                rocksdb_timer_arrays, timer_arrays)
 
 
 def _i64(values) -> np.ndarray:
@@ -90,8 +92,35 @@ def test_rocksdb_orders_a_key_group_by_the_timers_bytes_and_key_groups_by_their_
     assert queue.add(b(3), 2, b(0), 10) and not queue.add(b(3), 2, b(0), 10)
     queue.add(b(1), 1, b(0), 10)
     # Within a key group by bytes: -1's big-endian bytes sort after positive keys'.
-    order = [(struct.unpack(">q", t[0])[0], t[1]) for t in queue.fire_batch(10)]
+    keys, groups, namespaces, timestamps = rocksdb_timer_arrays(queue.fire_batch(10))
+    order = [(struct.unpack(">q", k)[0], g) for k, g in zip(keys.to_pylist(), groups.tolist())]
     assert order == [(3, 2), (9, 2), (1, 1), (-1, 1)]
+    assert namespaces.to_pylist() == [b(0)] * 4 and timestamps.tolist() == [10] * 4
+    assert len(rocksdb_timer_arrays(queue.fire_batch(10))[0]) == 0
+
+
+def test_rocksdb_batches_register_delete_and_fire_as_single_calls():
+    rng = np.random.default_rng(5)
+    count = 3000
+    keys = pa.array([bytes(rng.integers(0, 256, rng.integers(1, 4)).astype(np.uint8)) for _ in range(count)],
+                    pa.binary())
+    namespaces = pa.array([bytes([n]) for n in rng.integers(0, 3, count)], pa.binary())
+    groups = _i64(rng.integers(0, 16, count))
+    times = _i64(rng.integers(0, 30, count))
+    batch, single = RocksDBTimerQueue(0, 16), RocksDBTimerQueue(0, 16)
+    added = np.frombuffer(batch.add_batch(*binary_buffers(keys[100:]), groups[100:],
+                                          *binary_buffers(namespaces[100:]), times[100:]), np.uint8)
+    rows = list(zip(keys.to_pylist(), groups.tolist(), namespaces.to_pylist(), times.tolist()))
+    assert added.tolist() == [single.add(*row) for row in rows[100:]]
+    gone = np.frombuffer(batch.remove_batch(*binary_buffers(keys[:200]), groups[:200],
+                                            *binary_buffers(namespaces[:200]), times[:200]), np.uint8)
+    assert gone.tolist() == [single.remove(*row) for row in rows[:200]]
+    fired = []
+    fire(single, 20, fired.append)
+    keys_fired, groups_fired, namespaces_fired, times_fired = rocksdb_timer_arrays(batch.fire_batch(20))
+    assert list(zip(keys_fired.to_pylist(), groups_fired.tolist(), namespaces_fired.to_pylist(),
+                    times_fired.tolist())) == fired
+    assert len(batch) == len(single) > 0
 
 
 def test_rocksdb_refuses_a_key_group_outside_its_range():
