@@ -157,11 +157,18 @@ struct Binary<'a> {
 }
 
 impl<'a> Binary<'a> {
-    fn of(offsets: &'a PyBuffer<i32>, data: &'a PyBuffer<u8>, what: &str, len: usize) -> PyResult<Binary<'a>> {
+    fn of(
+        offsets: &'a PyBuffer<i32>,
+        data: &'a PyBuffer<u8>,
+        what: &str,
+        len: usize,
+    ) -> PyResult<Binary<'a>> {
         let offsets = read(offsets, what, len + 1)?;
         let data = read(data, what, data.item_count())?;
         let valid = offsets.windows(2).all(|w| 0 <= w[0] && w[0] <= w[1])
-            && offsets.last().is_some_and(|&end| end as usize <= data.len());
+            && offsets
+                .last()
+                .is_some_and(|&end| end as usize <= data.len());
         if !valid {
             return Err(PyValueError::new_err(format!(
                 "{what}: offsets must rise from 0 to at most the data's {} bytes",
@@ -189,14 +196,18 @@ impl BinaryBuilder {
             self.offsets.extend_from_slice(&0i32.to_le_bytes());
         }
         self.data.extend_from_slice(value);
-        self.offsets.extend_from_slice(&(self.data.len() as i32).to_le_bytes());
+        self.offsets
+            .extend_from_slice(&(self.data.len() as i32).to_le_bytes());
     }
 
     fn into_buffers<'py>(mut self, py: Python<'py>) -> PyResult<[Bound<'py, PyAny>; 2]> {
         if self.offsets.is_empty() {
             self.offsets.extend_from_slice(&0i32.to_le_bytes());
         }
-        Ok([native_buffer(py, self.offsets)?, native_buffer(py, self.data)?])
+        Ok([
+            native_buffer(py, self.offsets)?,
+            native_buffer(py, self.data)?,
+        ])
     }
 }
 
@@ -437,7 +448,11 @@ impl HeapTimerQueue {
     /// Polls every timer at or before `watermark`, as `advanceWatermark` when firing registers
     /// and deletes nothing: (keys, key groups, namespaces, timestamps) int64 buffers in firing
     /// order.
-    fn fire_batch<'py>(&mut self, py: Python<'py>, watermark: i64) -> PyResult<Bound<'py, PyTuple>> {
+    fn fire_batch<'py>(
+        &mut self,
+        py: Python<'py>,
+        watermark: i64,
+    ) -> PyResult<Bound<'py, PyTuple>> {
         let mut fired = Vec::new();
         while let Some(element) = self.heap.peek() {
             if self.timers[element as usize].timestamp > watermark {
@@ -483,7 +498,10 @@ type KeyGroupSet = BTreeMap<Vec<u8>, usize>;
 /// The head timestamps' order of two key groups (`InternalPriorityQueueComparator`: an empty
 /// key group after any other).
 fn key_group_less(sets: &[KeyGroupSet], a: u32, b: u32) -> bool {
-    match (sets[a as usize].first_key_value(), sets[b as usize].first_key_value()) {
+    match (
+        sets[a as usize].first_key_value(),
+        sets[b as usize].first_key_value(),
+    ) {
         (Some(_), None) => true,
         (Some((x, _)), Some((y, _))) => sort_bytes_timestamp(x) < sort_bytes_timestamp(y),
         _ => false,
@@ -514,7 +532,13 @@ impl RocksDBTimerQueue {
         Ok(local as usize)
     }
 
-    fn add_one(&mut self, key: &[u8], key_group: i64, namespace: &[u8], timestamp: i64) -> PyResult<bool> {
+    fn add_one(
+        &mut self,
+        key: &[u8],
+        key_group: i64,
+        namespace: &[u8],
+        timestamp: i64,
+    ) -> PyResult<bool> {
         let local = self.local(key_group)?;
         let bytes = rocksdb_sort_bytes(key, namespace, timestamp);
         if self.sets[local].contains_key(&bytes) {
@@ -531,7 +555,13 @@ impl RocksDBTimerQueue {
         Ok(true)
     }
 
-    fn remove_one(&mut self, key: &[u8], key_group: i64, namespace: &[u8], timestamp: i64) -> PyResult<bool> {
+    fn remove_one(
+        &mut self,
+        key: &[u8],
+        key_group: i64,
+        namespace: &[u8],
+        timestamp: i64,
+    ) -> PyResult<bool> {
         let local = self.local(key_group)?;
         let bytes = rocksdb_sort_bytes(key, namespace, timestamp);
         let head = self.sets[local]
@@ -594,12 +624,24 @@ impl RocksDBTimerQueue {
     }
 
     /// Registers a timer; true if it was not registered yet.
-    fn add(&mut self, key: &[u8], key_group: i64, namespace: &[u8], timestamp: i64) -> PyResult<bool> {
+    fn add(
+        &mut self,
+        key: &[u8],
+        key_group: i64,
+        namespace: &[u8],
+        timestamp: i64,
+    ) -> PyResult<bool> {
         self.add_one(key, key_group, namespace, timestamp)
     }
 
     /// Deletes a timer; true if it was registered.
-    fn remove(&mut self, key: &[u8], key_group: i64, namespace: &[u8], timestamp: i64) -> PyResult<bool> {
+    fn remove(
+        &mut self,
+        key: &[u8],
+        key_group: i64,
+        namespace: &[u8],
+        timestamp: i64,
+    ) -> PyResult<bool> {
         self.remove_one(key, key_group, namespace, timestamp)
     }
 
@@ -623,8 +665,13 @@ impl RocksDBTimerQueue {
         let timestamps = read(&timestamps, "timestamps", n)?;
         let added = (0..n)
             .map(|i| {
-                self.add_one(keys.value(i), key_groups[i], namespaces.value(i), timestamps[i])
-                    .map(u8::from)
+                self.add_one(
+                    keys.value(i),
+                    key_groups[i],
+                    namespaces.value(i),
+                    timestamps[i],
+                )
+                .map(u8::from)
             })
             .collect::<PyResult<Vec<u8>>>()?;
         native_buffer(py, added)
@@ -650,13 +697,17 @@ impl RocksDBTimerQueue {
         let timestamps = read(&timestamps, "timestamps", n)?;
         let removed = (0..n)
             .map(|i| {
-                self.remove_one(keys.value(i), key_groups[i], namespaces.value(i), timestamps[i])
-                    .map(u8::from)
+                self.remove_one(
+                    keys.value(i),
+                    key_groups[i],
+                    namespaces.value(i),
+                    timestamps[i],
+                )
+                .map(u8::from)
             })
             .collect::<PyResult<Vec<u8>>>()?;
         native_buffer(py, removed)
     }
-
 
     /// The timer Flink fires next as (key bytes, key group, namespace bytes, timestamp), or None.
     fn peek<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyTuple>>> {
@@ -681,7 +732,11 @@ impl RocksDBTimerQueue {
     /// Polls every timer at or before `watermark` (a firing that registers and deletes nothing):
     /// (key offsets, key data, key groups, namespace offsets, namespace data, timestamps)
     /// buffers in firing order, keys and namespaces as Arrow binary arrays' int32 offsets and data.
-    fn fire_batch<'py>(&mut self, py: Python<'py>, watermark: i64) -> PyResult<Bound<'py, PyTuple>> {
+    fn fire_batch<'py>(
+        &mut self,
+        py: Python<'py>,
+        watermark: i64,
+    ) -> PyResult<Bound<'py, PyTuple>> {
         let (mut keys, mut namespaces) = (BinaryBuilder::default(), BinaryBuilder::default());
         let (mut key_groups, mut timestamps) = (Vec::new(), Vec::new());
         while let Some(local) = self.heap.peek() {
@@ -716,7 +771,12 @@ impl RocksDBTimerQueue {
         let all = PyList::empty(py);
         for (local, set) in self.sets.iter().enumerate() {
             for (bytes, &key_len) in set {
-                all.append(rocksdb_timer_tuple(py, bytes, key_len, local as i64 + self.first_key_group)?)?;
+                all.append(rocksdb_timer_tuple(
+                    py,
+                    bytes,
+                    key_len,
+                    local as i64 + self.first_key_group,
+                )?)?;
             }
         }
         Ok(all)
