@@ -12,7 +12,11 @@ bytes). Each op is a list:
 - ["watermark", watermark, fired, timers]: `advanceWatermark`; `fired` lists, in Flink's firing
   order, [key, keyGroup, namespace, timestamp, actions], `actions` the ["add" | "delete", key,
   keyGroup, namespace, timestamp] its `onEventTime` did;
-- ["restore", timers]: a checkpoint taken, the operator restored from it.
+- ["restore", timers]: a checkpoint taken, the operator restored from it;
+- ["on", subtask, firstKeyGroup, keyGroups, timers]: the following operations are on that subtask's
+  queue, which holds those key groups (a log without it has one subtask holding them all);
+- ["rescale", old parallelism, new parallelism, timers]: every subtask's checkpoint taken, the
+  subtasks of the new parallelism restored from them, each from its key groups' part.
 
 `python -m accelerator.timers.replay LOG...` prints each divergence and exits 1 if any."""
 
@@ -35,8 +39,19 @@ def _bigint_bytes(value: int) -> bytes:
 class HeapModel:
     """`HeapTimerQueue` driven by a log's BIGINT keys and namespaces."""
 
-    def __init__(self, key_groups: int):
+    def __init__(self, first_key_group: int, key_groups: int):
         self.queue = HeapTimerQueue()
+
+    @classmethod
+    def restored(cls, first_key_group: int, key_groups: int, old: list[HeapModel]) -> HeapModel:
+        """A subtask restored from the old subtasks' checkpoints (in subtask order), its key groups only."""
+        model = cls(first_key_group, key_groups)
+        parts = []
+        for snapshot in (timer_arrays(m.queue.snapshot()) for m in old):
+            mine = (snapshot[1] >= first_key_group) & (snapshot[1] < first_key_group + key_groups)
+            parts.append(tuple(array[mine] for array in snapshot))
+        model.queue = restore_heap(parts)
+        return model
 
     def add(self, key, key_group, namespace, timestamp) -> bool:
         return self.queue.add(key, key_group, namespace, timestamp)
@@ -53,11 +68,20 @@ class HeapModel:
 
 
 class RocksDBModel:
-    """`RocksDBTimerQueue` over all `key_groups` key groups of one subtask."""
+    """`RocksDBTimerQueue` over the key groups of one subtask."""
 
-    def __init__(self, key_groups: int):
+    def __init__(self, first_key_group: int, key_groups: int):
+        self.first_key_group = first_key_group
         self.key_groups = key_groups
-        self.queue = RocksDBTimerQueue(0, key_groups)
+        self.queue = RocksDBTimerQueue(first_key_group, key_groups)
+
+    @classmethod
+    def restored(cls, first_key_group: int, key_groups: int, old: list[RocksDBModel]) -> RocksDBModel:
+        """A subtask restored from the old subtasks' checkpoints, its key groups only."""
+        model = cls(first_key_group, key_groups)
+        model.queue.restore([timer for m in old for timer in m.queue.snapshot()
+                             if first_key_group <= timer[1] < first_key_group + key_groups])
+        return model
 
     def add(self, key, key_group, namespace, timestamp) -> bool:
         return self.queue.add(_bigint_bytes(key), key_group, _bigint_bytes(namespace), timestamp)
@@ -71,23 +95,38 @@ class RocksDBModel:
 
     def restore(self) -> None:
         snapshot = self.queue.snapshot()
-        self.queue = RocksDBTimerQueue(0, self.key_groups)
+        self.queue = RocksDBTimerQueue(self.first_key_group, self.key_groups)
         self.queue.restore(snapshot)
 
 
 #: RocksDB with heap timers keeps them in the heap backends' queue (its logs hold no restore).
-MODELS: dict[str, Callable[[int], object]] = {"heap": HeapModel, "rocksdb": RocksDBModel,
+MODELS: dict[str, Callable[[int, int], object]] = {"heap": HeapModel, "rocksdb": RocksDBModel,
                                               "rocksdb-heap-timers": HeapModel}
 
 
-def replay(scenario: dict, model_factory: Callable[[int], object] | None = None) -> str | None:
+def replay(scenario: dict, model_factory: Callable[[int, int], object] | None = None) -> str | None:
     """Replays one scenario on its backend's model (or `model_factory`'s); the first divergence
     from Flink, or None."""
-    model = (model_factory or MODELS[scenario["backend"]])(scenario["keyGroups"])
+    factory = model_factory or MODELS[scenario["backend"]]
+    models: dict[int, object] = {}  # by subtask
+    rescaled: list = []  # the subtasks' models before a rescale, in subtask order
+    model = None
     name = scenario["name"]
     for step, op in enumerate(scenario["ops"]):
         kind = op[0]
-        if kind in ("add", "delete"):
+        if model is None and kind not in ("on", "rescale"):
+            model = models[0] = factory(0, scenario["keyGroups"])
+        if kind == "on":
+            subtask, first_key_group, key_groups = op[1:4]
+            if subtask not in models:
+                models[subtask] = (factory.restored(first_key_group, key_groups, rescaled) if rescaled
+                                   else factory(first_key_group, key_groups))
+            model = models[subtask]
+        elif kind == "rescale":
+            rescaled = [models[subtask] for subtask in sorted(models)]
+            models, model = {}, None
+            continue
+        elif kind in ("add", "delete"):
             getattr(model, kind)(*op[1:5])
         elif kind == "watermark":
             watermark, expected = op[1], op[2]

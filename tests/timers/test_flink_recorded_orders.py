@@ -83,5 +83,6 @@ class _NaiveModel:
     pytest.param(lambda timer, sequence: (timer[3], timer[0], timer[2]), id="sorted by timestamp, key, namespace"),
 ])
 def test_simpler_orders_differ_from_flink(order):
-    differing = [s["name"] for s in scenarios() if replay(s, lambda _groups: _NaiveModel(order)) is not None]
-    assert len(differing) >= len(scenarios()) // 2, differing
+    single = [s for s in scenarios() if not any(op[0] == "rescale" for op in s["ops"])]
+    differing = [s["name"] for s in single if replay(s, lambda *_range: _NaiveModel(order)) is not None]
+    assert len(differing) >= len(single) // 2, differing

@@ -13,8 +13,11 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.state.KeyGroupRange;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.hashmap.HashMapStateBackend;
 import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.flinkaccelerator.runtime.windowagg.RocksDbBackend;
 import org.flinkaccelerator.sidecar.TestPython;
@@ -51,6 +54,12 @@ class TimerOrderTest {
         for (int seed = 0; seed < randomScenarios; seed++) {
             scenarios.add(new Recording(backend, seed).randomScript());
         }
+        if (!backend.equals("rocksdb-heap-timers")) {
+            for (int seed = 0; seed < 4; seed++) {
+                scenarios.add(new Recording(backend, 2000 + seed, new Random(2000 + seed), 128)
+                        .rescaleScript(new int[] {3, 2, 1, 2}));
+            }
+        }
         scenarios.add(new Recording(backend, 1000, new Random(1000), 128).q5Script(backend.equals("rocksdb") ? 600 : 3000,
                 5));
         Files.write(log, scenarios, StandardCharsets.UTF_8);
@@ -71,6 +80,9 @@ class TimerOrderTest {
         private final Random random;
         private final int maxParallelism;
         private final StringBuilder ops = new StringBuilder();
+        /** The subtasks' harnesses and operators, and the one the script drives now. */
+        private final List<KeyedOneInputStreamOperatorTestHarness<Long, TimerOp, Void>> harnesses = new ArrayList<>();
+        private final List<TimerScriptOperator> operators = new ArrayList<>();
         private KeyedOneInputStreamOperatorTestHarness<Long, TimerOp, Void> harness;
         private TimerScriptOperator operator;
         private long checkpoint;
@@ -157,15 +169,98 @@ class TimerOrderTest {
         }
 
         private void open(OperatorSubtaskState restored) throws Exception {
+            open(restored, 1, 0);
+        }
+
+        private void open(OperatorSubtaskState restored, int parallelism, int subtask) throws Exception {
             operator = new TimerScriptOperator(maxParallelism, seed);
             harness = new KeyedOneInputStreamOperatorTestHarness<>(operator, TimerOp::key, Types.LONG, maxParallelism,
-                    1, 0);
+                    parallelism, subtask);
             harness.setStateBackend(backend.equals("heap") ? new HashMapStateBackend()
                     : RocksDbBackend.of(backend.equals("rocksdb")));
             if (restored != null) {
                 harness.initializeState(restored);
             }
             harness.open();
+            harnesses.add(harness);
+            operators.add(operator);
+        }
+
+        /**
+         * Random registrations, deletions and watermarks on each subtask of a parallelism, then every
+         * subtask's checkpoint restored at the next parallelism of {@code parallelisms}: ["on", subtask,
+         * first key group, key groups, timers] says which subtask's queue the following operations are on,
+         * ["rescale", old parallelism, new parallelism, timers] that the subtasks were restored.
+         */
+        String rescaleScript(int[] parallelisms) throws Exception {
+            int keys = 400;
+            int spread = 20;
+            long watermark = -spread;
+            for (int subtask = 0; subtask < parallelisms[0]; subtask++) {
+                open(null, parallelisms[0], subtask);
+            }
+            for (int phase = 0; phase < parallelisms.length; phase++) {
+                int parallelism = parallelisms[phase];
+                for (int step = 0; step < 400; step++) {
+                    if (random.nextInt(100) < 85) {
+                        long key = random.nextInt(keys);
+                        int keyGroup = operators.get(0).keyGroup(key);
+                        on(KeyGroupRangeAssignment.computeOperatorIndexForKeyGroup(maxParallelism, parallelism,
+                                keyGroup), parallelism);
+                        timerOp(TimerOp.of(random.nextInt(8) > 0, key, keyGroup, random.nextInt(2),
+                                watermark + random.nextInt(spread + 1)));
+                    } else {
+                        watermark += random.nextInt(spread / 3 + 1);
+                        for (int subtask = 0; subtask < parallelism; subtask++) {
+                            on(subtask, parallelism);
+                            watermark(watermark);
+                        }
+                    }
+                }
+                if (phase + 1 < parallelisms.length) {
+                    rescale(parallelism, parallelisms[phase + 1]);
+                }
+            }
+            int last = parallelisms[parallelisms.length - 1];
+            for (int subtask = 0; subtask < last; subtask++) {
+                on(subtask, last);
+                watermark(watermark + spread + 10);
+            }
+            return finish("rescaled " + seed + ": " + keys + " keys, parallelism "
+                    + java.util.Arrays.toString(parallelisms));
+        }
+
+        private int current = -1;
+
+        private void on(int subtask, int parallelism) {
+            if (subtask == current) {
+                return;
+            }
+            current = subtask;
+            harness = harnesses.get(subtask);
+            operator = operators.get(subtask);
+            KeyGroupRange range = KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(maxParallelism,
+                    parallelism, subtask);
+            ops.append("[\"on\",").append(subtask).append(',').append(range.getStartKeyGroup()).append(',')
+                    .append(range.getNumberOfKeyGroups()).append(',').append(operator.timerCount()).append("],");
+        }
+
+        private void rescale(int from, int to) throws Exception {
+            OperatorSubtaskState[] states = new OperatorSubtaskState[from];
+            checkpoint++;
+            for (int subtask = 0; subtask < from; subtask++) {
+                states[subtask] = harnesses.get(subtask).snapshot(checkpoint, checkpoint);
+                harnesses.get(subtask).close();
+            }
+            OperatorSubtaskState merged = AbstractStreamOperatorTestHarness.repackageState(states);
+            harnesses.clear();
+            operators.clear();
+            for (int subtask = 0; subtask < to; subtask++) {
+                open(AbstractStreamOperatorTestHarness.repartitionOperatorState(merged, maxParallelism, from, to,
+                        subtask), to, subtask);
+            }
+            current = -1;
+            ops.append("[\"rescale\",").append(from).append(',').append(to).append(",-1],");
         }
 
         private void timerOp(TimerOp op) throws Exception {
@@ -193,12 +288,16 @@ class TimerOrderTest {
         private void restore() throws Exception {
             OperatorSubtaskState state = harness.snapshot(++checkpoint, checkpoint);
             harness.close();
+            harnesses.clear();
+            operators.clear();
             open(state);
             ops.append("[\"restore\",").append(operator.timerCount()).append("],");
         }
 
         private String finish(String name) throws Exception {
-            harness.close();
+            for (var open : harnesses) {
+                open.close();
+            }
             if (ops.length() > 0) {
                 ops.setLength(ops.length() - 1);
             }
