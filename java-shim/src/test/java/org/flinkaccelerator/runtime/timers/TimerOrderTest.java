@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -31,8 +32,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * ({@code accelerator.timers}):
  * random scripts of registrations, deletions, watermarks and checkpoint restores (one key to
  * thousands, one key group to 1024, many equal timestamps, firings that register and delete
- * timers, some fired in the same pass), and a Nexmark q5-like script of keys times windows. The
- * model must fire every timer Flink fires, in the same order, and hold as many timers.
+ * timers, some fired in the same pass), a Nexmark q5-like script of keys times windows, and scripts
+ * rescaled from 3 subtasks to 2, 1 and 2. The model must fire every timer Flink fires, in the same
+ * order, and hold as many timers.
  */
 class TimerOrderTest {
 
@@ -227,7 +229,7 @@ class TimerOrderTest {
                 watermark(watermark + spread + 10);
             }
             return finish("rescaled " + seed + ": " + keys + " keys, parallelism "
-                    + java.util.Arrays.toString(parallelisms));
+                    + Arrays.toString(parallelisms));
         }
 
         private int current = -1;
