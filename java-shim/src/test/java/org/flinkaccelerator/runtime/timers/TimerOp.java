@@ -7,12 +7,12 @@ record TimerOp(boolean add, long key, int keyGroup, long namespace, long timesta
         return new TimerOp(add, key, keyGroup, namespace, timestamp);
     }
 
-    /** As the replay log writes it: ["add" | "delete", key, keyGroup, namespace, timestamp. */
+    /** As the replay log writes it, but the closing bracket: ["add" | "delete", key, keyGroup, namespace, timestamp. */
     String json() {
         return "[\"" + (add ? "add" : "delete") + "\"," + key + "," + keyGroup + "," + namespace + "," + timestamp;
     }
 
-    /** The timer alone: [key, keyGroup, namespace, timestamp. */
+    /** The timer alone, but the closing bracket: [key, keyGroup, namespace, timestamp. */
     String timerJson() {
         return "[" + key + "," + keyGroup + "," + namespace + "," + timestamp;
     }

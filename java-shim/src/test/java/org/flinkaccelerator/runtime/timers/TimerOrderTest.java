@@ -62,8 +62,8 @@ class TimerOrderTest {
                         .rescaleScript(new int[] {3, 2, 1, 2}));
             }
         }
-        scenarios.add(new Recording(backend, 1000, new Random(1000), 128).q5Script(backend.equals("rocksdb") ? 600 : 3000,
-                5));
+        int q5Keys = backend.equals("rocksdb") ? 600 : 3000;
+        scenarios.add(new Recording(backend, 1000, new Random(1000), 128).q5Script(q5Keys, 5));
         Files.write(log, scenarios, StandardCharsets.UTF_8);
 
         Process replay = new ProcessBuilder(TestPython.path(), "-m", "accelerator.timers.replay",

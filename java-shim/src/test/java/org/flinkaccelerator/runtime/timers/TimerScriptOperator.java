@@ -24,7 +24,7 @@ final class TimerScriptOperator extends AbstractStreamOperator<Void>
     private final int maxParallelism;
     private final long reactionSeed;
     private transient InternalTimerServiceImpl<Long, Long> timers;
-    /** The timers fired since the last {@link #takeFired()}: [key, key group, namespace, timestamp, actions]. */
+    /** The timers fired since the last {@link #takeFired()}, in firing order, with what each firing did. */
     private transient List<Fired> fired;
 
     /** One fired timer and the timers its firing registered or deleted. */
