@@ -31,6 +31,7 @@ from accelerator.plans.stage import MESSAGE, MESSAGE_FIELD, StagePlan, branch_pl
 from accelerator.sidecar import kafka_rows
 from accelerator.sidecar.sink_checks import SinkChecks
 from accelerator.sidecar.stages import DescriptorError, register
+from accelerator.windowagg import local_phase
 
 KIND = "segment"
 OUTPUT_SCHEMA = pa.schema([pa.field("value", pa.binary())])
@@ -224,6 +225,16 @@ class SegmentStage:
                 raise DescriptorError(f"stage {self.name!r}: a batch exchange takes a rows stage of one output")
             self._exchange = Exchange.parse(self.name, descriptor["exchange"])
             self._output_schema = self._exchange.schema(MESSAGE_FIELD)
+        #: Per output of a rows stage, the local window aggregate folded into it (None: its rows go out).
+        self._local_phases = [local_phase.of(self.name, descriptor.get(local_phase.SECTION), self._plan.output_schema)
+                              if self._rows else None]
+        self._local_phases += [local_phase.of(self.name, spec.get(local_phase.SECTION), plan.output_schema)
+                               for spec, plan in zip(descriptor.get("branches") or [], self._branches)]
+        if self._exchange and self._local_phases[0]:
+            raise DescriptorError(f"stage {self.name!r}: a batch exchange takes rows, not a local window aggregate's"
+                                  f" partials")
+        if self._local_phases[0]:
+            self._output_schema = self._local_phases[0].schema
         #: With a watermark section: one int64 column of epoch milliseconds per watermark plan column.
         self._marks_schema = pa.schema([pa.field(f.name, pa.int64()) for f in self._watermarks.output_schema
                                         if f.name != MESSAGE]) if self._watermarks else None
@@ -236,13 +247,16 @@ class SegmentStage:
                              f" input fields {self._input_names}")
         if batch.num_rows == 0:
             answers = [pa.RecordBatch.from_pylist([], schema=self._output_schema)]
-            answers += [pa.RecordBatch.from_pylist([], schema=p.output_schema) for p in self._branches]
+            answers += [pa.RecordBatch.from_pylist([], schema=local.schema if local else p.output_schema)
+                        for p, local in zip(self._branches, self._local_phases[1:])]
         else:
             decoded, skipped, exact_path = self._decode(batch)
             table_in = self._table(batch, decoded)
             udfs.BATCH.lone_surrogates_possible = any(_may_hold_lone_surrogates(batch.column(c))
                                                       for c in self._surrogate_columns)
             answers = [self._run(table_in)] + [p.execute(table_in) for p in self._branches]
+            answers = [local.partials(rows, batch.num_rows) if local else rows
+                       for rows, local in zip(answers, self._local_phases)]
             counts = {key: str(n).encode() for key, n in ((SKIPPED_METADATA, skipped),
                                                           (EXACT_PATH_METADATA, exact_path)) if n}
             if counts:

@@ -221,6 +221,20 @@ public final class AcceleratorOptions {
                                     + " 'accelerator explain' lists its descriptor, or why it stays stock. Has no"
                                     + " effect unless 'accelerator.enabled' is true.");
 
+    public static final ConfigOption<Boolean> WINDOW_AGGREGATE_LOCAL_PHASE =
+            key("accelerator.window-aggregate.local-phase.enabled")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Folds the local phase of a two-phase window aggregate (Flink's LocalWindowAggregate"
+                                    + " after a Kafka source, COUNT and integer SUM, MIN and MAX over a TUMBLE, HOP or"
+                                    + " CUMULATE window) into the rows stage that reads the source: when true, the"
+                                    + " stage hands on the local phase's partial accumulators instead of the rows,"
+                                    + " where the result stays identical to stock ('accelerator explain' says why"
+                                    + " a local phase stays stock). Independent of"
+                                    + " 'accelerator.window-aggregate.enabled', which takes the global phase. Has no"
+                                    + " effect unless 'accelerator.enabled' is true.");
+
     public static final ConfigOption<Boolean> GROUP_WINDOW_AGGREGATE =
             key("accelerator.group-window-aggregate.enabled")
                     .booleanType()
@@ -278,6 +292,7 @@ public final class AcceleratorOptions {
     public static List<ConfigOption<?>> all() {
         return List.of(ENABLED, PYTHON_EXECUTABLE, BATCH_SIZE, BATCH_MAX_BYTES, BATCH_MAX_DELAY, MEMORY_ARROW_LIMIT,
                 SHARED_MEMORY_BUDGET, SIDECAR_TIMEOUT, SIDECAR_HEARTBEAT_INTERVAL, ENCODE_STAGES, UPSERT_ENCODE_STAGES, WINDOW_AGGREGATE,
+                WINDOW_AGGREGATE_LOCAL_PHASE,
                 GROUP_AGGREGATE, DEDUPLICATE, TOP_N, JOIN, OVER_AGGREGATE, GROUP_WINDOW_AGGREGATE, WINDOW_JOIN, EXCHANGE_BATCHED, FAIL_ON_FALLBACK);
     }
 }

@@ -70,6 +70,8 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
     private transient InputBatch batch;
     private transient RecordCoordinates coordinates;
     private transient MessageTimestamps timestamps;
+    /** Per output of a rows stage, whether it carries a folded local window aggregate's partials (no timestamps). */
+    private transient boolean[] partialOutputs;
     /** Fields of each row emitted for the raw sink: value, key when written, the written metadata. */
     private transient int writtenArity;
     /** True when the sidecar's answer holds message keys (read from the descriptor once, not per batch). */
@@ -119,6 +121,7 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         for (RowType rowType : outputRows()) {
             rowCopiers.add(getExecutionConfig().isObjectReuseEnabled() ? new RowDataSerializer(rowType) : null);
         }
+        partialOutputs = LocalPhaseOutputs.of(spec.descriptorJson(), outputRows().size());
         LongCounter recordsInTotal = new LongCounter();
         getRuntimeContext().addAccumulator(SidecarMetrics.RECORDS_IN_ACCUMULATOR + spec.segmentName(), recordsInTotal);
         LongCounter recordsSkippedTotal = new LongCounter();
@@ -350,7 +353,7 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         List<BranchRows> branches = new ArrayList<>();
         for (int b = 0; b < types.size(); b++) {
             branches.add(new BranchRows(answer.branches().get(b), types.get(b), b == 0 ? null : spec.sideOutput(b),
-                    rowCopiers.get(b), spec.operatorName()));
+                    rowCopiers.get(b), partialOutputs[b], spec.operatorName()));
         }
         try {
             if (answer.marks() != null) {

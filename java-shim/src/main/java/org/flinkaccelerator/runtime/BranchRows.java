@@ -28,15 +28,20 @@ final class BranchRows {
     private final OutputTag<RowData> tag;
     /** Copies each emitted row when object reuse lets the next operator keep it (else null). */
     private final RowDataSerializer copier;
+    /** The rows are a folded local window aggregate's partials, which stock emits without a timestamp. */
+    private final boolean erasesTimestamps;
     private final StreamRecord<RowData> record = new StreamRecord<>(null);
     private int next;
 
     /**
      * @param answer one output of the sidecar's answer
      * @param tag the side output it goes to, null for the main output
+     * @param erasesTimestamps the rows are a folded local window aggregate's partials ({@link LocalPhaseOutputs}):
+     *     emitted without a record timestamp, as stock's local phase emits them
      * @param where the operator's name, for errors
      */
-    BranchRows(VectorSchemaRoot answer, RowType rowType, OutputTag<RowData> tag, RowDataSerializer copier, String where) {
+    BranchRows(VectorSchemaRoot answer, RowType rowType, OutputTag<RowData> tag, RowDataSerializer copier,
+            boolean erasesTimestamps, String where) {
         List<FieldVector> vectors = answer.getFieldVectors();
         int columns = rowType.getFieldCount();
         if (vectors.size() != columns + 1 || !(vectors.get(columns) instanceof IntVector)) {
@@ -55,6 +60,7 @@ final class BranchRows {
         this.count = answer.getRowCount();
         this.tag = tag;
         this.copier = copier;
+        this.erasesTimestamps = erasesTimestamps;
     }
 
     /**
@@ -65,7 +71,11 @@ final class BranchRows {
         while (next < count && messageIndex.get(next) == message) {
             RowData row = rows.reusedRow(next);
             StreamRecord<RowData> out = record.replace(copier == null ? row : copier.copy(row));
-            stamp.accept(out);
+            if (erasesTimestamps) {
+                out.eraseTimestamp();
+            } else {
+                stamp.accept(out);
+            }
             if (tag == null) {
                 output.collect(out);
             } else {

@@ -1,14 +1,18 @@
 package org.flinkaccelerator.planner.rules;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecEdge;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
+import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecLocalWindowAggregate;
 import org.apache.flink.table.types.logical.RowType;
+import org.flinkaccelerator.AcceleratorOptions;
 import org.flinkaccelerator.planner.replace.AcceleratedExecNode;
 import org.flinkaccelerator.planner.replace.SegmentReplacement;
 import org.flinkaccelerator.planner.report.AccelerationReport;
@@ -17,8 +21,10 @@ import org.flinkaccelerator.planner.segment.SourceChainFinder;
 import org.flinkaccelerator.planner.stage.ExpectedGain;
 import org.flinkaccelerator.planner.stage.FallbackReason;
 import org.flinkaccelerator.planner.stage.RowsExport;
+import org.flinkaccelerator.planner.stage.StageExport;
 import org.flinkaccelerator.planner.stage.StageExporter;
 import org.flinkaccelerator.planner.substrait.FunctionRegistry;
+import org.flinkaccelerator.planner.windowagg.LocalPhaseFold;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,7 +34,10 @@ import org.slf4j.LoggerFactory;
  * source and a rows stage ({@link StageExporter#exportRows}) that decodes it once, whose
  * Arrow-backed rows feed the stock operators that consumed the replaced nodes (a shared source's
  * other branches through side outputs, {@link SegmentReplacement#branchOf}). Runs after {@link ExportKafkaSegments}. One INFO line per plan
- * names the rows stages and why each part after them (or each source) stays stock.
+ * names the rows stages and why each part after them (or each source) stays stock. With
+ * {@code accelerator.window-aggregate.local-phase.enabled}, a branch whose rows only a stock local
+ * window aggregate reads answers that aggregate's partial rows instead ({@link LocalPhaseFold}), and
+ * the aggregate's consumers read the branch.
  *
  * <p>This rule points the consumers' input edges at the new operator: those are nodes of the
  * graph it was given, which the planner puts back after translation
@@ -82,20 +91,45 @@ public final class AccelerateKafkaSources implements RewriteRule {
                 List<ExecNode<?>> nodes = new ArrayList<>();
                 nodes.add(chain.source());
                 List<RowType> types = new ArrayList<>();
+                List<List<SourceChainFinder.Use>> branchUses = new ArrayList<>();
+                Map<Integer, Map<String, Object>> localPhases = new HashMap<>();
+                List<String> foldNotes = new ArrayList<>();
                 for (int b = 0; b < chain.branches().size(); b++) {
-                    nodes.addAll(chain.branches().get(b).calcs().subList(0, rows.branches().get(b).calcs()));
-                    types.add(rows.branches().get(b).rows());
+                    SourceChain.Branch branch = chain.branches().get(b);
+                    int calcs = rows.branches().get(b).calcs();
+                    nodes.addAll(branch.calcs().subList(0, calcs));
+                    List<SourceChainFinder.Use> uses = calcs == 0 ? List.of(branch.use())
+                            : found.usesOf(branch.calcs().get(calcs - 1));
+                    RowType type = rows.branches().get(b).rows();
+                    if (config.get(AcceleratorOptions.WINDOW_AGGREGATE_LOCAL_PHASE) && uses.size() == 1
+                            && uses.get(0).consumer() instanceof StreamExecLocalWindowAggregate local) {
+                        LocalPhaseFold fold = LocalPhaseFold.of(local, rows.watermarks(), config);
+                        if (fold.folded()) {
+                            localPhases.put(b, fold.section());
+                            nodes.add(local);
+                            type = fold.output();
+                            uses = found.usesOf(local);
+                            foldNotes.add("the local window aggregate after branch " + (b + 1) + " folded in");
+                        } else {
+                            List<String> why = fold.reasons().stream().map(FallbackReason::toString).toList();
+                            report.stock(name + "-local-window-agg", List.of(local), why);
+                            foldNotes.add("the local window aggregate after branch " + (b + 1) + " stays stock: "
+                                    + String.join("; ", why));
+                        }
+                    }
+                    types.add(type);
+                    branchUses.add(uses);
                 }
+                String descriptor = localPhases.isEmpty() ? rows.export().toJson()
+                        : new StageExport(name, rows.export().descriptor().withLocalPhases(localPhases), List.of()).toJson();
                 AcceleratedExecNode accelerated = SegmentReplacement.buildRows(chain.source(), name,
-                        rows.export().toJson(), rows.export().descriptor().decode().format(), types, rows.watermarks(),
+                        descriptor, rows.export().descriptor().decode().format(), types, rows.watermarks(),
                         config);
                 List<String> stoppedBy = new ArrayList<>();
                 List<String> parts = new ArrayList<>();
                 for (int b = 0; b < chain.branches().size(); b++) {
-                    SourceChain.Branch branch = chain.branches().get(b);
                     RowsExport.Branch exported = rows.branches().get(b);
-                    List<SourceChainFinder.Use> uses = exported.calcs() == 0 ? List.of(branch.use())
-                            : found.usesOf(branch.calcs().get(exported.calcs() - 1));
+                    List<SourceChainFinder.Use> uses = branchUses.get(b);
                     ExecNode<?> output = SegmentReplacement.branchOf(accelerated, b, config);
                     for (SourceChainFinder.Use use : uses) {
                         ExecEdge old = use.consumer().getInputEdges().get(use.input());
@@ -110,6 +144,7 @@ public final class AccelerateKafkaSources implements RewriteRule {
                 }
                 rewired = true;
                 report.partial(name, nodes, accelerated.spec().operatorName(), stoppedBy);
+                parts.addAll(foldNotes);
                 summary.add("source " + table + " runs as " + accelerated.spec().operatorName() + ": "
                         + String.join("; ", parts));
             } catch (RuntimeException e) {

@@ -1,6 +1,7 @@
 package org.flinkaccelerator.planner.stage;
 
 import io.substrait.proto.Plan;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,21 +20,45 @@ import org.flinkaccelerator.stage.ProtoJson;
  * {@code output} are the first, {@code branches} the others (empty otherwise).
  * A stage that writes messages checks its result rows as Flink's sink does ({@code sinkChecks}: the
  * NOT NULL columns, then the rowtime; {@link SinkChecks#NONE} otherwise).
+ * {@code localPhases}: per output of a rows stage (0: {@code plan}, i: {@code branches} entry i-1),
+ * the {@code local_window_agg} section of a local window aggregate folded into it, whose partial
+ * rows that output answers instead of the plan's rows (docs/design/stateful-window-aggregate.md,
+ * "Increment 2: the local phase in the rows stage"); empty otherwise.
  */
 public record StageDescriptor(String name, List<StageField> input, FormatSpec decode, KeySpec decodeKey, Plan plan,
         FormatSpec encode, KeySpec encodeKey, List<StageField> output, StageWatermark watermark,
-        List<StageBranch> branches, SinkChecks sinkChecks) {
+        List<StageBranch> branches, SinkChecks sinkChecks, Map<Integer, Map<String, Object>> localPhases) {
+    /** The descriptor member of a folded local window aggregate. */
+    public static final String LOCAL_PHASE = "local_window_agg";
+
     /** Version of the descriptor layout; the sidecar refuses others. */
     public static final int PROTOCOL = 1;
     /** The sidecar's stage kind of a descriptor without {@code decode}: an encode stage. */
     static final String ENCODE_KIND = "encode";
 
     public StageDescriptor {
+        localPhases = localPhases == null ? Map.of() : Map.copyOf(localPhases);
+        if (!localPhases.isEmpty() && (decode == null || encode != null)) {
+            throw new IllegalArgumentException("only a rows stage folds a local window aggregate");
+        }
         branches = List.copyOf(branches);
         sinkChecks = sinkChecks == null ? SinkChecks.NONE : sinkChecks;
         if (!branches.isEmpty() && (decode == null || encode != null)) {
             throw new IllegalArgumentException("only a rows stage has branches");
         }
+    }
+
+    /** A stage without folded local window aggregates. */
+    public StageDescriptor(String name, List<StageField> input, FormatSpec decode, KeySpec decodeKey, Plan plan,
+            FormatSpec encode, KeySpec encodeKey, List<StageField> output, StageWatermark watermark,
+            List<StageBranch> branches, SinkChecks sinkChecks) {
+        this(name, input, decode, decodeKey, plan, encode, encodeKey, output, watermark, branches, sinkChecks, Map.of());
+    }
+
+    /** This rows stage with {@code sections} ({@code local_window_agg}, by output) folded into its outputs. */
+    public StageDescriptor withLocalPhases(Map<Integer, Map<String, Object>> sections) {
+        return new StageDescriptor(name, input, decode, decodeKey, plan, encode, encodeKey, output, watermark, branches,
+                sinkChecks, sections);
     }
 
     /** A stage with one output. */
@@ -62,16 +87,24 @@ public record StageDescriptor(String name, List<StageField> input, FormatSpec de
             out.put("encode_key", encodeKey.tree());
         }
         out.put("output", fields(output));
+        if (localPhases.containsKey(0)) {
+            out.put(LOCAL_PHASE, localPhases.get(0));
+        }
         if (watermark != null) {
             out.put("watermark", watermark.tree());
         }
         if (!branches.isEmpty()) {
-            out.put("branches", branches.stream().map(b -> {
+            List<Map<String, Object>> trees = new ArrayList<>();
+            for (int i = 0; i < branches.size(); i++) {
                 Map<String, Object> branch = new LinkedHashMap<>();
-                branch.put("plan", ProtoJson.tree(b.plan()));
-                branch.put("output", fields(b.output()));
-                return branch;
-            }).collect(Collectors.toList()));
+                branch.put("plan", ProtoJson.tree(branches.get(i).plan()));
+                branch.put("output", fields(branches.get(i).output()));
+                if (localPhases.containsKey(i + 1)) {
+                    branch.put(LOCAL_PHASE, localPhases.get(i + 1));
+                }
+                trees.add(branch);
+            }
+            out.put("branches", trees);
         }
         sinkChecks.putInto(out);
         return out;
