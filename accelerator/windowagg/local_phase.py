@@ -135,7 +135,7 @@ class LocalPhase:
         grouped = grouped.sort_by(f"{_ROW}_min")
         out = [grouped.column(f"k{i}").combine_chunks() for i in range(len(self._keys))]
         for i, aggregate in enumerate(self._aggregates):
-            name = f"{_ROW}_count" if aggregate.function == "count1" else f"a{i}_{'sum' if aggregate.function == 'sum' else aggregate.function}"
+            name = f"{_ROW}_count" if aggregate.function == "count1" else f"a{i}_{aggregate.function}"
             # Integer sums come back as int64: narrowed to the accumulator's width they wrap as Java's.
             out.append(grouped.column(name).combine_chunks().cast(aggregate.acc, safe=False))
         out.append(grouped.column(_SLICE).combine_chunks())
@@ -155,7 +155,8 @@ class LocalPhase:
                               "give the row a rowtime, or filter out rows without one before the window")
         millis = pc.struct_field(time, "millis").to_numpy(zero_copy_only=False).astype(np.int64)
         shifted = millis + np.int64(self._zone_offset_ms)
-        return shifted - np.mod(shifted - np.int64(self._offset_ms), np.int64(self._slice_ms)) + np.int64(self._slice_ms)
+        slice_ms = np.int64(self._slice_ms)
+        return shifted - np.mod(shifted - np.int64(self._offset_ms), slice_ms) + slice_ms
 
 
 def of(stage: str, section: dict | None, rows: pa.Schema) -> LocalPhase | None:
