@@ -1,4 +1,5 @@
 SET 'accelerator.window-aggregate.enabled' = 'true';
+SET 'accelerator.window-aggregate.local-phase.enabled' = 'false';
 CREATE TABLE bids (auction BIGINT, price BIGINT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH (
   'connector' = 'kafka', 'topic' = '${topic:bids}', 'properties.bootstrap.servers' = '${bootstrap}',
   'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'json');

@@ -224,14 +224,14 @@ public final class AcceleratorOptions {
     public static final ConfigOption<Boolean> WINDOW_AGGREGATE_LOCAL_PHASE =
             key("accelerator.window-aggregate.local-phase.enabled")
                     .booleanType()
-                    .defaultValue(false)
+                    .defaultValue(true)
                     .withDescription(
                             "Folds the local phase of a two-phase window aggregate (Flink's LocalWindowAggregate"
                                     + " after a Kafka source, COUNT and integer SUM, MIN and MAX over a TUMBLE, HOP or"
                                     + " CUMULATE window) into the rows stage that reads the source: when true, the"
                                     + " stage hands on the local phase's partial accumulators instead of the rows,"
                                     + " where the result stays identical to stock ('accelerator explain' says why"
-                                    + " a local phase stays stock). Independent of"
+                                    + " a local phase stays stock); false keeps every local phase stock. Independent of"
                                     + " 'accelerator.window-aggregate.enabled', which takes the global phase. Has no"
                                     + " effect unless 'accelerator.enabled' is true.");
 
