@@ -8,7 +8,7 @@ import pyarrow as pa
 
 from accelerator.formats import types
 from accelerator.sidecar import keyed_state
-from accelerator.sidecar.stages import DescriptorError, parse_descriptor
+from accelerator.sidecar.stages import Refuse, parse_descriptor
 from accelerator.windowagg import spec as window_specs
 
 KEY = window_specs.KEY
@@ -49,10 +49,7 @@ def parse(descriptor: dict) -> DedupSpec:
     return parse_descriptor(descriptor, "deduplicate", _parse)
 
 
-def _parse(descriptor: dict, name: str | None) -> DedupSpec:
-    def refuse(reason: str) -> DescriptorError:
-        return DescriptorError(f"stage {name!r}: {reason}")
-
+def _parse(descriptor: dict, name: str | None, refuse: Refuse) -> DedupSpec:
     fields = keyed_state.keyed_input_fields(descriptor, refuse)
     row = fields[2:]
     output = [(f["name"], types.parse(f["type"])) for f in descriptor["output"]["fields"]]

@@ -10,7 +10,7 @@ import pyarrow as pa
 from accelerator.formats import types
 from accelerator.groupagg import distinct as distinct_values
 from accelerator.sidecar import keyed_state
-from accelerator.sidecar.stages import DescriptorError, parse_descriptor
+from accelerator.sidecar.stages import Refuse, parse_descriptor
 from accelerator.windowagg import spec as window_specs
 from accelerator.windowagg.spec import Aggregate
 
@@ -59,10 +59,7 @@ def parse(descriptor: dict) -> GroupAggSpec:
     return parse_descriptor(descriptor, "group_agg", _parse)
 
 
-def _parse(descriptor: dict, name: str | None) -> GroupAggSpec:
-    def refuse(reason: str) -> DescriptorError:
-        return DescriptorError(f"stage {name!r}: {reason}")
-
+def _parse(descriptor: dict, name: str | None, refuse: Refuse) -> GroupAggSpec:
     fields = keyed_state.keyed_input_fields(descriptor, refuse)
     aggregates = tuple(window_specs.parse_aggregate(a, dict(fields), refuse) for a in descriptor["aggregates"])
     counter = descriptor.get("record_counter")

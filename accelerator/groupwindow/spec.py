@@ -9,7 +9,7 @@ import pyarrow as pa
 
 from accelerator.formats import types
 from accelerator.sidecar import keyed_state
-from accelerator.sidecar.stages import DescriptorError, parse_descriptor
+from accelerator.sidecar.stages import Refuse, parse_descriptor
 from accelerator.windowagg import spec as window_specs
 from accelerator.windowagg.spec import Aggregate
 
@@ -62,10 +62,7 @@ def parse(descriptor: dict) -> GroupWindowSpec:
     return parse_descriptor(descriptor, "group_window", _parse)
 
 
-def _parse(descriptor: dict, name: str | None) -> GroupWindowSpec:
-    def refuse(reason: str) -> DescriptorError:
-        return DescriptorError(f"stage {name!r}: {reason}")
-
+def _parse(descriptor: dict, name: str | None, refuse: Refuse) -> GroupWindowSpec:
     w = descriptor.get("window") or {}
     kind = w.get("type")
     if kind not in WINDOW_TYPES:

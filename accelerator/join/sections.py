@@ -13,7 +13,7 @@ import pyarrow as pa
 
 from accelerator.formats import types
 from accelerator.sidecar import keyed_state
-from accelerator.sidecar.stages import DescriptorError
+from accelerator.sidecar.stages import Refuse
 
 #: The input a row came from: LEFT or RIGHT.
 SIDE = "$side"
@@ -23,8 +23,6 @@ OUTER_SIDES = {"INNER": (False, False), "LEFT": (True, False), "RIGHT": (False, 
 #: The join types that emit left rows only, by whether they have a match (`semi_anti`).
 SEMI, ANTI = "SEMI", "ANTI"
 JOIN_TYPES = tuple(OUTER_SIDES) + (SEMI, ANTI)
-
-Refuse = Callable[[str], DescriptorError]
 
 
 @dataclasses.dataclass(frozen=True)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from accelerator.formats import types
 from accelerator.join import sections
 from accelerator.sidecar import keyed_state
-from accelerator.sidecar.stages import DescriptorError, parse_descriptor
+from accelerator.sidecar.stages import Refuse, parse_descriptor
 
 KEY = keyed_state.KEY
 KEY_GROUP = keyed_state.KEY_GROUP
@@ -48,10 +48,7 @@ def parse(descriptor: dict) -> JoinSpec:
     return parse_descriptor(descriptor, "join", _parse)
 
 
-def _parse(descriptor: dict, name: str | None) -> JoinSpec:
-    def refuse(reason: str) -> DescriptorError:
-        return DescriptorError(f"stage {name!r}: {reason}")
-
+def _parse(descriptor: dict, name: str | None, refuse: Refuse) -> JoinSpec:
     common = sections.read(descriptor, name, refuse, {SIDE: "TINYINT", ORDER: "VARBINARY"}, "joins",
                            "the condition reads and the state keeps (left input's fields, then the right input's)",
                            _filters_nulls)
@@ -75,7 +72,7 @@ def _filters_nulls(join_type: str) -> bool:
     return any(sections.OUTER_SIDES.get(join_type, (False, False))) or join_type in (SEMI, ANTI)
 
 
-def _check_left_output(descriptor: dict, common: sections.JoinSections, refuse: sections.Refuse) -> None:
+def _check_left_output(descriptor: dict, common: sections.JoinSections, refuse: Refuse) -> None:
     """A SEMI or ANTI join emits its left input's rows as they are: the output fields must be the
     joined row's first `left_arity`, types and nullability included."""
     def row(section: str) -> list[tuple[str, str]]:

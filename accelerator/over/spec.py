@@ -10,7 +10,7 @@ import pyarrow as pa
 
 from accelerator.formats import types
 from accelerator.sidecar import keyed_state
-from accelerator.sidecar.stages import DescriptorError, parse_descriptor
+from accelerator.sidecar.stages import Refuse, parse_descriptor
 from accelerator.windowagg import spec as window_specs
 from accelerator.windowagg.spec import Aggregate
 
@@ -45,10 +45,7 @@ def parse(descriptor: dict) -> OverAggSpec:
     return parse_descriptor(descriptor, "over_agg", _parse)
 
 
-def _parse(descriptor: dict, name: str | None) -> OverAggSpec:
-    def refuse(reason: str) -> DescriptorError:
-        return DescriptorError(f"stage {name!r}: {reason}")
-
+def _parse(descriptor: dict, name: str | None, refuse: Refuse) -> OverAggSpec:
     frame = descriptor.get("frame")
     if frame not in FRAMES:
         raise refuse(f"frame {frame!r}; this sidecar runs {list(FRAMES)}")

@@ -8,7 +8,7 @@ import pyarrow as pa
 
 from accelerator.formats import types
 from accelerator.sidecar import keyed_state
-from accelerator.sidecar.stages import DescriptorError, parse_descriptor
+from accelerator.sidecar.stages import Refuse, parse_descriptor
 from accelerator.windowagg import spec as window_specs
 
 KEY = window_specs.KEY
@@ -45,10 +45,7 @@ def parse(descriptor: dict) -> TopNSpec:
     return parse_descriptor(descriptor, "top_n", _parse)
 
 
-def _parse(descriptor: dict, name: str | None) -> TopNSpec:
-    def refuse(reason: str) -> DescriptorError:
-        return DescriptorError(f"stage {name!r}: {reason}")
-
+def _parse(descriptor: dict, name: str | None, refuse: Refuse) -> TopNSpec:
     fields = keyed_state.keyed_input_fields(descriptor, refuse)
     row = fields[2:]
     output = [(f["name"], types.parse(f["type"])) for f in descriptor["output"]["fields"]]

@@ -36,16 +36,29 @@ class DescriptorError(ValueError):
     """The stage descriptor cannot be run by this sidecar."""
 
 
-def parse_descriptor(descriptor: dict, kind: str, parse: Callable[[dict, str | None], T]) -> T:
-    """`parse(descriptor, name)`, its missing keys and wrong types reported as a malformed `kind`
-    descriptor of the stage named in it (a DescriptorError names the stage already)."""
+#: Makes the DescriptorError of one reason a stage cannot be run: `raise refuse("...")`.
+Refuse = Callable[[str], DescriptorError]
+
+
+def refusal(name: str | None) -> Refuse:
+    """The `Refuse` of the stage named `name`: its errors start with the stage's name."""
+    def refuse(reason: str) -> DescriptorError:
+        return DescriptorError(f"stage {name!r}: {reason}")
+    return refuse
+
+
+def parse_descriptor(descriptor: dict, kind: str, parse: Callable[[dict, str | None, Refuse], T]) -> T:
+    """`parse(descriptor, name, refuse)` with the stage's name and `refusal`, its missing keys and
+    wrong types reported as a malformed `kind` descriptor of that stage (a DescriptorError names
+    the stage already)."""
     name = descriptor.get("name")
+    refuse = refusal(name)
     try:
-        return parse(descriptor, name)
+        return parse(descriptor, name, refuse)
     except DescriptorError:
         raise
     except (KeyError, TypeError, ValueError) as exc:
-        raise DescriptorError(f"stage {name!r}: malformed {kind} descriptor ({type(exc).__name__}: {exc})") from exc
+        raise refuse(f"malformed {kind} descriptor ({type(exc).__name__}: {exc})") from exc
 
 
 def register(kind: str, factory: StageFactory) -> None:

@@ -14,7 +14,7 @@ import pyarrow as pa
 
 from accelerator.formats import types
 from accelerator.sidecar.keyed_state import KEY, KEY_GROUP
-from accelerator.sidecar.stages import DescriptorError, parse_descriptor
+from accelerator.sidecar.stages import Refuse, parse_descriptor
 
 TIME = "$time"
 WINDOW_END = "window_end"
@@ -134,10 +134,7 @@ def parse(descriptor: dict) -> WindowAggSpec:
     return parse_descriptor(descriptor, "window_agg", _parse)
 
 
-def _parse(descriptor: dict, name: str | None) -> WindowAggSpec:
-    def refuse(reason: str) -> DescriptorError:
-        return DescriptorError(f"stage {name!r}: {reason}")
-
+def _parse(descriptor: dict, name: str | None, refuse: Refuse) -> WindowAggSpec:
     phase = descriptor["phase"]
     if phase not in PHASES:
         raise refuse(f"phase {phase!r}; this sidecar runs {list(PHASES)}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from accelerator.join import sections
 from accelerator.sidecar import keyed_state
-from accelerator.sidecar.stages import DescriptorError, parse_descriptor
+from accelerator.sidecar.stages import Refuse, parse_descriptor
 
 KEY = keyed_state.KEY
 KEY_GROUP = keyed_state.KEY_GROUP
@@ -23,10 +23,7 @@ def parse(descriptor: dict) -> sections.JoinSections:
     return parse_descriptor(descriptor, "window_join", _parse)
 
 
-def _parse(descriptor: dict, name: str | None) -> sections.JoinSections:
-    def refuse(reason: str) -> DescriptorError:
-        return DescriptorError(f"stage {name!r}: {reason}")
-
+def _parse(descriptor: dict, name: str | None, refuse: Refuse) -> sections.JoinSections:
     # The operator sends every row, a NULL key's too: the stage applies the keys' NULL filters
     # as stock's WindowJoinOperator does, per (key, window), for every join type.
     return sections.read(descriptor, name, refuse, {SIDE: "TINYINT", WINDOW_END: "BIGINT", TRIGGER: "BIGINT"},
