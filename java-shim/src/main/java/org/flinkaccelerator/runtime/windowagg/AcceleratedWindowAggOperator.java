@@ -34,6 +34,7 @@ import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 import org.flinkaccelerator.runtime.FieldGetters;
 import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
 import org.flinkaccelerator.runtime.state.EventTimeSidecarOperator;
+import org.flinkaccelerator.runtime.state.FiredKey;
 import org.flinkaccelerator.runtime.state.TimersOutsideRawState;
 import org.flinkaccelerator.sidecar.SidecarException;
 import org.flinkaccelerator.sidecar.SidecarStage;
@@ -373,7 +374,4 @@ public final class AcceleratedWindowAggOperator extends EventTimeSidecarOperator
             fired = null;
         }
     }
-
-    /** A fired window: the key's bytes and the window end. */
-    private record FiredKey(ByteBuffer key, long end) {}
 }

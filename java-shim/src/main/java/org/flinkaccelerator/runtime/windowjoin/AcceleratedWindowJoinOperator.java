@@ -28,6 +28,7 @@ import org.apache.flink.types.RowKind;
 import org.flinkaccelerator.runtime.FieldGetters;
 import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
 import org.flinkaccelerator.runtime.state.EventTimeSidecarOperator;
+import org.flinkaccelerator.runtime.state.FiredKey;
 import org.flinkaccelerator.runtime.state.TimersOutsideRawState;
 import org.flinkaccelerator.runtime.windowagg.WindowAggCalls;
 import org.flinkaccelerator.sidecar.SidecarException;
@@ -299,7 +300,4 @@ public final class AcceleratedWindowJoinOperator
         firedValues = null;
         firedRows = null;
     }
-
-    /** A fired window: the key's bytes and the window end. */
-    private record FiredKey(ByteBuffer key, long end) {}
 }
