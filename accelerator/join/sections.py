@@ -76,7 +76,8 @@ def read(descriptor: dict, name: str | None, refuse: Refuse, transport: dict[str
          joined_holds: str, filters_nulls: Callable[[str], bool]) -> JoinSections:
     """The shared sections of a descriptor whose input starts with `$key`, `$key_group` and then
     `transport` (column name: its type's root), in that order. `joins` names the family in the
-    refusal of a join type, `joined_holds` what a SEMI or ANTI join's `joined` section is for;
+    refusal of a join type, `joined_holds` what a SEMI or ANTI join's `joined` section is for (its
+    output must be the joined row's left input fields, types and nullability included);
     `filters_nulls(join type)` whether the stage applies the keys' NULL filters (`null_keyed`) to
     such a join or the operator leaves out the rows they reject before sending them."""
     join_type = descriptor["join_type"]
@@ -101,6 +102,11 @@ def read(descriptor: dict, name: str | None, refuse: Refuse, transport: dict[str
     left_arity = int(descriptor["left_arity"])
     if not 0 < left_arity < len(joined):
         raise refuse(f"left_arity {left_arity} does not split the {len(joined)} joined fields into two inputs")
+    # Both families' stages emit a SEMI or ANTI join's left row as it is.
+    if semi_anti and [(n, t.serializable()) for n, t in output] != \
+            [(n, t.serializable()) for n, t in joined[:left_arity]]:
+        raise refuse(f"a {join_type} join's output fields must be the left input's, the joined row's first"
+                     f" {left_arity}")
     condition = descriptor.get("condition")
     if condition is not None and not {"column", "plan"} <= set(condition):
         raise refuse(f"the condition section has {sorted(condition)}, not a 'column' and its 'plan'")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from accelerator.formats import types
 from accelerator.join import sections
 from accelerator.sidecar import keyed_state
 from accelerator.sidecar.stages import Refuse, parse_descriptor
@@ -52,8 +51,6 @@ def _parse(descriptor: dict, name: str | None, refuse: Refuse) -> JoinSpec:
     common = sections.read(descriptor, name, refuse, {SIDE: "TINYINT", ORDER: "VARBINARY"}, "joins",
                            "the condition reads and the state keeps (left input's fields, then the right input's)",
                            _filters_nulls)
-    if common.semi_anti:
-        _check_left_output(descriptor, common, refuse)
     retractions_before_joins = descriptor.get(RETRACTIONS_BEFORE_JOINS, False)
     if not isinstance(retractions_before_joins, bool):
         raise refuse(f"{RETRACTIONS_BEFORE_JOINS} is {retractions_before_joins!r}, not true or false")
@@ -71,13 +68,3 @@ def _filters_nulls(join_type: str) -> bool:
     never reach the stage."""
     return any(sections.OUTER_SIDES.get(join_type, (False, False))) or join_type in (SEMI, ANTI)
 
-
-def _check_left_output(descriptor: dict, common: sections.JoinSections, refuse: Refuse) -> None:
-    """A SEMI or ANTI join emits its left input's rows as they are: the output fields must be the
-    joined row's first `left_arity`, types and nullability included."""
-    def row(section: str) -> list[tuple[str, str]]:
-        return [(f["name"], types.parse(f["type"]).serializable()) for f in descriptor[section]["fields"]]
-
-    if row("output") != row("joined")[:common.left_arity]:
-        raise refuse(f"a {common.join_type} join's output fields must be the left input's, the joined row's first"
-                     f" {common.left_arity}")

@@ -72,6 +72,9 @@ public record WindowJoinExport(String name, Map<String, Object> descriptor, Zone
         }
         JoinExport.scalarFields(reasons, "left", node.leftType());
         JoinExport.scalarFields(reasons, "right", node.rightType());
+        if (node.semiAnti()) {
+            leftRowOutput(reasons, spec.getJoinType().name(), node.leftType(), node.outputType());
+        }
         // As stock's translateToPlanInternal: the zone a TIMESTAMP_LTZ window's ends are shifted by, else UTC.
         ZoneId zone = TimeWindowUtil.getShiftTimeZone(node.leftWindowing().getTimeAttributeType(),
                 TableConfigUtils.getLocalTimeZone(config));
@@ -98,6 +101,19 @@ public record WindowJoinExport(String name, Map<String, Object> descriptor, Zone
             reasons.add(new FallbackReason(WINDOW, "the " + side + " input's window is "
                     + windowing.getWindow().getClass().getSimpleName() + "; window joins of TUMBLE, HOP and CUMULATE"
                     + " windows are accelerated"));
+        }
+    }
+
+    /**
+     * Adds a reason unless a SEMI or ANTI join's {@code output} row is its {@code left} input's, names,
+     * types and nullability included: the sidecar emits the held left rows as they are (and refuses a
+     * descriptor whose output differs, naming it only when the job starts).
+     */
+    static void leftRowOutput(List<FallbackReason> reasons, String joinType, RowType left, RowType output) {
+        if (!JoinExport.rowFields(output).equals(JoinExport.rowFields(left))) {
+            reasons.add(new FallbackReason(JOIN, "the " + joinType + " join's output row " + output.asSummaryString()
+                    + " is not its left input's row " + left.asSummaryString() + "; an accelerated " + joinType
+                    + " window join emits the left input's rows as they are"));
         }
     }
 
