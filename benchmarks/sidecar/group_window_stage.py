@@ -26,7 +26,8 @@ import pyarrow as pa
 
 import accelerator.sidecar.stages  # noqa: F401  (registers the kinds)
 from accelerator.groupwindow.stage import GroupWindowStage
-from nexmark_bids import BUDGET, TRANSPORT, bids, key_bytes
+from nexmark_bids import TRANSPORT, bids
+from stage_bench import BUDGET, key_bytes
 
 WATERMARK_DELAY_MS = 4_000
 COUNT_STAR = {"function": "count1", "arg": None, "acc": "BIGINT NOT NULL"}
