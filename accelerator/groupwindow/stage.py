@@ -25,7 +25,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from accelerator.formats import timestamps, types
-from accelerator.groupwindow import aligned, session_runs, spec as specs
+from accelerator.groupwindow import aligned, panes, session_runs, spec as specs
 from accelerator.groupwindow.assignment import NegativeWindow
 from accelerator.groupwindow.state import GroupWindowState, new_accumulator
 from accelerator.sidecar import keyed_state, state_calls
@@ -97,9 +97,7 @@ class GroupWindowStage:
     def fire(self, batch: pa.RecordBatch) -> pa.RecordBatch:
         watermark = state_calls.long(batch, WATERMARK)
         state, window = self.state, self.spec.window
-        fired = state.due(watermark)
-        n = len(fired)
-        entries = [state.keys[k] for k, _ in fired]
+        fired, entries = state.take_due(watermark)
         if window.type == "hop":
             values = self._fire_panes(fired, entries)
         else:
@@ -107,9 +105,14 @@ class GroupWindowStage:
             values = [column.value(slots) for column in state.accumulators]
             for entry, (_, w) in zip(entries, fired):
                 state.drop_namespace(entry, w)
-        for entry, (key, w) in zip(entries, fired):
-            state.delete(entry, w)
-            state.forget_if_empty(key)
+        for entry, (key, _) in zip(entries, fired):
+            if not entry.namespaces and not entry.timers:
+                state.keys.pop(key, None)
+        return self.fired_answer(fired, values)
+
+    def fired_answer(self, fired: list, values: list[pa.Array]) -> pa.RecordBatch:
+        """The `fire` answer for the `fired` windows (key, window) and their aggregates' `values`."""
+        n = len(fired)
         starts = np.array([w[0] for _, w in fired], dtype=np.int64)
         ends = np.array([w[1] for _, w in fired], dtype=np.int64)
         columns = [pa.array([k for k, _ in fired], pa.binary()), pa.array(starts, pa.int64()),
@@ -124,25 +127,24 @@ class GroupWindowStage:
 
     def _fire_panes(self, fired: list, entries: list) -> list[pa.Array]:
         """`PanedWindowProcessFunction.prepareAggregateAccumulatorForEmit`: fresh accumulators with
-        each fired HOP window's panes merged into them in order; then each pane whose last window
-        fired is cleared (`cleanWindowIfNeeded` of the pane)."""
+        each fired HOP window's panes merged into them in order (all windows' first panes at once,
+        then their second ones, ...); then each pane whose last window fired is cleared
+        (`cleanWindowIfNeeded` of the pane)."""
         state, window = self.state, self.spec.window
-        pane, positions = window.pane_ms, window.size_ms // window.pane_ms
-        starts = [w[0] for _, w in fired]
-        slots = np.array([[e.namespaces.get((s + p * pane, s + (p + 1) * pane), -1) for p in range(positions)]
-                          for e, s in zip(entries, starts)], dtype=np.int64).reshape(len(fired), positions)
+        starts = np.array([w[0] for _, w in fired], dtype=np.int64)
+        keys = np.array([e.code for e in entries], dtype=np.int64)
+        windows, slots, ranks = panes.window_panes(state.slot_key, state.slot_start, keys, starts, window.size_ms)
         every = np.arange(len(fired))
         merged = [new_accumulator(a, zero, len(fired)) for a, zero in zip(self.spec.aggregates, self.spec.zero_based)]
         for column in merged:
             column.reset(every)
-        for position in range(positions):
-            at = np.flatnonzero(slots[:, position] >= 0)
-            if len(at):
-                for target, source in zip(merged, state.accumulators):
-                    target.merge(at, source.state(slots[at, position]))
-        pane_starts = np.array(starts, dtype=np.int64)[:, None] + pane * np.arange(positions, dtype=np.int64)
-        last = (slots >= 0) & (pane_starts - np.mod(pane_starts, window.slide_ms) == pane_starts[:, :1])
-        for i, start in zip(np.nonzero(last)[0].tolist(), pane_starts[last].tolist()):
+        for rank in range(int(ranks.max()) + 1 if len(ranks) else 0):
+            at = np.flatnonzero(ranks == rank)
+            for target, source in zip(merged, state.accumulators):
+                target.merge(windows[at], source.state(slots[at]))
+        pane_starts, pane = state.slot_start[slots], window.pane_ms
+        last = np.flatnonzero(pane_starts - np.mod(pane_starts, window.slide_ms) == starts[windows])
+        for i, start in zip(windows[last].tolist(), pane_starts[last].tolist()):
             state.drop_namespace(entries[i], (start, start + pane))
         return [column.value(every) for column in merged]
 

@@ -31,6 +31,8 @@ def new_accumulator(aggregate, zero_based: bool, capacity: int = 0):
 @dataclass
 class KeyWindows:
     key_group: int
+    #: A number of its own among the state's keys (`GroupWindowState.slot_key`).
+    code: int
     #: Accumulator namespace -> slot: TUMBLE windows, HOP panes, sessions in flight.
     namespaces: dict[Window, int] = field(default_factory=dict)
     #: Windows whose timer is registered (at window end - 1).
@@ -46,9 +48,19 @@ class GroupWindowState:
         self._capacity = 0
         self.namespace_count = 0
         self.timer_count = 0
-        #: (end - 1, key, window) of every registration, for `due`; a deleted or fired timer's
-        #: entry stays until popped and is skipped then.
-        self._timer_heap: list[tuple[int, bytes, Window]] = []
+        self._codes = 0
+        #: Per slot, the `code` of the key whose namespace it holds (-1: none) and the namespace's
+        #: start, so HOP firing finds the panes of all its windows at once (`panes.window_panes`).
+        #: Kept by `add_namespace` and `drop_namespace`, which TUMBLE and HOP namespaces go
+        #: through; sessions that change in place are not kept up to date here.
+        self.slot_key = np.zeros(0, dtype=np.int64)
+        self.slot_start = np.zeros(0, dtype=np.int64)
+        #: (key, window) of every registration by its timer's time (end - 1), and those times in a
+        #: heap, for `take_due`; a deleted timer's entry stays until its time is taken and is
+        #: skipped then.
+        self._timers_at: dict[int, list[tuple[bytes, Window]]] = {}
+        self._timer_times: list[int] = []
+        self._timer_entries = 0
         self._grow(_INITIAL_CAPACITY)
 
     @property
@@ -57,19 +69,23 @@ class GroupWindowState:
 
     def nbytes(self) -> int:
         return (len(self.keys) * _KEY_BYTES + self.entries * _WINDOW_BYTES + 8 * len(self._free)
-                + _WINDOW_BYTES * len(self._timer_heap)
+                + self.slot_key.nbytes + self.slot_start.nbytes + _WINDOW_BYTES * self._timer_entries
                 + sum(c.nbytes() for c in self.accumulators))
 
     def _grow(self, capacity: int) -> None:
         for column in self.accumulators:
             column.grow(capacity)
+        extra = capacity - self._capacity
+        self.slot_key = np.concatenate([self.slot_key, np.full(extra, -1, dtype=np.int64)])
+        self.slot_start = np.concatenate([self.slot_start, np.zeros(extra, dtype=np.int64)])
         self._free.extend(range(capacity - 1, self._capacity - 1, -1))
         self._capacity = capacity
 
     def key(self, key: bytes, key_group: int) -> KeyWindows:
         entry = self.keys.get(key)
         if entry is None:
-            entry = self.keys[key] = KeyWindows(key_group)
+            entry = self.keys[key] = KeyWindows(key_group, self._codes)
+            self._codes += 1
         return entry
 
     def new_slot(self, reset: bool = True) -> int:
@@ -94,11 +110,14 @@ class GroupWindowState:
         slot = self.new_slot(reset) if slot is None else slot
         entry.namespaces[window] = slot
         self.namespace_count += 1
+        self.slot_key[slot] = entry.code
+        self.slot_start[slot] = window[0]
         return slot
 
     def drop_namespace(self, entry: KeyWindows, window: Window, free: bool = True) -> int:
         slot = entry.namespaces.pop(window)
         self.namespace_count -= 1
+        self.slot_key[slot] = -1
         if free:
             self._free.append(slot)
         return slot
@@ -109,7 +128,13 @@ class GroupWindowState:
             return False
         entry.timers.add(window)
         self.timer_count += 1
-        heapq.heappush(self._timer_heap, (window[1] - 1, key, window))
+        self._timer_entries += 1
+        bucket = self._timers_at.get(window[1] - 1)
+        if bucket is None:
+            self._timers_at[window[1] - 1] = [(key, window)]
+            heapq.heappush(self._timer_times, window[1] - 1)
+        else:
+            bucket.append((key, window))
         return True
 
     def delete(self, entry: KeyWindows, window: Window) -> bool:
@@ -120,18 +145,23 @@ class GroupWindowState:
         self.timer_count -= 1
         return True
 
-    def due(self, watermark: int) -> list[tuple[bytes, Window]]:
-        """Every registered timer at or before `watermark` (key, window), each once; they stay
-        registered until `delete`."""
-        out, seen = [], set()
-        heap = self._timer_heap
-        while heap and heap[0][0] <= watermark:
-            _, key, window = heapq.heappop(heap)
-            entry = self.keys.get(key)
-            if entry is not None and window in entry.timers and (key, window) not in seen:
-                seen.add((key, window))
-                out.append((key, window))
-        return out
+    def take_due(self, watermark: int) -> tuple[list[tuple[bytes, Window]], list[KeyWindows]]:
+        """Every registered timer at or before `watermark` (key, window), each once, in order of
+        time, key and window, with its key's entry; they are no longer registered (as after
+        `delete`)."""
+        fired, entries = [], []
+        times, keys = self._timer_times, self.keys
+        while times and times[0] <= watermark:
+            bucket = self._timers_at.pop(heapq.heappop(times))
+            self._timer_entries -= len(bucket)
+            for key, window in sorted(set(bucket)):
+                entry = keys.get(key)
+                if entry is not None and window in entry.timers:
+                    entry.timers.discard(window)
+                    fired.append((key, window))
+                    entries.append(entry)
+        self.timer_count -= len(fired)
+        return fired, entries
 
     def forget_if_empty(self, key: bytes) -> None:
         entry = self.keys[key]

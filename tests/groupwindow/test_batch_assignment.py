@@ -1,9 +1,12 @@
-"""The group_window stage's batch assignment (numpy for TUMBLE and HOP, the session fast path)
-against the row-at-a-time assignment it replaced (`per_row_assignment`, verified against stock's
-`WindowOperator`), on random batches: several keys, out-of-order times, rows late for the watermark,
-watermarks firing windows between batches. Every `update` must answer the same timer changes in the
-same order and the same late-row count, every `fire` the same windows and values (a DOUBLE SUM of
-values whose sum depends on the fold order among them), and the final snapshot the same state."""
+"""The group_window stage's batch assignment (numpy for TUMBLE and HOP, the session fast path) and
+batch firing (HOP windows' panes found and merged for all fired windows at once) against the
+row-at-a-time assignment and window-at-a-time firing they replaced (`per_row_assignment`, verified
+against stock's `WindowOperator`, and `per_window_firing`), on random batches: several keys,
+out-of-order times, rows late for the watermark, watermarks firing windows between batches, the
+batch stage restored from its snapshot now and then. Every `update` must answer the same timer
+changes in the same order and the same late-row count, every `fire` the same windows in the same
+order with the same values (a DOUBLE SUM of values whose sum depends on the fold order among them),
+and the final snapshot the same state."""
 
 from functools import partial
 
@@ -15,6 +18,7 @@ import accelerator.sidecar.stages  # noqa: F401  (registers the kinds)
 from accelerator.groupwindow.stage import GroupWindowStage
 
 import per_row_assignment
+import per_window_firing
 
 SETTINGS = settings(max_examples=200, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -34,7 +38,7 @@ _windows = st.one_of(
 )
 _row = st.tuples(st.integers(0, 5), st.integers(-40, 60), st.sampled_from(DOUBLES),
                  st.one_of(st.none(), st.integers(-9, 9)))
-_step = st.tuples(st.lists(_row, max_size=40), st.integers(0, 50))
+_step = st.tuples(st.lists(_row, max_size=40), st.integers(0, 50), st.booleans())
 
 
 def descriptor(window: dict) -> dict:
@@ -84,14 +88,20 @@ def _answer(batch: pa.RecordBatch):
 def test_batch_assignment_matches_per_row(window, steps):
     batched, per_row = GroupWindowStage(descriptor(window)), GroupWindowStage(descriptor(window))
     per_row._calls["update"] = partial(per_row_assignment.update, per_row)
+    per_row._calls["fire"] = partial(per_window_firing.fire, per_row)
     clock, watermark = BASE, LONG_MIN
-    for rows, advance in steps:
+    for rows, advance, restore in steps:
         update = _update(batched, rows, clock, watermark)
         assert _answer(batched.process(update)) == _answer(per_row.process(update))
         clock += advance
         watermark = max(watermark, clock - 20)
         fire = _call("fire", watermark=watermark)
         assert _answer(batched.process(fire)) == _answer(per_row.process(fire))
+        if restore:
+            state = batched.process(_call("snapshot"))
+            batched = GroupWindowStage(descriptor(window))
+            batched.process(state.replace_schema_metadata({**state.schema.metadata, **_call(
+                "restore", key_group_start=0, key_group_end=2).schema.metadata}))
     assert batched.state.entries == per_row.state.entries
     snapshot = _call("snapshot")
     assert batched.process(snapshot).to_pydict() == per_row.process(snapshot).to_pydict()
