@@ -52,6 +52,12 @@ public final class AcceleratedDedupOperator extends ChangelogBatchOperator<Dedup
         return "accelerator.deduplicate.enabled";
     }
 
+    /** Stock's hands on the BinaryRowData of its keyed input and state. */
+    @Override
+    protected boolean emitsBinaryRows() {
+        return true;
+    }
+
     @Override
     protected RowData output(RowKind kind, RowData key, RowData values) {
         values.setRowKind(kind);

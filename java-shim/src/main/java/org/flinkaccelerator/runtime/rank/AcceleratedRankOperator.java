@@ -29,6 +29,12 @@ public final class AcceleratedRankOperator extends ChangelogBatchOperator<RankSp
         return "accelerator.top-n.enabled";
     }
 
+    /** Stock's hands on the BinaryRowData of its keyed input and state. */
+    @Override
+    protected boolean emitsBinaryRows() {
+        return true;
+    }
+
     @Override
     protected RowData output(RowKind kind, RowData key, RowData values) {
         values.setRowKind(kind);

@@ -52,6 +52,8 @@ public abstract class KeyedRowBatchOperator<S extends ChangelogSpec> extends Sid
     private transient ProcessingTimeCallback delayFlush;
     private transient boolean delayFlushScheduled;
     private transient RowDataSerializer outCopier;
+    /** Writes each output row as BinaryRowData (emitsBinaryRows), else null. */
+    private transient RowDataSerializer binaryOut;
     /** Watermarks that arrived while rows were buffered, and how many buffered rows preceded each. */
     private transient List<Watermark> heldWatermarks;
     private transient List<Integer> heldAfterRows;
@@ -65,6 +67,18 @@ public abstract class KeyedRowBatchOperator<S extends ChangelogSpec> extends Sid
 
     /** The output row for batch row {@code key}'s answer {@code values} of kind {@code kind}. */
     protected abstract RowData output(RowKind kind, RowData key, RowData values);
+
+    /**
+     * Whether the stock operator this one replaces emits BinaryRowData (the rows of its keyed
+     * input and state, as a deduplication and a Top-N do), so the output rows must be BinaryRowData
+     * too: a chained operator that reads a field without {@code isNullAt} then reads what it reads
+     * stock (Flink's sink timestamp inserter finds a NULL TIMESTAMP(3) rowtime as epoch 0, and writes
+     * the row), also after the copy between chained operators, which turns any other row into a
+     * GenericRowData holding null.
+     */
+    protected boolean emitsBinaryRows() {
+        return false;
+    }
 
     @Override
     protected ChangelogCalls openCalls(SidecarStage stage, long stateBudget) {
@@ -85,6 +99,7 @@ public abstract class KeyedRowBatchOperator<S extends ChangelogSpec> extends Sid
     public void open() throws Exception {
         super.open();
         outCopier = getExecutionConfig().isObjectReuseEnabled() ? new RowDataSerializer(spec.outputType()) : null;
+        binaryOut = emitsBinaryRows() ? new RowDataSerializer(spec.outputType()) : null;
         delayFlush = time -> {
             delayFlushScheduled = false;
             sendBatch();
@@ -207,7 +222,14 @@ public abstract class KeyedRowBatchOperator<S extends ChangelogSpec> extends Sid
             previous = row;
             releaseWatermarks(row);
             RowData out = output(RowKind.fromByteValue(kinds.get(i)), keys.apply(row), valueRows.reusedRow(i));
-            RowData emitted = outCopier == null ? out : outCopier.copy(out);
+            RowData emitted;
+            if (binaryOut != null) {
+                // The serializer's reused row: without object reuse every output copies or serializes it.
+                BinaryRowData binary = binaryOut.toBinaryRow(out);
+                emitted = outCopier == null ? binary : binary.copy();
+            } else {
+                emitted = outCopier == null ? out : outCopier.copy(out);
+            }
             output.collect(hasTimestamp[row] ? new StreamRecord<>(emitted, timestamps[row])
                     : new StreamRecord<>(emitted));
         }
