@@ -6,7 +6,9 @@ one call per aggregate.
 
 The timers come out in the order the rows register them: a window's timer is registered by the first
 of its rows (for HOP, the first of its (row, window) pairs, each row's windows from its last one
-backwards) unless it was registered already; no timer is deleted by an update of these windows."""
+backwards) unless it was registered already, and a window ending before the epoch then names its
+cleanup timer at 0 too (`assignment.cleanup_time`; not tracked here: Flink's timer service ignores a
+registration it holds already); no timer is deleted by an update of these windows."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from accelerator.groupwindow.assignment import NegativeWindow, TimerChanges
+from accelerator.groupwindow.assignment import REGISTER, TimerChanges, cleanup_time, trigger_time
 from accelerator.groupwindow.state import GroupWindowState
 
 
@@ -63,16 +65,22 @@ def assign(state: GroupWindowState, keys: pa.Array, key_groups: np.ndarray, time
             *_hop_windows(codes, times[live], window.size_ms, window.slide_ms, watermark))
     else:
         window_codes, window_starts = pane_codes, pane_starts  # a TUMBLE window is its one pane
-    registered = np.zeros(len(window_codes), dtype=bool)
     size = window.size_ms
-    for i, (code, start) in enumerate(zip(window_codes.tolist(), window_starts.tolist())):
+    changed_codes, changed_starts, timer_times = [], [], []
+    for code, start in zip(window_codes.tolist(), window_starts.tolist()):
         w = (start, start + size)
-        if w[1] - 1 < 0:
-            raise NegativeWindow(w)
-        registered[i] = state.register(distinct_keys[code], entries[code], w)
-    changed_codes, changed_starts = window_codes[registered], window_starts[registered]
-    return TimerChanges(distinct.take(pa.array(changed_codes)), np.ones(len(changed_codes), dtype=np.int8),
-                        changed_starts, changed_starts + size, dropped)
+        if state.register(distinct_keys[code], entries[code], w):
+            changed_codes.append(code)
+            changed_starts.append(start)
+            timer_times.append(trigger_time(w))
+        if cleanup_time(w) != trigger_time(w):
+            changed_codes.append(code)
+            changed_starts.append(start)
+            timer_times.append(cleanup_time(w))
+    starts = np.array(changed_starts, dtype=np.int64)
+    return TimerChanges(distinct.take(pa.array(changed_codes, pa.int64())),
+                        np.full(len(starts), REGISTER, dtype=np.int8), starts, starts + size,
+                        np.array(timer_times, dtype=np.int64), dropped)
 
 
 def _hop_windows(codes: np.ndarray, times: np.ndarray, size: int, slide: int, watermark: int):

@@ -19,7 +19,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from accelerator.groupwindow.assignment import DELETE, REGISTER, NegativeWindow, TimerChanges
+from accelerator.groupwindow.assignment import DELETE, REGISTER, TimerChanges
 from accelerator.groupwindow.sessions import Folds, SessionAssigner
 from accelerator.groupwindow.state import GroupWindowState
 
@@ -49,12 +49,6 @@ def assign(state: GroupWindowState, keys: pa.Array, key_groups: np.ndarray, time
     else:
         run = _Run.of(c, t, gap, watermark, latest)
     fast = ~run.slow
-    registering = fast & (run.starts | run.extends)
-    negative = registering & (run.end_after - 1 < 0)
-    if negative.any():
-        first = np.flatnonzero(negative)[np.argmin(order[negative])]
-        raise NegativeWindow((int(run.start_after[first]), int(run.end_after[first])))
-
     fresh, slots = _apply_runs(state, distinct, key_groups, order, c, latest, run)
     if fresh:
         state.reset(np.array(fresh, dtype=np.int64))
@@ -138,7 +132,10 @@ class _Run:
         # Rows that merge with the current session only: on or after its start, or before it
         # reaching it but not the session before.
         alone = (t >= start_before) | ((reach >= start_before) & (t > previous_end[run]))
-        invalid = ~(no_session | starts | alone) | latest.ineligible[c]
+        # A session ending before the epoch has a second timer (`assignment.cleanup_time`), which
+        # only the row-by-row assignment names: its key's rows go there from the first row that
+        # could make one.
+        invalid = ~(no_session | starts | alone) | latest.ineligible[c] | (reach - 1 < 0)
         slow = np.maximum.accumulate(np.where(invalid, c, -1)) == c
         extends = ~slow & ~starts & ~dropped & ((t < start_before) | (reach > end_before))
         return cls(slow, dropped, starts, extends, start_before, end_before, start_after, end_after, run, latest_run)
@@ -161,7 +158,8 @@ def _running_max(values: np.ndarray, c: np.ndarray, at_first: np.ndarray, initia
 class _Latest:
     """Per distinct key of the batch: its latest session in flight (`has`, `start`, `end`), and
     whether its rows must go row by row from the first (`ineligible`: its timers are not exactly
-    its sessions', or its latest session is late, which the batch assignment does not model)."""
+    its sessions', its latest session is late, or a session ends before the epoch, which the batch
+    assignment does not model)."""
 
     def __init__(self, d: int):
         self.has = np.zeros(d, dtype=bool)
@@ -187,7 +185,8 @@ def _latest_sessions(state: GroupWindowState, distinct: list[bytes], watermark: 
         latest.start[i], latest.end[i] = last
         if len(namespaces) > 1:
             latest.previous_end[i] = max(w for w in namespaces if w != last)[1]
-        if last[1] - 1 <= watermark or entry.namespaces.keys() != entry.timers:
+        if (last[1] - 1 <= watermark or entry.namespaces.keys() != entry.timers
+                or min(w[1] for w in namespaces) - 1 < 0):
             latest.ineligible[i] = True
     return latest
 
@@ -249,6 +248,8 @@ def _changes(dictionary: pa.Array, distinct: list[bytes], order: np.ndarray, c: 
            np.full(extends.sum(), DELETE, dtype=np.int8)]
     window_starts = [t[starts], run.start_after[extends], run.start_before[extends]]
     window_ends = [t[starts] + gap, run.end_after[extends], run.end_before[extends]]
+    # Rows here make no session ending before the epoch: every timer is a trigger's, at end - 1.
+    timer_times = [e - 1 for e in window_ends]
     if assigner.ops:
         code_of = {k: i for i, k in enumerate(distinct)}
         rows.append(np.array(assigner.op_rows, dtype=np.int64))
@@ -257,7 +258,9 @@ def _changes(dictionary: pa.Array, distinct: list[bytes], order: np.ndarray, c: 
         ops.append(np.array([o[1] for o in assigner.ops], dtype=np.int8))
         window_starts.append(np.array([o[2][0] for o in assigner.ops], dtype=np.int64))
         window_ends.append(np.array([o[2][1] for o in assigner.ops], dtype=np.int64))
+        timer_times.append(np.array([o[3] for o in assigner.ops], dtype=np.int64))
     rows, seq = np.concatenate(rows), np.concatenate(seq)
     by_row = np.lexsort((seq, rows))
     return TimerChanges(dictionary.take(pa.array(np.concatenate(codes)[by_row])), np.concatenate(ops)[by_row],
-                        np.concatenate(window_starts)[by_row], np.concatenate(window_ends)[by_row], dropped)
+                        np.concatenate(window_starts)[by_row], np.concatenate(window_ends)[by_row],
+                        np.concatenate(timer_times)[by_row], dropped)

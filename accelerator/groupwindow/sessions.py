@@ -15,7 +15,7 @@ import numpy as np
 import pyarrow as pa
 
 from accelerator.groupwindow import windows
-from accelerator.groupwindow.assignment import DELETE, REGISTER, NegativeWindow
+from accelerator.groupwindow.assignment import DELETE, REGISTER, cleanup_time, trigger_time
 from accelerator.groupwindow.state import GroupWindowState, KeyWindows
 from accelerator.groupwindow.windows import Window
 
@@ -46,14 +46,17 @@ class Folds:
 
 class SessionAssigner:
     """Assigns rows of one `update` call at watermark `watermark`; `ops` collects the timer changes
-    as (key, REGISTER or DELETE, window) and `dropped` counts the rows stock drops as late."""
+    as (key, REGISTER or DELETE, window, time) and `dropped` counts the rows stock drops as late.
+    A session ending before the epoch also has stock's cleanup timer at 0 (`assignment.cleanup_time`),
+    registered with each row it takes and deleted when it merges; those are named every time (Flink's
+    timer service ignores a registration it holds and a deletion of a timer it does not)."""
 
     def __init__(self, state: GroupWindowState, folds: Folds, watermark: int):
         self.state = state
         self.gap = state.spec.window.gap_ms
         self.folds = folds
         self.watermark = watermark
-        self.ops: list[tuple[bytes, int, Window]] = []
+        self.ops: list[tuple[bytes, int, Window, int]] = []
         self.op_rows: list[int] = []
         self.row = -1
         self.dropped = 0
@@ -83,19 +86,27 @@ class SessionAssigner:
                 continue
             fold_rows.append(i)
             fold_slots.append(namespaces[result])
+            # The trigger's timer (onElement), then registerCleanupTimer.
             self._register(key, entry, result)
+            self._cleanup_timer(key, REGISTER, result)
 
     def _register(self, key: bytes, entry: KeyWindows, window: Window) -> None:
-        if window[1] - 1 < 0:
-            raise NegativeWindow(window)
         if self.state.register(key, entry, window):
-            self.ops.append((key, REGISTER, window))
-            self.op_rows.append(self.row)
+            self._op(key, REGISTER, window, trigger_time(window))
 
     def _delete(self, key: bytes, entry: KeyWindows, window: Window) -> None:
+        """The trigger's timer of a session merged away (clearTrigger), then its cleanup timer (deleteCleanupTimer)."""
         if self.state.delete(entry, window):
-            self.ops.append((key, DELETE, window))
-            self.op_rows.append(self.row)
+            self._op(key, DELETE, window, trigger_time(window))
+        self._cleanup_timer(key, DELETE, window)
+
+    def _cleanup_timer(self, key: bytes, op: int, window: Window) -> None:
+        if cleanup_time(window) != trigger_time(window):
+            self._op(key, op, window, cleanup_time(window))
+
+    def _op(self, key: bytes, op: int, window: Window, time: int) -> None:
+        self.ops.append((key, op, window, time))
+        self.op_rows.append(self.row)
 
     def _new_session(self, entry: KeyWindows, new: Window) -> Window:
         self.folds.fresh.append(self.state.add_namespace(entry, new, reset=False))

@@ -8,8 +8,9 @@ request schema's metadata as every stateful stage's are (`accelerator.sidecar.st
 
 - `update` (metadata `accelerator.progress`: the timer service's watermark): rows in arrival order
   (`$key`, `$key_group`, `$time`, the aggregates' argument and FILTER columns). Answers the timer
-  changes in order (`$key`, `$op`: 1 register, -1 delete, `$start`, `$end`; the timer is at
-  `$end - 1`) and, in metadata `accelerator.dropped`, the rows dropped as late.
+  changes in order (`$key`, `$op`: 1 register, -1 delete, `$start`, `$end`, `$timer_time`: the
+  window's `$end - 1`, or 0 for the cleanup timer stock adds to a window ending before the epoch)
+  and, in metadata `accelerator.dropped`, the rows dropped as late.
 - `fire` (metadata `accelerator.watermark`): answers every window whose timer the watermark
   reaches (`$key`, `$start`, `$end`, the aggregate values, the window properties; the proctime NULL) and clears
   what stock's `cleanWindowIfNeeded` clears.
@@ -26,7 +27,6 @@ import pyarrow.compute as pc
 
 from accelerator.formats import timestamps, types
 from accelerator.groupwindow import aligned, panes, session_runs, spec as specs
-from accelerator.groupwindow.assignment import NegativeWindow
 from accelerator.groupwindow.state import GroupWindowState, new_accumulator
 from accelerator.sidecar import keyed_state, state_calls
 from accelerator.sidecar.stages import register
@@ -40,6 +40,7 @@ WATERMARK = b"accelerator.watermark"
 START = "$start"
 END = "$end"
 OP = "$op"
+TIMER_TIME = "$timer_time"
 NAMESPACE = "$namespace"
 TIMER = "$timer"
 #: The state payload format this sidecar writes and reads (GroupWindowStateFormat.VERSION in the jar).
@@ -57,7 +58,8 @@ class GroupWindowStage:
         self.state = GroupWindowState(self.spec)
         window_fields = [pa.field(specs.KEY, pa.binary(), nullable=False), pa.field(START, pa.int64(), nullable=False),
                          pa.field(END, pa.int64(), nullable=False)]
-        self.ops_schema = pa.schema([window_fields[0], pa.field(OP, pa.int8(), nullable=False)] + window_fields[1:])
+        self.ops_schema = pa.schema([window_fields[0], pa.field(OP, pa.int8(), nullable=False)] + window_fields[1:]
+                                    + [pa.field(TIMER_TIME, pa.int64(), nullable=False)])
         self.fire_schema = pa.schema(window_fields + list(self.spec.output_fields))
         self.acc_fields = [pa.field(n, types.to_arrow(t)) for n, t in state_fields(self.spec.aggregates)]
         self.state_schema = pa.schema([pa.field(specs.KEY_GROUP, pa.int32(), nullable=False)] + window_fields
@@ -78,15 +80,9 @@ class GroupWindowStage:
             raise CallError(f"stage {self.name!r}: a row's {specs.TIME} is NULL (stock Flink fails the job too)")
         operands = [operand(a, batch) for a in self.spec.aggregates]
         keys, key_groups = batch.column(specs.KEY), batch.column(specs.KEY_GROUP)
-        try:
-            assign = session_runs.assign if self.spec.window.type == "session" else aligned.assign
-            changes = assign(self.state, keys, key_groups.to_numpy(zero_copy_only=False),
-                             time.to_numpy(zero_copy_only=False), progress, operands)
-        except NegativeWindow as e:
-            raise CallError(f"stage {self.name!r}: a row falls into window [{e.args[0][0]}, {e.args[0][1]}), which ends"
-                            f" before the epoch; stock Flink keeps such windows until watermark 0, which the"
-                            f" accelerated group window aggregate does not reproduce: run the job with"
-                            f" accelerator.group-window-aggregate.enabled: false") from None
+        assign = session_runs.assign if self.spec.window.type == "session" else aligned.assign
+        changes = assign(self.state, keys, key_groups.to_numpy(zero_copy_only=False),
+                         time.to_numpy(zero_copy_only=False), progress, operands)
         keyed_state.check_budget(self.name, "the group window state", f"{self.state.entries} windows and timers",
                                  self.state.nbytes(), batch)
         return state_calls.answer(pa.RecordBatch.from_arrays(changes.columns(), schema=self.ops_schema),

@@ -2,7 +2,12 @@
 row on its own through `WindowOperator.processElement`'s steps (allowed lateness 0), with the
 session merge of `MergingWindowSet.addWindow`. It was verified against stock's `WindowOperator`
 by `AcceleratedGroupWindowOperatorTest`; here it is the reference the batch assignment must match
-on random batches (timer changes in order, late rows, accumulators and their fold order)."""
+on random batches (timer changes in order, late rows, accumulators and their fold order).
+
+It names every timer call stock's `WindowOperator` makes, including each `registerCleanupTimer` of a
+window ending at or before the epoch (a second timer at 0, `WindowOperator.cleanupTime`) and each
+`deleteCleanupTimer` of a session merged away, whether or not Flink holds that timer already: the
+tests compare what those calls change in Flink's timer set."""
 
 from __future__ import annotations
 
@@ -30,7 +35,8 @@ def update(stage, batch: pa.RecordBatch) -> pa.RecordBatch:
     assigner.apply()
     ops = assigner.ops
     columns = [pa.array([o[0] for o in ops], pa.binary()), pa.array([o[1] for o in ops], pa.int8()),
-               pa.array([o[2][0] for o in ops], pa.int64()), pa.array([o[2][1] for o in ops], pa.int64())]
+               pa.array([o[2][0] for o in ops], pa.int64()), pa.array([o[2][1] for o in ops], pa.int64()),
+               pa.array([o[3] for o in ops], pa.int64())]
     return state_calls.answer(pa.RecordBatch.from_arrays(columns, schema=stage.ops_schema), dropped=assigner.dropped)
 
 
@@ -40,7 +46,7 @@ class _Assigner:
         self.window = state.spec.window
         self.operands = operands
         self.watermark = watermark
-        self.ops: list[tuple[bytes, int, Window]] = []
+        self.ops: list[tuple[bytes, int, Window, int]] = []
         self.dropped = 0
         self.rows: list[int] = []
         self.slots: list[int] = []
@@ -56,13 +62,22 @@ class _Assigner:
         return window[1] - 1 <= self.watermark
 
     def _register(self, key: bytes, entry: KeyWindows, window: Window) -> None:
-        assert window[1] - 1 >= 0, "windows before the epoch are refused, not referenced"
+        """The trigger's timer (at end - 1), registered by onElement or onMerge."""
         if self.state.register(key, entry, window):
-            self.ops.append((key, REGISTER, window))
+            self.ops.append((key, REGISTER, window, window[1] - 1))
+
+    def _register_cleanup(self, key: bytes, window: Window) -> None:
+        """WindowOperator.registerCleanupTimer: at max(0, end - 1), the trigger's timer unless the
+        window ends at or before the epoch."""
+        if window[1] - 1 < 0:
+            self.ops.append((key, REGISTER, window, 0))
 
     def _delete(self, key: bytes, entry: KeyWindows, window: Window) -> None:
+        """A merged session's clearTrigger, then its deleteCleanupTimer."""
         if self.state.delete(entry, window):
-            self.ops.append((key, DELETE, window))
+            self.ops.append((key, DELETE, window, window[1] - 1))
+        if window[1] - 1 < 0:
+            self.ops.append((key, DELETE, window, 0))
 
     def _namespace(self, entry: KeyWindows, window: Window) -> int:
         slot = entry.namespaces.get(window)
@@ -81,6 +96,7 @@ class _Assigner:
         self.rows.append(i)
         self.slots.append(self._namespace(entry, window))
         self._register(key, entry, window)
+        self._register_cleanup(key, window)
 
     def _hop(self, i: int, key: bytes, key_group: int, time: int) -> None:
         size, slide, pane_ms = self.window.size_ms, self.window.slide_ms, self.window.pane_ms
@@ -95,6 +111,7 @@ class _Assigner:
         for window in windows.hop_windows(time, size, slide):
             if not self.late(window):
                 self._register(key, entry, window)
+                self._register_cleanup(key, window)
 
     def _session(self, i: int, key: bytes, key_group: int, time: int) -> None:
         new = (time, time + self.window.gap_ms)
@@ -108,6 +125,7 @@ class _Assigner:
         self.rows.append(i)
         self.slots.append(entry.namespaces[result])
         self._register(key, entry, result)
+        self._register_cleanup(key, result)
 
     def _add_session(self, key: bytes, entry: KeyWindows, new: Window) -> Window:
         ordered = sorted(entry.namespaces)

@@ -195,6 +195,7 @@ public final class AcceleratedGroupWindowOperator
         TinyIntVector ops = (TinyIntVector) column(changes, GroupWindowCalls.OP);
         BigIntVector starts = (BigIntVector) column(changes, GroupWindowCalls.START);
         BigIntVector ends = (BigIntVector) column(changes, GroupWindowCalls.END);
+        BigIntVector times = (BigIntVector) column(changes, GroupWindowCalls.TIMER_TIME);
         Object current = getCurrentKey();
         for (int i = 0; i < count; i++) {
             byte[] bytes = keys.get(i);
@@ -202,10 +203,15 @@ public final class AcceleratedGroupWindowOperator
             key.pointTo(MemorySegmentFactory.wrap(bytes), 0, bytes.length);
             setCurrentKey(key);
             TimeWindow window = TimeWindow.of(starts.get(i), ends.get(i));
+            long time = times.get(i);
+            if (time != window.maxTimestamp() && time != cleanupTime(window)) {
+                throw new SidecarException(name + ": the sidecar answered a timer at " + time + " for window " + window
+                        + "; a window's timers are at its end - 1 and at max(0, end - 1)");
+            }
             if (ops.get(i) == GroupWindowCalls.REGISTER) {
-                timerService.registerEventTimeTimer(window, window.maxTimestamp());
+                timerService.registerEventTimeTimer(window, time);
             } else if (ops.get(i) == GroupWindowCalls.DELETE) {
-                timerService.deleteEventTimeTimer(window, window.maxTimestamp());
+                timerService.deleteEventTimeTimer(window, time);
             } else {
                 throw new SidecarException(name + ": the sidecar answered timer change " + ops.get(i) + " for window "
                         + window + "; only " + GroupWindowCalls.REGISTER + " (register) and " + GroupWindowCalls.DELETE
@@ -265,11 +271,24 @@ public final class AcceleratedGroupWindowOperator
         }
     }
 
+    /**
+     * Stock's {@code WindowOperator.cleanupTime}: max(0, end - 1), where it registers a second timer
+     * for a window ending at or before the epoch. That timer fires nothing (the trigger fires at
+     * end - 1 only) and cleans nothing (the window was cleaned when it fired); it is kept because
+     * the order in which Flink fires equal timers depends on every timer it holds.
+     */
+    private static long cleanupTime(TimeWindow window) {
+        return Math.max(0, window.maxTimestamp());
+    }
+
     @Override
     public void onEventTime(InternalTimer<RowData, TimeWindow> timer) throws Exception {
+        TimeWindow window = timer.getNamespace();
+        if (timer.getTimestamp() != window.maxTimestamp()) {
+            return; // a cleanup timer at 0 (cleanupTime): stock's trigger does not fire on it
+        }
         RowData key = timer.getKey();
         byte[] bytes = keyBytes(key, keySerializer);
-        TimeWindow window = timer.getNamespace();
         Integer row = firedRows == null ? null
                 : firedRows.remove(new FiredWindow(ByteBuffer.wrap(bytes), window.getStart(), window.getEnd()));
         if (row == null) {

@@ -15,11 +15,12 @@ final class GroupWindowCalls implements SidecarStateCalls {
     static final String PROGRESS = "accelerator.progress";
     static final String WATERMARK = "accelerator.watermark";
     static final String DROPPED = "accelerator.dropped";
-    /** Answer columns: the key's bytes, the timer change (update), the window's start and end. */
+    /** Answer columns: the key's bytes, the timer change (update), the window's start and end, the timer's time (update). */
     static final String KEY = "$key";
     static final String OP = "$op";
     static final String START = "$start";
     static final String END = "$end";
+    static final String TIMER_TIME = "$timer_time";
     static final int REGISTER = 1;
     static final int DELETE = -1;
 
@@ -33,7 +34,9 @@ final class GroupWindowCalls implements SidecarStateCalls {
 
     /**
      * Hands the sidecar {@code batch}'s rows, which arrived at timer watermark {@code watermark};
-     * answers the timer changes in order ({@link #KEY}, {@link #OP}, {@link #START}, {@link #END})
+     * answers the timer changes in order ({@link #KEY}, {@link #OP}, {@link #START}, {@link #END},
+     * {@link #TIMER_TIME}: the window's end - 1, or 0 for stock's cleanup timer of a window ending
+     * at or before the epoch)
      * and, in its metadata, the rows dropped as late ({@link #dropped}). The caller closes it.
      */
     VectorSchemaRoot update(VectorSchemaRoot batch, long watermark) {

@@ -61,6 +61,34 @@ class AcceleratedGroupWindowOperatorTest {
         }
     }
 
+    /**
+     * Rows from 1969 into 1970 (negative epoch milliseconds, late rows, watermarks before and after
+     * the epoch): windows start at the floor of negative times, and each window ending at or before
+     * the epoch has stock's second timer at 0, which fires nothing but takes its place among the
+     * equal timers Flink fires; batches of every size, and a restore on another parallelism.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {GroupWindowHarnesses.TUMBLE, GroupWindowHarnesses.HOP, GroupWindowHarnesses.SESSION})
+    void windowsBeforeTheEpochGiveStockOutput(String window) throws Exception {
+        GroupWindowHarnesses.Planned planned = GroupWindowHarnesses.plan(GroupWindowHarnesses.query(window));
+        List<GroupWindowHarnesses.Event> events = GroupWindowHarnesses.stream(planned.stock().inputType(), 23, 1_200,
+                -6_000L);
+        OneInputStreamOperator<RowData, RowData> stockOperator = planned.stock().newStock();
+        List<String> stock = run(planned, stockOperator, events, List.of());
+        assertTrue(stock.stream().filter(l -> l.startsWith("+I") && l.contains("1969-12-31")).count() > 20,
+                window + ": windows before the epoch emitted");
+        assertTrue(GroupWindowHarnesses.stockLateRows(stockOperator) > 5, window + ": late rows");
+        for (int batch : new int[] {1, 7, 10_000}) {
+            AcceleratedGroupWindowOperator accelerated = planned.newAccelerated(batch);
+            assertEquals(stock, run(planned, accelerated, events, List.of()), window + ", batch " + batch);
+            assertEquals(GroupWindowHarnesses.stockLateRows(stockOperator),
+                    accelerated.getNumLateRecordsDropped().getCount(), "numLateRecordsDropped, batch " + batch);
+        }
+        int cut = events.size() / 3;
+        assertEquals(rescaled(planned, planned.stock()::newStock, events, cut, 2, 3),
+                rescaled(planned, planned::newAccelerated, events, cut, 2, 3), window + ", 2 -> 3 subtasks");
+    }
+
     /** Sessions that merge across a key's out-of-order rows: the output shows sessions longer than one gap. */
     @Test
     void sessionsMergeAsStocks() throws Exception {

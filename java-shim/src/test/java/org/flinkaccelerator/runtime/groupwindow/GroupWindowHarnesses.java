@@ -36,7 +36,7 @@ final class GroupWindowHarnesses {
             + " pt AS PROCTIME(), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH ('connector' = 'kafka', 'topic' = 'bids',"
             + " 'properties.bootstrap.servers' = 'localhost:9092', 'scan.startup.mode' = 'earliest-offset',"
             + " 'format' = 'json')";
-    /** Rowtimes start here, so no window ends before the epoch. */
+    /** Rowtimes start here unless a stream says otherwise, so no window ends before the epoch. */
     static final long START = 1_000_000L;
 
     /** The GROUP BY window of each kind, and the prefix of its property functions. */
@@ -124,6 +124,11 @@ final class GroupWindowHarnesses {
      * to come: those arrive late), and at the end a watermark that passes every window.
      */
     static List<Event> stream(RowType inputType, long seed, int rows) {
+        return stream(inputType, seed, rows, START);
+    }
+
+    /** As {@link #stream(RowType, long, int)}, with rowtimes from {@code start} (negative: before the epoch). */
+    static List<Event> stream(RowType inputType, long seed, int rows, long start) {
         Random random = new Random(seed);
         RowDataSerializer binary = new RowDataSerializer(inputType);
         List<Event> out = new ArrayList<>();
@@ -132,14 +137,14 @@ final class GroupWindowHarnesses {
             GenericRowData row = new GenericRowData(inputType.getFieldCount());
             for (int f = 0; f < inputType.getFieldCount(); f++) {
                 row.setField(f, LogicalTypeChecks.isRowtimeAttribute(inputType.getTypeAt(f))
-                        ? TimestampData.fromEpochMillis(START + 10L * i + 100L * (random.nextInt(9) - 4)
+                        ? TimestampData.fromEpochMillis(start + 10L * i + 100L * (random.nextInt(9) - 4)
                                 + random.nextInt(10))
                         : WindowAggHarnesses.value(inputType.getTypeAt(f), inputType.getFieldNames().get(f), random));
             }
-            out.add(new Event(binary.toBinaryRow(row).copy(), START + 10L * i, null));
+            out.add(new Event(binary.toBinaryRow(row).copy(), start + 10L * i, null));
             if (random.nextInt(25) == 0) {
                 watermark = random.nextInt(4) == 0 && watermark != Long.MIN_VALUE ? watermark
-                        : START + 10L * i + 100L * (random.nextInt(6) - 3);
+                        : start + 10L * i + 100L * (random.nextInt(6) - 3);
                 out.add(new Event(null, null, watermark));
             }
         }
