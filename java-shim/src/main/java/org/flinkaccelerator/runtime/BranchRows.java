@@ -50,7 +50,7 @@ final class BranchRows {
         }
         List<FieldVector> rowVectors = vectors.subList(0, columns);
         try {
-            this.rows = ArrowRowBatch.ofDecodedRows(rowType, new VectorSchemaRoot(
+            this.rows = new ArrowRowBatch(rowType, new VectorSchemaRoot(
                     rowVectors.stream().map(FieldVector::getField).toList(), rowVectors, answer.getRowCount()));
         } catch (IllegalArgumentException e) {
             throw new SidecarException(where + ": the sidecar's answer cannot be read as " + rowType.asSummaryString()

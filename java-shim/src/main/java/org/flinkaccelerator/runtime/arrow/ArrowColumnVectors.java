@@ -29,19 +29,6 @@ import org.apache.flink.table.types.logical.RowType;
 public final class ArrowColumnVectors {
     private ArrowColumnVectors() {}
 
-    /**
-     * As {@link #of}, for a column of the rows a stock format's decoder or Calc would have handed
-     * on (a rows stage's output): a NULL TIMESTAMP or TIMESTAMP_LTZ reads as null without
-     * {@code isNullAt}, as from their GenericRowData and BoxedWrapperRowData, so Flink's sink fails
-     * on a NULL rowtime as it does stock (see {@link ArrowTimestampColumnVector}).
-     */
-    public static ColumnVector ofDecoded(LogicalType type, FieldVector vector) {
-        if (type.is(LogicalTypeFamily.TIMESTAMP)) {
-            return new ArrowTimestampColumnVector(expect(type, vector, StructVector.class), true);
-        }
-        return of(type, vector);
-    }
-
     /** A column vector reading {@code vector} as values of {@code type}. */
     public static ColumnVector of(LogicalType type, FieldVector vector) {
         switch (type.getTypeRoot()) {

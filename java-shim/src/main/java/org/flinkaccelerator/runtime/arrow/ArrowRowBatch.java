@@ -21,21 +21,7 @@ public final class ArrowRowBatch {
     private final ColumnVector[] columns;
     private final ArrowRowData reusedRow;
 
-    /** Rows standing in for stock BinaryRowData (a stateful operator's output): a NULL timestamp reads as epoch 0. */
     public ArrowRowBatch(RowType rowType, VectorSchemaRoot root) {
-        this(rowType, root, false);
-    }
-
-    /**
-     * Rows standing in for the rows a stock format's decoder and Calcs hand on (a rows stage's
-     * output): a NULL timestamp reads as null, as from their GenericRowData and BoxedWrapperRowData
-     * ({@link ArrowColumnVectors#ofDecoded}).
-     */
-    public static ArrowRowBatch ofDecodedRows(RowType rowType, VectorSchemaRoot root) {
-        return new ArrowRowBatch(rowType, root, true);
-    }
-
-    private ArrowRowBatch(RowType rowType, VectorSchemaRoot root, boolean decoded) {
         List<FieldVector> vectors = root.getFieldVectors();
         if (vectors.size() != rowType.getFieldCount()) {
             throw new IllegalArgumentException("Arrow batch has " + vectors.size() + " columns " + root.getSchema()
@@ -43,8 +29,7 @@ public final class ArrowRowBatch {
         }
         ColumnVector[] wrappers = new ColumnVector[vectors.size()];
         for (int i = 0; i < wrappers.length; i++) {
-            wrappers[i] = decoded ? ArrowColumnVectors.ofDecoded(rowType.getTypeAt(i), vectors.get(i))
-                    : ArrowColumnVectors.of(rowType.getTypeAt(i), vectors.get(i));
+            wrappers[i] = ArrowColumnVectors.of(rowType.getTypeAt(i), vectors.get(i));
         }
         this.root = root;
         this.columns = wrappers;
