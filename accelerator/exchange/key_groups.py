@@ -5,8 +5,9 @@ Flink's keyed shuffle (`KeyGroupStreamPartitioner`) sends a row to
 group is `MathUtils.murmurHash(key.hashCode()) % maxParallelism`, the subtask
 `keyGroup * parallelism / maxParallelism`. For a SQL operator the key is a `BinaryRowData`, whose
 `hashCode()` is `MurmurHashUtil.hashBytesByWords` of its bytes: Murmur3 (32 bit, seed 42) over
-its 4-byte little-endian words (a `BinaryRowData` is always a whole number of 8-byte words).
-Everything here is vectorized over a batch (numpy uint32 arithmetic wraps as Java's int does).
+its 4-byte little-endian words (a `BinaryRowData` is always a whole number of 8-byte words),
+computed by a native kernel; the rest is vectorized over a batch (numpy uint32 arithmetic wraps as
+Java's int does).
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-_SEED = np.uint32(42)
+from accelerator import _native
+from accelerator.formats import native_arrays
+
 _C1, _C2 = np.uint32(0xCC9E2D51), np.uint32(0x1B873593)
 _FMIX1, _FMIX2 = np.uint32(0x85EBCA6B), np.uint32(0xC2B2AE35)
 
@@ -39,30 +42,13 @@ def _fmix(h: np.ndarray, length) -> np.ndarray:
 
 
 def binary_row_hashes(rows: pa.Array) -> np.ndarray:
-    """`BinaryRowData.hashCode()` (int32) of each row of a binary column of row bytes."""
-    if isinstance(rows, pa.ChunkedArray):
-        rows = rows.combine_chunks()
-    rows = rows.cast(pa.large_binary())
-    buffers = rows.buffers()
-    offsets = np.frombuffer(buffers[1], dtype=np.int64)[rows.offset:rows.offset + len(rows) + 1]
-    sizes = offsets[1:] - offsets[:-1]
-    if (sizes % 8).any():
-        raise ValueError("a BinaryRowData is a whole number of 8-byte words; a key row is not")
-    data = np.frombuffer(buffers[2], dtype=np.uint8) if buffers[2] is not None else np.zeros(0, np.uint8)
-    words = data[:int(offsets[-1]) + (-int(offsets[-1]) % 4)].view("<u4") if len(data) else np.zeros(0, "<u4")
-    first = offsets[:-1] // 4
-    counts = sizes // 4
-    h = np.full(len(rows), _SEED, dtype=np.uint32)
-    common = int(counts.min()) if len(counts) else 0
-    for j in range(common):
-        h = _mix_h1(h, _mix_k1(words[first + j]))
-    rest = np.nonzero(counts > common)[0]
-    j = common
-    while len(rest):
-        h[rest] = _mix_h1(h[rest], _mix_k1(words[first[rest] + j]))
-        j += 1
-        rest = rest[counts[rest] > j]
-    return _fmix(h, sizes).view(np.int32)
+    """`BinaryRowData.hashCode()` (int32) of each row of a binary column of row bytes, in one pass
+    over them (`_native.binary_row_hash_codes`, native/src/row_hashes.rs)."""
+    rows = rows.combine_chunks() if isinstance(rows, pa.ChunkedArray) else rows
+    hashes = np.empty(len(rows), dtype=np.int32)
+    if len(rows):
+        _native.binary_row_hash_codes(native_arrays.message_buffers(rows), hashes)
+    return hashes
 
 
 def key_groups_of_hashes(hashes: np.ndarray, max_parallelism: int) -> np.ndarray:

@@ -24,57 +24,11 @@ one (as if its identity hash were the larger), one of the two orders stock gives
 from __future__ import annotations
 
 import numpy as np
-import pyarrow as pa
 
 _TREEIFY_THRESHOLD = 8
 _UNTREEIFY_THRESHOLD = 6
 _MIN_TREEIFY_CAPACITY = 64
 _DEFAULT_CAPACITY = 16
-_C1, _C2 = np.uint32(0xCC9E2D51), np.uint32(0x1B873593)
-_SEED = 42  # MurmurHashUtil.DEFAULT_SEED
-
-
-def row_hashes(rows: pa.Array) -> np.ndarray:
-    """`BinaryRowData.hashCode()` of each binary row (`MurmurHashUtil.hashBytesByWords`: murmur3
-    32-bit, seed 42, over little-endian 4-byte words, then the length), as signed 32-bit ints.
-    Computed for all rows at once, word by word: the rows by descending length, so the rows that
-    still have a word `w` are a prefix; a binary row's length is a multiple of 8."""
-    rows = rows.combine_chunks() if isinstance(rows, pa.ChunkedArray) else rows
-    n = len(rows)
-    if n == 0:
-        return np.zeros(0, dtype=np.int32)
-    buffers = rows.buffers()
-    offsets = np.frombuffer(buffers[1], dtype=np.int32)[rows.offset:rows.offset + n + 1].astype(np.int64)
-    lengths = np.diff(offsets)
-    if (lengths % 4).any():
-        bad = int(np.flatnonzero(lengths % 4)[0])
-        raise ValueError(f"binary row {bad} is {int(lengths[bad])} bytes, not whole 4-byte words as every"
-                         f" BinaryRowData is; it is not a row Flink's RowDataSerializer wrote")
-    first = int(offsets[0])
-    data = np.frombuffer(buffers[2], dtype=np.uint8)[first:int(offsets[-1])] if buffers[2] is not None \
-        else np.zeros(0, np.uint8)
-    words = np.frombuffer(data.tobytes(), dtype="<u4")  # copied: aligned whatever the array's offset
-    longest_first = np.argsort(-lengths, kind="stable")
-    starts = (offsets[:-1][longest_first] - first) // 4
-    counts = lengths[longest_first] // 4
-    # How many rows have more than w words, for each w (counts descend).
-    active = np.searchsorted(-counts, -np.arange(int(counts[0]) if n else 0), side="left")
-    h = np.full(n, _SEED, dtype=np.uint32)
-    with np.errstate(over="ignore"):
-        for w, m in enumerate(active.tolist()):
-            k = words[starts[:m] + w] * _C1
-            k = ((k << np.uint32(15)) | (k >> np.uint32(17))) * _C2
-            x = h[:m] ^ k
-            h[:m] = ((x << np.uint32(13)) | (x >> np.uint32(19))) * np.uint32(5) + np.uint32(0xE6546B64)
-        h ^= lengths[longest_first].astype(np.uint32)
-        h ^= h >> np.uint32(16)
-        h *= np.uint32(0x85EBCA6B)
-        h ^= h >> np.uint32(13)
-        h *= np.uint32(0xC2B2AE35)
-        h ^= h >> np.uint32(16)
-    out = np.empty(n, dtype=np.int32)
-    out[longest_first] = h.view(np.int32)
-    return out
 
 
 def spread(hash_code: int) -> int:

@@ -22,7 +22,8 @@ import numpy as np
 import pyarrow as pa
 
 from accelerator.join import list_bins
-from accelerator.join.hash_order import HashMapOrder, expected_size_capacities, row_hashes
+from accelerator.exchange.key_groups import binary_row_hashes
+from accelerator.join.hash_order import HashMapOrder, expected_size_capacities
 from accelerator.join.matches import Emission
 from accelerator.join.sorted_runs import appended
 from accelerator.join.spec import LEFT, RIGHT
@@ -88,7 +89,7 @@ class KeyMaps:
         if len(slots) == 0:
             return
         self.check_places(side, int(places[0]), "a restore")
-        hashes = row_hashes(orders)
+        hashes = binary_row_hashes(orders)
         self.reserve(int(slots.max()) + 1)
         keys, owner, sizes = np.unique(slots, return_inverse=True, return_counts=True)
         starts = expected_size_capacities(sizes)
@@ -136,7 +137,7 @@ def emit(state: JoinState, key_maps: KeyMaps, slots: np.ndarray, sides: np.ndarr
         empty = np.zeros(0, dtype=np.int64)
         return Emission(empty, empty, empty)
     key_maps.reserve(int(slots.max()) + 1)
-    hashes = row_hashes(orders)
+    hashes = binary_row_hashes(orders)
     held = [state.sides[LEFT].num_rows, state.sides[RIGHT].num_rows]
     touched = np.unique(slots)
     places = np.zeros(n, dtype=np.int64)

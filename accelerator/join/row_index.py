@@ -11,11 +11,9 @@ from typing import Callable
 import numpy as np
 import pyarrow as pa
 
+from accelerator import _native
+from accelerator.formats import native_arrays
 from accelerator.join.sorted_runs import SortedRuns
-
-_SEED = np.uint64(0x9E3779B97F4A7C15)
-_BYTE_BASE = np.uint64(0x100000001B3)
-_powers = np.ones(1, dtype=np.uint64)
 
 #: The bytes one held row takes in the index: its hash and its place.
 ENTRY_BYTES = 16
@@ -23,43 +21,13 @@ ENTRY_BYTES = 16
 
 def row_key_hashes(slots: np.ndarray, orders: pa.Array) -> np.ndarray:
     """A 64-bit hash (uint64) of each row's key slot and `$order` bytes: a polynomial over the
-    bytes, mixed with the slot and the length by splitmix64's finalizer."""
+    bytes, mixed with the slot and the length by splitmix64's finalizer (`_native.row_key_hashes`,
+    native/src/row_hashes.rs)."""
     orders = orders.combine_chunks() if isinstance(orders, pa.ChunkedArray) else orders
-    n = len(orders)
-    if n == 0:
-        return np.zeros(0, dtype=np.uint64)
-    buffers = orders.buffers()
-    offset_type = np.int64 if pa.types.is_large_binary(orders.type) else np.int32
-    offsets = np.frombuffer(buffers[1], dtype=offset_type)[orders.offset:orders.offset + n + 1].astype(np.int64)
-    first, lengths = offsets[0], np.diff(offsets)
-    data = np.frombuffer(buffers[2], dtype=np.uint8)[first:offsets[-1]] if buffers[2] is not None \
-        else np.zeros(0, dtype=np.uint8)
-    position = np.arange(len(data), dtype=np.int64) - np.repeat(offsets[:-1] - first, lengths)
-    sums = np.concatenate([np.zeros(1, dtype=np.uint64),
-                           np.cumsum((data.astype(np.uint64) + np.uint64(1)) * _power(position), dtype=np.uint64)])
-    ends = offsets - first
-    polynomial = sums[ends[1:]] - sums[ends[:-1]]
-    mixed = _mix(np.asarray(slots, dtype=np.int64).view(np.uint64) + _SEED)
-    return _mix(polynomial ^ mixed ^ (lengths.astype(np.uint64) * _SEED))
-
-
-def _power(position: np.ndarray) -> np.ndarray:
-    """`_BYTE_BASE` to each position's power, modulo 2^64."""
-    global _powers
-    need = int(position.max()) + 1 if len(position) else 1
-    if need > len(_powers):
-        grown = np.full(max(need, 2 * len(_powers)), _BYTE_BASE, dtype=np.uint64)
-        grown[0] = 1
-        _powers = np.cumprod(grown, dtype=np.uint64)
-    return _powers[position]
-
-
-def _mix(x: np.ndarray) -> np.ndarray:
-    x = x ^ (x >> np.uint64(30))
-    x = x * np.uint64(0xBF58476D1CE4E5B9)
-    x = x ^ (x >> np.uint64(27))
-    x = x * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
+    hashes = np.empty(len(orders), dtype=np.uint64)
+    if len(orders):
+        _native.row_key_hashes(np.ascontiguousarray(slots, dtype=np.int64), native_arrays.message_buffers(orders), hashes)
+    return hashes
 
 
 #: `same(places, rows)`: per pair, whether held row `places[i]` has batch row `rows[i]`'s slot and bytes.

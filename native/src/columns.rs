@@ -442,12 +442,17 @@ impl<'a> Messages<'a> {
         }
     }
 
+    /// The bytes of message `i`, whatever its validity (empty for a null Arrow wrote).
+    pub fn bytes(&self, i: usize) -> &'a [u8] {
+        &self.data[self.at(i)..self.at(i + 1)]
+    }
+
     /// Message `i`, or None for a null (tombstone).
     pub fn get(&self, i: usize) -> Option<&'a [u8]> {
         let j = self.offset + i;
         if self.validity.is_some_and(|v| v[j / 8] >> (j % 8) & 1 == 0) {
             return None;
         }
-        Some(&self.data[self.at(i)..self.at(i + 1)])
+        Some(self.bytes(i))
     }
 }

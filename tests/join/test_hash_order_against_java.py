@@ -18,7 +18,8 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from accelerator.join.hash_order import HashMapOrder, expected_size_capacity, row_hashes, spread
+from accelerator.exchange.key_groups import binary_row_hashes
+from accelerator.join.hash_order import HashMapOrder, expected_size_capacity, spread
 
 _POOL = 24_000
 
@@ -47,7 +48,7 @@ def pool(flink):
 def test_row_hashes_are_binary_row_data_hash_codes(pool):
     _, data, java_hashes = pool
     assert len({len(d) for d in data}) > 3  # rows of several lengths, NULL strings among them
-    np.testing.assert_array_equal(row_hashes(pa.array(data, pa.binary())), java_hashes)
+    np.testing.assert_array_equal(binary_row_hashes(pa.array(data, pa.binary())), java_hashes)
 
 
 def test_maps_made_by_new_hash_map_with_expected_size_iterate_as_the_model(flink):

@@ -16,7 +16,8 @@ import pyarrow as pa
 import pytest
 
 import accelerator.sidecar.stages  # noqa: F401  (registers the kinds)
-from accelerator.join.hash_order import row_hashes, spread
+from accelerator.exchange.key_groups import binary_row_hashes
+from accelerator.join.hash_order import spread
 from accelerator.join.stage import JoinStage
 from accelerator.sidecar.stages import DescriptorError
 
@@ -46,7 +47,7 @@ def rows(flink) -> list[bytes]:
 
 
 def _colliding(rows: list[bytes], bits: int, at_least: int) -> list[int]:
-    spreads = np.array([spread(int(h)) for h in row_hashes(pa.array(rows, pa.binary()))])
+    spreads = np.array([spread(int(h)) for h in binary_row_hashes(pa.array(rows, pa.binary()))])
     buckets = spreads & ((1 << bits) - 1)
     values, counts = np.unique(buckets, return_counts=True)
     return [int(i) for i in np.flatnonzero(buckets == values[np.argmax(counts)])][:at_least]

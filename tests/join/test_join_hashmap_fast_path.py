@@ -18,8 +18,9 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
+from accelerator.exchange.key_groups import binary_row_hashes
 from accelerator.join import list_bins
-from accelerator.join.hash_order import HashMapOrder, expected_size_capacity, row_hashes, spread
+from accelerator.join.hash_order import HashMapOrder, expected_size_capacity, spread
 from accelerator.join.stage import JoinStage
 
 from test_join_hashmap_backend import _call, _key_group, _restore, _update, descriptor
@@ -91,7 +92,7 @@ def _pool(rng: random.Random) -> tuple[list[bytes], dict[str, list[int]]]:
     rows = []
     for i in range(40_000):
         rows.append(bytes(8) + i.to_bytes(8, "little") + rng.getrandbits(64).to_bytes(8, "little"))
-    spreads = np.array([spread(int(h)) for h in row_hashes(pa.array(rows, pa.binary()))]) & 0xFFFFFFFF
+    spreads = np.array([spread(int(h)) for h in binary_row_hashes(pa.array(rows, pa.binary()))]) & 0xFFFFFFFF
     crowds = {}
     for name, bits in (("split16", 4), ("bucket64", 6), ("bucket256", 8)):
         buckets = spreads & ((1 << bits) - 1)
@@ -154,7 +155,7 @@ def _stream(rng: random.Random, crowds: dict[str, list[int]], pool: int, length:
 def test_the_stage_answers_as_a_row_at_a_time_walk_over_the_exact_model(seed):
     rng = random.Random(100 + seed)
     rows, crowds = _pool(rng)
-    walk = _Walk(row_hashes(pa.array(rows, pa.binary())))
+    walk = _Walk(binary_row_hashes(pa.array(rows, pa.binary())))
     stream = _stream(rng, crowds, len(rows), 3000)
     stages, ranges = {0: JoinStage(descriptor())}, {0: (0, 127)}
     at = checked = restores = exact = listed = 0
