@@ -124,7 +124,9 @@ class SideRows:
         np.add.at(self.count, places, np.asarray(counts, dtype=np.int64))
         if len(arrivals) == 0:
             return
-        taken = rows.take(pa.array(arrivals, pa.int64())).combine_chunks()
+        # Every row new (each held row distinct, as in most batches): kept as they are, not copied.
+        taken = rows.combine_chunks() if len(arrivals) == rows.num_rows \
+            else rows.take(pa.array(arrivals, pa.int64())).combine_chunks()
         self._memory += [b for b in taken.to_batches() if b.num_rows]
         small = next((i for i, b in enumerate(reversed(self._memory)) if b.num_rows >= _SMALL_BATCH_ROWS),
                      len(self._memory))
