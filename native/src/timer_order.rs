@@ -605,6 +605,45 @@ fn rocksdb_timer_tuple<'py>(
     )
 }
 
+/// One timer operation of the RocksDB queue: (key, key group, namespace, timestamp) -> its answer.
+type TimerOp = fn(&mut RocksDBTimerQueue, &[u8], i64, &[u8], i64) -> PyResult<bool>;
+
+impl RocksDBTimerQueue {
+    /// `op` on each timer of a batch (as `add_batch` takes it) in order; one byte per timer, 1
+    /// where `op` answered true.
+    #[allow(clippy::too_many_arguments)]
+    fn each_of<'py>(
+        &mut self,
+        py: Python<'py>,
+        key_offsets: PyBuffer<i32>,
+        key_data: PyBuffer<u8>,
+        key_groups: PyBuffer<i64>,
+        namespace_offsets: PyBuffer<i32>,
+        namespace_data: PyBuffer<u8>,
+        timestamps: PyBuffer<i64>,
+        op: TimerOp,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let n = key_groups.item_count();
+        let keys = Binary::of(&key_offsets, &key_data, "keys", n)?;
+        let namespaces = Binary::of(&namespace_offsets, &namespace_data, "namespaces", n)?;
+        let key_groups = read(&key_groups, "key_groups", n)?;
+        let timestamps = read(&timestamps, "timestamps", n)?;
+        let answers = (0..n)
+            .map(|i| {
+                op(
+                    self,
+                    keys.value(i),
+                    key_groups[i],
+                    namespaces.value(i),
+                    timestamps[i],
+                )
+                .map(u8::from)
+            })
+            .collect::<PyResult<Vec<u8>>>()?;
+        native_buffer(py, answers)
+    }
+}
+
 #[pymethods]
 impl RocksDBTimerQueue {
     /// The queue of a subtask holding `key_groups` key groups from `first_key_group` on.
@@ -658,23 +697,16 @@ impl RocksDBTimerQueue {
         namespace_data: PyBuffer<u8>,
         timestamps: PyBuffer<i64>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let n = key_groups.item_count();
-        let keys = Binary::of(&key_offsets, &key_data, "keys", n)?;
-        let namespaces = Binary::of(&namespace_offsets, &namespace_data, "namespaces", n)?;
-        let key_groups = read(&key_groups, "key_groups", n)?;
-        let timestamps = read(&timestamps, "timestamps", n)?;
-        let added = (0..n)
-            .map(|i| {
-                self.add_one(
-                    keys.value(i),
-                    key_groups[i],
-                    namespaces.value(i),
-                    timestamps[i],
-                )
-                .map(u8::from)
-            })
-            .collect::<PyResult<Vec<u8>>>()?;
-        native_buffer(py, added)
+        self.each_of(
+            py,
+            key_offsets,
+            key_data,
+            key_groups,
+            namespace_offsets,
+            namespace_data,
+            timestamps,
+            Self::add_one,
+        )
     }
 
     /// Deletes a batch of timers in order, as `add_batch`; one byte per timer, 1 where it was
@@ -690,23 +722,16 @@ impl RocksDBTimerQueue {
         namespace_data: PyBuffer<u8>,
         timestamps: PyBuffer<i64>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let n = key_groups.item_count();
-        let keys = Binary::of(&key_offsets, &key_data, "keys", n)?;
-        let namespaces = Binary::of(&namespace_offsets, &namespace_data, "namespaces", n)?;
-        let key_groups = read(&key_groups, "key_groups", n)?;
-        let timestamps = read(&timestamps, "timestamps", n)?;
-        let removed = (0..n)
-            .map(|i| {
-                self.remove_one(
-                    keys.value(i),
-                    key_groups[i],
-                    namespaces.value(i),
-                    timestamps[i],
-                )
-                .map(u8::from)
-            })
-            .collect::<PyResult<Vec<u8>>>()?;
-        native_buffer(py, removed)
+        self.each_of(
+            py,
+            key_offsets,
+            key_data,
+            key_groups,
+            namespace_offsets,
+            namespace_data,
+            timestamps,
+            Self::remove_one,
+        )
     }
 
     /// The timer Flink fires next as (key bytes, key group, namespace bytes, timestamp), or None.

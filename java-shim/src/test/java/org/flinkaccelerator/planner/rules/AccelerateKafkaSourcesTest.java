@@ -269,7 +269,8 @@ class AccelerateKafkaSourcesTest {
         assertSame(segments, new AccelerateKafkaSources().apply(segments, plans.config()));
     }
 
-    private static List<ExecNode<?>> nodes(ExecNodeGraph graph, Class<?> kind) {
+    /** The nodes of {@code kind} reachable from the graph's roots, each once. */
+    static List<ExecNode<?>> nodes(ExecNodeGraph graph, Class<?> kind) {
         List<ExecNode<?>> out = new ArrayList<>();
         Deque<ExecNode<?>> pending = new ArrayDeque<>(graph.getRootNodes());
         while (!pending.isEmpty()) {

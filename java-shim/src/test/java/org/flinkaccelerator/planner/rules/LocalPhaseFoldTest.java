@@ -5,13 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
-import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecExchange;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecGlobalWindowAggregate;
@@ -54,20 +51,20 @@ class LocalPhaseFoldTest {
     void theLocalPhaseLeavesTheGraphAndItsExchangeReadsTheStageInItsOutputType() throws Exception {
         SqlPlans plans = plans(true);
         ExecNodeGraph graph = plans.plan(String.format(SOURCE, "") + SINK + String.format(QUERY, "MAX"));
-        StreamExecLocalWindowAggregate local = (StreamExecLocalWindowAggregate) nodes(graph,
+        StreamExecLocalWindowAggregate local = (StreamExecLocalWindowAggregate) AccelerateKafkaSourcesTest.nodes(graph,
                 StreamExecLocalWindowAggregate.class).get(0);
-        StreamExecExchange exchange = (StreamExecExchange) nodes(graph, StreamExecExchange.class).get(0);
+        StreamExecExchange exchange = (StreamExecExchange) AccelerateKafkaSourcesTest.nodes(graph, StreamExecExchange.class).get(0);
         assertSame(local, exchange.getInputEdges().get(0).getSource());
         AccelerationReport report = new AccelerationReport();
         GraphEdges edges = GraphEdges.of(graph);
         ExecNodeGraph rewritten = rewrite(plans, graph, report);
 
-        assertTrue(nodes(rewritten, StreamExecLocalWindowAggregate.class).isEmpty(), "the Local runs in the stage");
+        assertTrue(AccelerateKafkaSourcesTest.nodes(rewritten, StreamExecLocalWindowAggregate.class).isEmpty(), "the Local runs in the stage");
         AcceleratedExecNode stage = assertInstanceOf(AcceleratedExecNode.class,
                 exchange.getInputEdges().get(0).getSource(), "the exchange reads the stage");
         assertEquals(local.getOutputType(), stage.getOutputType());
         assertEquals(local.getOutputType(), stage.spec().rows(), "the stage emits the Local's partial rows");
-        assertEquals(1, nodes(rewritten, StreamExecGlobalWindowAggregate.class).size(), "the global phase stays");
+        assertEquals(1, AccelerateKafkaSourcesTest.nodes(rewritten, StreamExecGlobalWindowAggregate.class).size(), "the global phase stays");
         JsonNode section = new ObjectMapper().readTree(stage.spec().descriptorJson()).path("local_window_agg");
         assertEquals("ts", section.path("time").asText());
         assertEquals("[\"auction\"]", section.path("keys").toString());
@@ -94,7 +91,7 @@ class LocalPhaseFoldTest {
         SqlPlans plans = plans(false);
         ExecNodeGraph graph = plans.plan(String.format(SOURCE, "") + SINK + String.format(QUERY, "MAX"));
         ExecNodeGraph rewritten = rewrite(plans, graph, new AccelerationReport());
-        StreamExecLocalWindowAggregate local = (StreamExecLocalWindowAggregate) nodes(rewritten,
+        StreamExecLocalWindowAggregate local = (StreamExecLocalWindowAggregate) AccelerateKafkaSourcesTest.nodes(rewritten,
                 StreamExecLocalWindowAggregate.class).get(0);
         assertInstanceOf(AcceleratedExecNode.class, local.getInputEdges().get(0).getSource());
     }
@@ -107,7 +104,7 @@ class LocalPhaseFoldTest {
         AccelerationReport report = new AccelerationReport();
         GraphEdges edges = GraphEdges.of(graph);
         ExecNodeGraph rewritten = rewrite(plans, graph, report);
-        assertEquals(1, nodes(rewritten, StreamExecLocalWindowAggregate.class).size());
+        assertEquals(1, AccelerateKafkaSourcesTest.nodes(rewritten, StreamExecLocalWindowAggregate.class).size());
         edges.restore();
         String rendered = report.render(graph);
         assertTrue(rendered.contains("[stock: local window aggregate: the source emits a watermark per event"), rendered);
@@ -124,22 +121,9 @@ class LocalPhaseFoldTest {
         AccelerationReport report = new AccelerationReport();
         GraphEdges edges = GraphEdges.of(graph);
         ExecNodeGraph rewritten = rewrite(plans, graph, report);
-        assertEquals(1, nodes(rewritten, StreamExecLocalWindowAggregate.class).size());
+        assertEquals(1, AccelerateKafkaSourcesTest.nodes(rewritten, StreamExecLocalWindowAggregate.class).size());
         edges.restore();
         String rendered = report.render(graph);
         assertTrue(rendered.contains("is not folded: only COUNT(*), COUNT(x) and SUM, MIN, MAX over TINYINT"), rendered);
-    }
-
-    private static List<ExecNode<?>> nodes(ExecNodeGraph graph, Class<?> kind) {
-        List<ExecNode<?>> out = new ArrayList<>();
-        Deque<ExecNode<?>> pending = new ArrayDeque<>(graph.getRootNodes());
-        while (!pending.isEmpty()) {
-            ExecNode<?> node = pending.pop();
-            if (kind.isInstance(node) && !out.contains(node)) {
-                out.add(node);
-            }
-            node.getInputEdges().forEach(e -> pending.push(e.getSource()));
-        }
-        return out;
     }
 }
