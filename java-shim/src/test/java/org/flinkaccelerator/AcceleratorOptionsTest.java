@@ -22,7 +22,7 @@ class AcceleratorOptionsTest {
                 "accelerator.shared-memory.budget",
                 "accelerator.sidecar.timeout", "accelerator.sidecar.heartbeat-interval",
                 "accelerator.encode-stages.enabled", "accelerator.encode-stages.upsert.enabled",
-                "accelerator.window-aggregate.enabled",
+                "accelerator.window-aggregate.enabled", "accelerator.window-aggregate.local-phase.enabled",
                 "accelerator.group-aggregate.enabled", "accelerator.deduplicate.enabled",
                 "accelerator.top-n.enabled", "accelerator.join.enabled", "accelerator.over-aggregate.enabled",
                 "accelerator.group-window-aggregate.enabled", "accelerator.window-join.enabled",
@@ -49,6 +49,8 @@ class AcceleratorOptionsTest {
         assertFalse(empty.get(AcceleratorOptions.JOIN), "off unless asked for");
         assertFalse(empty.get(AcceleratorOptions.OVER_AGGREGATE), "off unless asked for");
         assertFalse(empty.get(AcceleratorOptions.GROUP_WINDOW_AGGREGATE), "off unless asked for");
+        // On: the fold is taken only where the result is stock's, and only once 'accelerator.enabled' is.
+        assertTrue(empty.get(AcceleratorOptions.WINDOW_AGGREGATE_LOCAL_PHASE));
         assertEquals("python3", empty.get(AcceleratorOptions.PYTHON_EXECUTABLE));
         assertTrue(empty.get(AcceleratorOptions.BATCH_SIZE) > 0);
         assertTrue(empty.get(AcceleratorOptions.BATCH_MAX_BYTES).getBytes() > 0);
