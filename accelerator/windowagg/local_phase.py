@@ -33,6 +33,8 @@ import pyarrow.compute as pc
 from accelerator.formats import FormatError, types
 from accelerator.plans.stage import MESSAGE
 from accelerator.sidecar.stages import DescriptorError
+from accelerator.windowagg import windows
+from accelerator.windowagg.spec import window_of
 
 SECTION = "local_window_agg"
 #: Functions whose partials merge associatively and commutatively (wrapping integer arithmetic,
@@ -62,12 +64,9 @@ class LocalPhase:
     def __init__(self, stage: str, section: dict, rows: pa.Schema):
         self._stage = stage
         try:
-            window = section["window"]
+            self._window = window_of(section["window"])
             self._keys = list(section["keys"])
             self._time = section["time"]
-            self._slice_ms = int(window.get("slide_ms") or window.get("step_ms") or window["size_ms"])
-            self._offset_ms = int(window.get("offset_ms", 0))
-            self._zone_offset_ms = int(window.get("zone_offset_ms", 0))
             aggregates = section["aggregates"]
             output = [types.to_arrow_field(f["name"], types.parse(f["type"])) for f in section["output"]["fields"]]
         except (KeyError, TypeError, ValueError) as e:
@@ -80,8 +79,8 @@ class LocalPhase:
             if rows.field(name).type not in _KEY_TYPES:
                 raise DescriptorError(f"stage {stage!r}: {SECTION} key {name!r} of type {rows.field(name).type}"
                                       f" is not grouped here (only integers, strings, booleans and dates)")
-        if self._slice_ms <= 0:
-            raise DescriptorError(f"stage {stage!r}: {SECTION} slices of {self._slice_ms} ms")
+        if self._window.slide_ms <= 0:
+            raise DescriptorError(f"stage {stage!r}: {SECTION} slices of {self._window.slide_ms} ms")
         if len(output) != len(self._keys) + len(aggregates) + 1 or output[-1].type != pa.int64():
             raise DescriptorError(f"stage {stage!r}: {SECTION} output {[f.name for f in output]} is not the keys,"
                                   f" one accumulator per aggregate and the slice end")
@@ -154,9 +153,7 @@ class LocalPhase:
                               f" it to a non-null long value.\")",
                               "give the row a rowtime, or filter out rows without one before the window")
         millis = pc.struct_field(time, "millis").to_numpy(zero_copy_only=False).astype(np.int64)
-        shifted = millis + np.int64(self._zone_offset_ms)
-        slice_ms = np.int64(self._slice_ms)
-        return shifted - np.mod(shifted - np.int64(self._offset_ms), slice_ms) + slice_ms
+        return windows.slice_ends(millis, self._window)
 
 
 def of(stage: str, section: dict | None, rows: pa.Schema) -> LocalPhase | None:

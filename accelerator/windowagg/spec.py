@@ -134,6 +134,15 @@ def parse(descriptor: dict) -> WindowAggSpec:
     return parse_descriptor(descriptor, "window_agg", _parse)
 
 
+def window_of(w: dict) -> Window:
+    """The window of a descriptor's `window` section (the planner's `SlicedWindow` tree); a
+    missing or malformed field raises KeyError or ValueError."""
+    size = int(w["size_ms"])
+    # The slice length: a HOP window's slide, a CUMULATE window's step, a TUMBLE window's size.
+    slide = int(w["slide_ms"] if w["type"] == "hop" else w["step_ms"] if w["type"] == "cumulate" else size)
+    return Window(size, int(w.get("offset_ms", 0)), int(w.get("zone_offset_ms", 0)), slide, w["type"] == "cumulate")
+
+
 def _parse(descriptor: dict, name: str | None, refuse: Refuse) -> WindowAggSpec:
     phase = descriptor["phase"]
     if phase not in PHASES:
@@ -141,10 +150,7 @@ def _parse(descriptor: dict, name: str | None, refuse: Refuse) -> WindowAggSpec:
     w = descriptor["window"]
     if w.get("type") not in WINDOW_TYPES:
         raise refuse(f"window type {w.get('type')!r}; this sidecar runs {list(WINDOW_TYPES)}")
-    size = int(w["size_ms"])
-    # The slice length: a HOP window's slide, a CUMULATE window's step, a TUMBLE window's size.
-    slide = int(w["slide_ms"] if w["type"] == "hop" else w["step_ms"] if w["type"] == "cumulate" else size)
-    window = Window(size, int(w.get("offset_ms", 0)), int(w.get("zone_offset_ms", 0)), slide, w["type"] == "cumulate")
+    window = window_of(w)
     if window.size_ms <= 0 or window.slide_ms <= 0:
         raise refuse(f"window size {window.size_ms} ms or slide {window.slide_ms} ms is not positive")
     if window.size_ms % window.slide_ms != 0:
