@@ -137,6 +137,22 @@ public final class AccelerationReport {
         }
     }
 
+    /**
+     * A stock operator that would have run inside an accelerated part (a local window aggregate
+     * that could not fold into its rows stage): {@code what} it is, its name, why it stays stock. A
+     * stock part, shown as its own kind rather than as a segment.
+     */
+    public record StockOperator(String what, String name, ExecNode<?> node, List<String> reasons) {
+        public StockOperator {
+            reasons = List.copyOf(reasons);
+        }
+
+        /** "<what> <name>: <reasons>", as the report names each stock part. */
+        String line() {
+            return what + " " + name + ": " + String.join("; ", reasons);
+        }
+    }
+
     /** A stateful operator the report lists in a section of its own: accelerated as {@code operator}, or stock for {@code reasons}. */
     public interface StatefulOperator {
         String name();
@@ -157,6 +173,7 @@ public final class AccelerationReport {
     static final String OUTSIDE_SEGMENTS = "not part of a Kafka source -> Calc -> Kafka sink segment";
 
     private final List<Segment> segments = new ArrayList<>();
+    private final List<StockOperator> stockOperators = new ArrayList<>();
     private final Set<String> notSegments = new LinkedHashSet<>();
     /** Sinks (summary identifiers) whose encode stage only accelerated operators feed. */
     private final Set<String> acceleratedSinks = new LinkedHashSet<>();
@@ -186,6 +203,11 @@ public final class AccelerationReport {
     /** An encode stage: {@code nodes} run as {@code operator}, fed by a stock operator's rows ({@link Segment}). */
     public void encoding(String name, List<ExecNode<?>> nodes, String operator, List<String> stoppedBy) {
         segments.add(new Segment(name, nodes, operator, stoppedBy, Shape.ENCODE));
+    }
+
+    /** {@code node}, {@code what} (a "local window aggregate"), stays stock for {@code reasons} ({@link StockOperator}). */
+    public void stockOperator(String what, String name, ExecNode<?> node, List<String> reasons) {
+        stockOperators.add(new StockOperator(what, name, node, reasons));
     }
 
     /** True when some part of the plan runs accelerated and some part on stock Flink. */
@@ -312,6 +334,7 @@ public final class AccelerationReport {
                 out.add("segment " + segment.name() + ": " + String.join("; ", segment.reasons()));
             }
         }
+        stockOperators.forEach(operator -> out.add(operator.line()));
         for (String line : notSegments) {
             if (acceleratedSinks.stream().noneMatch(sink -> line.startsWith(sink + ": "))) {
                 out.add("not a segment: " + line);
@@ -330,6 +353,9 @@ public final class AccelerationReport {
             for (ExecNode<?> node : segment.nodes()) {
                 markers.put(node, marker(segment));
             }
+        }
+        for (StockOperator operator : stockOperators) {
+            markers.put(operator.node(), "[stock: " + operator.line() + "]");
         }
         for (WindowAggregate aggregate : windowAggregates) {
             markers.put(aggregate.node(), marker("window aggregate", aggregate));

@@ -112,7 +112,7 @@ public final class AccelerateKafkaSources implements RewriteRule {
                             foldNotes.add("the local window aggregate after branch " + (b + 1) + " folded in");
                         } else {
                             List<String> why = fold.reasons().stream().map(FallbackReason::toString).toList();
-                            report.stock(name + "-local-window-agg", List.of(local), why);
+                            report.stockOperator("local window aggregate", name + "-local-window-agg", local, why);
                             foldNotes.add("the local window aggregate after branch " + (b + 1) + " stays stock: "
                                     + String.join("; ", why));
                         }

@@ -107,7 +107,11 @@ class LocalPhaseFoldTest {
         assertEquals(1, AccelerateKafkaSourcesTest.nodes(rewritten, StreamExecLocalWindowAggregate.class).size());
         edges.restore();
         String rendered = report.render(graph);
-        assertTrue(rendered.contains("[stock: local window aggregate: the source emits a watermark per event"), rendered);
+        String why = "local window aggregate: the source emits a watermark per event";
+        assertTrue(rendered.contains("[stock: local window aggregate bids-rows-local-window-agg: " + why), rendered);
+        // Named as what it is among the stock parts, not as a segment.
+        assertTrue(report.stockParts().stream().anyMatch(p -> p.startsWith("local window aggregate"
+                + " bids-rows-local-window-agg: " + why)), report.stockParts().toString());
     }
 
     @Test
