@@ -52,10 +52,10 @@ public final class AcceleratedDedupOperator extends ChangelogBatchOperator<Dedup
         return "accelerator.deduplicate.enabled";
     }
 
-    /** Stock's hands on the BinaryRowData of its keyed input and state. */
+    /** Stock's deduplication emits the BinaryRowData of its keyed input and state. */
     @Override
-    protected boolean emitsBinaryRows() {
-        return true;
+    protected int forwardedColumns() {
+        return spec.inputType().getFieldCount();
     }
 
     @Override

@@ -29,6 +29,7 @@ import org.apache.flink.types.RowKind;
 import org.flinkaccelerator.runtime.FieldGetters;
 import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
 import org.flinkaccelerator.runtime.state.EventTimeSidecarOperator;
+import org.flinkaccelerator.runtime.state.ForwardedInputRows;
 import org.flinkaccelerator.runtime.state.TimersOutsideRawState;
 import org.flinkaccelerator.sidecar.SidecarException;
 import org.flinkaccelerator.sidecar.SidecarStage;
@@ -65,7 +66,8 @@ public final class AcceleratedOverAggOperator
 
     private transient InternalTimerService<VoidNamespace> timerService;
     private transient TimestampedCollector<RowData> collector;
-    private transient RowDataSerializer outCopier;
+    /** The output rows as stock's JoinedRowData of its input row and aggregate values. */
+    private transient ForwardedInputRows outRows;
 
     /** The answer of the last {@code fire}: its rows looked up by (key bytes, timestamp) as the timers fire. */
     private transient VectorSchemaRoot fired;
@@ -109,7 +111,8 @@ public final class AcceleratedOverAggOperator
     public void open() throws Exception {
         super.open();
         collector = new TimestampedCollector<>(output);
-        outCopier = getExecutionConfig().isObjectReuseEnabled() ? new RowDataSerializer(spec.outputType()) : null;
+        outRows = new ForwardedInputRows(spec.outputType(), spec.inputType().getFieldCount(),
+                getExecutionConfig().isObjectReuseEnabled());
         timerService = getInternalTimerService(TIMERS, VoidNamespaceSerializer.INSTANCE, this);
         keySerializer = (RowDataSerializer) (TypeSerializer<?>) getKeyedStateBackend().getKeySerializer();
         // As stock's function: the counter alone, without a rate.
@@ -235,8 +238,7 @@ public final class AcceleratedOverAggOperator
         // As KeyedProcessOperator: the timer's timestamp on every row it emits.
         collector.setAbsoluteTimestamp(timer.getTimestamp());
         for (int i = range[0]; i < range[1]; i++) {
-            RowData out = firedRows.reusedRow(i);
-            collector.collect(outCopier == null ? out : outCopier.copy(out));
+            collector.collect(outRows.of(firedRows.reusedRow(i)));
         }
         firedEmitted += range[1] - range[0];
     }

@@ -29,10 +29,10 @@ public final class AcceleratedRankOperator extends ChangelogBatchOperator<RankSp
         return "accelerator.top-n.enabled";
     }
 
-    /** Stock's hands on the BinaryRowData of its keyed input and state. */
+    /** Stock's Top-N emits the BinaryRowData of its keyed input and state, joined to the rank number it selects. */
     @Override
-    protected boolean emitsBinaryRows() {
-        return true;
+    protected int forwardedColumns() {
+        return spec.inputType().getFieldCount();
     }
 
     @Override

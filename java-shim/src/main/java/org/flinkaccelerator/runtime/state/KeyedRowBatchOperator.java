@@ -52,8 +52,8 @@ public abstract class KeyedRowBatchOperator<S extends ChangelogSpec> extends Sid
     private transient ProcessingTimeCallback delayFlush;
     private transient boolean delayFlushScheduled;
     private transient RowDataSerializer outCopier;
-    /** Writes each output row as BinaryRowData (emitsBinaryRows), else null. */
-    private transient RowDataSerializer binaryOut;
+    /** Writes each output row as stock's operator emits it (forwardedColumns), else null. */
+    private transient ForwardedInputRows forwardedRows;
     /** Watermarks that arrived while rows were buffered, and how many buffered rows preceded each. */
     private transient List<Watermark> heldWatermarks;
     private transient List<Integer> heldAfterRows;
@@ -69,15 +69,15 @@ public abstract class KeyedRowBatchOperator<S extends ChangelogSpec> extends Sid
     protected abstract RowData output(RowKind kind, RowData key, RowData values);
 
     /**
-     * Whether the stock operator this one replaces emits BinaryRowData (the rows of its keyed
-     * input and state, as a deduplication and a Top-N do), so the output rows must be BinaryRowData
-     * too: a chained operator that reads a field without {@code isNullAt} then reads what it reads
-     * stock (Flink's sink timestamp inserter finds a NULL TIMESTAMP(3) rowtime as epoch 0, and writes
-     * the row), also after the copy between chained operators, which turns any other row into a
-     * GenericRowData holding null.
+     * How many leading output columns the stock operator this one replaces forwards from its input
+     * row (a deduplication's and a Top-N's: the whole input row, before a Top-N's rank number), so
+     * the output rows are of the classes it emits ({@link ForwardedInputRows}): a chained operator
+     * that reads a field without {@code isNullAt} then reads what it reads stock (Flink's sink
+     * timestamp inserter finds a deduplication's NULL TIMESTAMP(3) rowtime as epoch 0, and writes
+     * the row, where a Top-N's with a rank number fails). 0: none, as this operator's rows.
      */
-    protected boolean emitsBinaryRows() {
-        return false;
+    protected int forwardedColumns() {
+        return 0;
     }
 
     @Override
@@ -99,7 +99,8 @@ public abstract class KeyedRowBatchOperator<S extends ChangelogSpec> extends Sid
     public void open() throws Exception {
         super.open();
         outCopier = getExecutionConfig().isObjectReuseEnabled() ? new RowDataSerializer(spec.outputType()) : null;
-        binaryOut = emitsBinaryRows() ? new RowDataSerializer(spec.outputType()) : null;
+        forwardedRows = forwardedColumns() == 0 ? null : new ForwardedInputRows(spec.outputType(), forwardedColumns(),
+                getExecutionConfig().isObjectReuseEnabled());
         delayFlush = time -> {
             delayFlushScheduled = false;
             sendBatch();
@@ -222,14 +223,8 @@ public abstract class KeyedRowBatchOperator<S extends ChangelogSpec> extends Sid
             previous = row;
             releaseWatermarks(row);
             RowData out = output(RowKind.fromByteValue(kinds.get(i)), keys.apply(row), valueRows.reusedRow(i));
-            RowData emitted;
-            if (binaryOut != null) {
-                // The serializer's reused row: without object reuse every output copies or serializes it.
-                BinaryRowData binary = binaryOut.toBinaryRow(out);
-                emitted = outCopier == null ? binary : binary.copy();
-            } else {
-                emitted = outCopier == null ? out : outCopier.copy(out);
-            }
+            RowData emitted = forwardedRows != null ? forwardedRows.of(out)
+                    : outCopier == null ? out : outCopier.copy(out);
             output.collect(hasTimestamp[row] ? new StreamRecord<>(emitted, timestamps[row])
                     : new StreamRecord<>(emitted));
         }

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.BitSet;
 import java.util.List;
+import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
@@ -150,7 +151,10 @@ class AccelerateKafkaSinksTest {
     }
 
     private static AcceleratedExecNode encodeStage(String sql) {
-        SqlPlans plans = plans();
+        return encodeStage(plans(), sql);
+    }
+
+    private static AcceleratedExecNode encodeStage(SqlPlans plans, String sql) {
         ExecNodeGraph rewritten = rewrite(plans, plans.plan(sql), new AccelerationReport());
         return assertInstanceOf(AcceleratedExecNode.class, input(rewritten.getRootNodes().get(0)));
     }
@@ -200,6 +204,30 @@ class AccelerateKafkaSinksTest {
         assertEquals("\"ts\"", projected.path("rowtime").path("column").toString(), "a projecting Calc's row holds a"
                 + " NULL rowtime as null, on which Flink's sink fails: " + projected);
         assertEquals("[\"k\",\"v\"]", projected.path("not_null").path("columns").toString());
+    }
+
+    /** A Top-2 per key selecting its row number, into an upsert sink keyed by (k, rn). */
+    private static final String TOP_TWO_PER_KEY = "CREATE TABLE events (k STRING, v DOUBLE, ts TIMESTAMP(3),"
+            + " WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH ('connector' = 'kafka', 'topic' = 'events',"
+            + " 'properties.bootstrap.servers' = 'localhost:9092', 'format' = 'json');\n"
+            + "CREATE TABLE top2 (k STRING, v DOUBLE, ts TIMESTAMP(3), rn BIGINT, PRIMARY KEY (k, rn) NOT ENFORCED)"
+            + " WITH ('connector' = 'upsert-kafka', 'topic' = 'top2', 'properties.bootstrap.servers' = 'localhost:9092',"
+            + " 'key.format' = 'json', 'value.format' = 'json');\n"
+            + "INSERT INTO top2 SELECT k, v, ts, rn FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY v DESC)"
+            + " AS rn FROM events) WHERE rn <= 2;";
+
+    @Test
+    void aTopNSelectingItsRowNumberHandsTheSinkANullRowtimeUnlessObjectsAreReused() throws Exception {
+        JsonNode copied = new ObjectMapper().readTree(encodeStage(TOP_TWO_PER_KEY).spec().descriptorJson());
+        assertEquals("\"ts\"", copied.path("rowtime").path("column").toString(), "the JoinedRowData of the row and"
+                + " its number becomes a GenericRowData holding null in Flink's copy, on which Flink's sink fails: "
+                + copied);
+
+        SqlPlans reusing = plans();
+        ((TableConfig) reusing.config()).set(PipelineOptions.OBJECT_REUSE, true);
+        JsonNode reused = new ObjectMapper().readTree(encodeStage(reusing, TOP_TWO_PER_KEY).spec().descriptorJson());
+        assertTrue(reused.path("rowtime").isMissingNode(), "under object reuse the JoinedRowData reaches the sink as"
+                + " it is and reads the NULL rowtime from the input's BinaryRowData as epoch 0: " + reused);
     }
 
     @Test

@@ -12,6 +12,7 @@ import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.TimestampData;
 import org.flinkaccelerator.planner.AsyncStateOfThisLine;
 import org.flinkaccelerator.runtime.state.RescaledRun;
 import org.flinkaccelerator.runtime.state.StockKeyedOperator;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Stock Flink's {@code AppendOnlyTopNFunction} and the accelerated Top-N, planned from the same
@@ -68,6 +70,42 @@ class AcceleratedRankOperatorTest {
         assertEquals(rowNumber, stock.stream().anyMatch(l -> l.startsWith("+U")), "updates with the row number");
         assertEquals(rowNumber && sinkKey.isEmpty(), stock.stream().anyMatch(l -> l.startsWith("-U")),
                 "update-befores only when the sink takes them");
+    }
+
+    /**
+     * What a chained operator that reads the rowtime without {@code isNullAt} (Flink's sink
+     * timestamp inserter) finds in each output row: the harness copies every output with the output
+     * type's RowDataSerializer, as Flink's copy between chained operators does. Stock's Top-N
+     * emits its input's BinaryRowData, whose NULL ts reads as epoch 0, or with the row number a
+     * JoinedRowData, which the copy turns into a GenericRowData holding null.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aNullRowtimeReadsAsStocksAfterFlinksCopy(boolean rowNumber) throws Exception {
+        RankHarnesses.Planned planned = RankHarnesses.plan(RankHarnesses.query("a DESC", 3, rowNumber), PRINT);
+        List<RankHarnesses.Event> events = RankHarnesses.stream(planned.stock().inputType(), 5, 300, 40);
+        List<String> stock = rowtimesRead(planned, planned.stock().newStock(), events);
+        assertEquals(rowNumber, stock.stream().anyMatch(read -> read.endsWith(" null")), "stock reads a null rowtime");
+        assertEquals(stock, rowtimesRead(planned, planned.newAccelerated(7), events));
+    }
+
+    private static List<String> rowtimesRead(RankHarnesses.Planned planned,
+            OneInputStreamOperator<RowData, RowData> operator, List<RankHarnesses.Event> events) throws Exception {
+        int ts = planned.stock().outputType().getFieldNames().indexOf("ts");
+        try (KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness =
+                planned.stock().harness(operator, MAX_PARALLELISM, 1, 0)) {
+            harness.open();
+            for (RankHarnesses.Event event : events) {
+                RankHarnesses.feed(harness, event);
+            }
+            harness.endInput();
+            List<String> out = new ArrayList<>();
+            for (RowData row : harness.extractOutputValues()) {
+                TimestampData rowtime = row.getTimestamp(ts, 3);
+                out.add(row.getRowKind().shortString() + " " + (rowtime == null ? "null" : rowtime.getMillisecond()));
+            }
+            return out;
+        }
     }
 
     @Test
