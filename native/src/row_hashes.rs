@@ -78,8 +78,10 @@ fn row_key_hash(slot: i64, bytes: &[u8]) -> u64 {
     mix(sum ^ slot_mixed ^ (bytes.len() as u64).wrapping_mul(INDEX_SEED))
 }
 
+/// The buffer's values to overwrite: borrowing the buffer mutably for the slice's life keeps Rust
+/// from handing out a second slice of it meanwhile.
 fn writable<'a, T: pyo3::buffer::Element>(
-    buffer: &'a PyBuffer<T>,
+    buffer: &'a mut PyBuffer<T>,
     what: &str,
     len: usize,
 ) -> PyResult<&'a mut [T]> {
@@ -97,10 +99,10 @@ fn writable<'a, T: pyo3::buffer::Element>(
 /// Writes `BinaryRowData.hashCode()` of each row of `rows` (as
 /// `accelerator/formats/native_arrays.py` `message_buffers` gives them) into `out` (int32).
 #[pyfunction]
-pub fn binary_row_hash_codes(rows: Bound<'_, PyAny>, out: PyBuffer<i32>) -> PyResult<()> {
+pub fn binary_row_hash_codes(rows: Bound<'_, PyAny>, mut out: PyBuffer<i32>) -> PyResult<()> {
     let buffers = MessageBuffers::get(&rows)?;
     let (rows, length) = (buffers.messages()?, buffers.length);
-    let out = writable(&out, "binary_row_hash_codes out", length)?;
+    let out = writable(&mut out, "binary_row_hash_codes out", length)?;
     for (i, code) in out.iter_mut().enumerate() {
         let bytes = rows.bytes(i);
         if bytes.len() % 4 != 0 {
@@ -121,7 +123,7 @@ pub fn binary_row_hash_codes(rows: Bound<'_, PyAny>, out: PyBuffer<i32>) -> PyRe
 pub fn row_key_hashes(
     slots: PyBuffer<i64>,
     rows: Bound<'_, PyAny>,
-    out: PyBuffer<u64>,
+    mut out: PyBuffer<u64>,
 ) -> PyResult<()> {
     let buffers = MessageBuffers::get(&rows)?;
     let (rows, length) = (buffers.messages()?, buffers.length);
@@ -133,7 +135,7 @@ pub fn row_key_hashes(
     }
     // SAFETY: the buffer is held, and its memory kept alive, while the slice is used.
     let slots = unsafe { std::slice::from_raw_parts(slots.buf_ptr() as *const i64, length) };
-    let out = writable(&out, "row_key_hashes out", length)?;
+    let out = writable(&mut out, "row_key_hashes out", length)?;
     for (i, (hash, &slot)) in out.iter_mut().zip(slots).enumerate() {
         *hash = row_key_hash(slot, rows.bytes(i));
     }

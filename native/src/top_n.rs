@@ -28,14 +28,16 @@ fn read<'a>(buffer: &'a PyBuffer<i64>, what: &str, len: usize) -> PyResult<&'a [
     Ok(unsafe { std::slice::from_raw_parts(buffer.buf_ptr() as *const i64, len) })
 }
 
-fn write<'a>(buffer: &'a PyBuffer<i64>, what: &str, len: usize) -> PyResult<&'a mut [i64]> {
+/// The buffer's values to update in place: borrowing the buffer mutably for the slice's life keeps
+/// Rust from handing out a second slice of it meanwhile.
+fn write<'a>(buffer: &'a mut PyBuffer<i64>, what: &str, len: usize) -> PyResult<&'a mut [i64]> {
     if buffer.readonly() {
         return Err(PyValueError::new_err(format!(
             "{what}: a writable array expected"
         )));
     }
     read(buffer, what, len)?;
-    // SAFETY: as in `read`; the array is writable and not read through another slice meanwhile.
+    // SAFETY: as in `read`; the array is writable, and the caller (rank/topn.py) passes distinct arrays.
     Ok(unsafe { std::slice::from_raw_parts_mut(buffer.buf_ptr() as *mut i64, len) })
 }
 
@@ -77,9 +79,9 @@ pub fn top_n<'py>(
     py: Python<'py>,
     slots: PyBuffer<i64>,
     codes: PyBuffer<i64>,
-    top: PyBuffer<i64>,
-    top_codes: PyBuffer<i64>,
-    count: PyBuffer<i64>,
+    mut top: PyBuffer<i64>,
+    mut top_codes: PyBuffer<i64>,
+    mut count: PyBuffer<i64>,
     size: usize,
     base: i64,
     row_numbers: bool,
@@ -92,9 +94,9 @@ pub fn top_n<'py>(
     }
     let slots = read(&slots, "slots", rows)?;
     let codes = read(&codes, "codes", rows)?;
-    let top = write(&top, "top", keys * size)?;
-    let top_codes = write(&top_codes, "top_codes", keys * size)?;
-    let count = write(&count, "count", keys)?;
+    let top = write(&mut top, "top", keys * size)?;
+    let top_codes = write(&mut top_codes, "top_codes", keys * size)?;
+    let count = write(&mut count, "count", keys)?;
     let mut out = Emission::with_capacity(rows);
     for (row, (&slot, &code)) in slots.iter().zip(codes).enumerate() {
         let slot = usize::try_from(slot)
