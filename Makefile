@@ -27,10 +27,10 @@ PYTEST_ARGS  ?=
 # The native format kernels (Rust) are compiled by the package's own install (setuptools-rust).
 NATIVE_SRC   := native/Cargo.toml native/Cargo.lock $(shell find native/src -type f 2>/dev/null)
 
-.PHONY: help setup venv shim dist test test-stream-services test-stream-cpu test-java test-java-1.20 test-python test-python-no-services test-python-services compat compat-docs compat-versions compat-release demo bench bench-p2 bench-stateful bench-quick bench-formats soak clean-cache
+.PHONY: help setup venv shim dist test test-stream-services test-stream-cpu test-rust test-java test-java-1.20 test-python test-python-no-services test-python-services compat compat-docs compat-versions compat-release demo bench bench-p2 bench-stateful bench-quick bench-formats soak clean-cache
 help:
 	@echo "make demo   - run the main job on a local Kafka broker and stock Flink $(FLINK_VERSION)"
-	@echo "make test   - everything CI runs: the service tests beside the Java tests, the other Python tests and the compat suite"
+	@echo "make test   - everything CI runs: the service tests beside the Rust and Java tests, the other Python tests and the compat suite"
 	@echo "make setup  - only provision (venv, shim jar, runtime jars, Flink distribution)"
 	@echo "make dist   - the installable wheel (native kernels and the jar inside) and the jar, in dist/ (docs/deploy.md)"
 	@echo "make compat - the compatibility suite alone (stock vs accelerated Flink on every case);"
@@ -94,9 +94,17 @@ test-stream-services:
 	@+$(call in_part,services,test-python-services)
 
 test-stream-cpu:
+	@+$(call in_part,rust,test-rust)
 	@+$(call in_part,java,test-java)
 	@+$(call in_part,no-services,test-python-no-services)
 	@+$(call in_part,compat,compat)
+
+# The native crate's unit tests, in the environment setuptools-rust built the extension in
+# (`make setup`), so cargo reuses the compiled dependencies in native/target and builds only the
+# crate's test harness (about 20 CPU-seconds).
+test-rust: $(VENV)/.installed
+	PYO3_PYTHON=$(abspath $(PY)) PYTHON_SYS_EXECUTABLE=$(abspath $(PY)) PYO3_BUILD_EXTENSION_MODULE=1 \
+		cargo test --release --manifest-path native/Cargo.toml
 
 # The sidecar tests start the real Python sidecar from the venv; tests that plan csv tables take
 # flink-csv from the distribution (it is not in the Maven repositories). `test`, not `verify`: the
