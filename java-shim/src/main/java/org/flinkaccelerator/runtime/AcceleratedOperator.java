@@ -133,7 +133,8 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
         metrics = new SidecarMetrics(getMetricGroup(), recordsInTotal, recordsSkippedTotal, recordsExactPathTotal);
         metrics.arrowMemory(allocator, arrowMemory.managedBytes());
         SidecarSettings settings = new SidecarSettings(spec.pythonExecutable(), spec.sidecarTimeout(),
-                SidecarSettings.DEFAULT_START_TIMEOUT, SidecarSettings.DEFAULT_INITIAL_REGION_BYTES);
+                SidecarSettings.DEFAULT_START_TIMEOUT,
+                SidecarSettings.requestRegionBytes(spec.batchBytes(), spec.batchSize()));
         String descriptorJson = spec.descriptorJson();
         if (ExchangeTarget.feedsExchange(descriptorJson)) {
             ExchangeTarget target = ExchangeTarget.of(spec.operatorName(), getOperatorConfig(), getUserCodeClassloader(),

@@ -80,10 +80,19 @@ final class ValueBatch implements InputBatch {
         return root;
     }
 
+    /**
+     * Forgets the rows, keeping the buffers. The value bytes are not zeroed (Arrow's reset() would
+     * clear the whole data buffer, up to twice the largest batch, once per batch): the next batch
+     * writes its offsets from zero and its bytes over the old ones, and only the bytes its offsets
+     * cover are sent.
+     */
     @Override
     public void clear() {
-        for (FieldVector vector : root.getFieldVectors()) {
-            vector.reset();
+        values.getValidityBuffer().setZero(0, values.getValidityBuffer().capacity());
+        values.getOffsetBuffer().setZero(0, values.getOffsetBuffer().capacity());
+        values.setValueCount(0);
+        for (MetadataColumns.Column column : metadata) {
+            column.vector().reset();
         }
         root.setRowCount(0);
         rows = 0;

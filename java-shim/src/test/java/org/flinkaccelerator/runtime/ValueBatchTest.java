@@ -5,13 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.MapVector;
+import org.apache.arrow.vector.ipc.ArrowStreamReader;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.apache.flink.table.data.GenericMapData;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.StringData;
@@ -54,6 +60,47 @@ class ValueBatchTest {
 
             batch.clear();
             assertEquals(0, batch.root().getRowCount());
+        }
+    }
+
+    /** The batch is reused from flush to flush: a batch after a longer one holds its own values only. */
+    @Test
+    void aBatchAfterALargerOneHoldsOnlyItsOwnValues() throws Exception {
+        try (BufferAllocator allocator = new RootAllocator();
+                ValueBatch batch = new ValueBatch(allocator)) {
+            byte[] longer = new byte[5000];
+            Arrays.fill(longer, (byte) 'x');
+            for (int i = 0; i < 1000; i++) {
+                batch.append(i % 3 == 0 ? null : longer);
+            }
+            batch.root();
+            batch.clear();
+            assertEquals(0, batch.rows());
+            assertEquals(0, batch.bytes());
+            batch.append("a".getBytes(StandardCharsets.UTF_8));
+            batch.append((byte[]) null);
+            batch.append(new byte[0]);
+            batch.append("bc".getBytes(StandardCharsets.UTF_8));
+            VectorSchemaRoot root = batch.root();
+            assertEquals(4, root.getRowCount());
+            assertEquals(3, batch.bytes());
+            // As the sidecar reads it: through Arrow's IPC stream.
+            ByteArrayOutputStream ipc = new ByteArrayOutputStream();
+            try (ArrowStreamWriter writer = new ArrowStreamWriter(root, null, ipc)) {
+                writer.start();
+                writer.writeBatch();
+                writer.end();
+            }
+            try (ArrowStreamReader reader = new ArrowStreamReader(new ByteArrayInputStream(ipc.toByteArray()),
+                    allocator)) {
+                assertTrue(reader.loadNextBatch());
+                VarBinaryVector read = (VarBinaryVector) reader.getVectorSchemaRoot().getVector("value");
+                assertEquals(4, read.getValueCount());
+                assertArrayEquals("a".getBytes(StandardCharsets.UTF_8), read.get(0));
+                assertTrue(read.isNull(1));
+                assertArrayEquals(new byte[0], read.get(2));
+                assertArrayEquals("bc".getBytes(StandardCharsets.UTF_8), read.get(3));
+            }
         }
     }
 
