@@ -714,3 +714,19 @@ def test_a_record_flink_fails_on_fails_even_where_the_field_is_not_read(message)
     assert want.error is not None, "the case must be one Flink's decoder fails on"
     with pytest.raises(FormatError):
         decode(pa.array([message], pa.binary()), NATIVE, replace(options, read_fields={"i": None}))
+
+
+def test_an_unread_column_is_built_once_and_sliced_for_each_batch():
+    """Columns the stage does not read are all nulls of their type whatever the messages hold, so
+    batches share one array of them (sliced to each batch) instead of building one per batch: its
+    nested ROWs and timestamps' zeroed parts cost as much as decoding a narrow plan's fields."""
+    options = replace(parse_options({}), read_fields={"i": None})
+    first = json_fast_path.decode(pa.array([b'{"i":1,"s":"x","r":{"i":2}}'] * 30, pa.binary()), NATIVE, options)
+    second = json_fast_path.decode(pa.array([b'{"i":3}'] * 20, pa.binary()), NATIVE, options)
+    assert second.batch.column("i").to_pylist() == [3] * 20
+    for name in ("s", "ts", "r"):
+        earlier, later = first.batch.column(name), second.batch.column(name)
+        assert len(later) == 20 and later.null_count == 20
+        assert [b.address for b in later.buffers() if b is not None] == \
+               [b.address for b in earlier.buffers() if b is not None], f"column {name!r} was built again"
+    from_batch(NATIVE, second.batch)  # the timestamp layout: zeroed parts under the nulls
