@@ -37,14 +37,14 @@ _MAP_BYTES = 500
 
 
 class KeyMaps:
-    """Per side: each place's row hash and key slot, and per key slot its map's entry count, the
-    capacity its table was allocated at (16 for `new HashMap<>()`, a restore's otherwise) and, once
-    a chain outgrew a list, its exact model in `maps`."""
+    """Per side: each place's row hash (its key slot is the state's, `SideRows.slots`), and per key
+    slot its map's entry count, the capacity its table was allocated at (16 for `new HashMap<>()`, a
+    restore's otherwise) and, once a chain outgrew a list, its exact model in `maps`."""
 
-    def __init__(self):
+    def __init__(self, state: JoinState):
+        self.state = state
         self.maps: tuple[dict[int, HashMapOrder], dict[int, HashMapOrder]] = ({}, {})
         self.hashes = [np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int32)]
-        self.slot_of = [np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)]
         self.size = [np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)]
         self.start = [np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)]
         self.exact = [np.zeros(0, dtype=bool), np.zeros(0, dtype=bool)]
@@ -55,7 +55,7 @@ class KeyMaps:
 
     def nbytes(self) -> int:
         """An estimate of the memory the maps' description takes, counted in the stage's state budget."""
-        arrays = sum(a.nbytes for a in self.hashes + self.slot_of + self.size + self.start + self.exact)
+        arrays = sum(a.nbytes for a in self.hashes + self.size + self.start + self.exact)
         exact = sum(m.size for side in self.maps for m in side.values())
         return arrays + exact * _ENTRY_BYTES + (len(self.maps[LEFT]) + len(self.maps[RIGHT])) * _MAP_BYTES
 
@@ -71,15 +71,17 @@ class KeyMaps:
                                                np.full(grown - have, list_bins.DEFAULT_CAPACITY, dtype=np.int64)])
             self.exact[side] = np.concatenate([self.exact[side], np.zeros(grown - have, dtype=bool)])
 
-    def iteration_order(self, side: int) -> np.ndarray:
-        """Every place of the side's rows, each key's in its map's iteration order."""
-        slot_of, hashes = self.slot_of[side], self.hashes[side]
+    def iteration_order(self, side: int, rank: np.ndarray) -> np.ndarray:
+        """Every place of the side's rows, by the `rank` of their key slots (per slot), each key's
+        in its map's iteration order."""
+        slot_of, hashes = self.slot_of(side), self.hashes[side]
         capacity = list_bins.load_capacity(self.start[side], self.size[side])[slot_of]
         buckets = list_bins.spread(hashes).astype(np.int64) & (capacity - 1)
-        order = np.lexsort((np.arange(len(slot_of)), buckets, slot_of))
-        by_slot = slot_of[order]
+        # Buckets are below 2**30 (Java's largest table), ranks below 2**32: one int64 key, place order kept.
+        order = np.argsort((rank[slot_of] << 31) | buckets, kind="stable")
+        by_rank = rank[slot_of[order]]
         for slot, m in self.maps[side].items():
-            lo, hi = np.searchsorted(by_slot, [slot, slot + 1])
+            lo, hi = np.searchsorted(by_rank, [rank[slot], rank[slot] + 1])
             order[lo:hi] = m.order()
         return order
 
@@ -103,6 +105,10 @@ class KeyMaps:
         for k in np.flatnonzero(bad):
             self._replay(side, int(keys[k]))
 
+    def slot_of(self, side: int) -> np.ndarray:
+        """Each held place's key slot on `side` (the places `add` took, once the state holds them)."""
+        return self.state.sides[side].slots
+
     def check_places(self, side: int, first_new: int, what: str) -> None:
         """Fails unless the side's next new row takes place `first_new`, the place after the last one
         these maps hold: the maps describe the side's state table row for row."""
@@ -115,14 +121,13 @@ class KeyMaps:
         """Takes the side's new places (their row hashes and key slots, in place order) as entries
         of their keys' maps (an exact model gets its puts from `emit`'s walk)."""
         self.hashes[side] = appended(self.hashes[side], hashes.astype(np.int32))
-        self.slot_of[side] = appended(self.slot_of[side], slots.astype(np.int64))
         self.size[side] += np.bincount(slots, minlength=len(self.size[side]))
 
     def _replay(self, side: int, slot: int) -> HashMapOrder:
         """The exact model of a key's map, its held entries put again in place order: from now on
         the key's order on this side comes from it."""
         m = HashMapOrder(int(self.start[side][slot]))
-        for place in np.flatnonzero(self.slot_of[side] == slot).tolist():
+        for place in np.flatnonzero(self.slot_of(side) == slot).tolist():
             m.put(int(self.hashes[side][place]), place)
         self.maps[side][slot] = m
         self.exact[side][slot] = True
@@ -190,8 +195,9 @@ def _go_exact(key_maps: KeyMaps, slots: np.ndarray, hashes: np.ndarray, nearby: 
             continue
         is_growing = np.zeros(len(key_maps.size[side]), dtype=bool)
         is_growing[growing] = True
-        held_places = nearby[side][is_growing[key_maps.slot_of[side][nearby[side]]]]
-        entry_slots = np.concatenate([key_maps.slot_of[side][held_places], slots[new]])
+        held_slots = key_maps.slot_of(side)[nearby[side]]
+        held_places = nearby[side][is_growing[held_slots]]
+        entry_slots = np.concatenate([held_slots[is_growing[held_slots]], slots[new]])
         entry_spreads = list_bins.spread(np.concatenate([key_maps.hashes[side][held_places], hashes[new]]))
         in_key_order = np.argsort(entry_slots, kind="stable")  # held places, then new ones: place order
         owner = np.searchsorted(growing, entry_slots)
@@ -209,7 +215,7 @@ def _list_pairs(key_maps: KeyMaps, other: int, slots: np.ndarray, readers: np.nd
                 new_rows: np.ndarray, hashes: np.ndarray, held: int, n: int) -> tuple[np.ndarray, np.ndarray]:
     """For the batch rows `readers`, whose key's map on side `other` is all lists: (reader, place)
     per row that map holds when the reader arrives, in its iteration order."""
-    entry_slots = np.concatenate([key_maps.slot_of[other][nearby], slots[new_rows]])
+    entry_slots = np.concatenate([key_maps.slot_of(other)[nearby], slots[new_rows]])
     entry_places = np.concatenate([nearby, held + np.arange(len(new_rows))])
     entry_hashes = np.concatenate([key_maps.hashes[other][nearby], hashes[new_rows]])
     by_key = np.argsort(entry_slots, kind="stable")  # held places, then new ones: place order

@@ -74,8 +74,9 @@ def first_of_each(hashes: np.ndarray, same: Callable[[np.ndarray, np.ndarray], n
         return np.zeros(0, dtype=np.int64)
     _, first, group = np.unique(hashes, return_index=True, return_inverse=True)
     firsts = first[group].astype(np.int64)
-    rows = np.arange(len(hashes), dtype=np.int64)
-    differ = np.flatnonzero(~same(firsts, rows))
+    # Only a row whose hash an earlier row has is compared (most rows' hashes are their own).
+    later = np.flatnonzero(firsts != np.arange(len(hashes), dtype=np.int64))
+    differ = later[~same(firsts[later], later)] if len(later) else later
     if len(differ):
         # Rows whose hash another row of the batch has, with other bytes: compared one by one.
         for row in differ.tolist():

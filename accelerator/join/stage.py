@@ -15,7 +15,9 @@ named in the request schema's metadata as every stateful stage's are
   or ANTI join emits left rows only, +I, and for ANTI the -D of a left row at its first match
   (`semi_anti`).
 - `snapshot` / `restore`: the state as Arrow rows (`$key_group`, `$key`, `$side`, `$count`,
-  `$associations`, `$order`, the joined row's fields with the other input's NULL), one per distinct row of a key and
+  `$associations`, `$order`, then, at a restore and in a snapshot of a descriptor's `state.format`
+  3, the joined row's fields with the other input's NULL: from format 4 the operator writes the
+  rows without them and reads them back from `$order`), one per distinct row of a key and
   side, grouped by key group and within it by key, for Flink's raw keyed state, each key's rows of a side in its HashMap's
   iteration order on the hashmap backend; restore takes only key groups of the subtask's range and
   refills each key's HashMap in that order as a heap restore does, so rescaling needs nothing else
@@ -33,7 +35,7 @@ from accelerator.join import gather, hashmap_backend, matches, outer, semi_anti,
 from accelerator.join.condition import open_condition
 from accelerator.join.spec import LEFT, ORDER, RIGHT, SIDE
 from accelerator.join.state import SLOT, JoinState, SideRows
-from accelerator.sidecar import keyed_state, state_calls
+from accelerator.sidecar import keyed_state, snapshot_pieces, state_calls
 from accelerator.sidecar.row_kinds import INSERT
 from accelerator.sidecar.stages import register
 
@@ -43,10 +45,15 @@ ROW, CHANGE, EMPTY = keyed_state.ROW, keyed_state.CHANGE, keyed_state.EMPTY
 COUNT = "$count"
 #: An outer side's row's number of associations (stock's numOfAssociations; 0 on an inner side).
 ASSOCIATIONS = "$associations"
-#: The state payload format this sidecar writes and reads (JoinStateFormat.VERSION in the jar):
-#: 2 writes each key's rows of a side in its hashmap backend iteration order, 3 adds each row's
-#: number of associations.
-STATE_FORMAT_VERSION = 3
+#: The state payload format this sidecar writes (JoinStateFormat.VERSION in the jar): 2 writes each
+#: key's rows of a side in its hashmap backend iteration order, 3 adds each row's number of
+#: associations, 4 leaves out the rows' keys and fields, which their `$order` bytes give (half of a
+#: checkpoint's bytes): the operator makes them again at a restore (JoinStateRows), so a restore
+#: call carries format 3's rows whichever of the two the checkpoint holds. A descriptor of
+#: `state.format` 3 (a jar before 4) still gets format 3's snapshots.
+STATE_FORMAT_VERSION = 4
+#: The formats whose rows a restore call carries (the same rows).
+RESTORED_FORMATS = (3, 4)
 
 
 class JoinStateError(ValueError):
@@ -59,7 +66,7 @@ class JoinStage:
         self.name = self.spec.name
         self.state = JoinState(self.spec)
         self.condition = open_condition(self.name, self.spec.condition, self.spec.joined_schema)
-        self.key_maps = hashmap_backend.KeyMaps() if self.spec.backend == specs.HASHMAP else None
+        self.key_maps = hashmap_backend.KeyMaps(self.state) if self.spec.backend == specs.HASHMAP else None
         self.state_schema = pa.schema(
             [pa.field(specs.KEY_GROUP, pa.int32(), nullable=False), pa.field(specs.KEY, pa.binary(), nullable=False),
              pa.field(SIDE, pa.int8(), nullable=False), pa.field(COUNT, pa.int64(), nullable=False),
@@ -157,25 +164,43 @@ class JoinStage:
             self.state.sides[side].add(self._side_rows(self._own(table, side).take(pa.array(mine, pa.int64())), slots[mine], side),
                                        np.ones(len(mine), dtype=np.int64))
 
-    def snapshot(self, batch: pa.RecordBatch) -> pa.RecordBatch:
-        key_slots = self.state.key_slots
+    def snapshot(self, batch: pa.RecordBatch) -> pa.RecordBatch | snapshot_pieces.Deferred:
         sides = (self.state.sides[LEFT], self.state.sides[RIGHT])
-        # Each side's places in the order written (its HashMaps' iteration order on the hashmap
-        # backend), the right side's after the left's, then all rows by key group with a key's rows next
-        # to each other (a restore cut by rows gathers them again, `restore_pieces`), stably.
-        orders = [np.arange(rows.num_rows) if self.key_maps is None else self.key_maps.iteration_order(side)
-                  for side, rows in ((LEFT, sides[LEFT]), (RIGHT, sides[RIGHT]))]
-        at = np.concatenate([orders[LEFT], sides[LEFT].num_rows + orders[RIGHT]]).astype(np.int64)
-        slots = np.concatenate([rows.table.column(SLOT).to_numpy() for rows in sides]).astype(np.int64)[at]
-        by_key_group = np.lexsort((slots, key_slots.key_group[slots]))
-        at, slots = at[by_key_group], slots[by_key_group]
-        written_side = (at >= sides[LEFT].num_rows).astype(np.int8)
-        unique_slots, slot_index = np.unique(slots, return_inverse=True)
-        columns = {specs.KEY_GROUP: pa.array(key_slots.key_group[slots], pa.int32()),
-                   specs.KEY: key_slots.keys(unique_slots).take(pa.array(slot_index.astype(np.int64))),
-                   SIDE: pa.array(written_side, pa.int8()),
-                   COUNT: pa.array(np.concatenate([rows.count for rows in sides])[at], pa.int64()),
-                   ASSOCIATIONS: pa.array(np.concatenate([rows.associations for rows in sides])[at], pa.int64())}
+        at, slots = self._written_order()
+        numbers = {specs.KEY_GROUP: self.state.key_slots.key_group[slots].astype(np.int32),
+                   SIDE: (at >= sides[LEFT].num_rows).astype(np.int8),
+                   COUNT: np.concatenate([rows.count for rows in sides])[at],
+                   ASSOCIATIONS: np.concatenate([rows.associations for rows in sides])[at]}
+        if self.spec.state_format < STATE_FORMAT_VERSION:
+            return self._snapshot_with_fields(at, slots, numbers)
+        # Format 4 leaves each row's key and fields out: its `$order` bytes give them (JoinStateRows
+        # in the jar). Those are gathered a piece at a time, as the JVM asks for each.
+        schema = pa.schema([self.state_schema.field(name) for name in [*numbers, ORDER]],
+                           metadata=keyed_state.state_metadata(STATE_FORMAT_VERSION, self.spec.fingerprint))
+        left, right = sides[LEFT].batches, sides[RIGHT].batches
+        batches, ends = left[0] + right[0], np.concatenate([left[1], sides[LEFT].num_rows + right[1]])
+        order_schema = pa.schema([schema.field(ORDER)])
+
+        def rows(first: int, count: int) -> pa.RecordBatch:
+            part = slice(first, first + count)
+            orders = gather.rows(batches, ends, at[part], [ORDER], order_schema).column(ORDER).combine_chunks()
+            return pa.RecordBatch.from_arrays([pa.array(values[part]) for values in numbers.values()] + [orders],
+                                              schema=schema)
+
+        # A row's Arrow bytes: its numbers, its `$order` offset and bytes.
+        fixed = sum(values.itemsize for values in numbers.values()) + 4
+        lengths = np.concatenate([rows.order_lengths() for rows in sides])[at]
+        return snapshot_pieces.Deferred(numbers[specs.KEY_GROUP], fixed + lengths, rows)
+
+    def _snapshot_with_fields(self, at: np.ndarray, slots: np.ndarray,
+                              numbers: dict[str, np.ndarray]) -> pa.RecordBatch:
+        """A snapshot of format 3: the rows `at` (places of both sides, the right side's after the
+        left's; their key slots `slots`) with their `numbers`, keys, `$order` and fields."""
+        sides = (self.state.sides[LEFT], self.state.sides[RIGHT])
+        first_of_key = np.diff(slots, prepend=-1) != 0  # a key's rows are next to each other
+        keys = self.state.key_slots.keys(slots[first_of_key]).take(pa.array(np.cumsum(first_of_key) - 1))
+        columns = {specs.KEY_GROUP: pa.array(numbers[specs.KEY_GROUP]), specs.KEY: keys,
+                   **{name: pa.array(numbers[name]) for name in (SIDE, COUNT, ASSOCIATIONS)}}
         for f in list(self.state_schema)[len(columns):]:
             parts = []
             for side, rows in ((LEFT, sides[LEFT]), (RIGHT, sides[RIGHT])):
@@ -184,11 +209,39 @@ class JoinStage:
                 else:
                     parts.append(timestamps.nulls(f.type, rows.num_rows))
             columns[f.name] = gather.column(pa.chunked_array(parts, f.type), at)
-        metadata = keyed_state.state_metadata(STATE_FORMAT_VERSION, self.spec.fingerprint)
+        metadata = keyed_state.state_metadata(3, self.spec.fingerprint)
         return pa.RecordBatch.from_arrays(list(columns.values()), schema=self.state_schema.with_metadata(metadata))
 
+    def _written_order(self) -> tuple[np.ndarray, np.ndarray]:
+        """The rows in the order a snapshot writes them, as places of both sides (the right side's
+        after the left's), and their key slots: by key group, a key's rows next to each other (a
+        restore cut by rows gathers them again, `restore_pieces`), its left rows then its right
+        ones, each side's in the order written (its HashMap's iteration order on the hashmap
+        backend, else place order)."""
+        key_slots = self.state.key_slots
+        by_group = np.argsort(key_slots.key_group, kind="stable")
+        rank = np.empty(len(by_group), dtype=np.int64)
+        rank[by_group] = np.arange(len(by_group))  # each slot's place in (key group, slot) order
+        places = []
+        for side in (LEFT, RIGHT):
+            rows = self.state.sides[side]
+            places.append(np.argsort(rank[rows.slots], kind="stable") if self.key_maps is None
+                          else self.key_maps.iteration_order(side, rank))
+        held_left = self.state.sides[LEFT].num_rows
+        slots = np.concatenate([self.state.sides[side].slots[places[side]] for side in (LEFT, RIGHT)])
+        # Two runs, each by rank: a stable sort merges them, a key's left rows first.
+        merged = np.argsort(rank[slots], kind="stable")
+        return np.concatenate([places[LEFT], held_left + places[RIGHT]])[merged], slots[merged]
+
     def restore(self, batch: pa.RecordBatch) -> pa.RecordBatch:
-        keyed_state.check_state_format(self.name, batch, STATE_FORMAT_VERSION, self.spec.fingerprint,
+        written = state_calls.long(batch, state_calls.STATE_FORMAT)
+        if written not in RESTORED_FORMATS:
+            by = "a newer" if written > STATE_FORMAT_VERSION else "an older"
+            formats = " and ".join(map(str, RESTORED_FORMATS))
+            raise JoinStateError(f"stage {self.name!r}: state written by {by} flink-accelerator in state format"
+                                 f" {written}; this sidecar restores formats {formats}: restore it with the release"
+                                 f" that wrote it, or start the job without state")
+        keyed_state.check_state_format(self.name, batch, written, self.spec.fingerprint,
                                        JoinStateError, "join", "keys, either input's row or the state backend")
         keyed_state.check_columns(self.name, batch, self.state_schema, "restore")
         key_groups = keyed_state.restored_key_groups(self.name, batch, JoinStateError)
@@ -253,6 +306,11 @@ def _pool_rows(pool: tuple[SideRows, pa.Table], at: np.ndarray) -> list[pa.Array
     valid = at != outer.NULL
     from_held = np.flatnonzero(valid & (at < held.num_rows))
     from_batch = np.flatnonzero(valid & (at >= held.num_rows))
+    # All from one place (an inner join's held side, its batch side): taken in the order asked, once.
+    if len(from_held) == len(at):
+        return [c.combine_chunks() for c in held.take(at, batch_rows.schema.names).cast(batch_rows.schema).columns]
+    if len(from_batch) == len(at):
+        return [c.combine_chunks() for c in batch_rows.take(pa.array(at - held.num_rows, pa.int64())).columns]
     taken = pa.concat_tables([held.take(at[from_held], batch_rows.schema.names).cast(batch_rows.schema),
                               batch_rows.take(pa.array(at[from_batch] - held.num_rows, pa.int64()))])
     position = np.zeros(len(at), dtype=np.int64)

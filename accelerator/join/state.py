@@ -5,7 +5,9 @@ bytes, its fields) with how often it arrived, as stock's `InputSideHasNoUniqueKe
 rows of a side live in one Arrow table, appended per batch; its older part may be spilled to
 memory-mapped files (`spill`) when the state outgrows its budget. A `row_index.RowIndex` of each
 row's key slot and `$order` bytes finds a batch's rows (`SideRows.places`) for every backend and
-join type, at a cost per batch row rather than per held row, in 16 bytes per held row."""
+join type, at a cost per batch row rather than per held row, in 16 bytes per held row; each row's
+key slot is also kept in memory (8 bytes), so the rows of given keys are found by one vectorized
+pass over those (`places_of`) and a snapshot reads them without the held rows."""
 
 from __future__ import annotations
 
@@ -27,20 +29,23 @@ log = logging.getLogger(__name__)
 SLOT = "$slot"
 #: Held batches of fewer rows than this at the end of the memory part are combined into one once
 #: there are more than _MAX_SMALL_BATCHES of them (each held batch costs a Python object and a
-#: step of every lookup; a row is copied at most once for it).
-_SMALL_BATCH_ROWS = 8192
+#: step of every lookup; a row is copied at most once for it). The rows of a full batch (thousands)
+#: are kept as they came: combining them would copy the state again, into fresh memory.
+_SMALL_BATCH_ROWS = 2048
 _MAX_SMALL_BATCHES = 16
 
 
 class SideRows:
     """One input's distinct rows: held as record batches (`$slot`, `$order`, the side's fields: its
-    spilled rows, then those in memory; `table` is them all), `count` and `associations`, and a
-    `RowIndex` of the rows, kept as rows are appended, so a batch finds its rows without reading
-    the held ones, and `take` reads only the batches its places fall in (`gather`)."""
+    spilled rows, then those in memory; `table` is them all), `slots` (each row's key slot), `count`
+    and `associations`, and a `RowIndex` of the rows, kept as rows are appended, so a batch finds
+    its rows without reading the held ones, and `take` reads only the batches its places fall in
+    (`gather`)."""
 
     def __init__(self, row_schema: pa.Schema):
         self.schema = pa.schema([pa.field(SLOT, pa.int64(), nullable=False),
                                  pa.field(ORDER, pa.binary(), nullable=False)] + list(row_schema))
+        self.slots = np.zeros(0, dtype=np.int64)
         self.count = np.zeros(0, dtype=np.int64)
         self.associations = np.zeros(0, dtype=np.int64)
         self.index = RowIndex()
@@ -66,6 +71,17 @@ class SideRows:
     def num_rows(self) -> int:
         return int(self._ends[-1]) if len(self._ends) else 0
 
+    @property
+    def batches(self) -> tuple[list[pa.RecordBatch], np.ndarray]:
+        """The held record batches (spilled, then in memory) and the row number after each, for
+        `gather.rows`."""
+        return list(self._batches), self._ends
+
+    def order_lengths(self) -> np.ndarray:
+        """Each held row's `$order` length in bytes, in place order."""
+        return np.concatenate([np.zeros(0, dtype=np.int64)] + [
+            pc.binary_length(b.column(ORDER)).to_numpy(zero_copy_only=False).astype(np.int64) for b in self._batches])
+
     def take(self, at: np.ndarray, names: list[str] | None = None) -> pa.Table:
         """The held rows at places `at` (their columns `names`, all by default), one chunk a column."""
         names = self.schema.names if names is None else names
@@ -76,12 +92,11 @@ class SideRows:
         return self.index.nbytes
 
     def places_of(self, slots: np.ndarray) -> np.ndarray:
-        """The places of every row held for the key slots `slots`, ascending (a scan of the held
-        slots: an index by slot would take memory the spill cannot free)."""
+        """The places of every row held for the key slots `slots`, ascending (one vectorized pass
+        over the held rows' slots: an index by slot would take more memory the spill cannot free)."""
         if len(slots) == 0 or self.num_rows == 0:
             return np.zeros(0, dtype=np.int64)
-        held = self.table.column(SLOT)
-        return np.flatnonzero(pc.is_in(held, value_set=pa.array(slots, pa.int64())).to_numpy(zero_copy_only=False))
+        return np.flatnonzero(np.isin(self.slots, np.asarray(slots, dtype=np.int64), kind="table"))
 
     @property
     def spilled_rows(self) -> int:
@@ -99,9 +114,8 @@ class SideRows:
         first = np.zeros(len(slots), dtype=bool)
         unknown = np.flatnonzero(places < 0)
         if len(unknown):
-            new_slots, new_orders = slots[unknown], _take(orders, unknown)
-            firsts = first_of_each(hashes[unknown], lambda a, b: (new_slots[a] == new_slots[b]) & _equal(
-                _take(new_orders, a), _take(new_orders, b)))
+            firsts = first_of_each(hashes[unknown], lambda a, b: (slots[unknown[a]] == slots[unknown[b]]) & _equal(
+                _take(orders, unknown[a]), _take(orders, unknown[b])))
             is_first = firsts == np.arange(len(unknown))
             new_place = self.num_rows + np.cumsum(is_first) - 1
             places[unknown] = new_place[firsts]
@@ -135,6 +149,7 @@ class SideRows:
         self._held_batches_changed()
         self.table_bytes += taken.nbytes
         self.associations = appended(self.associations, np.zeros(len(arrivals), dtype=np.int64))
+        self.slots = appended(self.slots, slots[arrivals])
         self.index.insert(hashes[arrivals], held + np.arange(len(arrivals), dtype=np.int64))
 
     def spill(self, files: SpillFiles, side: int) -> int:
@@ -167,9 +182,8 @@ class SideRows:
 
     def _holds(self, held: np.ndarray, slots: np.ndarray, orders: pa.Array) -> np.ndarray:
         """Per pair, whether held row `held[i]` has key slot `slots[i]` and `$order` bytes `orders[i]`."""
-        taken = self.take(held, [SLOT, ORDER])
-        same_slot = taken.column(SLOT).to_numpy() == slots
-        return same_slot & _equal(taken.column(ORDER), orders)
+        same_slot = self.slots[held] == slots
+        return same_slot & _equal(self.take(held, [ORDER]).column(ORDER), orders)
 
 
 def _take(values: pa.Array, at: np.ndarray) -> pa.Array:
@@ -195,8 +209,8 @@ class JoinState:
 
     def nbytes(self) -> int:
         """The state's bytes in memory, counted against its budget (spilled rows are not)."""
-        return self.key_slots.nbytes() + sum(s.table_bytes + s.index_bytes + s.count.nbytes + s.associations.nbytes
-                                             for s in self.sides)
+        return self.key_slots.nbytes() + sum(s.table_bytes + s.index_bytes + s.slots.nbytes + s.count.nbytes
+                                             + s.associations.nbytes for s in self.sides)
 
     def spill(self, held: int, budget: int, directory: str | None, subtask: str | None) -> int:
         """Moves both sides' rows held in memory to spill files in `directory` (the process's temp

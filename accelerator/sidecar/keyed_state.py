@@ -52,7 +52,7 @@ def run_call(stage: str | None, kind: str, calls: dict, state, batch: pa.RecordB
             answer = snapshot_pieces.serve(stage, state, lambda: calls[call](batch), batch)
         else:
             snapshot_pieces.drop(state)
-            answer = calls[call](batch)
+            answer = snapshot_pieces.whole(calls[call](batch)) if call == "snapshot" else calls[call](batch)
     metadata = {**(answer.schema.metadata or {}),
                 state_calls.STATE_ENTRIES: str(state.entries).encode(),
                 state_calls.STATE_BYTES: str(state.nbytes()).encode()}

@@ -7,12 +7,18 @@ The protocol, over successive `snapshot` calls (`state_calls.SNAPSHOT_PIECE` and
 piece 0 takes the stage's snapshot once for the checkpoint and cuts it (`cuts`); every call answers
 the piece it names with the count of pieces and whether its last key group goes on in the next
 piece; the last piece, or any other call of the stage, drops the snapshot. No stage changes for
-it: the generic `keyed_state.run_call` serves the pieces of whatever `snapshot` answers.
+it: the generic `keyed_state.run_call` serves the pieces of whatever `snapshot` answers. A stage
+whose snapshot is large may answer a `Deferred` one instead of its rows: its order and sizes, each
+piece's rows then made when asked for, so the whole snapshot is never copied at once (a piece's
+buffers are the ones the last piece freed, where a snapshot copied whole takes as much fresh memory
+as the state, which costs more CPU to fault in than the copy itself).
 """
 
 from __future__ import annotations
 
 import weakref
+from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 import pyarrow as pa
@@ -27,22 +33,50 @@ KEY_GROUP = "$key_group"
 _HANDED_OVER: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def cuts(batch: pa.RecordBatch, max_bytes: int) -> list[tuple[int, int]]:
+@dataclass(frozen=True)
+class Deferred:
+    """A snapshot whose rows are made a piece at a time: `key_groups` per row (grouped, ascending),
+    `row_bytes` per row (the Arrow buffer bytes it takes in a piece, not less), and `rows(first,
+    count)`, the rows `first` to `first + count` as a batch with the snapshot's schema and metadata."""
+
+    key_groups: np.ndarray
+    row_bytes: np.ndarray
+    rows: Callable[[int, int], pa.RecordBatch]
+
+    @property
+    def num_rows(self) -> int:
+        return len(self.key_groups)
+
+
+def whole(snapshot: pa.RecordBatch | Deferred) -> pa.RecordBatch:
+    """A snapshot's rows in one batch (a snapshot call that names no piece)."""
+    return snapshot.rows(0, snapshot.num_rows) if isinstance(snapshot, Deferred) else snapshot
+
+
+def cuts(batch: pa.RecordBatch | Deferred, max_bytes: int) -> list[tuple[int, int]]:
     """(first row, rows) ranges covering `batch` (grouped by key group) once, in order, each of at
-    most `max_bytes` of Arrow buffers (the slice's `nbytes`): as many whole key groups as fit; a key
-    group larger than that alone is cut by rows, its rest going on with the key groups after it; a
-    single row larger than the bound goes alone. One empty range for no rows. A key group that fits
-    in a piece is never cut, so the JVM writes it as one frame, as before pieces (`KeyGroupFrames`)."""
+    most `max_bytes` of Arrow buffers (the slice's `nbytes`, a deferred snapshot's `row_bytes`): as
+    many whole key groups as fit; a key group larger than that alone is cut by rows, its rest going
+    on with the key groups after it; a single row larger than the bound goes alone. One empty range
+    for no rows. A key group that fits in a piece is never cut, so the JVM writes it as one frame, as
+    before pieces (`KeyGroupFrames`)."""
     if max_bytes < 1:
         raise CallError(f"a snapshot piece of at most {max_bytes} bytes holds nothing")
     rows = batch.num_rows
     if rows == 0:
         return [(0, 0)]
-    key_groups = batch.column(KEY_GROUP).to_numpy(zero_copy_only=False)
-    ends = np.append(np.flatnonzero(np.diff(key_groups)) + 1, rows)  # where each key group's rows end
+    if isinstance(batch, Deferred):
+        key_groups = batch.key_groups
+        before = np.concatenate([[0], np.cumsum(batch.row_bytes)])  # the bytes of the rows before each
 
-    def fits(first: int, end: int) -> bool:
-        return batch.slice(first, end - first).nbytes <= max_bytes
+        def fits(first: int, end: int) -> bool:
+            return int(before[end] - before[first]) <= max_bytes
+    else:
+        key_groups = batch.column(KEY_GROUP).to_numpy(zero_copy_only=False)
+
+        def fits(first: int, end: int) -> bool:
+            return batch.slice(first, end - first).nbytes <= max_bytes
+    ends = np.append(np.flatnonzero(np.diff(key_groups)) + 1, rows)  # where each key group's rows end
 
     out = []
     first = 0
@@ -73,22 +107,26 @@ def _last_true(n: int, test) -> int:
 class _Pieces:
     """One checkpoint's snapshot and where its pieces start and end."""
 
-    def __init__(self, snapshot: pa.RecordBatch, max_bytes: int):
+    def __init__(self, snapshot: pa.RecordBatch | Deferred, max_bytes: int):
         self.snapshot = snapshot
         self.cuts = cuts(snapshot, max_bytes)
+        self.key_groups = snapshot.key_groups if isinstance(snapshot, Deferred) \
+            else snapshot.column(KEY_GROUP).to_numpy(zero_copy_only=False)
 
     def piece(self, index: int) -> pa.RecordBatch:
         first, rows = self.cuts[index]
         after = first + rows
-        key_groups = self.snapshot.column(KEY_GROUP)
-        continues = after < len(key_groups) and key_groups[after - 1].as_py() == key_groups[after].as_py()
-        metadata = {**(self.snapshot.schema.metadata or {}), state_calls.SNAPSHOT_PIECES: str(len(self.cuts)).encode(),
+        continues = after < len(self.key_groups) and self.key_groups[after - 1] == self.key_groups[after]
+        rows = self.snapshot.rows(first, rows) if isinstance(self.snapshot, Deferred) \
+            else self.snapshot.slice(first, rows)
+        metadata = {**(rows.schema.metadata or {}), state_calls.SNAPSHOT_PIECES: str(len(self.cuts)).encode(),
                     state_calls.SNAPSHOT_CONTINUES: b"1" if continues else b"0"}
-        return self.snapshot.slice(first, rows).replace_schema_metadata(metadata)
+        return rows.replace_schema_metadata(metadata)
 
 
 def serve(stage: str | None, state, take_snapshot, request: pa.RecordBatch) -> pa.RecordBatch:
-    """The piece `request` names of the snapshot of `state`; piece 0 takes it (`take_snapshot()`)."""
+    """The piece `request` names of the snapshot of `state`; piece 0 takes it (`take_snapshot()`,
+    its rows or a `Deferred` snapshot)."""
     index = state_calls.long(request, state_calls.SNAPSHOT_PIECE)
     if index == 0:
         max_bytes = state_calls.long(request, state_calls.SNAPSHOT_PIECE_BYTES)

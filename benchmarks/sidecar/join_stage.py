@@ -1,6 +1,8 @@
 """CPU time of the join stage alone, driven through its calls as the JVM operator makes them (both
 inputs' rows in one `update` batch, in arrival order; a checkpoint's `snapshot` taken in pieces
-every `--checkpoint-every` batches), in process, on the hashmap and the RocksDB backend's order.
+every `--checkpoint-every` batches, 25 by default as docs/architecture.md's figures), in process,
+on the hashmap and the RocksDB backend's order; with the last checkpoint's bytes (the Arrow
+buffers of its pieces, which the JVM writes into Flink's checkpoint per key group).
 
 Shapes:
 - `q20`: Nexmark q20's join, from the benchmark's own Nexmark generator (`accelerator.bench.nexmark`):
@@ -20,7 +22,7 @@ BinaryRowData Flink writes for it (strings of up to 7 bytes inline, longer ones 
 part; a TIMESTAMP(3) as its epoch milliseconds), its `$key` the key's.
 
     PYTHONPATH=. .cache/venv/bin/python benchmarks/sidecar/join_stage.py [--rows N] [--batch 4096]
-        [--shapes q20,q4,q3] [--backends hashmap,rocksdb] [--checkpoint-every 50] [--profile]
+        [--shapes q20,q4,q3] [--backends hashmap,rocksdb] [--checkpoint-every 25] [--profile]
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ def descriptor(backend: str, left: list[tuple[str, str]], right: list[tuple[str,
     fields = [{"name": n, "type": t} for n, t in left + right]
     return {"name": "bench", "join_type": "INNER", "left_arity": len(left),
             "input": {"fields": TRANSPORT + fields}, "output": {"fields": fields},
-            "state": {"format": 3, "fingerprint": "ab" * 32, "backend": backend}}
+            "state": {"format": 4, "fingerprint": "ab" * 32, "backend": backend}}
 
 
 def binary_rows(columns: list[pa.Array]) -> pa.Array:
@@ -177,9 +179,9 @@ def _take(column: pa.Array, at: pa.Array) -> pa.Array:
                                       fields=list(column.type), mask=at.is_null())
 
 
-def _snapshot(stage: JoinStage) -> int:
-    """A checkpoint's snapshot, piece by piece as the JVM takes it; its rows."""
-    rows, piece, pieces = 0, 0, 1
+def _snapshot(stage: JoinStage) -> tuple[int, int]:
+    """A checkpoint's snapshot, piece by piece as the JVM takes it; its rows and bytes."""
+    rows, size, piece, pieces = 0, 0, 0, 1
     while piece < pieces:
         request = pa.RecordBatch.from_pylist([], schema=pa.schema([])).replace_schema_metadata(
             {b"accelerator.call": b"snapshot", b"accelerator.snapshot_piece": str(piece).encode(),
@@ -187,8 +189,9 @@ def _snapshot(stage: JoinStage) -> int:
         answer = stage.process(request)
         pieces = int(answer.schema.metadata[b"accelerator.snapshot_pieces"])
         rows += answer.num_rows
+        size += answer.nbytes
         piece += 1
-    return rows
+    return rows, size
 
 
 def measure(shape: str, backend: str, rows: int, batch_rows: int, checkpoint_every: int, profile: bool) -> None:
@@ -200,21 +203,23 @@ def measure(shape: str, backend: str, rows: int, batch_rows: int, checkpoint_eve
         fields = (BID_FIELDS, AUCTION_FIELDS) if shape == "q20" else (AUCTION_FIELDS, BID_FIELDS)
     stage = JoinStage(descriptor(backend, *fields))
     batches = _batches(stage, stream, batch_rows)
-    emitted = snapshot_rows = checkpoints = 0
+    emitted = snapshot_rows = checkpoints = checkpoint_bytes = 0
     snapshot_cpu = 0.0
     with CpuRun(profile) as run:
         for number, batch in enumerate(batches, 1):
             emitted += stage.process(batch).num_rows
             if checkpoint_every and number % checkpoint_every == 0:
                 with CpuRun(False) as snapshot:
-                    snapshot_rows += _snapshot(stage)
+                    rows_written, checkpoint_bytes = _snapshot(stage)
+                    snapshot_rows += rows_written
                 snapshot_cpu += snapshot.seconds
                 checkpoints += 1
     held = sum(side.num_rows for side in stage.state.sides)
     state_bytes = stage.state.nbytes() + (0 if stage.key_maps is None else stage.key_maps.nbytes())
     per = "events" if shape != "q3" else "input rows"
     print(f"{shape} {backend}: {stream.events:,} {per}, {len(stream.sides):,} input rows in batches of {batch_rows:,}:"
-          f" {emitted:,} joined rows, {checkpoints} checkpoints ({snapshot_rows:,} rows, {snapshot_cpu:.2f} CPU-s);"
+          f" {emitted:,} joined rows, {checkpoints} checkpoints ({snapshot_rows:,} rows, {snapshot_cpu:.2f} CPU-s;"
+          f" the last {checkpoint_bytes:,} bytes);"
           f" {run.per_million(stream.events, per)}; state {state_bytes:,} bytes in"
           f" memory for {held:,} held rows ({state_bytes / max(held, 1):.0f} bytes per held row)", flush=True)
     run.print_profile(("cumulative", 30), ("tottime", 30))
@@ -226,7 +231,7 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=4_096)
     parser.add_argument("--shapes", default="q20,q4,q3")
     parser.add_argument("--backends", default="hashmap,rocksdb")
-    parser.add_argument("--checkpoint-every", type=int, default=50, help="batches between snapshots (0: none)")
+    parser.add_argument("--checkpoint-every", type=int, default=25, help="batches between snapshots (0: none)")
     args = parser.parse_args()
     for shape in args.shapes.split(","):
         for backend in args.backends.split(","):

@@ -174,5 +174,5 @@ def test_state_of_the_format_before_the_numbers_of_associations_is_refused_namin
     update(s, [(L, "x", 1, b"\x01")])
     state = call(s, "snapshot", pa.RecordBatch.from_pylist([]))
     with pytest.raises(JoinStateError,
-                       match="by an older flink-accelerator in state format 2; this sidecar reads format 3"):
+                       match="by an older flink-accelerator in state format 2; this sidecar restores formats 3 and 4"):
         call(JoinStage(descriptor("FULL")), "restore", state, **dict(RESTORE, **{"accelerator.state_format": "2"}))

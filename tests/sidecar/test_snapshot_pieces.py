@@ -140,3 +140,36 @@ def test_a_snapshot_without_a_piece_is_the_whole_state_as_before():
     batch = snapshot_batch(2, 300)
     answer = call(Calls(batch), FakeState(), "snapshot")
     assert answer.num_rows == 300 and state_calls.SNAPSHOT_PIECES not in answer.schema.metadata
+
+
+def test_a_deferred_snapshot_makes_each_piece_when_it_is_asked_for_and_cuts_by_its_row_bytes():
+    batch = snapshot_batch(3, 1500, big_row=900)
+    # Each row's bytes as its own slice takes them (offsets and validity bytes counted per row: not
+    # less than in a piece).
+    row_bytes = np.array([batch.slice(i, 1).nbytes for i in range(batch.num_rows)], dtype=np.int64)
+    made = []
+
+    def rows(first: int, count: int) -> pa.RecordBatch:
+        made.append((first, count))
+        return batch.slice(first, count)
+
+    deferred = snapshot_pieces.Deferred(batch.column("$key_group").to_numpy(), row_bytes, rows)
+    calls, state = Calls(deferred), FakeState()
+    cuts = snapshot_pieces.cuts(deferred, 4000)
+    assert len(cuts) > 5 and any(rows == 1 for _, rows in cuts), "the 5000-byte row goes alone"
+    pieces = []
+    for index, (first, count) in enumerate(cuts):
+        answer = call(calls, state, "snapshot", snapshot_piece=index, snapshot_piece_bytes=4000)
+        assert made[-1] == (first, count), "made when asked for, not before"
+        assert len(made) == index + 1
+        assert count == 1 or answer.nbytes <= 4000
+        pieces.append(answer)
+    assert pa.Table.from_batches(pieces).replace_schema_metadata(None).equals(
+        pa.Table.from_batches([batch]).replace_schema_metadata(None))
+    key_groups = batch.column("$key_group").to_numpy()
+    for (first, count), answer in zip(cuts, pieces):
+        after = first + count
+        goes_on = after < len(key_groups) and key_groups[after - 1] == key_groups[after]
+        assert answer.schema.metadata[state_calls.SNAPSHOT_CONTINUES] == (b"1" if goes_on else b"0")
+    # Without a piece, the whole snapshot is made at once.
+    assert call(calls, state, "snapshot").num_rows == batch.num_rows and made[-1] == (0, batch.num_rows)

@@ -37,9 +37,10 @@ public record JoinExport(String name, Map<String, Object> descriptor, List<Fallb
     /**
      * Version of the state layout: per key group, each side's distinct rows with their counts,
      * numbers of associations (an outer side's) and binary form, each key's rows in its hashmap
-     * backend iteration order.
+     * backend iteration order; from 4 without the rows' fields, which the operator reads back from
+     * the binary form at a restore ({@code JoinStateFormat}).
      */
-    public static final int STATE_FORMAT = 3;
+    public static final int STATE_FORMAT = 4;
     /** The {@code state.backend.type}s whose order of a key's rows the sidecar reproduces. */
     static final List<String> BACKENDS = List.of("hashmap", "rocksdb");
 

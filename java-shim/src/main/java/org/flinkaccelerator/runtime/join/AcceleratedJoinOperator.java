@@ -1,5 +1,7 @@
 package org.flinkaccelerator.runtime.join;
 
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.streaming.api.operators.BoundedMultiInput;
 import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
@@ -39,6 +41,7 @@ public final class AcceleratedJoinOperator extends KeyedRowBatchOperator<JoinSpe
     private transient Side left;
     private transient Side right;
     private transient int[] nullFilteredKeys;
+    private transient JoinStateRows stateRows;
 
     /**
      * One input: its fields' getters, where they go in a batch row, its rows' binary form, and
@@ -101,6 +104,7 @@ public final class AcceleratedJoinOperator extends KeyedRowBatchOperator<JoinSpe
                 nullFilteredKeys[at++] = i;
             }
         }
+        stateRows = new JoinStateRows(spec.operatorName(), spec);
         initializeBatches();
     }
 
@@ -132,6 +136,14 @@ public final class AcceleratedJoinOperator extends KeyedRowBatchOperator<JoinSpe
             batchRow.setField(side.otherColumn() + i, null);
         }
         bufferRow(element, false, order.length + 16L * side.fields().length);
+    }
+
+    /** A frame of state format 4 gets its rows' keys and fields back from their binary rows ({@link JoinStateRows}). */
+    @Override
+    @SuppressWarnings("unchecked")
+    protected VectorSchemaRoot restoredEntries(VectorSchemaRoot frame, int keyGroup) {
+        return stateRows.complete(frame, allocator(), keyGroup, (KeySelector<RowData, ?>) getStateKeySelector1(),
+                (KeySelector<RowData, ?>) getStateKeySelector2());
     }
 
     @Override

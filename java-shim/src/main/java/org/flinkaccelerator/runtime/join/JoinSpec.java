@@ -92,6 +92,14 @@ public record JoinSpec(String descriptorJson, RowType leftType, RowType rightTyp
         return descriptor().path("state").path("backend").asText();
     }
 
+    /**
+     * The joined row's fields as an update batch carries them after the transport columns, each
+     * nullable (a row fills its own input's): the fields of the stage's state rows.
+     */
+    public RowType fieldsType() {
+        return StateStageDescriptor.fieldsType(descriptor().path("input").path("fields"), TRANSPORT_COLUMNS);
+    }
+
     @Override
     public String kind() {
         return KIND;

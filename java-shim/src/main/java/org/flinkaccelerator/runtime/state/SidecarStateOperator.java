@@ -243,8 +243,28 @@ public abstract class SidecarStateOperator<S extends SidecarStateSpec, C extends
                 restoreCalls);
     }
 
+    /**
+     * The entries of a restored frame as the stage's {@code restore} takes them: the frame's own,
+     * unless the operator's frames leave out what it puts back itself (then a new root, which the
+     * caller closes).
+     */
+    protected VectorSchemaRoot restoredEntries(VectorSchemaRoot frame, int keyGroup) {
+        return frame;
+    }
+
     /** {@code more}: the key group's entries go on in the next frame. */
-    private void restoreFrame(VectorSchemaRoot rows, boolean more, int keyGroup, KeyGroupRange range, int version) {
+    private void restoreFrame(VectorSchemaRoot frame, boolean more, int keyGroup, KeyGroupRange range, int version) {
+        VectorSchemaRoot rows = restoredEntries(frame, keyGroup);
+        try {
+            restoreEntries(rows, more, keyGroup, range, version);
+        } finally {
+            if (rows != frame) {
+                rows.close();
+            }
+        }
+    }
+
+    private void restoreEntries(VectorSchemaRoot rows, boolean more, int keyGroup, KeyGroupRange range, int version) {
         int count = rows.getRowCount();
         long bytes = rows.getFieldVectors().stream().mapToLong(FieldVector::getBufferSize).sum();
         int perCall = (int) Math.max(1, Math.min(count, spec.batchBytes() * count / Math.max(1, bytes)));
