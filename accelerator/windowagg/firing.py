@@ -3,7 +3,7 @@ make them (docs/design/stateful-window-aggregate.md §1, §8 "as built").
 
 Every (key, window) with a registered timer whose trigger is at or before the watermark fires, in
 window-end order per key (the timer queue's order within a key; the order across keys is the
-JVM's, from Flink's own timer service). A window's value is a fresh accumulator into which the
+timer queue's, the stage's own (`timer_queue`) or Flink's in the JVM). A window's value is a fresh accumulator into which the
 window's slices are merged in stock's order (`windows.merged_slices`), so order-sensitive sums add
 as stock's do: a HOP window's from its last slice back to its first, a TUMBLE window's one slice,
 a CUMULATE window's first slice then its last, the result becoming the first slice's state (the
@@ -37,23 +37,52 @@ class UnflushedSlice(Exception):
 
 @dataclass
 class Fired:
-    """The emitted windows (key bytes, window end, one Arrow column per aggregate), in chunks of one
-    window end each, and how many fired empty (their timers emit nothing)."""
+    """The fired windows' timers, in chunks of one window end each (key ids, key bytes, ends), which
+    of them emit a row (`emitted`, indexes into those) with their values per aggregate, and the
+    timers whose firing registered the next window's timer (`follows`, indexes too); the timers of
+    windows fired empty emit nothing."""
 
+    key_ids: list[np.ndarray]
     keys: list[pa.Array]
     ends: list[np.ndarray]
-    #: Per aggregate, its values' chunks.
+    emitted: list[np.ndarray]
+    #: Per aggregate, its emitted values' chunks.
     values: list[list[pa.Array]]
-    empty: int
+    follows: list[np.ndarray]
+
+    @property
+    def empty(self) -> int:
+        return self.timers() - len(self.emitted_rows())
+
+    def timers(self) -> int:
+        return sum(len(ends) for ends in self.ends)
+
+    def key_id_column(self) -> np.ndarray:
+        return _concat(self.key_ids)
 
     def key_column(self) -> pa.Array:
-        return pa.concat_arrays(self.keys) if self.keys else pa.array([], pa.binary())
+        return _concat_keys(self.keys)
 
     def end_column(self) -> np.ndarray:
-        return np.concatenate(self.ends) if self.ends else np.zeros(0, dtype=np.int64)
+        return _concat(self.ends)
+
+    def emitted_rows(self) -> np.ndarray:
+        return _concat(self.emitted)
 
     def column(self, index: int, arrow_type: pa.DataType) -> pa.Array:
         return pa.concat_arrays(self.values[index]) if self.values[index] else pa.array([], arrow_type)
+
+    def follow_rows(self) -> np.ndarray:
+        """The timers (indexes, as `emitted_rows`) whose firing registered their next window's timer."""
+        return _concat(self.follows)
+
+
+def _concat(chunks: list[np.ndarray]) -> np.ndarray:
+    return np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.int64)
+
+
+def _concat_keys(chunks: list[pa.Array]) -> pa.Array:
+    return pa.concat_arrays(chunks) if chunks else pa.array([], pa.binary())
 
 
 @dataclass
@@ -87,7 +116,8 @@ def fire(state: WindowAggState, spec: WindowAggSpec, watermark: int) -> Fired:
     waiting |= state.in_buffer
     ends = list(queue)
     heapq.heapify(ends)
-    fired = Fired([], [], [[] for _ in spec.aggregates], 0)
+    fired = Fired([], [], [], [], [[] for _ in spec.aggregates], [])
+    timers = 0
     while ends:
         end = heapq.heappop(ends)
         group = queue.pop(end)
@@ -95,16 +125,19 @@ def fire(state: WindowAggState, spec: WindowAggSpec, watermark: int) -> Fired:
         merged = _merge(state, spec, group, end, waiting)
         star = spec.count_star
         emitted = np.arange(len(key_ids)) if star is None else np.flatnonzero(merged[star].values != 0)
-        fired.keys.append(state.keys_held.keys(key_ids[emitted]))
-        fired.ends.append(np.full(len(emitted), end, dtype=np.int64))
+        keys = state.keys_held.keys(key_ids)
+        fired.key_ids.append(key_ids)
+        fired.keys.append(keys)
+        fired.ends.append(np.full(len(key_ids), end, dtype=np.int64))
+        fired.emitted.append(timers + emitted)
         for chunks, column in zip(fired.values, merged):
             chunks.append(column.value(emitted))
-        fired.empty += len(key_ids) - len(emitted)
         following = windows.next_window(end, window) if window.shared else None
         # CUMULATE's next window ignores emptiness (its aggregate has no COUNT(*) index anyway).
         chosen = slice(None) if window.cumulative else emitted
         chosen_ids, chosen_groups = key_ids[chosen], key_groups[chosen]
         if following is not None and len(chosen_ids):
+            fired.follows.append(timers + np.arange(len(key_ids))[chosen])
             # Registered before the fired window's slots are released: the keys stay held.
             slots = state.slots_of(chosen_ids, chosen_groups, np.full(len(chosen_ids), following, dtype=np.int64))
             state.timer[slots] = True
@@ -115,6 +148,7 @@ def fire(state: WindowAggState, spec: WindowAggSpec, watermark: int) -> Fired:
                     heapq.heappush(ends, following)
                     queue[following] = _Due(chosen_ids, chosen_groups)
         _expire(state, spec, key_ids, end)
+        timers += len(key_ids)
     return fired
 
 

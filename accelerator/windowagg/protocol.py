@@ -9,6 +9,8 @@ PROGRESS = b"accelerator.progress"
 TIMER_WATERMARK = b"accelerator.timer_watermark"
 #: fire: the watermark being processed.
 WATERMARK = b"accelerator.watermark"
+#: timers: the timer queue the stage keeps (`timer_queue`: heap, rocksdb, or flink for none).
+TIMERS = b"accelerator.timers"
 
 #: update answer: rows dropped as late (`numLateRecordsDropped`).
 DROPPED = b"accelerator.dropped"

@@ -16,6 +16,11 @@ batch is one call, named in its schema metadata (`protocol`):
 - `fire`: answers every window whose timer the watermark reaches, with its values (`firing`).
 - `snapshot` / `restore`: the state as Arrow rows, grouped by key group, for Flink's raw keyed
   state; restore takes only key groups of the subtask's range, so rescaling needs nothing else.
+- `timers`: which timer queue the operator's keyed backend has (`timer_queue`), before any other
+  call. With `heap` or `rocksdb` the stage registers every timer stock registers in that queue
+  (`update`, `flush` and `fire`, which then answers the windows in the queue's firing order, and
+  `flush` answers no pairs), and the JVM keeps no Flink timer; with `flink` (the default) the JVM
+  registers Flink's timers from the `flush` answer and emits the `fire` answer as they fire.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from accelerator.formats import timestamps, types
 from accelerator.sidecar import keyed_state, state_calls
 from accelerator.sidecar.stages import register
 from accelerator.sidecar.state_calls import CallError
-from accelerator.windowagg import firing, protocol, spec as specs, windows
+from accelerator.windowagg import firing, protocol, spec as specs, timer_queue, windows
 from accelerator.windowagg.state import WindowAggState
 
 KIND = "window_agg"
@@ -43,6 +48,7 @@ TIMER = "$timer"
 EMPTY = pa.RecordBatch.from_arrays([], schema=pa.schema([]))
 PAIRS_SCHEMA = pa.schema([pa.field(specs.KEY, pa.binary(), nullable=False),
                           pa.field(WINDOW_END, pa.int64(), nullable=False)])
+_NO_PAIRS = pa.RecordBatch.from_arrays([pa.array([], pa.binary()), pa.array([], pa.int64())], schema=PAIRS_SCHEMA)
 
 
 class WindowAggStateError(ValueError):
@@ -61,7 +67,9 @@ class WindowAggStage:
             + [pa.field(name, types.to_arrow(t), nullable=t.nullable) for name, t in state_fields(self.spec.aggregates)])
         self.fire_schema = pa.schema(list(PAIRS_SCHEMA) + list(self.spec.output_fields))
         self._calls = {"update": self.update, "flush": self.flush, "fire": self.fire,
-                       "snapshot": self.snapshot, "restore": self.restore}
+                       "snapshot": self.snapshot, "restore": self.restore, "timers": self.set_timers}
+        #: The stage's own timer queue, or None while the JVM keeps Flink's timers.
+        self.timers: timer_queue.WindowTimers | None = None
 
     def process(self, batch: pa.RecordBatch) -> pa.RecordBatch:
         return keyed_state.run_call(self.name, "window_agg", self._calls, self.state, batch)
@@ -105,6 +113,7 @@ class WindowAggStage:
             timers = self.state.slots(keys.filter(mask), key_groups[behind],
                                       windows.first_unfired(ends[behind], window, progress))
             self.state.timer[timers] = True
+            self._register(timers)
         self._check_budget(batch)
         return state_calls.answer(EMPTY, dropped=dropped)
 
@@ -120,8 +129,38 @@ class WindowAggStage:
             self.state.merge_buffers()
         self.state.pending.clear()
         self.state.timer[pending] = True
+        if self.timers is not None:
+            self._register(pending)
+            return _NO_PAIRS
         return pa.RecordBatch.from_arrays([self.state.keys(pending), pa.array(self.state.window_end[pending], pa.int64())],
                                           schema=PAIRS_SCHEMA)
+
+    def _register(self, slots: np.ndarray) -> None:
+        """Registers the timers of the windows ending at `slots`' ends in the stage's queue, in order,
+        as stock registers them on Flink's timer service."""
+        if self.timers is None or not len(slots):
+            return
+        ends = self.state.window_end[slots]
+        self.timers.add(self._timer_keys(slots), self.state.key_group[slots], ends,
+                        windows.triggers(ends, self.spec.window))
+
+    def _timer_keys(self, slots: np.ndarray):
+        """The queue's keys of the slots' timers: key ids on the heap queue, key bytes on RocksDB's."""
+        return self.state.key_id[slots] if self.timers.kind == timer_queue.HEAP else self.state.keys(slots)
+
+    def set_timers(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+        """The `timers` call: which timer queue the operator's keyed backend has, for the subtask's key
+        groups; before any state arrives."""
+        kind = state_calls.text(batch, protocol.TIMERS)
+        if kind not in timer_queue.KINDS:
+            raise CallError(f"stage {self.name!r}: timers must be one of {list(timer_queue.KINDS)}, not {kind!r}")
+        if self.state.entries:
+            raise WindowAggStateError(f"stage {self.name!r}: the timers call came after the stage took state; the"
+                                      f" operator names its timer queue before it restores or sends rows")
+        first = state_calls.long(batch, state_calls.KEY_GROUP_START)
+        last = state_calls.long(batch, state_calls.KEY_GROUP_END)
+        self.timers = None if kind == timer_queue.FLINK else timer_queue.WindowTimers(kind, first, last)
+        return EMPTY
 
     def fire(self, batch: pa.RecordBatch) -> pa.RecordBatch:
         watermark = state_calls.long(batch, protocol.WATERMARK)
@@ -132,14 +171,45 @@ class WindowAggStage:
                 f"stage {self.name!r}: fire reached the slice ending {exc.end} before a flush handed it over; the"
                 f" operator flushes at every advancing watermark and checkpoint barrier first, as stock Flink"
                 f" does") from None
-        ends = fired.end_column()
-        columns = [fired.key_column(), pa.array(ends, pa.int64())]
-        columns += [fired.column(i, aggregate.acc_arrow) for i, aggregate in enumerate(self.spec.aggregates)
-                    if aggregate.emit]
+        # Values come one per emitted window, in the order of `emitted` (ascending timer indexes).
+        emitted = fired.emitted_rows()
+        values = [fired.column(i, aggregate.acc_arrow) for i, aggregate in enumerate(self.spec.aggregates)
+                  if aggregate.emit]
+        order = self._firing_order(watermark, fired)
+        if order is not None:
+            # The rows in the order the stage's queue fired their timers.
+            permutation = np.argsort(order[emitted], kind="stable")
+            emitted = emitted[permutation]
+            values = [v.take(pa.array(permutation, pa.int64())) for v in values]
+        rows = pa.array(emitted, pa.int64())
+        ends = fired.end_column()[emitted]
+        columns = [fired.key_column().take(rows), pa.array(ends, pa.int64())] + values
         columns += [self._window_property(p, t, ends) for p, t in
                     zip(self.spec.window_properties, self.spec.property_types)]
-        # Windows fired empty (COUNT(*) at 0): their timers fire and emit nothing, as stock's.
-        return state_calls.answer(pa.RecordBatch.from_arrays(columns, schema=self.fire_schema), empty=fired.empty)
+        # Windows fired empty (COUNT(*) at 0): their timers fire and emit nothing, as stock's; with the
+        # stage's own queue they are gone from it already, and the JVM meets none of them.
+        empty = fired.empty if self.timers is None else 0
+        return state_calls.answer(pa.RecordBatch.from_arrays(columns, schema=self.fire_schema), empty=empty)
+
+    def _firing_order(self, watermark: int, fired: firing.Fired) -> np.ndarray | None:
+        """Each fired window's place in the order the stage's queue fires their timers (None while the
+        JVM keeps Flink's timers); the queue registers the next window's timer as stock's firing does."""
+        if self.timers is None:
+            return None
+        heap = self.timers.kind == timer_queue.HEAP
+        ends = fired.end_column()
+        follows = fired.follow_rows()
+        if heap:
+            key_ids = fired.key_id_column()
+            ours, follow_keys = pa.array(key_ids, pa.int64()), key_ids[follows]
+        else:
+            ours = fired.key_column()
+            follow_keys = ours.take(pa.array(follows, pa.int64()))
+        queue_keys, queue_ends = self.timers.fire(watermark, self.spec.window.slide_ms, follow_keys, ends[follows])
+        try:
+            return timer_queue.firing_ranks(ours, ends, queue_keys, queue_ends)
+        except timer_queue.TimerOrderError as exc:
+            raise WindowAggStateError(f"stage {self.name!r}: at watermark {watermark}: {exc}") from None
 
     def _window_property(self, name: str, flink_type: types.DataType, ends: np.ndarray) -> pa.Array:
         """window_start/window_end: the shifted wall clock; window_time: end - 1 ms, as the instant
@@ -164,13 +234,34 @@ class WindowAggStage:
         state = self.state
         slots = state.live_slots()
         self._require_flushed(slots, "snapshot")
-        slots = slots[np.argsort(state.key_group[slots], kind="stable")]
+        slots = slots[np.argsort(state.key_group[slots], kind="stable")] if self.timers is None \
+            else self._in_timer_order(slots)
         columns = [pa.array(state.key_group[slots], pa.int32()), state.keys(slots),
                    pa.array(state.window_end[slots], pa.int64()), pa.array(state.sliced[slots]),
                    pa.array(state.timer[slots])]
         columns += [field for column in state.accumulators for field in column.state(slots)]
         metadata = keyed_state.state_metadata(protocol.STATE_FORMAT_VERSION, self.spec.fingerprint)
         return pa.RecordBatch.from_arrays(columns, schema=self.state_schema.with_metadata(metadata))
+
+    def _in_timer_order(self, slots: np.ndarray) -> np.ndarray:
+        """`slots` by key group, within one those with a timer first, in the order the backend's
+        checkpoint writes its timers (the heap queue's snapshot; a restore adds them in that order,
+        as Flink's heap restore does), then the others in first-occurrence order. Fails when the
+        queue and the slots' timers differ."""
+        state = self.state
+        timers = np.flatnonzero(state.timer)
+        if len(self.timers) != len(timers):
+            raise WindowAggStateError(f"stage {self.name!r}: its timer queue holds {len(self.timers)} timers but its"
+                                      f" windows {len(timers)}; the window state and the timers disagree")
+        rank = np.full(len(state.live), len(timers), dtype=np.int64)
+        if self.timers.kind == timer_queue.HEAP and len(timers):
+            key_ids, ends = self.timers.snapshot_order()
+            queued = state.index.find(key_ids, ends)
+            if (queued < 0).any() or not state.timer[queued].all():
+                raise WindowAggStateError(f"stage {self.name!r}: its timer queue holds timers of windows it does not"
+                                          f" hold; the window state and the timers disagree")
+            rank[queued] = np.arange(len(queued))
+        return slots[np.lexsort((rank[slots], state.key_group[slots]))]
 
     def restore(self, batch: pa.RecordBatch) -> pa.RecordBatch:
         self._check_state_format(batch)
@@ -189,6 +280,11 @@ class WindowAggStage:
         slots = self.state.slots(keys, key_groups, ends)
         self.state.sliced[slots] = sliced
         self.state.timer[slots] = timer
+        if self.timers is not None and timer.any():
+            # In the order they come: the checkpoint wrote them as the backend writes its timers.
+            timed = slots[timer]
+            self.timers.restore(self._timer_keys(timed), self.state.key_group[timed], self.state.window_end[timed],
+                                windows.triggers(self.state.window_end[timed], self.spec.window))
         names = iter(name for name, _ in state_fields(self.spec.aggregates))
         for column, aggregate in zip(self.state.accumulators, self.spec.aggregates):
             column.put(slots, [batch.column(next(names)) for _ in aggregate.acc_types])

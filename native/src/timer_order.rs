@@ -13,7 +13,7 @@
 //! less-than comparisons, removal by moving the last element into the hole while the array still
 //! holds it, then down and up.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use pyo3::buffer::{Element, PyBuffer};
@@ -255,6 +255,9 @@ impl Hasher for TimerHasher {
 
 type TimerMap = HashMap<(i64, i64, i64), u32, BuildHasherDefault<TimerHasher>>;
 
+/// The (key, namespace) pairs whose firing registers the timer `step` later (`fire_batch`).
+type FollowSet = HashSet<(i64, i64), BuildHasherDefault<TimerHasher>>;
+
 /// One timer of the heap model: what `TimerHeapInternalTimer` holds.
 #[derive(Clone, Copy)]
 struct HeapTimer {
@@ -445,20 +448,47 @@ impl HeapTimerQueue {
         native_buffer(py, removed)
     }
 
-    /// Polls every timer at or before `watermark`, as `advanceWatermark` when firing registers
-    /// and deletes nothing: (keys, key groups, namespaces, timestamps) int64 buffers in firing
-    /// order.
+    /// Polls every timer at or before `watermark`, as `advanceWatermark` does when a fired timer's
+    /// callback deletes nothing and registers at most the same key's timer `step` later in namespace
+    /// and timestamp: it does for the (key, namespace) pairs of `follow_keys` and
+    /// `follow_namespaces` (a HOP or CUMULATE window's next window), at once after the poll, so the
+    /// new timer fires in the same pass when the watermark reaches it. (keys, key groups,
+    /// namespaces, timestamps) int64 buffers in firing order.
+    #[pyo3(signature = (watermark, step=0, follow_keys=None, follow_namespaces=None))]
     fn fire_batch<'py>(
         &mut self,
         py: Python<'py>,
         watermark: i64,
+        step: i64,
+        follow_keys: Option<PyBuffer<i64>>,
+        follow_namespaces: Option<PyBuffer<i64>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
+        let mut follow = FollowSet::default();
+        if let (Some(keys), Some(namespaces)) = (&follow_keys, &follow_namespaces) {
+            let n = keys.item_count();
+            let keys = read(keys, "follow_keys", n)?;
+            let namespaces = read(namespaces, "follow_namespaces", n)?;
+            follow.extend(keys.iter().copied().zip(namespaces.iter().copied()));
+        } else if follow_keys.is_some() || follow_namespaces.is_some() {
+            return Err(PyValueError::new_err(
+                "fire_batch: follow_keys and follow_namespaces come together",
+            ));
+        }
         let mut fired = Vec::new();
         while let Some(element) = self.heap.peek() {
             if self.timers[element as usize].timestamp > watermark {
                 break;
             }
-            fired.push(self.poll_one().expect("a head was peeked"));
+            let timer = self.poll_one().expect("a head was peeked");
+            fired.push(timer);
+            if follow.contains(&(timer.key, timer.namespace)) {
+                self.add_one(HeapTimer {
+                    key: timer.key,
+                    key_group: timer.key_group,
+                    namespace: timer.namespace.wrapping_add(step),
+                    timestamp: timer.timestamp.wrapping_add(step),
+                });
+            }
         }
         heap_timers_arrays(py, &fired)
     }
@@ -754,14 +784,55 @@ impl RocksDBTimerQueue {
             .transpose()
     }
 
-    /// Polls every timer at or before `watermark` (a firing that registers and deletes nothing):
-    /// (key offsets, key data, key groups, namespace offsets, namespace data, timestamps)
-    /// buffers in firing order, keys and namespaces as Arrow binary arrays' int32 offsets and data.
+    /// Polls every timer at or before `watermark`, as the heap queue's `fire_batch`: a fired timer
+    /// whose (key, namespace) bytes are among the follow pairs registers its key's timer `step`
+    /// later, in timestamp and in namespace (namespaces of those pairs are `LongSerializer`'s 8
+    /// big-endian bytes). (key offsets, key data, key groups, namespace offsets, namespace data,
+    /// timestamps) buffers in firing order, keys and namespaces as Arrow binary arrays' int32
+    /// offsets and data.
+    #[pyo3(signature = (watermark, step=0, follow_key_offsets=None, follow_key_data=None,
+                        follow_namespace_offsets=None, follow_namespace_data=None))]
+    #[allow(clippy::too_many_arguments)]
     fn fire_batch<'py>(
         &mut self,
         py: Python<'py>,
         watermark: i64,
+        step: i64,
+        follow_key_offsets: Option<PyBuffer<i32>>,
+        follow_key_data: Option<PyBuffer<u8>>,
+        follow_namespace_offsets: Option<PyBuffer<i32>>,
+        follow_namespace_data: Option<PyBuffer<u8>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
+        let mut follow: HashSet<(Vec<u8>, Vec<u8>)> = HashSet::new();
+        match (
+            &follow_key_offsets,
+            &follow_key_data,
+            &follow_namespace_offsets,
+            &follow_namespace_data,
+        ) {
+            (Some(key_offsets), Some(key_data), Some(namespace_offsets), Some(namespace_data)) => {
+                let n = key_offsets.item_count().saturating_sub(1);
+                let keys = Binary::of(key_offsets, key_data, "follow keys", n)?;
+                let namespaces =
+                    Binary::of(namespace_offsets, namespace_data, "follow namespaces", n)?;
+                for i in 0..n {
+                    let namespace = namespaces.value(i);
+                    if namespace.len() != 8 {
+                        return Err(PyValueError::new_err(format!(
+                            "fire_batch: a follow namespace is {} bytes, not a long's 8",
+                            namespace.len()
+                        )));
+                    }
+                    follow.insert((keys.value(i).to_vec(), namespace.to_vec()));
+                }
+            }
+            (None, None, None, None) => {}
+            _ => {
+                return Err(PyValueError::new_err(
+                    "fire_batch: the follow keys' and namespaces' offsets and data come together",
+                ))
+            }
+        }
         let (mut keys, mut namespaces) = (BinaryBuilder::default(), BinaryBuilder::default());
         let (mut key_groups, mut timestamps) = (Vec::new(), Vec::new());
         while let Some(local) = self.heap.peek() {
@@ -770,10 +841,17 @@ impl RocksDBTimerQueue {
                 _ => break,
             }
             let (bytes, key_len, key_group) = self.poll_one().expect("a head was peeked");
-            keys.push(&bytes[8..8 + key_len]);
-            namespaces.push(&bytes[8 + key_len..]);
+            let (key, namespace) = (&bytes[8..8 + key_len], &bytes[8 + key_len..]);
+            let timestamp = sort_bytes_timestamp(&bytes);
+            keys.push(key);
+            namespaces.push(namespace);
             key_groups.push(key_group);
-            timestamps.push(sort_bytes_timestamp(&bytes));
+            timestamps.push(timestamp);
+            if !follow.is_empty() && follow.contains(&(key.to_vec(), namespace.to_vec())) {
+                let end = i64::from_be_bytes(namespace.try_into().expect("8 bytes, checked above"));
+                let next = end.wrapping_add(step).to_be_bytes();
+                self.add_one(key, key_group, &next, timestamp.wrapping_add(step))?;
+            }
         }
         let [key_offsets, key_data] = keys.into_buffers(py)?;
         let [namespace_offsets, namespace_data] = namespaces.into_buffers(py)?;

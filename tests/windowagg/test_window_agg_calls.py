@@ -133,7 +133,7 @@ def test_windows_fire_only_once_a_flush_registered_their_timers(sidecar):
 def test_a_request_without_a_known_call_or_its_metadata_fails_with_a_reply(sidecar):
     stage = sidecar.open(descriptor([COUNT_STAR]))
     batch = stage.rows([row("a", 5)])
-    for metadata, reason in [({}, "names no call"), ({b"accelerator.call": b"merge"}, "a window_agg stage answers ['update', 'flush', 'fire', 'snapshot', 'restore'], not 'merge'"),
+    for metadata, reason in [({}, "names no call"), ({b"accelerator.call": b"merge"}, "a window_agg stage answers ['update', 'flush', 'fire', 'snapshot', 'restore', 'timers'], not 'merge'"),
                              ({b"accelerator.call": b"update"}, "needs schema metadata 'accelerator.progress'"),
                              ({b"accelerator.call": b"update", b"accelerator.progress": b"soon"}, "not a decimal long")]:
         with pytest.raises(CallFailed) as failed:

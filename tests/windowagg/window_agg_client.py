@@ -60,7 +60,7 @@ class Sidecar:
 
 
 class WindowAggClient:
-    """The five calls of one window_agg stage, with the request metadata the operator sends."""
+    """The six calls of one window_agg stage, with the request metadata the operator sends."""
 
     def __init__(self, sidecar: Sidecar, stage_id: int, descriptor: dict):
         self.sidecar, self.stage_id, self.descriptor = sidecar, stage_id, descriptor
@@ -115,6 +115,10 @@ class WindowAggClient:
                     row[name] = value[timestamps.MILLIS]
             out.append(row)
         return out
+
+    def timers(self, queue: str, key_groups: tuple[int, int] = (0, 127)) -> None:
+        """Names the timer queue the stage keeps (heap, rocksdb, or flink for none)."""
+        self._call("timers", timers=queue, key_group_start=key_groups[0], key_group_end=key_groups[1])
 
     def snapshot(self) -> pa.RecordBatch:
         return self._call("snapshot")

@@ -2,6 +2,7 @@ package org.flinkaccelerator.runtime.state;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongSupplier;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -70,9 +71,14 @@ public abstract class EventTimeSidecarOperator<S extends SidecarStateSpec, C ext
      * {@code timers}, 0 before the first watermark.
      */
     protected void registerWatermarkLatency(InternalTimerService<?> timers) {
+        registerWatermarkLatency(timers::currentWatermark);
+    }
+
+    /** {@link #registerWatermarkLatency(InternalTimerService)} of an operator that keeps no Flink timers. */
+    protected void registerWatermarkLatency(LongSupplier watermarks) {
         metrics.gauge(WATERMARK_LATENCY, () -> {
-            long watermark = timers.currentWatermark();
-            return watermark < 0 ? 0L : timers.currentProcessingTime() - watermark;
+            long watermark = watermarks.getAsLong();
+            return watermark < 0 ? 0L : getProcessingTimeService().getCurrentProcessingTime() - watermark;
         });
     }
 

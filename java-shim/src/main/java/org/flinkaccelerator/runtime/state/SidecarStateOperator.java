@@ -110,6 +110,9 @@ public abstract class SidecarStateOperator<S extends SidecarStateSpec, C extends
     /** Reads the operator's own settings and state, before the sidecar starts and its state is restored. */
     protected abstract void initializeOwnState(StateInitializationContext context) throws Exception;
 
+    /** Tells the stage just opened what it needs before its state is restored (nothing by default). */
+    protected void stageOpened(C calls, KeyGroupRange keyGroups) {}
+
     /** Frees the stage answers the operator still holds, before the stage closes. */
     protected void releaseAnswers() {}
 
@@ -169,6 +172,7 @@ public abstract class SidecarStateOperator<S extends SidecarStateSpec, C extends
                     + e.getMessage(), e);
         }
         calls = openCalls(stage, stateBudget);
+        stageOpened(calls, keyGroupRange());
         log().info("{} (subtask {}): sidecar pid {} runs {} stage {} with a state budget of {} bytes", name,
                 getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), sidecar.pid(), kind().stage(), stage.id(),
                 stateBudget);

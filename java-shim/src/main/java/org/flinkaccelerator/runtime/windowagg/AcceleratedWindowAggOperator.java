@@ -13,8 +13,10 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
+import org.apache.flink.api.common.typeutils.base.StringSerializer;
 import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.state.KeyGroupRange;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
@@ -38,26 +40,36 @@ import org.flinkaccelerator.runtime.state.FiredKey;
 import org.flinkaccelerator.runtime.state.TimersOutsideRawState;
 import org.flinkaccelerator.sidecar.SidecarException;
 import org.flinkaccelerator.sidecar.SidecarStage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An event-time TUMBLE, HOP or CUMULATE window aggregate whose state and values live in the Python
  * sidecar's {@code window_agg} stage, while Flink keeps the control flow stock Flink's
  * {@code WindowAggOperator} has (docs/design/stateful-window-aggregate.md §3): the same late
- * rule and buffer flush points ({@link StockFlushModel}), one event-time timer per (key, window)
- * on Flink's own timer service, registered in the order stock registers them, and results
- * emitted from those timers, so records and watermarks leave in stock's order.
+ * rule and buffer flush points ({@link StockFlushModel}), and one event-time timer per (key,
+ * window), registered in the order stock registers them, whose firing order is the order results
+ * leave in, so records and watermarks leave in stock's order.
  *
  * <p>Rows go to the sidecar in {@code update} batches, sent before every watermark and barrier.
- * At a watermark where stock flushes its buffer, {@code flush} answers the (key, window) pairs new
- * since the last flush in first-occurrence order and their timers are registered; {@code fire}
- * then answers every window the watermark fires, and the timer service, advancing, emits each
- * in its timer's turn as {@code JoinedRowData(key, values)} without a timestamp. A checkpoint
- * flushes the same way before the barrier and writes the sidecar's state per key group into
- * raw keyed state ({@link WindowAggStateFormat}); the timers are Flink's keyed state.
+ * Where the timers are is chosen before the state is restored ({@link WindowTimerQueue}): in the
+ * stage's own queue, which fires in the order of the keyed backend's timer service (the heap
+ * backend's, or RocksDB's timers'), or, for any other backend, on Flink's timer service. With the
+ * stage's queue, the stage registers every timer stock registers (at {@code update}, {@code flush}
+ * and while firing), {@code fire} answers every window the watermark fires in its timers' firing
+ * order, and the operator emits them so, each as {@code JoinedRowData(key, values)} without a
+ * timestamp, then forwards the watermark. On Flink's timer service, {@code flush} answers the
+ * (key, window) pairs new since the last flush in first-occurrence order and the operator registers
+ * their timers, and the timer service, advancing, emits each fired window in its timer's turn. A
+ * checkpoint flushes the same way before the barrier and writes the sidecar's state per key group
+ * into raw keyed state ({@link WindowAggStateFormat}), the stage's timers with it (in the order the
+ * backend writes its own, so a restore at any parallelism rebuilds the queue Flink's would); the
+ * queue they were written from is named in operator state ({@link WindowTimerQueue#STATE}).
  */
 public final class AcceleratedWindowAggOperator extends EventTimeSidecarOperator<WindowAggSpec, WindowAggCalls, Long>
         implements OneInputStreamOperator<RowData, RowData> {
     private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(AcceleratedWindowAggOperator.class);
     private static final Kind KIND = new Kind("window_agg", "window aggregate", "window", "window entries",
             WindowAggStateFormat.FORMAT);
 
@@ -76,7 +88,12 @@ public final class AcceleratedWindowAggOperator extends EventTimeSidecarOperator
     private transient long batchDropped;
     private transient long batchBytes;
 
+    /** Where the timers are; {@link #timerService} exists only for {@link WindowTimerQueue#FLINK}. */
+    private transient WindowTimerQueue timerQueue;
+    private transient ListState<String> timerQueueState;
     private transient InternalTimerService<Long> timerService;
+    /** The key of the row being emitted from the stage's queue's firing order (each points at its answer's bytes). */
+    private transient BinaryRowData firedKey;
     private transient TimestampedCollector<RowData> collector;
     private transient JoinedRowData outRow;
     private transient RowDataSerializer outCopier;
@@ -93,8 +110,20 @@ public final class AcceleratedWindowAggOperator extends EventTimeSidecarOperator
 
     private transient Counter numLateRecordsDropped;
 
+    /** Keeps the timers on Flink's timer service whatever the backend (tests of that path). */
+    private boolean flinkTimers;
+
     public AcceleratedWindowAggOperator(WindowAggSpec spec) {
         super(spec);
+    }
+
+    /**
+     * This operator with its timers on Flink's timer service on any backend, as on a backend whose
+     * timer order the sidecar does not reproduce: for tests of that path on the heap backend.
+     */
+    AcceleratedWindowAggOperator onFlinkTimers() {
+        flinkTimers = true;
+        return this;
     }
 
     /** The rows dropped as late so far (metric numLateRecordsDropped, as stock's). */
@@ -120,6 +149,16 @@ public final class AcceleratedWindowAggOperator extends EventTimeSidecarOperator
                 "the stock window aggregate", WindowAggStateException::new);
         watermarkState = context.getOperatorStateStore().getUnionListState(
                 new ListStateDescriptor<>("watermark", LongSerializer.INSTANCE));
+        timerQueueState = context.getOperatorStateStore().getUnionListState(
+                new ListStateDescriptor<>(WindowTimerQueue.STATE, StringSerializer.INSTANCE));
+        WindowTimerQueue.Choice choice = flinkTimers
+                ? new WindowTimerQueue.Choice(WindowTimerQueue.FLINK, "the operator was built to keep Flink's timers")
+                : WindowTimerQueue.choose(getKeyedStateBackend(), context.isRestored() ? restoredTimerQueue() : null);
+        timerQueue = choice.queue();
+        LOG.info("{} (subtask {}): event-time timers {}, because {}", name,
+                getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), timerQueue == WindowTimerQueue.FLINK
+                        ? "on Flink's timer service" : "in the sidecar's " + timerQueue.id + " timer queue",
+                choice.reason());
         if (context.isRestored()) {
             // As stock: the smallest watermark any subtask had (the union list holds all of them).
             long min = Long.MAX_VALUE;
@@ -130,6 +169,27 @@ public final class AcceleratedWindowAggOperator extends EventTimeSidecarOperator
                 currentWatermark = min;
             }
         }
+    }
+
+    /** The queue the restored checkpoint's timers were written from: the same in every subtask's entry. */
+    private WindowTimerQueue restoredTimerQueue() throws Exception {
+        WindowTimerQueue restored = null;
+        for (String id : timerQueueState.get()) {
+            WindowTimerQueue queue = WindowTimerQueue.of(id);
+            if (restored != null && restored != queue) {
+                throw new WindowAggStateException("the accelerated window state's subtasks kept their timers in"
+                        + " different queues (" + restored.id + ", " + queue.id + "); start the job without state",
+                        null);
+            }
+            restored = queue;
+        }
+        // A checkpoint without the entry was written when the timers were always Flink's.
+        return restored == null ? WindowTimerQueue.FLINK : restored;
+    }
+
+    @Override
+    protected void stageOpened(WindowAggCalls calls, KeyGroupRange keyGroups) {
+        calls.timers(timerQueue.id, keyGroups.getStartKeyGroup(), keyGroups.getEndKeyGroup());
     }
 
     private void readSpec() {
@@ -155,14 +215,19 @@ public final class AcceleratedWindowAggOperator extends EventTimeSidecarOperator
         collector.eraseTimestamp();
         outRow = new JoinedRowData();
         outCopier = getExecutionConfig().isObjectReuseEnabled() ? new RowDataSerializer(spec.outputType()) : null;
-        timerService = getInternalTimerService(TIMERS, LongSerializer.INSTANCE, this);
-        // As stock's open: the timer service starts at the restored watermark, so a flush after a
-        // restore registers no timer for a slice already fired before it.
-        TimerServiceStart.at(timerService, currentWatermark);
         model.initialize(currentWatermark);
         // As stock's WindowAggOperator.open.
         numLateRecordsDropped = lateRowsCounter(LATE_ELEMENTS_DROPPED, LATE_ELEMENTS_DROPPED_RATE);
-        registerWatermarkLatency(timerService);
+        if (timerQueue == WindowTimerQueue.FLINK) {
+            timerService = getInternalTimerService(TIMERS, LongSerializer.INSTANCE, this);
+            // As stock's open: the timer service starts at the restored watermark, so a flush after a
+            // restore registers no timer for a slice already fired before it.
+            TimerServiceStart.at(timerService, currentWatermark);
+            registerWatermarkLatency(timerService);
+        } else {
+            firedKey = new BinaryRowData(keyArity);
+            registerWatermarkLatency(() -> currentWatermark);
+        }
     }
 
     // -- rows ------------------------------------------------------------------------------------
@@ -182,9 +247,10 @@ public final class AcceleratedWindowAggOperator extends EventTimeSidecarOperator
             numLateRecordsDropped.inc();
             batchDropped++;
         } else {
-            long window = model.windowToRegisterOnArrival(sliceEnd);
+            long window = timerService == null ? Long.MIN_VALUE : model.windowToRegisterOnArrival(sliceEnd);
             if (window != Long.MIN_VALUE) {
-                // As stock: a row whose slice fired before its last window did gets that window's timer at once.
+                // As stock: a row whose slice fired before its last window did gets that window's timer at
+                // once (the stage's queue gets it when the row reaches the stage).
                 timerService.registerEventTimeTimer(window, model.triggerTime(window));
             }
         }
@@ -238,7 +304,14 @@ public final class AcceleratedWindowAggOperator extends EventTimeSidecarOperator
             return;
         }
         if (model.advance(watermark)) {
-            registerNewWindows(timerService.currentWatermark());
+            registerNewWindows(timerWatermark());
+        }
+        if (timerService == null) {
+            if (calls.stateEntries() > 0) {
+                emitFired(watermark);
+            }
+            super.processWatermark(mark);
+            return;
         }
         if (calls.stateEntries() > 0) {
             fire(watermark);
@@ -247,13 +320,40 @@ public final class AcceleratedWindowAggOperator extends EventTimeSidecarOperator
         releaseFired();
     }
 
+    /** The watermark of the timers: the last one forwarded (at a watermark, the one before it). */
+    private long timerWatermark() {
+        return timerService == null ? currentWatermark : timerService.currentWatermark();
+    }
+
+    /**
+     * Emits every window the stage fires at {@code watermark}, in the order its timer queue fired
+     * their timers (the order Flink's timer service would have), as stock's timers emit them.
+     */
+    private void emitFired(long watermark) {
+        try (VectorSchemaRoot answer = calls.fire(watermark)) {
+            VarBinaryVector keys = (VarBinaryVector) column(answer, WindowAggCalls.KEY);
+            ArrowRowBatch values = valueRows(answer, valuesType);
+            for (int i = 0; i < answer.getRowCount(); i++) {
+                byte[] bytes = keys.get(i);
+                firedKey.pointTo(MemorySegmentFactory.wrap(bytes), 0, bytes.length);
+                RowData out = outRow.replace(firedKey, values.reusedRow(i));
+                collector.collect(outCopier == null ? out : outCopier.copy(out));
+            }
+        }
+    }
+
     /**
      * Stock's buffer flush: the sidecar hands over the (key, window) pairs new since the last
      * flush in first-occurrence order, and each gets its timer, in that order, as stock's
-     * combiner registers them.
+     * combiner registers them (in the stage's queue, when it keeps the timers).
      */
     private void registerNewWindows(long timerWatermark) throws Exception {
         try (VectorSchemaRoot pairs = calls.flush(timerWatermark)) {
+            if (timerService == null) {
+                // The stage registered them in its own queue and answered none.
+                model.flushed();
+                return;
+            }
             VarBinaryVector keys = (VarBinaryVector) column(pairs, WindowAggCalls.KEY);
             BigIntVector ends = (BigIntVector) column(pairs, WindowAggCalls.WINDOW_END);
             for (int i = 0; i < pairs.getRowCount(); i++) {
@@ -354,7 +454,7 @@ public final class AcceleratedWindowAggOperator extends EventTimeSidecarOperator
     private void flushForSnapshot() throws Exception {
         sendBatch();
         if (model.pending()) {
-            registerNewWindows(timerService.currentWatermark());
+            registerNewWindows(timerWatermark());
         }
     }
 
@@ -365,6 +465,7 @@ public final class AcceleratedWindowAggOperator extends EventTimeSidecarOperator
         flushForSnapshot();
         super.snapshotState(context);
         watermarkState.update(Collections.singletonList(currentWatermark));
+        timerQueueState.update(Collections.singletonList(timerQueue.id));
     }
 
     @Override

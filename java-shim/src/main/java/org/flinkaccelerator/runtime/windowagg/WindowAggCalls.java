@@ -11,7 +11,7 @@ import org.flinkaccelerator.sidecar.SidecarException;
 import org.flinkaccelerator.sidecar.SidecarStage;
 
 /**
- * The five calls of a window_agg stage (docs/design/stateful-window-aggregate.md §3.1) over the
+ * The six calls of a window_agg stage (docs/design/stateful-window-aggregate.md §3.1) over the
  * unchanged transport: each is one {@link SidecarStage#process} whose request schema's metadata
  * names the call ({@code accelerator.call}) and carries its arguments as decimal strings; the
  * answer's schema metadata carries what the answer says besides its rows.
@@ -21,6 +21,7 @@ public final class WindowAggCalls implements SidecarStateCalls {
     static final String PROGRESS = "accelerator.progress";
     static final String TIMER_WATERMARK = "accelerator.timer_watermark";
     static final String WATERMARK = "accelerator.watermark";
+    static final String TIMERS = "accelerator.timers";
     public static final String KEY_GROUP_START = "accelerator.key_group_start";
     public static final String KEY_GROUP_END = "accelerator.key_group_end";
     public static final String STATE_FORMAT = "accelerator.state_format";
@@ -57,6 +58,15 @@ public final class WindowAggCalls implements SidecarStateCalls {
     /** The (key, window) pairs new since the last flush, in first-occurrence order ({@link #KEY}, {@link #WINDOW_END}); the caller closes it. */
     public VectorSchemaRoot flush(long timerWatermark) {
         return call(null, "flush", Map.of(TIMER_WATERMARK, Long.toString(timerWatermark)));
+    }
+
+    /**
+     * Names the timer queue the stage keeps ({@link WindowTimerQueue#id}; {@code flink}: none, the
+     * operator keeps Flink's timers) for key groups {@code first}..{@code last}; before any other call.
+     */
+    public void timers(String queue, int first, int last) {
+        call(null, "timers", Map.of(TIMERS, queue, KEY_GROUP_START, Integer.toString(first), KEY_GROUP_END,
+                Integer.toString(last))).close();
     }
 
     /** Every window fired at {@code watermark}, removed from the sidecar's state, with its values; the caller closes it. */

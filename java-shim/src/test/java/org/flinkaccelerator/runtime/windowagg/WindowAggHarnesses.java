@@ -95,6 +95,11 @@ public final class WindowAggHarnesses {
             return new AcceleratedWindowAggOperator(spec);
         }
 
+        /** The accelerated operator keeping its timers on Flink's timer service, as on a backend whose order the sidecar does not reproduce. */
+        AcceleratedWindowAggOperator newAcceleratedOnFlinkTimers() {
+            return newAccelerated().onFlinkTimers();
+        }
+
         AcceleratedWindowAggOperator newAccelerated(int batchSize) {
             return newAccelerated(batchSize, spec.batchBytes());
         }
