@@ -146,7 +146,7 @@ def test_window_aggregates_are_accelerated_only_with_their_option(tmp_path):
     """accelerator.window-aggregate.enabled: the accelerated operator with its descriptor, or the stock reasons."""
     off = explain(tmp_path, WINDOWED)
     assert off.returncode == 0, off.stderr
-    assert "Window aggregates (" not in off.stdout and "window aggregate bid_t" not in off.stdout, off.stdout
+    assert "Window aggregates (" not in off.stdout and "window aggregate bid_t-window-agg" not in off.stdout, off.stdout
 
     on = explain(tmp_path, "SET 'accelerator.window-aggregate.enabled' = 'true';\n" + WINDOWED)
     assert on.returncode == 0, on.stderr
