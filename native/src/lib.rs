@@ -6,6 +6,7 @@ mod avro_decode;
 mod columns;
 mod json_decode;
 mod json_encode;
+mod py_buffers;
 mod row_hashes;
 mod split_index;
 mod timer_order;

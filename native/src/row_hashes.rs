@@ -8,6 +8,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::columns::MessageBuffers;
+use crate::py_buffers::writable;
 
 /// `MurmurHashUtil.DEFAULT_SEED`.
 const MURMUR_SEED: u32 = 42;
@@ -76,24 +77,6 @@ fn row_key_hash(slot: i64, bytes: &[u8]) -> u64 {
     }
     let slot_mixed = mix((slot as u64).wrapping_add(INDEX_SEED));
     mix(sum ^ slot_mixed ^ (bytes.len() as u64).wrapping_mul(INDEX_SEED))
-}
-
-/// The buffer's values to overwrite: borrowing the buffer mutably for the slice's life keeps Rust
-/// from handing out a second slice of it meanwhile.
-fn writable<'a, T: pyo3::buffer::Element>(
-    buffer: &'a mut PyBuffer<T>,
-    what: &str,
-    len: usize,
-) -> PyResult<&'a mut [T]> {
-    if buffer.readonly() || !buffer.is_c_contiguous() || buffer.item_count() != len {
-        return Err(PyValueError::new_err(format!(
-            "{what}: a writable contiguous array of {len} values expected, got {} values",
-            buffer.item_count()
-        )));
-    }
-    // SAFETY: the buffer is held, and its memory kept alive, while the slice is used; nothing
-    // else reads or writes it meanwhile.
-    Ok(unsafe { std::slice::from_raw_parts_mut(buffer.buf_ptr() as *mut T, len) })
 }
 
 /// Writes `BinaryRowData.hashCode()` of each row of `rows` (as

@@ -16,12 +16,13 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
-use pyo3::buffer::{Element, PyBuffer};
+use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyTuple};
 
 use crate::columns::native_buffer;
+use crate::py_buffers::read;
 
 /// Flink's `HeapPriorityQueue` over element numbers; `less` orders two elements by priority.
 struct ArrayHeap {
@@ -137,17 +138,6 @@ impl ArrayHeap {
         }
         self.move_to(current, index);
     }
-}
-
-fn read<'a, T: Element>(buffer: &'a PyBuffer<T>, what: &str, len: usize) -> PyResult<&'a [T]> {
-    if !buffer.is_c_contiguous() || buffer.item_count() != len {
-        return Err(PyValueError::new_err(format!(
-            "{what}: a contiguous array of {len} values expected, got {} values",
-            buffer.item_count()
-        )));
-    }
-    // SAFETY: the buffer is held, and its memory kept alive, while the slice is used.
-    Ok(unsafe { std::slice::from_raw_parts(buffer.buf_ptr() as *const T, len) })
 }
 
 /// The values of an Arrow binary array (its int32 offsets and data buffers) of `len` values.

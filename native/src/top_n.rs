@@ -10,36 +10,13 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use crate::columns::native_buffer;
+use crate::py_buffers::{read, writable};
 
 /// Flink's RowKind bytes.
 const INSERT: i8 = 0;
 const UPDATE_BEFORE: i8 = 1;
 const UPDATE_AFTER: i8 = 2;
 const DELETE: i8 = 3;
-
-fn read<'a>(buffer: &'a PyBuffer<i64>, what: &str, len: usize) -> PyResult<&'a [i64]> {
-    if !buffer.is_c_contiguous() || buffer.item_count() != len {
-        return Err(PyValueError::new_err(format!(
-            "{what}: a contiguous int64 array of {len} values expected, got {} values",
-            buffer.item_count()
-        )));
-    }
-    // SAFETY: the buffer is held, and its memory kept alive, while the slice is used.
-    Ok(unsafe { std::slice::from_raw_parts(buffer.buf_ptr() as *const i64, len) })
-}
-
-/// The buffer's values to update in place: borrowing the buffer mutably for the slice's life keeps
-/// Rust from handing out a second slice of it meanwhile.
-fn write<'a>(buffer: &'a mut PyBuffer<i64>, what: &str, len: usize) -> PyResult<&'a mut [i64]> {
-    if buffer.readonly() {
-        return Err(PyValueError::new_err(format!(
-            "{what}: a writable array expected"
-        )));
-    }
-    read(buffer, what, len)?;
-    // SAFETY: as in `read`; the array is writable, and the caller (rank/topn.py) passes distinct arrays.
-    Ok(unsafe { std::slice::from_raw_parts_mut(buffer.buf_ptr() as *mut i64, len) })
-}
 
 /// The rows to emit as the little-endian bytes of their columns.
 struct Emission {
@@ -94,9 +71,9 @@ pub fn top_n<'py>(
     }
     let slots = read(&slots, "slots", rows)?;
     let codes = read(&codes, "codes", rows)?;
-    let top = write(&mut top, "top", keys * size)?;
-    let top_codes = write(&mut top_codes, "top_codes", keys * size)?;
-    let count = write(&mut count, "count", keys)?;
+    let top = writable(&mut top, "top", keys * size)?;
+    let top_codes = writable(&mut top_codes, "top_codes", keys * size)?;
+    let count = writable(&mut count, "count", keys)?;
     let mut out = Emission::with_capacity(rows);
     for (row, (&slot, &code)) in slots.iter().zip(codes).enumerate() {
         let slot = usize::try_from(slot)
