@@ -65,17 +65,11 @@ def cuts(batch: pa.RecordBatch | Deferred, max_bytes: int) -> list[tuple[int, in
     rows = batch.num_rows
     if rows == 0:
         return [(0, 0)]
-    if isinstance(batch, Deferred):
-        key_groups = batch.key_groups
-        before = np.concatenate([[0], np.cumsum(batch.row_bytes)])  # the bytes of the rows before each
+    key_groups, nbytes, _ = _parts(batch)
 
-        def fits(first: int, end: int) -> bool:
-            return int(before[end] - before[first]) <= max_bytes
-    else:
-        key_groups = batch.column(KEY_GROUP).to_numpy(zero_copy_only=False)
+    def fits(first: int, end: int) -> bool:
+        return nbytes(first, end) <= max_bytes
 
-        def fits(first: int, end: int) -> bool:
-            return batch.slice(first, end - first).nbytes <= max_bytes
     ends = np.append(np.flatnonzero(np.diff(key_groups)) + 1, rows)  # where each key group's rows end
 
     out = []
@@ -90,6 +84,17 @@ def cuts(batch: pa.RecordBatch | Deferred, max_bytes: int) -> list[tuple[int, in
         out.append((first, end - first))
         first = end
     return out
+
+
+def _parts(snapshot: pa.RecordBatch | Deferred) -> tuple[np.ndarray, Callable[[int, int], int],
+                                                       Callable[[int, int], pa.RecordBatch]]:
+    """A snapshot's key group per row, the Arrow bytes of its rows `first` to `end` (a slice's
+    `nbytes`, or the sum of a deferred snapshot's `row_bytes`) and its rows `(first, count)`."""
+    if isinstance(snapshot, Deferred):
+        before = np.concatenate([[0], np.cumsum(snapshot.row_bytes)])  # the bytes of the rows before each
+        return snapshot.key_groups, lambda first, end: int(before[end] - before[first]), snapshot.rows
+    return (snapshot.column(KEY_GROUP).to_numpy(zero_copy_only=False),
+            lambda first, end: snapshot.slice(first, end - first).nbytes, snapshot.slice)
 
 
 def _last_true(n: int, test) -> int:
@@ -108,17 +113,14 @@ class _Pieces:
     """One checkpoint's snapshot and where its pieces start and end."""
 
     def __init__(self, snapshot: pa.RecordBatch | Deferred, max_bytes: int):
-        self.snapshot = snapshot
         self.cuts = cuts(snapshot, max_bytes)
-        self.key_groups = snapshot.key_groups if isinstance(snapshot, Deferred) \
-            else snapshot.column(KEY_GROUP).to_numpy(zero_copy_only=False)
+        self.key_groups, _, self.rows = _parts(snapshot)
 
     def piece(self, index: int) -> pa.RecordBatch:
         first, rows = self.cuts[index]
         after = first + rows
         continues = after < len(self.key_groups) and self.key_groups[after - 1] == self.key_groups[after]
-        rows = self.snapshot.rows(first, rows) if isinstance(self.snapshot, Deferred) \
-            else self.snapshot.slice(first, rows)
+        rows = self.rows(first, rows)
         metadata = {**(rows.schema.metadata or {}), state_calls.SNAPSHOT_PIECES: str(len(self.cuts)).encode(),
                     state_calls.SNAPSHOT_CONTINUES: b"1" if continues else b"0"}
         return rows.replace_schema_metadata(metadata)
