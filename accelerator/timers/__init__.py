@@ -11,13 +11,15 @@ batch without Flink timers (docs/architecture.md, "Timer order"):
 - `fire`: `InternalTimerServiceImpl.advanceWatermark` over either, with a callback that may
   register and delete timers while firing;
 - `restore_heap`: the heap queue a restore of a heap backend's checkpoint rebuilds;
-- `timer_arrays`, `rocksdb_timer_arrays`, `binary_buffers`: the batch entry points' arrays.
+- `timer_arrays`, `rocksdb_timer_arrays`, `binary_buffers`: the batch entry points' arrays;
+- `long_bytes`: a BIGINT key or namespace as RocksDB's queue holds it.
 
 Both queues are native (`native/src/timer_order.rs`); `replay` checks them against operation logs
 recorded from Flink's own timer service (`TimerOrderTest` in the shim's tests)."""
 
 from accelerator._native import HeapTimerQueue, RocksDBTimerQueue
-from accelerator.timers.firing import binary_buffers, fire, restore_heap, rocksdb_timer_arrays, timer_arrays
+from accelerator.timers.firing import (binary_buffers, fire, long_bytes, restore_heap, rocksdb_timer_arrays,
+                                       timer_arrays)
 
-__all__ = ["HeapTimerQueue", "RocksDBTimerQueue", "binary_buffers", "fire", "restore_heap",
+__all__ = ["HeapTimerQueue", "RocksDBTimerQueue", "binary_buffers", "fire", "long_bytes", "restore_heap",
            "rocksdb_timer_arrays", "timer_arrays"]

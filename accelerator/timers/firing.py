@@ -24,6 +24,11 @@ def fire(queue, watermark: int, on_fire: Callable[[tuple], None]) -> int:
     return fired
 
 
+def long_bytes(value: int) -> bytes:
+    """A BIGINT key or namespace as Flink's `LongSerializer` writes it: 8 big-endian bytes."""
+    return int(value).to_bytes(8, "big", signed=True)
+
+
 def timer_arrays(buffers) -> tuple[np.ndarray, ...]:
     """(keys, key groups, namespaces, timestamps) int64 arrays of `HeapTimerQueue.fire_batch`'s or
     `snapshot`'s buffers."""

@@ -29,11 +29,7 @@ from typing import Callable, Iterable
 
 
 from accelerator._native import HeapTimerQueue, RocksDBTimerQueue
-from accelerator.timers.firing import fire, restore_heap, timer_arrays
-
-
-def _bigint_bytes(value: int) -> bytes:
-    return struct.pack(">q", value)
+from accelerator.timers.firing import fire, long_bytes, restore_heap, timer_arrays
 
 
 class HeapModel:
@@ -84,10 +80,10 @@ class RocksDBModel:
         return model
 
     def add(self, key, key_group, namespace, timestamp) -> bool:
-        return self.queue.add(_bigint_bytes(key), key_group, _bigint_bytes(namespace), timestamp)
+        return self.queue.add(long_bytes(key), key_group, long_bytes(namespace), timestamp)
 
     def delete(self, key, key_group, namespace, timestamp) -> bool:
-        return self.queue.remove(_bigint_bytes(key), key_group, _bigint_bytes(namespace), timestamp)
+        return self.queue.remove(long_bytes(key), key_group, long_bytes(namespace), timestamp)
 
     def identity(self, timer) -> tuple:
         key, key_group, namespace, timestamp = timer

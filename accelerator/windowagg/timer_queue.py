@@ -24,7 +24,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from accelerator.timers import HeapTimerQueue, RocksDBTimerQueue, binary_buffers, rocksdb_timer_arrays, timer_arrays
+from accelerator.timers import (HeapTimerQueue, RocksDBTimerQueue, binary_buffers, long_bytes, rocksdb_timer_arrays,
+                                timer_arrays)
 
 HEAP, ROCKSDB, FLINK = "heap", "rocksdb", "flink"
 KINDS = (HEAP, ROCKSDB, FLINK)
@@ -101,7 +102,7 @@ class WindowTimers:
                                   " before any other call")
         serialized = serialized_keys(keys).to_pylist()
         self._restored.extend(zip(serialized, np.asarray(key_groups).tolist(),
-                                  (_long_bytes(e) for e in np.asarray(ends).tolist()), np.asarray(triggers).tolist()))
+                                  (long_bytes(e) for e in np.asarray(ends).tolist()), np.asarray(triggers).tolist()))
 
     def _build(self) -> None:
         if self._restored:
@@ -125,10 +126,6 @@ def serialized_keys(keys: pa.Array) -> pa.Array:
 def _key_bytes(serialized: pa.Array) -> pa.Array:
     """The binary rows of `serialized_keys`' bytes."""
     return pc.binary_slice(serialized, 4, 2 ** 31 - 1) if len(serialized) else pa.array([], pa.binary())
-
-
-def _long_bytes(value: int) -> bytes:
-    return int(value).to_bytes(8, "big", signed=True)
 
 
 def _namespace_buffers(ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
