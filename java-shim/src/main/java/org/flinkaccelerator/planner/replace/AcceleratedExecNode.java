@@ -42,15 +42,25 @@ public final class AcceleratedExecNode extends ExecNodeBase<RowData>
     private static final String CONTEXT = "accelerated-segment_1";
 
     private final AcceleratedSegmentSpec spec;
+    private final boolean soleConsumer;
 
     public AcceleratedExecNode(ReadableConfig config, AcceleratedSegmentSpec spec) {
-        this(ExecNodeContext.newNodeId(), config, spec);
+        this(config, spec, false);
     }
 
-    private AcceleratedExecNode(int id, ReadableConfig config, AcceleratedSegmentSpec spec) {
+    /**
+     * @param soleConsumer for an encode stage: it is the only consumer of the node before it, so
+     *     that node's rows reach it uncopied ({@link RowsHandover#encodeInput})
+     */
+    public AcceleratedExecNode(ReadableConfig config, AcceleratedSegmentSpec spec, boolean soleConsumer) {
+        this(ExecNodeContext.newNodeId(), config, spec, soleConsumer);
+    }
+
+    private AcceleratedExecNode(int id, ReadableConfig config, AcceleratedSegmentSpec spec, boolean soleConsumer) {
         super(id, new ExecNodeContext(CONTEXT).withId(id), config, List.of(InputProperty.DEFAULT),
                 spec.emitsRows() ? spec.rows() : spec.writtenRow(), spec.operatorName());
         this.spec = spec;
+        this.soleConsumer = soleConsumer;
     }
 
     public AcceleratedSegmentSpec spec() {
@@ -66,7 +76,9 @@ public final class AcceleratedExecNode extends ExecNodeBase<RowData>
             SplitAnnouncements.announce(input, spec.coordinates(), ((RowType) inputEdge.getOutputType()).getFieldCount());
         }
         if (!spec.consumesRows()) {
-            RawSourceHandover.handOver(input, (RowType) inputEdge.getOutputType());
+            RowsHandover.rawSource(input, (RowType) inputEdge.getOutputType());
+        } else if (soleConsumer) {
+            RowsHandover.encodeInput(input, (RowType) inputEdge.getOutputType());
         }
         // The rows of a rows stage are views of the sidecar's answer: Flink copies them for the
         // operators after it. A message row is new for every message, so the sink gets it as it is.

@@ -62,11 +62,13 @@ public final class SegmentReplacement {
      * type {@code rows}) and feeds the sink's raw-value twin; strings in its columns
      * {@code keepsLoneSurrogates} may carry lone surrogates. The raw sink of an upsert-kafka sink
      * takes the changelog the original took, each row with the change kind of the row it encodes.
+     * {@code soleConsumer}: the stage is the only consumer of {@code input}'s source.
      */
-    public static StreamExecSink buildEncode(ExecEdge input, StreamExecSink original, String name,
+    public static StreamExecSink buildEncode(ExecEdge input, boolean soleConsumer, StreamExecSink original, String name,
             String descriptorJson, String sinkFormat, BitSet keepsLoneSurrogates, ReadableConfig config) {
         AcceleratedExecNode accelerated = new AcceleratedExecNode(config, spec(name, descriptorJson,
-                RecordCoordinates.Layout.NONE, List.of(), (RowType) input.getOutputType(), keepsLoneSurrogates, null, config));
+                RecordCoordinates.Layout.NONE, List.of(), (RowType) input.getOutputType(), keepsLoneSurrogates, null, config),
+                soleConsumer);
         accelerated.setInputEdges(List.of(ExecEdge.builder().source(input.getSource()).target(accelerated)
                 .shuffle(input.getShuffle()).exchangeMode(input.getExchangeMode()).build()));
         return rawSink(original, sinkFormat, accelerated, config);

@@ -80,7 +80,9 @@ public final class AccelerateKafkaSinks implements RewriteRule {
                 List<StreamExecCalc> calcs = chain.calcs().subList(chain.calcs().size() - encode.calcs(),
                         chain.calcs().size());
                 ExecEdge input = (calcs.isEmpty() ? chain.sink() : calcs.get(0)).getInputEdges().get(0);
-                StreamExecSink sink = SegmentReplacement.buildEncode(input, chain.sink(), name,
+                // A stock Calc left before the stage is in the chain, so the stage is its only reader.
+                boolean soleConsumer = calcs.size() < chain.calcs().size() || chain.feederConsumers() == 1;
+                StreamExecSink sink = SegmentReplacement.buildEncode(input, soleConsumer, chain.sink(), name,
                         encode.export().toJson(), encode.export().descriptor().encode().format(), encode.keepsLoneSurrogates(),
                         config);
                 replaced.put(chain.sink(), sink);

@@ -36,7 +36,7 @@ public final class SinkChainFinder {
                 node = SegmentFinder.onlyInput(node);
             }
             Collections.reverse(calcs);
-            chains.add(new SinkChain(calcs, sink));
+            chains.add(new SinkChain(calcs, sink, consumers.getOrDefault(node, 0)));
         }
         return chains;
     }

@@ -35,6 +35,20 @@ public final class SqlPlans {
                 .getExecNodeGraph();
     }
 
+    /** The graph of every INSERT of {@code script} planned together (its other statements run first), as a statement set's. */
+    public ExecNodeGraph planTogether(String script) {
+        List<ModifyOperation> inserts = new ArrayList<>();
+        for (String statement : statements(script)) {
+            if (statement.regionMatches(true, 0, "INSERT", 0, 6)) {
+                inserts.add((ModifyOperation) env.getParser().parse(statement).get(0));
+            } else {
+                env.executeSql(statement);
+            }
+        }
+        PlannerBase planner = (PlannerBase) env.getPlanner();
+        return ((ExecNodeGraphInternalPlan) planner.compilePlan(inserts)).getExecNodeGraph();
+    }
+
     /** Flink's own translation of a (possibly rewritten) graph to transformations. */
     public List<org.apache.flink.api.dag.Transformation<?>> translate(ExecNodeGraph graph) {
         return ((PlannerBase) env.getPlanner()).translateToPlan(graph);
