@@ -15,9 +15,12 @@ from accelerator.windowagg.spec import Aggregate
 
 KEY = keyed_state.KEY
 KEY_GROUP = keyed_state.KEY_GROUP
-#: The rowtime of each row in epoch milliseconds (stock's `inputRow.getLong(rowtimeIndex)`).
+#: The time of each row in epoch milliseconds: its rowtime (stock's `inputRow.getLong(rowtimeIndex)`)
+#: or, over processing time, the processing time at which it arrived (`currentProcessingTime()`).
 TIME = "$time"
 WINDOW_TYPES = ("tumble", "hop", "session")
+#: The descriptor's `window.time`; an event-time window's descriptor leaves it out.
+TIME_DOMAINS = ("event", "processing")
 SUM0 = "sum0"
 #: Stock's window properties over a TimeWindow: its start, its end, its rowtime (end - 1 ms), and
 #: its proctime, which the planner adds to every group window and stock's aggregate handler
@@ -34,6 +37,10 @@ class GroupWindow:
     size_ms: int = 0
     slide_ms: int = 0
     gap_ms: int = 0
+    #: Over processing time (the descriptor's `window.time` is "processing"): each row's `$time` is
+    #: the processing time at which it reached the operator, and no row is late (stock's
+    #: `isWindowLate` holds only for event time).
+    processing_time: bool = False
 
     @property
     def pane_ms(self) -> int:
@@ -67,7 +74,13 @@ def _parse(descriptor: dict, name: str | None, refuse: Refuse) -> GroupWindowSpe
     kind = w.get("type")
     if kind not in WINDOW_TYPES:
         raise refuse(f"window type {kind!r}; this sidecar runs {list(WINDOW_TYPES)}")
-    window = GroupWindow(kind, int(w.get("size_ms", 0)), int(w.get("slide_ms", 0)), int(w.get("gap_ms", 0)))
+    time = w.get("time", "event")
+    if time not in TIME_DOMAINS:
+        raise refuse(f"window time {time!r}; this sidecar runs {list(TIME_DOMAINS)}")
+    if time == "processing" and kind == "session":
+        raise refuse("a processing-time SESSION window; this sidecar runs processing-time TUMBLE and HOP windows")
+    window = GroupWindow(kind, int(w.get("size_ms", 0)), int(w.get("slide_ms", 0)), int(w.get("gap_ms", 0)),
+                         time == "processing")
     lengths = {"tumble": (window.size_ms,), "hop": (window.size_ms, window.slide_ms), "session": (window.gap_ms,)}
     if any(length <= 0 for length in lengths[kind]):
         raise refuse(f"the {kind.upper()} window's lengths {lengths[kind]} ms are not all positive")

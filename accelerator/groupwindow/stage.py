@@ -1,18 +1,20 @@
-"""The `group_window` stage: the sidecar half of an accelerated event-time group window aggregate
-(`GROUP BY TUMBLE/HOP/SESSION(rowtime, ...)`, stock's `AggregateWindowOperator`).
+"""The `group_window` stage: the sidecar half of an accelerated group window aggregate
+(`GROUP BY TUMBLE/HOP/SESSION(rowtime, ...)` or `TUMBLE/HOP(proctime, ...)`, stock's
+`AggregateWindowOperator`).
 
 The JVM operator keeps Flink's control flow: it registers and deletes the event-time timers this
 stage names, at the same points and in the same order as stock, and emits each window's row when
 Flink's timer service fires its timer. The stage holds the accumulators. Calls, named in the
 request schema's metadata as every stateful stage's are (`accelerator.sidecar.state_calls`):
 
-- `update` (metadata `accelerator.progress`: the timer service's watermark): rows in arrival order
-  (`$key`, `$key_group`, `$time`, the aggregates' argument and FILTER columns). Answers the timer
+- `update` (metadata `accelerator.progress`: the timer service's watermark, unused over processing
+  time, where no row is late): rows in arrival order (`$key`, `$key_group`, `$time`: the rowtime, or
+  the processing time at which the row arrived; the aggregates' argument and FILTER columns). Answers the timer
   changes in order (`$key`, `$op`: 1 register, -1 delete, `$start`, `$end`, `$timer_time`: the
   window's `$end - 1`, or 0 for the cleanup timer stock adds to a window ending before the epoch)
   and, in metadata `accelerator.dropped`, the rows dropped as late.
-- `fire` (metadata `accelerator.watermark`): answers every window whose timer the watermark
-  reaches (`$key`, `$start`, `$end`, the aggregate values, the window properties; the proctime NULL) and clears
+- `fire` (metadata `accelerator.watermark`: the watermark, or over processing time the time of the
+  processing-time timer firing): answers every window whose timer that time reaches (`$key`, `$start`, `$end`, the aggregate values, the window properties; the proctime NULL) and clears
   what stock's `cleanWindowIfNeeded` clears.
 - `snapshot` / `restore`: the state as Arrow rows grouped by key group: `$key_group`, `$key`,
   `$start`, `$end`, `$namespace` (it holds accumulators), `$timer` (its timer is registered), the
@@ -45,6 +47,8 @@ NAMESPACE = "$namespace"
 TIMER = "$timer"
 #: The state payload format this sidecar writes and reads (GroupWindowStateFormat.VERSION in the jar).
 STATE_FORMAT_VERSION = 1
+#: The watermark before any row (Long.MIN_VALUE), at which no window is late.
+NO_WATERMARK = -(1 << 63)
 
 
 class GroupWindowStateError(ValueError):
@@ -74,7 +78,8 @@ class GroupWindowStage:
 
     def update(self, batch: pa.RecordBatch) -> pa.RecordBatch:
         keyed_state.check_columns(self.name, batch, self.spec.input_schema, "update")
-        progress = state_calls.long(batch, PROGRESS)
+        # Over processing time no window is late: stock drops rows only behind the watermark.
+        progress = NO_WATERMARK if self.spec.window.processing_time else state_calls.long(batch, PROGRESS)
         time = batch.column(specs.TIME)
         if time.null_count:
             raise CallError(f"stage {self.name!r}: a row's {specs.TIME} is NULL (stock Flink fails the job too)")

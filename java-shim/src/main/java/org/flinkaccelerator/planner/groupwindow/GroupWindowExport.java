@@ -1,5 +1,8 @@
 package org.flinkaccelerator.planner.groupwindow;
 
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.zone.ZoneRules;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -21,11 +24,13 @@ import org.apache.flink.table.planner.plan.utils.AggregateInfoList;
 import org.apache.flink.table.planner.plan.utils.AggregateUtil;
 import org.apache.flink.table.planner.plan.utils.WindowEmitStrategy;
 import org.apache.flink.table.planner.utils.JavaScalaConversionUtil;
+import org.apache.flink.table.planner.utils.TableConfigUtils;
 import org.apache.flink.table.runtime.groupwindow.NamedWindowProperty;
 import org.apache.flink.table.runtime.groupwindow.ProctimeAttribute;
 import org.apache.flink.table.runtime.groupwindow.RowtimeAttribute;
 import org.apache.flink.table.runtime.groupwindow.WindowEnd;
 import org.apache.flink.table.runtime.groupwindow.WindowStart;
+import org.apache.flink.table.runtime.util.TimeWindowUtil;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -46,7 +51,7 @@ import org.flinkaccelerator.stage.JsonText;
  * The outcome of exporting one stock group window aggregate ({@code StreamExecGroupWindowAggregate}):
  * its descriptor ({@code "kind": "group_window"}) when the sidecar reproduces the
  * {@code AggregateWindowOperator} stock builds for it (an event-time TUMBLE, HOP or SESSION window
- * over a TIMESTAMP rowtime, insert-only input, no early or late firing, aggregates the window
+ * over a TIMESTAMP rowtime, or a processing-time TUMBLE or HOP window in a UTC local time zone, insert-only input, no early or late firing, aggregates the window
  * aggregate's accumulators run, and {@code $SUM0}, into which the planner rewrites AVG), otherwise every reason it stays stock. The aggregates are derived
  * as the exec node derives them.
  */
@@ -61,6 +66,12 @@ public record GroupWindowExport(String name, Map<String, Object> descriptor, Lis
     static final String WINDOW = "window";
     static final String AGGREGATES = "aggregates";
     static final String EMIT = "emit";
+    /**
+     * The window tree's entry of a processing-time window ({@value #PROCESSING_TIME}); an event-time
+     * window has none, so its descriptor and state fingerprint are those of before.
+     */
+    static final String TIME_DOMAIN = "time";
+    static final String PROCESSING_TIME = "processing";
 
     public GroupWindowExport {
         fallback = List.copyOf(fallback);
@@ -83,8 +94,17 @@ public record GroupWindowExport(String name, Map<String, Object> descriptor, Lis
         Map<String, Object> windowTree = windowTree(window, reasons);
         FieldReferenceExpression time = window.timeAttribute();
         if (AggregateUtil.isProctimeAttribute(time)) {
-            reasons.add(new FallbackReason(WINDOW, "processing-time group windows are not accelerated; only event time"
-                    + " (a rowtime attribute with a WATERMARK) is"));
+            if ("session".equals(windowTree.get("type"))) {
+                reasons.add(new FallbackReason(WINDOW, "processing-time SESSION windows are not accelerated; only"
+                        + " processing-time TUMBLE and HOP windows and event-time windows are"));
+            }
+            ZoneId zone = TimeWindowUtil.getShiftTimeZone(time.getOutputDataType().getLogicalType(),
+                    TableConfigUtils.getLocalTimeZone(config));
+            if (!isUtc(zone)) {
+                reasons.add(new FallbackReason(WINDOW, "processing-time windows in table.local-time-zone '" + zone
+                        + "' start and end at that zone's local times; only a zone at UTC+0 all year is accelerated"));
+            }
+            windowTree.put(TIME_DOMAIN, PROCESSING_TIME);
         }
         int rowtimeIndex = input.getFieldNames().indexOf(time.getName());
         LogicalType timeType = rowtimeIndex < 0 ? null : input.getTypeAt(rowtimeIndex);
@@ -142,9 +162,19 @@ public record GroupWindowExport(String name, Map<String, Object> descriptor, Lis
         return new GroupWindowExport(name, descriptor(name, node, infos, windowTree), List.of());
     }
 
-    /** The input field the operator reads the rowtime from (only for an exported node). */
+    /**
+     * The input field the operator reads the rowtime from (only for an exported node); -1 for a
+     * processing-time window, whose time the operator reads from the processing-time service.
+     */
     public static int rowtimeIndex(GroupWindowNode node) {
-        return node.inputType().getFieldNames().indexOf(node.window().timeAttribute().getName());
+        FieldReferenceExpression time = node.window().timeAttribute();
+        return AggregateUtil.isProctimeAttribute(time) ? -1 : node.inputType().getFieldNames().indexOf(time.getName());
+    }
+
+    /** Whether {@code zone} is UTC+0 at every instant, so stock's shift of processing time into it changes nothing. */
+    static boolean isUtc(ZoneId zone) {
+        ZoneRules rules = zone.getRules();
+        return rules.isFixedOffset() && rules.getOffset(Instant.EPOCH).getTotalSeconds() == 0;
     }
 
     /** The window as the descriptor names it; a window the sidecar does not assign adds its reason. */

@@ -15,6 +15,7 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
@@ -24,6 +25,7 @@ import org.apache.flink.streaming.api.operators.InternalTimerService;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.operators.TimestampedCollector;
 import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.tasks.ProcessingTimeService;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
@@ -39,8 +41,8 @@ import org.flinkaccelerator.sidecar.SidecarException;
 import org.flinkaccelerator.sidecar.SidecarStage;
 
 /**
- * An event-time group window aggregate (TUMBLE, HOP or SESSION) whose accumulators live in the
- * Python sidecar's {@code group_window} stage, while Flink keeps the control flow stock's
+ * A group window aggregate (event time: TUMBLE, HOP or SESSION; processing time: TUMBLE or HOP)
+ * whose accumulators live in the Python sidecar's {@code group_window} stage, while Flink keeps the control flow stock's
  * {@code AggregateWindowOperator} has: the window timers on Flink's timer service, namespaced by
  * Flink's {@link TimeWindow} as stock's are, each at its window's end - 1.
  *
@@ -53,6 +55,15 @@ import org.flinkaccelerator.sidecar.SidecarStage;
  * advancing, emits each window's row (the key, the aggregate values, the window properties;
  * without a timestamp, as stock's) as its timer fires. A checkpoint writes the sidecar's state per
  * key group into raw keyed state ({@link GroupWindowStateFormat}).
+ *
+ * <p>Over processing time each row's time is the processing time when it arrives, read where stock's
+ * {@code processElement} reads it, and the window timers are processing-time timers. Rows still wait
+ * in a batch, but never past a processing-time timer: the operator's processing-time service runs
+ * every callback, the timer service's included, after handing the batch over
+ * ({@link FlushingProcessingTimeService}), and a batch is handed over at the latest when the first
+ * timer its rows make is due. So Flink adds and polls the timers in stock's order. When a timer fires
+ * whose window the last {@code fire} did not answer, {@code fire} at the timer's time answers every
+ * window due then; no row is late, and watermarks pass through as stock's operator passes them.
  */
 public final class AcceleratedGroupWindowOperator
         extends EventTimeSidecarOperator<GroupWindowSpec, GroupWindowCalls, TimeWindow>
@@ -64,6 +75,13 @@ public final class AcceleratedGroupWindowOperator
     static final String TIMERS = "accelerator-group-window-timers";
 
     private transient int rowtimeIndex;
+    /** Null until first asked (Flink asks for the processing-time service before the state is initialized). */
+    private transient Boolean processingTime;
+    private transient FlushingProcessingTimeService flushingTime;
+    /** Processing time by which the buffered rows must reach the sidecar: the first timer they make. */
+    private transient long flushDeadline;
+    private transient long sizeMs;
+    private transient long slideMs;
     private transient RowData.FieldGetter[] arguments;
     private transient int keyArity;
     private transient RowDataSerializer keySerializer;
@@ -79,6 +97,7 @@ public final class AcceleratedGroupWindowOperator
     private transient ArrowRowBatch firedValues;
     private transient Map<FiredWindow, Integer> firedRows;
     private transient int firedEmitted;
+    private transient long firedAt;
 
     private transient Counter numLateRecordsDropped;
 
@@ -94,6 +113,28 @@ public final class AcceleratedGroupWindowOperator
     @Override
     protected Kind kind() {
         return KIND;
+    }
+
+    private boolean processingTime() {
+        if (processingTime == null) {
+            processingTime = spec.processingTime();
+        }
+        return processingTime;
+    }
+
+    /**
+     * For a processing-time window, the operator's processing-time service that hands the buffered
+     * rows to the sidecar before every callback; Flink builds the operator's timer service on it.
+     */
+    @Override
+    public ProcessingTimeService getProcessingTimeService() {
+        if (!processingTime()) {
+            return super.getProcessingTimeService();
+        }
+        if (flushingTime == null) {
+            flushingTime = new FlushingProcessingTimeService(super.getProcessingTimeService(), this::sendBatch);
+        }
+        return flushingTime;
     }
 
     @Override
@@ -112,6 +153,10 @@ public final class AcceleratedGroupWindowOperator
             arguments[i] = FieldGetters.nullChecked(spec.inputType().getTypeAt(indexes[i]), indexes[i]);
         }
         keyArity = spec.keyArity();
+        flushDeadline = Long.MAX_VALUE;
+        JsonNode window = spec.descriptor().path("window");
+        sizeMs = window.path("size_ms").asLong();
+        slideMs = "hop".equals(window.path("type").asText()) ? window.path("slide_ms").asLong() : sizeMs;
     }
 
     @Override
@@ -138,12 +183,17 @@ public final class AcceleratedGroupWindowOperator
                     + " window aggregate takes an insert-only input; run the job with"
                     + " accelerator.group-window-aggregate.enabled: false");
         }
-        if (row.isNullAt(rowtimeIndex)) {
-            throw new NullPointerException("RowTime field should not be null, please convert it to a non-null long"
-                    + " value.");
+        long time;
+        if (processingTime()) {
+            time = arrivalTime();
+        } else {
+            if (row.isNullAt(rowtimeIndex)) {
+                throw new NullPointerException("RowTime field should not be null, please convert it to a non-null"
+                        + " long value.");
+            }
+            // As stock's inputRow.getLong(rowtimeIndex): the TIMESTAMP(3) rowtime's epoch millis.
+            time = row.getTimestamp(rowtimeIndex, 3).getMillisecond();
         }
-        // As stock's inputRow.getLong(rowtimeIndex): the TIMESTAMP(3) rowtime's epoch millis.
-        long time = row.getTimestamp(rowtimeIndex, 3).getMillisecond();
         BinaryRowData key = (BinaryRowData) getCurrentKey();
         byte[] keyBytes = keyBytes(key);
         batchRow.setField(0, keyBytes);
@@ -160,8 +210,30 @@ public final class AcceleratedGroupWindowOperator
         }
     }
 
+    /**
+     * The processing time of a row arriving now, as stock's {@code processElement} reads it; makes
+     * sure the batch is handed over by the time the first timer of the row's windows is due.
+     */
+    private long arrivalTime() {
+        long now = timerService.currentProcessingTime();
+        if (now < 0) {
+            throw new SidecarException(name + ": the processing time is " + now + " ms, before 1970; the accelerated"
+                    + " processing-time group window aggregate takes times from 1970 on (set the clock, or run the"
+                    + " job with accelerator.group-window-aggregate.enabled: false)");
+        }
+        // The first window holding `now` (TUMBLE: its window; HOP: its earliest) ends first; its timer is at end - 1.
+        long firstStart = now - sizeMs - Math.floorMod(now - sizeMs, slideMs) + slideMs;
+        long due = firstStart + sizeMs - 1;
+        if (due < flushDeadline) {
+            flushDeadline = due;
+            getProcessingTimeService().registerTimer(due, time -> {}); // the service hands the batch over first
+        }
+        return now;
+    }
+
     /** Hands the rows since the last batch to the sidecar ({@code update}) and makes the timer changes it answers. */
     private void sendBatch() throws Exception {
+        flushDeadline = Long.MAX_VALUE;
         // Nothing was started when opening failed (a refused restore): nothing is buffered.
         int rows = batchWriter == null ? 0 : batchWriter.rowCount();
         if (rows == 0) {
@@ -209,9 +281,17 @@ public final class AcceleratedGroupWindowOperator
                         + "; a window's timers are at its end - 1 and at max(0, end - 1)");
             }
             if (ops.get(i) == GroupWindowCalls.REGISTER) {
-                timerService.registerEventTimeTimer(window, time);
+                if (processingTime()) {
+                    timerService.registerProcessingTimeTimer(window, time);
+                } else {
+                    timerService.registerEventTimeTimer(window, time);
+                }
             } else if (ops.get(i) == GroupWindowCalls.DELETE) {
-                timerService.deleteEventTimeTimer(window, time);
+                if (processingTime()) {
+                    timerService.deleteProcessingTimeTimer(window, time);
+                } else {
+                    timerService.deleteEventTimeTimer(window, time);
+                }
             } else {
                 throw new SidecarException(name + ": the sidecar answered timer change " + ops.get(i) + " for window "
                         + window + "; only " + GroupWindowCalls.REGISTER + " (register) and " + GroupWindowCalls.DELETE
@@ -232,6 +312,11 @@ public final class AcceleratedGroupWindowOperator
 
     @Override
     public void processWatermark(Watermark mark) throws Exception {
+        if (processingTime()) {
+            // Stock's processing-time operator only forwards it; nothing fires at a watermark.
+            advanceTimers(mark);
+            return;
+        }
         sendBatch();
         if (mark.getTimestamp() > timerService.currentWatermark() && calls.stateEntries() > 0) {
             fire(mark.getTimestamp());
@@ -242,6 +327,7 @@ public final class AcceleratedGroupWindowOperator
 
     private void fire(long watermark) {
         fired = calls.fire(watermark);
+        firedAt = watermark;
         firedRows = new HashMap<>();
         firedEmitted = 0;
         VarBinaryVector keys = (VarBinaryVector) column(fired, GroupWindowCalls.KEY);
@@ -265,9 +351,9 @@ public final class AcceleratedGroupWindowOperator
         int rows = fired.getRowCount();
         releaseAnswers();
         if (firedEmitted != rows) {
-            throw new SidecarException(name + ": the sidecar fired " + rows + " windows at watermark "
-                    + timerService.currentWatermark() + ", but only " + firedEmitted + " timers fired; its windows"
-                    + " and Flink's timers disagree");
+            throw new SidecarException(name + ": the sidecar fired " + rows + " windows at "
+                    + (processingTime() ? "processing time " + firedAt : "watermark " + timerService.currentWatermark())
+                    + ", but only " + firedEmitted + " timers fired; its windows and Flink's timers disagree");
         }
     }
 
@@ -291,6 +377,36 @@ public final class AcceleratedGroupWindowOperator
         byte[] bytes = keyBytes(key, keySerializer);
         Integer row = firedRows == null ? null
                 : firedRows.remove(new FiredWindow(ByteBuffer.wrap(bytes), window.getStart(), window.getEnd()));
+        emit(timer, key, bytes, row);
+    }
+
+    /**
+     * A processing-time window's timer (always at its end - 1: times from 1970 on leave no cleanup
+     * timer at 0). Flink fires them in time order, so the first timer of a time whose window the
+     * last {@code fire} did not answer asks {@code fire} for every window due at that time, after
+     * checking that every window of the last answer was emitted.
+     */
+    @Override
+    public void onProcessingTime(InternalTimer<RowData, TimeWindow> timer) throws Exception {
+        TimeWindow window = timer.getNamespace();
+        RowData key = timer.getKey();
+        byte[] bytes = keyBytes(key, keySerializer);
+        FiredWindow fired = new FiredWindow(ByteBuffer.wrap(bytes), window.getStart(), window.getEnd());
+        Integer row = firedRows == null ? null : firedRows.remove(fired);
+        if (row == null) {
+            releaseFired();
+            fire(timer.getTimestamp());
+            row = firedRows.remove(fired);
+        }
+        emit(timer, key, bytes, row);
+        if (firedRows.isEmpty()) {
+            releaseFired();
+        }
+    }
+
+    /** Emits the fired window's row {@code row} of the last {@code fire} answer (null: the sidecar has none). */
+    private void emit(InternalTimer<RowData, TimeWindow> timer, RowData key, byte[] bytes, Integer row) {
+        TimeWindow window = timer.getNamespace();
         if (row == null) {
             throw new SidecarException(name + ": window state missing for a timer: window " + window + " of key "
                     + key + " (" + HexFormat.of().formatHex(bytes) + ") fired at " + timer.getTimestamp()

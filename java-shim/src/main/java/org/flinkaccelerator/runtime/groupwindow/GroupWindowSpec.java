@@ -17,7 +17,7 @@ import org.flinkaccelerator.runtime.state.StateStageDescriptor;
  *
  * @param descriptorJson the group_window stage descriptor
  * @param inputType the operator's input rows (the exec node's input)
- * @param rowtimeIndex the input field of the window's event-time attribute
+ * @param rowtimeIndex the input field of the window's event-time attribute; -1 for a processing-time window
  * @param pythonExecutable {@code accelerator.python.executable}
  * @param batchSize rows per {@code update} call at most ({@code accelerator.batch.size})
  * @param batchBytes input bytes that make a batch full ({@code accelerator.batch.max-bytes})
@@ -28,8 +28,13 @@ public record GroupWindowSpec(String descriptorJson, RowType inputType, int rowt
         int batchSize, long batchBytes, Duration sidecarTimeout, long arrowLimit) implements SidecarStateSpec {
     private static final long serialVersionUID = 1L;
     static final String KIND = "group_window";
-    /** The transport columns before the arguments: the key's bytes, its key group and the rowtime in epoch millis. */
+    /**
+     * The transport columns before the arguments: the key's bytes, its key group and the row's time in
+     * epoch millis (its rowtime, or the processing time at which it arrived).
+     */
     static final int TRANSPORT_COLUMNS = 3;
+    /** The descriptor's {@code window.time} of a processing-time window (an event-time one has none). */
+    static final String PROCESSING_TIME = "processing";
 
     /** With the defaults of the accelerator's options for the batch and memory limits. */
     public GroupWindowSpec(String descriptorJson, RowType inputType, int rowtimeIndex, String pythonExecutable) {
@@ -43,9 +48,23 @@ public record GroupWindowSpec(String descriptorJson, RowType inputType, int rowt
         JsonNode descriptor = ChangelogSpec.checkSettings(descriptorJson, KIND, pythonExecutable, batchSize, batchBytes,
                 AcceleratorOptions.BATCH_MAX_DELAY.defaultValue(), sidecarTimeout, arrowLimit);
         StateStageDescriptor.checkStateAndInput(descriptor, TRANSPORT_COLUMNS, inputType);
-        if (rowtimeIndex < 0 || rowtimeIndex >= inputType.getFieldCount()) {
-            throw new IllegalArgumentException("rowtime field " + rowtimeIndex + " is not a field of " + inputType);
+        boolean processingTime = processingTime(descriptor);
+        if (processingTime ? rowtimeIndex != -1 : rowtimeIndex < 0 || rowtimeIndex >= inputType.getFieldCount()) {
+            throw new IllegalArgumentException("rowtime field " + rowtimeIndex + " is not "
+                    + (processingTime ? "-1 for a processing-time window" : "a field of " + inputType));
         }
+    }
+
+    private static boolean processingTime(JsonNode descriptor) {
+        return PROCESSING_TIME.equals(descriptor.path("window").path("time").asText());
+    }
+
+    /**
+     * Whether the window is over processing time: each row's time is the processing time when it
+     * arrives, not a rowtime field, and the windows fire at processing-time timers.
+     */
+    public boolean processingTime() {
+        return processingTime(descriptor());
     }
 
     JsonNode descriptor() {

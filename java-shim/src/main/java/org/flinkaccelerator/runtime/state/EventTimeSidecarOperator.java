@@ -96,7 +96,7 @@ public abstract class EventTimeSidecarOperator<S extends SidecarStateSpec, C ext
     }
 
     @Override
-    public void onProcessingTime(InternalTimer<RowData, N> timer) {
+    public void onProcessingTime(InternalTimer<RowData, N> timer) throws Exception {
         throw new IllegalStateException(name + " registers no processing-time timers");
     }
 

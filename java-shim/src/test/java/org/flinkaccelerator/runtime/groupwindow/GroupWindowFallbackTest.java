@@ -42,8 +42,29 @@ class GroupWindowFallbackTest {
     }
 
     @Test
-    void processingTimeWindowsStayStock() throws Exception {
+    void processingTimeTumbleAndHopAreAccelerated() throws Exception {
+        for (String window : new String[] {ProcessingTimeGroupWindowTest.TUMBLE, ProcessingTimeGroupWindowTest.HOP}) {
+            assertEquals(List.of(), GroupWindowHarnesses.stockReasons(ProcessingTimeGroupWindowTest.query(window),
+                    "table.local-time-zone", "UTC"), window);
+        }
+    }
+
+    @Test
+    void processingTimeSessionsStayStock() throws Exception {
         assertStock(GroupWindowHarnesses.stockReasons("SELECT k1, COUNT(*) FROM bids GROUP BY k1,"
-                + " TUMBLE(pt, INTERVAL '1' SECOND)"), "processing-time group windows are not accelerated");
+                + " SESSION(pt, INTERVAL '1' SECOND)", "table.local-time-zone", "UTC"),
+                "processing-time SESSION windows are not accelerated");
+    }
+
+    @Test
+    void processingTimeWindowsOutsideUtcStayStock() throws Exception {
+        assertStock(GroupWindowHarnesses.stockReasons("SELECT k1, COUNT(*) FROM bids GROUP BY k1,"
+                + " TUMBLE(pt, INTERVAL '1' SECOND)", "table.local-time-zone", "Asia/Shanghai"),
+                "processing-time windows in table.local-time-zone 'Asia/Shanghai'");
+        assertStock(GroupWindowHarnesses.stockReasons("SELECT k1, COUNT(*) FROM bids GROUP BY k1,"
+                + " TUMBLE(pt, INTERVAL '1' SECOND)", "table.local-time-zone", "Europe/London"),
+                "only a zone at UTC+0 all year");
+        assertEquals(List.of(), GroupWindowHarnesses.stockReasons("SELECT k1, COUNT(*) FROM bids GROUP BY k1,"
+                + " TUMBLE(pt, INTERVAL '1' SECOND)", "table.local-time-zone", "Etc/UTC"));
     }
 }
