@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.TinyIntVector;
@@ -78,8 +79,11 @@ public final class AcceleratedGroupWindowOperator
     /** Null until first asked (Flink asks for the processing-time service before the state is initialized). */
     private transient Boolean processingTime;
     private transient FlushingProcessingTimeService flushingTime;
-    /** Processing time by which the buffered rows must reach the sidecar: the first timer they make. */
-    private transient long flushDeadline;
+    /**
+     * The times of the flush callbacks scheduled and not yet run: every buffered row has one at or
+     * before the first timer it makes.
+     */
+    private transient TreeSet<Long> flushesDue;
     private transient long sizeMs;
     private transient long slideMs;
     private transient RowData.FieldGetter[] arguments;
@@ -153,7 +157,7 @@ public final class AcceleratedGroupWindowOperator
             arguments[i] = FieldGetters.nullChecked(spec.inputType().getTypeAt(indexes[i]), indexes[i]);
         }
         keyArity = spec.keyArity();
-        flushDeadline = Long.MAX_VALUE;
+        flushesDue = new TreeSet<>();
         JsonNode window = spec.descriptor().path("window");
         sizeMs = window.path("size_ms").asLong();
         slideMs = "hop".equals(window.path("type").asText()) ? window.path("slide_ms").asLong() : sizeMs;
@@ -224,16 +228,17 @@ public final class AcceleratedGroupWindowOperator
         // The first window holding `now` (TUMBLE: its window; HOP: its earliest) ends first; its timer is at end - 1.
         long firstStart = now - sizeMs - Math.floorMod(now - sizeMs, slideMs) + slideMs;
         long due = firstStart + sizeMs - 1;
-        if (due < flushDeadline) {
-            flushDeadline = due;
-            getProcessingTimeService().registerTimer(due, time -> {}); // the service hands the batch over first
+        Long earlier = flushesDue.floor(due);
+        if (earlier == null) {
+            flushesDue.add(due);
+            // The service hands the batch over before running the callback.
+            getProcessingTimeService().registerTimer(due, time -> flushesDue.remove(due));
         }
         return now;
     }
 
     /** Hands the rows since the last batch to the sidecar ({@code update}) and makes the timer changes it answers. */
     private void sendBatch() throws Exception {
-        flushDeadline = Long.MAX_VALUE;
         // Nothing was started when opening failed (a refused restore): nothing is buffered.
         int rows = batchWriter == null ? 0 : batchWriter.rowCount();
         if (rows == 0) {
