@@ -254,16 +254,17 @@ public final class AcceleratorOptions {
                     .defaultValue(false)
                     .withDescription(
                             "When true, the keyed shuffle between a rows stage (a Kafka source and its Calcs in"
-                                    + " the sidecar) and an accelerated group aggregate carries Arrow batches instead"
-                                    + " of one row per record: the rows stage's sidecar computes each row's key group"
-                                    + " as Flink's keyed shuffle does and splits its batch by target subtask, and the"
-                                    + " aggregate hands each part to its own sidecar. State and savepoints are those"
-                                    + " of the per-row path, and watermarks keep their place among the rows. Keys"
-                                    + " of other types than BOOLEAN, TINYINT to BIGINT, DATE, CHAR, VARCHAR and"
-                                    + " TIMESTAMP(0-3), a shared source and a global aggregate keep the per-row"
-                                    + " shuffle ('accelerator explain' says why); with unaligned checkpoints on, this"
-                                    + " edge's barriers stay aligned. Has no effect unless"
-                                    + " 'accelerator.group-aggregate.enabled' is true.");
+                                    + " the sidecar) and an accelerated group aggregate, deduplication or Top-N carries"
+                                    + " Arrow batches instead of one row per record: the rows stage's sidecar computes"
+                                    + " each row's key group as Flink's keyed shuffle does and splits its batch by"
+                                    + " target subtask, and the operator hands each part to its own sidecar. State and"
+                                    + " savepoints are those of the per-row path, and watermarks keep their place among"
+                                    + " the rows. Keys of other types than BOOLEAN, TINYINT to BIGINT, DATE, CHAR,"
+                                    + " VARCHAR and TIMESTAMP(0-3), a shared source, a global aggregate and a Top-N"
+                                    + " without partition keys keep the per-row shuffle ('accelerator explain' says"
+                                    + " why); with unaligned checkpoints on, this edge's barriers stay aligned. Has no"
+                                    + " effect unless 'accelerator.group-aggregate.enabled',"
+                                    + " 'accelerator.deduplicate.enabled' or 'accelerator.top-n.enabled' is true.");
 
     public static final ConfigOption<Boolean> WINDOW_JOIN =
             key("accelerator.window-join.enabled")

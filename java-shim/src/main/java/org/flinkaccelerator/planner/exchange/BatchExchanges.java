@@ -15,44 +15,51 @@ import org.apache.flink.table.planner.plan.nodes.exec.InputProperty;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecExchange;
 import org.apache.flink.table.types.logical.RowType;
 import org.flinkaccelerator.planner.ExecNodes;
+import org.flinkaccelerator.planner.dedup.AcceleratedDedupExecNode;
 import org.flinkaccelerator.planner.groupagg.AcceleratedGroupAggExecNode;
+import org.flinkaccelerator.planner.rank.AcceleratedRankExecNode;
 import org.flinkaccelerator.planner.replace.AcceleratedExecNode;
+import org.flinkaccelerator.planner.replace.SidecarStateExecNode;
 import org.flinkaccelerator.runtime.AcceleratedSegmentSpec;
+import org.flinkaccelerator.runtime.dedup.DedupSpec;
 import org.flinkaccelerator.runtime.exchange.ExchangeTarget;
 import org.flinkaccelerator.runtime.groupagg.GroupAggSpec;
+import org.flinkaccelerator.runtime.rank.RankSpec;
 import org.flinkaccelerator.runtime.state.ChangelogSpec;
 
 /**
- * Finds where a rows stage feeds an accelerated group aggregate through stock's hash exchange on
- * the aggregate's keys, and puts a batch exchange there: the rows stage's descriptor gets an
- * {@code exchange} section (the key fields and the aggregate's batch fields), the aggregate's
- * {@code "exchange": "batched"}, and a {@link BatchExchangeExecNode} replaces stock's exchange.
- * Every aggregate it passes over gets the reason it keeps the per-row exchange.
+ * Finds where a rows stage feeds an accelerated keyed operator that reads its input as {@code
+ * update} rows (a group aggregate, a deduplication, a Top-N) through stock's hash exchange on the
+ * operator's keys, and puts a batch exchange there: the rows stage's descriptor gets an {@code
+ * exchange} section (the key fields and the operator's batch fields), the operator's {@code
+ * "exchange": "batched"}, and a {@link BatchExchangeExecNode} replaces stock's exchange. Every such
+ * operator it passes over gets the reason it keeps the per-row exchange.
  */
 public final class BatchExchanges {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** What became of one accelerated group aggregate: its operator, and a reason when it kept the per-row exchange. */
+    /** What became of one accelerated keyed operator: its name, and a reason when it kept the per-row exchange. */
     public record Outcome(String operator, String rowsStage, String perRowReason) {}
 
     private BatchExchanges() {}
 
-    /** Rewires {@code graph} in place; one outcome per accelerated group aggregate. */
+    /** Rewires {@code graph} in place; one outcome per accelerated group aggregate, deduplication and Top-N. */
     public static List<Outcome> apply(ExecNodeGraph graph, ReadableConfig config) {
         List<Outcome> outcomes = new ArrayList<>();
         List<ExecNode<?>> nodes = ExecNodes.reachable(graph);
         for (ExecNode<?> node : nodes) {
-            if (node instanceof AcceleratedGroupAggExecNode aggregate) {
-                outcomes.add(consider(nodes, aggregate, config));
+            if (node instanceof AcceleratedGroupAggExecNode || node instanceof AcceleratedDedupExecNode
+                    || node instanceof AcceleratedRankExecNode) {
+                outcomes.add(consider(nodes, (SidecarStateExecNode<? extends ChangelogSpec>) node, config));
             }
         }
         return outcomes;
     }
 
-    private static Outcome consider(List<ExecNode<?>> nodes, AcceleratedGroupAggExecNode aggregate,
+    private static Outcome consider(List<ExecNode<?>> nodes, SidecarStateExecNode<? extends ChangelogSpec> consumer,
             ReadableConfig config) {
-        String operator = aggregate.spec().operatorName();
-        ExecNode<?> before = aggregate.getInputEdges().get(0).getSource();
+        String operator = consumer.spec().operatorName();
+        ExecNode<?> before = consumer.getInputEdges().get(0).getSource();
         if (!(before instanceof StreamExecExchange exchange)) {
             return new Outcome(operator, null, "its input is no exchange of its own");
         }
@@ -61,35 +68,30 @@ public final class BatchExchanges {
             return new Outcome(operator, null, "no rows stage feeds its exchange");
         }
         String rowsStage = rows.spec().operatorName();
-        int[] keys = aggregate.keys().get(0);
-        String why = refusal(nodes, aggregate, exchange, rows, keys);
+        int[] keys = consumer.keys().get(0);
+        String why = refusal(nodes, consumer, exchange, rows, keys);
         if (why != null) {
             return new Outcome(operator, rowsStage, why);
         }
         RowType rowType = (RowType) rows.getOutputType();
         AcceleratedExecNode batchedRows = new AcceleratedExecNode(config,
                 withDescriptor(rows.spec(), withExchange(rows.spec().descriptorJson(), rowType, keys,
-                        aggregate.spec().descriptorJson())));
+                        consumer.spec().descriptorJson())));
         batchedRows.setInputEdges(List.of(ExecEdge.builder().source(rows.getInputEdges().get(0).getSource())
                 .target(batchedRows).shuffle(rows.getInputEdges().get(0).getShuffle())
                 .exchangeMode(rows.getInputEdges().get(0).getExchangeMode()).build()));
         BatchExchangeExecNode batchExchange = new BatchExchangeExecNode(config, rowType,
                 "BatchExchange(" + rowsStage + " -> " + operator + ")");
         batchExchange.setInputEdges(List.of(ExecEdge.builder().source(batchedRows).target(batchExchange).build()));
-        GroupAggSpec spec = aggregate.spec();
-        GroupAggSpec batchedSpec = new GroupAggSpec(batched(spec.descriptorJson()), spec.inputType(),
-                spec.pythonExecutable(), spec.batchSize(), spec.batchBytes(), spec.maxDelay(), spec.sidecarTimeout(),
-                spec.arrowLimit());
-        AcceleratedGroupAggExecNode batchedAggregate = new AcceleratedGroupAggExecNode(config, batchedSpec, keys,
-                (RowType) aggregate.getOutputType());
-        batchedAggregate.setInputEdges(List.of(ExecEdge.builder().source(batchExchange).target(batchedAggregate)
+        ExecNode<?> batchedConsumer = readingBatches(consumer, keys, config);
+        batchedConsumer.setInputEdges(List.of(ExecEdge.builder().source(batchExchange).target(batchedConsumer)
                 .build()));
         for (ExecNode<?> node : nodes) {
             List<ExecEdge> edges = node.getInputEdges();
             for (int i = 0; i < edges.size(); i++) {
                 ExecEdge old = edges.get(i);
-                if (old.getSource() == aggregate) {
-                    node.replaceInputEdge(i, ExecEdge.builder().source(batchedAggregate).target(node)
+                if (old.getSource() == consumer) {
+                    node.replaceInputEdge(i, ExecEdge.builder().source(batchedConsumer).target(node)
                             .shuffle(old.getShuffle()).exchangeMode(old.getExchangeMode()).build());
                 }
             }
@@ -97,11 +99,35 @@ public final class BatchExchanges {
         return new Outcome(operator, rowsStage, null);
     }
 
-    /** Why the aggregate keeps the per-row exchange, or null. */
-    private static String refusal(List<ExecNode<?>> nodes, AcceleratedGroupAggExecNode aggregate,
+    /** A copy of {@code operator} (a group aggregate, deduplication or Top-N) reading batch records. */
+    private static ExecNode<?> readingBatches(SidecarStateExecNode<? extends ChangelogSpec> operator, int[] keys,
+            ReadableConfig config) {
+        RowType outputType = (RowType) operator.getOutputType();
+        ChangelogSpec spec = operator.spec();
+        String descriptor = batched(spec.descriptorJson());
+        if (spec instanceof GroupAggSpec s) {
+            return new AcceleratedGroupAggExecNode(config, new GroupAggSpec(descriptor, s.inputType(),
+                    s.pythonExecutable(), s.batchSize(), s.batchBytes(), s.maxDelay(), s.sidecarTimeout(),
+                    s.arrowLimit()), keys, outputType);
+        }
+        if (spec instanceof DedupSpec s) {
+            return new AcceleratedDedupExecNode(config, new DedupSpec(descriptor, s.inputType(), s.pythonExecutable(),
+                    s.batchSize(), s.batchBytes(), s.maxDelay(), s.sidecarTimeout(), s.arrowLimit()), keys,
+                    outputType);
+        }
+        if (spec instanceof RankSpec s) {
+            return new AcceleratedRankExecNode(config, new RankSpec(descriptor, s.inputType(), s.pythonExecutable(),
+                    s.batchSize(), s.batchBytes(), s.maxDelay(), s.sidecarTimeout(), s.arrowLimit()), keys,
+                    outputType);
+        }
+        throw new IllegalArgumentException(operator.getDescription() + " reads no batch records");
+    }
+
+    /** Why the operator keeps the per-row exchange, or null. */
+    private static String refusal(List<ExecNode<?>> nodes, SidecarStateExecNode<? extends ChangelogSpec> consumer,
             StreamExecExchange exchange, AcceleratedExecNode rows, int[] keys) {
         if (keys.length == 0) {
-            return "a global aggregate (no GROUP BY keys) reads one subtask's rows; nothing to split";
+            return "without keys (a global aggregate or Top-N) one subtask reads every row; nothing to split";
         }
         InputProperty.RequiredDistribution distribution = exchange.getInputProperties().get(0).getRequiredDistribution();
         if (!(distribution instanceof InputProperty.HashDistribution hash)
@@ -114,7 +140,7 @@ public final class BatchExchanges {
         if (consumers(nodes, rows) != 1 || consumers(nodes, exchange) != 1) {
             return "its rows stage or exchange has other consumers";
         }
-        if (aggregate.spec().updatingInput()) {
+        if (consumer.spec().updatingInput()) {
             return "its input is updating";
         }
         RowType rowType = (RowType) rows.getOutputType();
@@ -139,8 +165,8 @@ public final class BatchExchanges {
         return count;
     }
 
-    /** The rows stage's descriptor with its exchange section: the key fields and the aggregate's batch fields. */
-    static String withExchange(String rowsDescriptor, RowType rowType, int[] keys, String aggregateDescriptor) {
+    /** The rows stage's descriptor with its exchange section: the key fields and the consumer's batch fields. */
+    static String withExchange(String rowsDescriptor, RowType rowType, int[] keys, String consumerDescriptor) {
         ObjectNode descriptor = (ObjectNode) parse(rowsDescriptor);
         JsonNode rowsFields = descriptor.path("output").path("fields");
         ObjectNode exchange = descriptor.putObject(ExchangeTarget.SECTION);
@@ -153,13 +179,13 @@ public final class BatchExchanges {
             }
             keyFields.add(field.deepCopy());
         }
-        exchange.set("fields", parse(aggregateDescriptor).path("input").path("fields").deepCopy());
+        exchange.set("fields", parse(consumerDescriptor).path("input").path("fields").deepCopy());
         return descriptor.toString();
     }
 
-    /** The aggregate's descriptor reading batch records. */
-    static String batched(String aggregateDescriptor) {
-        ObjectNode descriptor = (ObjectNode) parse(aggregateDescriptor);
+    /** The consumer's descriptor reading batch records. */
+    static String batched(String consumerDescriptor) {
+        ObjectNode descriptor = (ObjectNode) parse(consumerDescriptor);
         descriptor.put(ChangelogSpec.EXCHANGE, ChangelogSpec.BATCHED);
         return descriptor.toString();
     }

@@ -10,10 +10,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * With {@code accelerator.exchange.batched.enabled} (and the group aggregates'), puts a batch
- * exchange between each rows stage and the accelerated group aggregate it feeds
- * ({@link BatchExchanges}); runs after the rows stages exist. The report lists each aggregate's
- * exchange, or why it keeps the per-row one.
+ * With {@code accelerator.exchange.batched.enabled}, puts a batch exchange between each rows stage
+ * and the accelerated group aggregate, deduplication or Top-N it feeds ({@link BatchExchanges});
+ * runs after the rows stages exist. The report lists each such operator's exchange, or why it
+ * keeps the per-row one.
  */
 public final class AccelerateBatchExchanges implements RewriteRule {
     private static final Logger LOG = LoggerFactory.getLogger(AccelerateBatchExchanges.class);
@@ -25,7 +25,7 @@ public final class AccelerateBatchExchanges implements RewriteRule {
 
     @Override
     public ExecNodeGraph apply(ExecNodeGraph graph, ReadableConfig config, AccelerationReport report) {
-        if (!config.get(AcceleratorOptions.EXCHANGE_BATCHED) || !config.get(AcceleratorOptions.GROUP_AGGREGATE)) {
+        if (!config.get(AcceleratorOptions.EXCHANGE_BATCHED)) {
             return graph;
         }
         List<BatchExchanges.Outcome> outcomes;

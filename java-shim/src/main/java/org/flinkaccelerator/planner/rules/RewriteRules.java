@@ -9,7 +9,8 @@ import java.util.List;
  * their options; none depends on Kafka), then whole Kafka segments, then
  * the Kafka sources left over, partly (rows stages feeding stock operators), then the Kafka sinks left over,
  * partly (encode stages fed by stock operators). Between the last two, batch exchanges between rows stages
- * and the accelerated group aggregates they feed (with accelerator.exchange.batched.enabled).
+ * and the accelerated group aggregates, deduplications and Top-N they feed (with
+ * accelerator.exchange.batched.enabled).
  */
 public final class RewriteRules {
     private RewriteRules() {}

@@ -3,31 +3,15 @@ package org.flinkaccelerator.runtime.groupagg;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.nio.channels.Channels;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
-import org.apache.flink.streaming.api.watermark.Watermark;
-import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
-import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.data.binary.BinaryRowData;
-import org.apache.flink.table.data.binary.BinarySegmentUtils;
-import org.apache.flink.table.types.logical.BigIntType;
-import org.apache.flink.table.types.logical.LogicalType;
-import org.apache.flink.table.types.logical.RowType;
-import org.flinkaccelerator.runtime.arrow.RowDataArrowWriter;
-import org.flinkaccelerator.runtime.exchange.BatchParts;
-import org.flinkaccelerator.runtime.exchange.BatchRecords;
+import org.flinkaccelerator.runtime.exchange.ExchangeRecords;
 import org.flinkaccelerator.runtime.state.StockKeyedOperator;
 import org.junit.jupiter.api.Test;
 
@@ -56,68 +40,9 @@ class AcceleratedGroupAggBatchedInputTest {
     /** The records a batch exchange delivers to subtask {@code subtask} of {@code parallelism} for {@code events}. */
     private static List<Object> records(GroupAggHarnesses.Planned planned, List<GroupAggHarnesses.Event> events,
             int parallelism, int subtask, int rowsPerRecord) throws Exception {
-        GroupAggSpec spec = planned.spec();
-        List<RowType.RowField> fields = new ArrayList<>(spec.batchType().getFields());
-        fields.add(new RowType.RowField(BatchParts.TIMESTAMP, new BigIntType(true)));
-        RowType recordType = new RowType(fields);
-        int[] columns = spec.columnIndexes();
-        List<Object> out = new ArrayList<>();
-        List<GenericRowData> pending = new ArrayList<>();
-        for (GroupAggHarnesses.Event event : events) {
-            if (event.row() == null) {
-                flush(recordType, pending, out);
-                out.add(new Watermark(event.watermark()));
-                continue;
-            }
-            BinaryRowData key = (BinaryRowData) planned.stock().keySelector().getKey(event.row());
-            int group = KeyGroupRangeAssignment.assignToKeyGroup(key, MAX_PARALLELISM);
-            if (KeyGroupRangeAssignment.computeOperatorIndexForKeyGroup(MAX_PARALLELISM, parallelism, group) != subtask) {
-                continue;
-            }
-            GenericRowData row = new GenericRowData(recordType.getFieldCount());
-            row.setField(0, BinarySegmentUtils.copyToBytes(key.getSegments(), key.getOffset(), key.getSizeInBytes()));
-            row.setField(1, group);
-            for (int i = 0; i < columns.length; i++) {
-                LogicalType type = spec.inputType().getTypeAt(columns[i]);
-                row.setField(2 + i, RowData.createFieldGetter(type, columns[i]).getFieldOrNull(event.row()));
-            }
-            row.setField(recordType.getFieldCount() - 1, event.timestamp());
-            pending.add(row);
-            if (pending.size() == rowsPerRecord) {
-                flush(recordType, pending, out);
-            }
-        }
-        flush(recordType, pending, out);
-        return out;
-    }
-
-    private static void flush(RowType recordType, List<GenericRowData> rows, List<Object> out) throws Exception {
-        if (rows.isEmpty()) {
-            return;
-        }
-        try (BufferAllocator allocator = new RootAllocator();
-                VectorSchemaRoot root = RowDataArrowWriter.createRoot(recordType, allocator)) {
-            RowDataArrowWriter writer = new RowDataArrowWriter(recordType, root);
-            rows.forEach(writer::write);
-            writer.finish();
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            try (ArrowStreamWriter ipc = new ArrowStreamWriter(root, null, Channels.newChannel(bytes))) {
-                ipc.start();
-                ipc.writeBatch();
-                ipc.end();
-            }
-            out.add(BatchRecords.of(0, bytes.toByteArray()));
-        }
-        rows.clear();
-    }
-
-    private static void feedRecord(KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness,
-            Object record) throws Exception {
-        if (record instanceof Watermark mark) {
-            harness.processWatermark(mark);
-        } else {
-            harness.processElement(new StreamRecord<>((RowData) record));
-        }
+        return ExchangeRecords.records(planned.spec(), planned.stock().keySelector(), MAX_PARALLELISM,
+                events.stream().map(e -> new ExchangeRecords.Input(e.row(), e.timestamp(), e.watermark())).toList(),
+                parallelism, subtask, rowsPerRecord);
     }
 
     @Test
@@ -129,7 +54,7 @@ class AcceleratedGroupAggBatchedInputTest {
         assertTrue(stock.stream().anyMatch(l -> l.startsWith("-U")), "updates: " + stock);
         for (int rowsPerRecord : new int[] {1, 13, 10_000}) {
             List<String> batched = planned.stock().outputOf(batched(planned.spec()),
-                    records(planned, events, 1, 0, rowsPerRecord), AcceleratedGroupAggBatchedInputTest::feedRecord,
+                    records(planned, events, 1, 0, rowsPerRecord), ExchangeRecords::feed,
                     List.of());
             assertEquals(stock, batched, rowsPerRecord + " rows per record");
         }
@@ -167,7 +92,7 @@ class AcceleratedGroupAggBatchedInputTest {
                         MAX_PARALLELISM, 1, 2, subtask));
                 harness.open();
                 for (Object record : records(planned, second, 2, subtask, 17)) {
-                    feedRecord(harness, record);
+                    ExchangeRecords.feed(harness, record);
                 }
                 harness.prepareSnapshotPreBarrier(2);
                 states[subtask] = harness.snapshot(2, 2);
