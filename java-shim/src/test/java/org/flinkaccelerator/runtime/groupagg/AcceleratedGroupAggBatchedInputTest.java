@@ -3,15 +3,9 @@ package org.flinkaccelerator.runtime.groupagg;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
-import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
-import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
-import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
-import org.apache.flink.table.data.RowData;
 import org.flinkaccelerator.runtime.exchange.ExchangeRecords;
+import org.flinkaccelerator.runtime.exchange.PathSwitchRun;
 import org.flinkaccelerator.runtime.state.StockKeyedOperator;
 import org.junit.jupiter.api.Test;
 
@@ -62,83 +56,16 @@ class AcceleratedGroupAggBatchedInputTest {
 
     /**
      * Per-row at parallelism 1, checkpoint, batched at 2, checkpoint, per-row at 3: the output rows
-     * (without watermarks, which every subtask forwards) are stock's, as a multiset.
+     * are stock's, as a multiset.
      */
     @Test
     void stateCarriesAcrossBatchedAndPerRowInputAtAnotherParallelism() throws Exception {
         GroupAggHarnesses.Planned planned = plan();
         List<GroupAggHarnesses.Event> events = GroupAggHarnesses.stream(planned.stock().inputType(), 11, 600);
-        List<String> expected = rows(planned.stock().outputOf(planned.stock().newStock(), events,
+        List<String> expected = PathSwitchRun.sortedRows(planned.stock().outputOf(planned.stock().newStock(), events,
                 GroupAggHarnesses::feed, List.of()));
-        List<GroupAggHarnesses.Event> first = events.subList(0, 200);
-        List<GroupAggHarnesses.Event> second = events.subList(200, 400);
-        List<GroupAggHarnesses.Event> third = events.subList(400, events.size());
-        List<String> got = new ArrayList<>();
-
-        // Per-row input, one subtask.
-        OperatorSubtaskState state;
-        try (var harness = planned.stock().harness(planned.newAccelerated(), MAX_PARALLELISM, 1, 0)) {
-            harness.open();
-            GroupAggHarnesses.feed(harness, first);
-            harness.prepareSnapshotPreBarrier(1);
-            state = harness.snapshot(1, 1);
-            got.addAll(rows(output(planned, harness)));
-        }
-        // Batched input, two subtasks restored from it.
-        OperatorSubtaskState[] states = new OperatorSubtaskState[2];
-        for (int subtask = 0; subtask < 2; subtask++) {
-            try (var harness = planned.stock().harness(batched(planned.spec()), MAX_PARALLELISM, 2, subtask)) {
-                harness.initializeState(AbstractStreamOperatorTestHarness.repartitionOperatorState(state,
-                        MAX_PARALLELISM, 1, 2, subtask));
-                harness.open();
-                for (Object record : records(planned, second, 2, subtask, 17)) {
-                    ExchangeRecords.feed(harness, record);
-                }
-                harness.prepareSnapshotPreBarrier(2);
-                states[subtask] = harness.snapshot(2, 2);
-                got.addAll(rows(output(planned, harness)));
-            }
-        }
-        // Per-row input again, three subtasks restored from the batched ones.
-        OperatorSubtaskState merged = AbstractStreamOperatorTestHarness.repackageState(states);
-        List<KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData>> last = new ArrayList<>();
-        try {
-            for (int subtask = 0; subtask < 3; subtask++) {
-                var harness = planned.stock().harness(planned.newAccelerated(), MAX_PARALLELISM, 3, subtask);
-                last.add(harness);
-                harness.initializeState(AbstractStreamOperatorTestHarness.repartitionOperatorState(merged,
-                        MAX_PARALLELISM, 2, 3, subtask));
-                harness.open();
-            }
-            for (GroupAggHarnesses.Event event : third) {
-                if (event.row() != null) {
-                    RowData key = planned.stock().keySelector().getKey(event.row());
-                    GroupAggHarnesses.feed(last.get(KeyGroupRangeAssignment.assignKeyToParallelOperator(key,
-                            MAX_PARALLELISM, 3)), event);
-                }
-            }
-            for (var harness : last) {
-                harness.endInput();
-                got.addAll(rows(output(planned, harness)));
-            }
-        } finally {
-            for (var harness : last) {
-                harness.close();
-            }
-        }
-        Collections.sort(expected);
-        Collections.sort(got);
-        assertEquals(expected, got);
+        assertEquals(expected, PathSwitchRun.rows(planned.stock(), planned.spec(), planned::newAccelerated,
+                () -> batched(planned.spec()), events,
+                e -> new ExchangeRecords.Input(e.row(), e.timestamp(), e.watermark()), GroupAggHarnesses::feed));
     }
-
-    private static List<String> output(GroupAggHarnesses.Planned planned,
-            KeyedOneInputStreamOperatorTestHarness<RowData, RowData, RowData> harness) {
-        return org.flinkaccelerator.runtime.windowagg.WindowAggHarnesses.output(harness,
-                planned.stock().outputType());
-    }
-
-    private static List<String> rows(List<String> lines) {
-        return new ArrayList<>(lines.stream().filter(l -> !l.startsWith("watermark")).toList());
-    }
-
 }
