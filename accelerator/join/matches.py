@@ -73,9 +73,8 @@ def _held(side_id: int, side, keys: np.ndarray) -> pa.Table:
     """The rows `side` holds for the key slots `keys` (those the other side's batch rows read), with
     their place in it: the join then hashes only these, not the whole state."""
     places = side.places_of(keys)
-    rows = side.take(places, [ORDER])
     return pa.table({SLOT: side.slots[places], _SIDE: pa.array(np.full(len(places), side_id), pa.int8()),
-                     _PLACE: pa.array(places, pa.int64()), _COUNT: side.count[places], ORDER: rows.column(ORDER)})
+                     _PLACE: pa.array(places, pa.int64()), _COUNT: side.count[places], ORDER: side.orders(places)})
 
 
 def _array(table: pa.Table, name: str) -> pa.Array:

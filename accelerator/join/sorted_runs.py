@@ -47,10 +47,23 @@ class SortedRuns:
             self.runs = [(main_keys, main_values), (recent_keys, recent_values)]
 
     def ranges(self, keys: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-        """Per run: where each of `keys`'s entries start and end in it (`lo`, `hi`), and its values."""
+        """Per run: where each of `keys`'s entries start and end in it (`lo`, `hi`), and its values.
+
+        The keys are searched in sorted order (each search starts near the last one's answer, and
+        reads the run's memory in order), and only the keys the run holds are searched a second
+        time for where their entries end: in a batch of new rows, most keys are not held."""
         keys = np.asarray(keys, self._dtype)
-        return [(np.searchsorted(k, keys, side="left"), np.searchsorted(k, keys, side="right"), v)
-                for k, v in self.runs]
+        by_key = np.argsort(keys)
+        sorted_keys = keys[by_key]
+        out = []
+        for k, v in self.runs:
+            lo = np.empty(len(keys), dtype=np.int64)
+            lo[by_key] = np.searchsorted(k, sorted_keys, side="left")
+            held = np.flatnonzero(k[np.minimum(lo, len(k) - 1)] == keys) if len(k) else lo[:0]
+            hi = lo.copy()
+            hi[held] = np.searchsorted(k, keys[held], side="right")
+            out.append((lo, hi, v))
+        return out
 
 
 def appended(array: np.ndarray, values: np.ndarray) -> np.ndarray:

@@ -178,12 +178,12 @@ class JoinStage:
         schema = pa.schema([self.state_schema.field(name) for name in [*numbers, ORDER]],
                            metadata=keyed_state.state_metadata(STATE_FORMAT_VERSION, self.spec.fingerprint))
         left, right = sides[LEFT].batches, sides[RIGHT].batches
-        batches, ends = left[0] + right[0], np.concatenate([left[1], sides[LEFT].num_rows + right[1]])
-        order_schema = pa.schema([schema.field(ORDER)])
+        columns = [b.column(ORDER) for b in left[0] + right[0]]
+        ends = np.concatenate([left[1], sides[LEFT].num_rows + right[1]])
 
         def rows(first: int, count: int) -> pa.RecordBatch:
             part = slice(first, first + count)
-            orders = gather.rows(batches, ends, at[part], [ORDER], order_schema).column(ORDER).combine_chunks()
+            orders = gather.binary(columns, ends, at[part])
             return pa.RecordBatch.from_arrays([pa.array(values[part]) for values in numbers.values()] + [orders],
                                               schema=schema)
 

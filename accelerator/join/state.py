@@ -58,6 +58,8 @@ class SideRows:
         self._memory: list[pa.RecordBatch] = []
         #: All held batches (spilled, then in memory) and the row number after each.
         self._batches: list[pa.RecordBatch] = []
+        #: Their `$order` columns.
+        self._orders: list[pa.Array] = []
         self._ends = np.zeros(0, dtype=np.int64)
         #: The last `places` call's rows and answer, which `add` of the same rows takes over.
         self._looked_up: tuple | None = None
@@ -86,6 +88,10 @@ class SideRows:
         """The held rows at places `at` (their columns `names`, all by default), one chunk a column."""
         names = self.schema.names if names is None else names
         return gather.rows(self._batches, self._ends, at, names, pa.schema([self.schema.field(n) for n in names]))
+
+    def orders(self, at: np.ndarray) -> pa.Array:
+        """The `$order` bytes of the held rows at places `at`, as one array (`gather.binary`)."""
+        return gather.binary(self._orders, self._ends, at)
 
     @property
     def index_bytes(self) -> int:
@@ -167,6 +173,7 @@ class SideRows:
 
     def _held_batches_changed(self) -> None:
         self._batches = self._spilled_batches + self._memory
+        self._orders = [b.column(ORDER) for b in self._batches]
         self._ends = np.cumsum(np.fromiter((b.num_rows for b in self._batches), dtype=np.int64,
                                            count=len(self._batches)))
 
@@ -183,7 +190,7 @@ class SideRows:
     def _holds(self, held: np.ndarray, slots: np.ndarray, orders: pa.Array) -> np.ndarray:
         """Per pair, whether held row `held[i]` has key slot `slots[i]` and `$order` bytes `orders[i]`."""
         same_slot = self.slots[held] == slots
-        return same_slot & _equal(self.take(held, [ORDER]).column(ORDER), orders)
+        return same_slot & _equal(self.orders(held), orders)
 
 
 def _take(values: pa.Array, at: np.ndarray) -> pa.Array:
