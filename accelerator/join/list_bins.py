@@ -66,7 +66,12 @@ def overflowing(start: np.ndarray, before: np.ndarray, after: np.ndarray, owner:
         # The entries a table of `capacity` buckets holds just before it doubles (or at `after`).
         holds = np.where(capacity < last, threshold(capacity) + 1, after)
         at = live[owner] & (rank < holds[owner])
-        buckets = spreads[at].astype(np.int64) & (capacity[owner[at]] - 1)
-        chains, lengths = np.unique(owner[at] * (1 << 32) + buckets, return_counts=True)
-        bad[np.unique(chains[lengths > LONGEST_LIST] >> 32)] = True
+        # Each live map's buckets numbered after the previous live map's: one count per chain.
+        buckets = np.where(live, capacity, 0)
+        base = np.cumsum(buckets) - buckets
+        owners = owner[at]
+        lengths = np.bincount(base[owners] + (spreads[at].astype(np.int64) & (capacity[owners] - 1)),
+                              minlength=int(buckets.sum()))
+        # A chain's map: the last one whose buckets start at or before it (a map not live has none).
+        bad[np.searchsorted(base, np.flatnonzero(lengths > LONGEST_LIST), side="right") - 1] = True
         capacity = np.where(live, capacity << 1, capacity)

@@ -86,6 +86,35 @@ def test_overflowing_says_exactly_when_a_chain_outgrows_a_list_and_list_maps_ite
     assert flagged > 10 and fast > 100 and histories == 150
 
 
+
+@pytest.mark.parametrize("seed", range(4))
+def test_overflowing_answers_for_many_maps_at_once_what_each_model_does(seed):
+    """Many maps in one call, as a batch's growing keys are checked: their entries interleaved,
+    tables of other sizes side by side (small maps not checked, maps that do not grow a table)."""
+    rng = random.Random(seed)
+    starts, befores, afters, owners, ranks, spreads, outgrew = [], [], [], [], [], [], []
+    for k in range(120):
+        start = expected_size_capacity(rng.randrange(1, 40)) if rng.random() < 0.4 else 16
+        hashes = _history(rng, rng.randrange(1, 200))
+        before = rng.randrange(len(hashes))
+        m = HashMapOrder(start)
+        reached = [_put_reaches_nine(m, h, i) for i, h in enumerate(hashes)]
+        if any(reached[:before]):
+            continue  # the maps asked about hold list chains only at `before`
+        starts.append(start)
+        befores.append(before)
+        afters.append(len(hashes))
+        owners += [len(starts) - 1] * len(hashes)
+        ranks += range(len(hashes))
+        spreads += list(list_bins.spread(np.array(hashes, dtype=np.int64).astype(np.int32)))
+        outgrew.append(any(reached[before:]))
+    mixed = list(range(len(owners)))
+    rng.shuffle(mixed)
+    said = list_bins.overflowing(np.array(starts), np.array(befores), np.array(afters), np.array(owners)[mixed],
+                                 np.array(ranks)[mixed], np.array(spreads, dtype=np.uint32)[mixed])
+    assert said.tolist() == outgrew
+    assert 10 < sum(outgrew) < len(outgrew) - 10
+
 def _pool(rng: random.Random) -> tuple[list[bytes], dict[str, list[int]]]:
     """Binary rows of (STRING, BIGINT) shape, row i's long holding i (the stage's `a` and `b`
     columns carry the index), and crowds of rows sharing a bucket at 16 (split at 32), at 64 and at 256."""
