@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from accelerator import flink_lines
 from accelerator.formats import types
-from accelerator.formats.json_decoder import DecodeResult, decode
+from accelerator.formats.json_decoder import DecodeResult, JsonDecoder, decode
 from accelerator.formats.json_encoder import encode
 from accelerator.formats.json_options import ENCODE_DECIMAL_AS_PLAIN_NUMBER, JsonOptions, OptionError, parse_options
 
-__all__ = ["DecodeResult", "JsonOptions", "decode", "encode", "parse_options", "supported"]
+__all__ = ["DecodeResult", "JsonDecoder", "JsonOptions", "decode", "encode", "parse_options", "supported"]
 
 _SCALARS = ("BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "DECIMAL", "CHAR",
             "VARCHAR", "BINARY", "VARBINARY", "DATE", "TIME", "TIMESTAMP", types.TIMESTAMP_LTZ)

@@ -34,6 +34,8 @@ class DecodeResult:
     for which Flink's decoder emitted a null row rather than nothing (Flink's Kafka source drops
     a null row or fails on it depending on the table's key and metadata columns). `exact_path`
     counts the messages the fast path left to the exact one: where the decoder's time goes.
+    `nested_nulls`: every field of a NULL ROW value is NULL already (the native kernel's rows, and
+    its unread columns), so a plan need not null them again (`nested_fields.with_parent_nulls`).
     """
 
     batch: pa.RecordBatch
@@ -42,6 +44,7 @@ class DecodeResult:
     null_rows: int = 0
     first_null_row: int | None = None  # the first message that gave a null row
     exact_path: int = 0
+    nested_nulls: bool = False
 
 
 def project(row_type: DataType, projection: list[str] | None) -> DataType:
@@ -55,45 +58,59 @@ def project(row_type: DataType, projection: list[str] | None) -> DataType:
     return DataType("ROW", row_type.nullable, fields=tuple(by_name[n] for n in projection))
 
 
+class JsonDecoder:
+    """Decodes batch after batch of one row type with one set of options (a stage's value or key
+    format), with the fast path's per-type work done once."""
+
+    def __init__(self, row_type: DataType, options: JsonOptions, projection: list[str] | None = None):
+        self._produced = project(row_type, projection)
+        self._options = options
+        self._schema = pa.schema([to_arrow_field(f.name, f.type) for f in self._produced.fields])
+        self._fast = json_fast_path.FastDecoder(self._produced, options)
+
+    def decode(self, values: pa.Array) -> DecodeResult:
+        """Decode one batch of message values (BinaryArray or LargeBinaryArray, nulls are tombstones)."""
+        produced, schema = self._produced, self._schema
+        fast = self._fast.decode(values)
+        if fast is not None and fast.leftover is None:
+            _check_not_null(fast.batch, produced, None)
+            return DecodeResult(fast.batch, None, 0, nested_nulls=True)
+
+        leftover = range(len(values)) if fast is None else fast.leftover.to_pylist()
+        decoder = MessageDecoder(produced, self._options)
+        rows, sources, skipped, null_rows, first_null_row = [], [], 0, 0, None
+        for i in leftover:
+            try:
+                outcome = decoder.decode(values[i].as_py())
+            except Unreproducible as e:
+                raise FormatError(i, f"Flink's json format decodes this record in a way the accelerator "
+                                     f"does not reproduce: {e}", UNREPRODUCIBLE_REMEDY) from None
+            if outcome.failure is not None:
+                raise FormatError(i, f"Flink's json format cannot decode this record: {outcome.failure}", REMEDY)
+            emitted = [r for r in outcome.rows if r is not None]
+            nulls = len(outcome.rows) - len(emitted)
+            skipped += outcome.swallowed or nulls > 0
+            null_rows += nulls
+            if nulls and first_null_row is None:
+                first_null_row = i
+            rows.extend(emitted)
+            sources.extend([i] * len(emitted))
+        exact = pa.RecordBatch.from_arrays([_column([r[i] for r in rows], f.type) for i, f in enumerate(produced.fields)],
+                                           schema=schema)
+        if fast is None:
+            batch, kept = exact, pa.array(sources, pa.int32())
+        else:
+            batch, kept = _merge(fast, exact, sources)
+        _check_not_null(batch, produced, kept)
+        if skipped == 0 and len(kept) == len(values) and kept.equals(pa.array(range(len(values)), pa.int32())):
+            kept = None
+        return DecodeResult(batch, kept, skipped, null_rows, first_null_row, exact_path=len(leftover))
+
+
 def decode(values: pa.Array, row_type: DataType, options: JsonOptions,
            projection: list[str] | None = None) -> DecodeResult:
     """Decode one batch of message values (BinaryArray or LargeBinaryArray, nulls are tombstones)."""
-    produced = project(row_type, projection)
-    schema = pa.schema([to_arrow_field(f.name, f.type) for f in produced.fields])
-    fast = json_fast_path.decode(values, produced, options)
-    if fast is not None and fast.leftover is None:
-        _check_not_null(fast.batch, produced, None)
-        return DecodeResult(fast.batch, None, 0)
-
-    leftover = range(len(values)) if fast is None else fast.leftover.to_pylist()
-    decoder = MessageDecoder(produced, options)
-    rows, sources, skipped, null_rows, first_null_row = [], [], 0, 0, None
-    for i in leftover:
-        try:
-            outcome = decoder.decode(values[i].as_py())
-        except Unreproducible as e:
-            raise FormatError(i, f"Flink's json format decodes this record in a way the accelerator "
-                                 f"does not reproduce: {e}", UNREPRODUCIBLE_REMEDY) from None
-        if outcome.failure is not None:
-            raise FormatError(i, f"Flink's json format cannot decode this record: {outcome.failure}", REMEDY)
-        emitted = [r for r in outcome.rows if r is not None]
-        nulls = len(outcome.rows) - len(emitted)
-        skipped += outcome.swallowed or nulls > 0
-        null_rows += nulls
-        if nulls and first_null_row is None:
-            first_null_row = i
-        rows.extend(emitted)
-        sources.extend([i] * len(emitted))
-    exact = pa.RecordBatch.from_arrays([_column([r[i] for r in rows], f.type) for i, f in enumerate(produced.fields)],
-                                       schema=schema)
-    if fast is None:
-        batch, kept = exact, pa.array(sources, pa.int32())
-    else:
-        batch, kept = _merge(fast, exact, sources)
-    _check_not_null(batch, produced, kept)
-    if skipped == 0 and len(kept) == len(values) and kept.equals(pa.array(range(len(values)), pa.int32())):
-        kept = None
-    return DecodeResult(batch, kept, skipped, null_rows, first_null_row, exact_path=len(leftover))
+    return JsonDecoder(row_type, options, projection).decode(values)
 
 
 def _merge(fast: json_fast_path.FastResult, exact: pa.RecordBatch, sources: list[int]):

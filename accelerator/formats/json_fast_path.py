@@ -71,18 +71,33 @@ def _describe(row_type: DataType, read: dict | None = None, outer_read: bool = T
     return described
 
 
+class FastDecoder:
+    """The fast path for one row type and options: what the kernel is told and the Arrow types of
+    its columns are worked out once, as a stage decodes batch after batch with them."""
+
+    def __init__(self, row_type: DataType, options: JsonOptions):
+        self._applies = applies(row_type, options) and bool(row_type.fields)
+        self._description = _describe(row_type, options.read_fields)
+        self._options = options
+        self._arrow = [to_arrow(f.type) for f in row_type.fields]
+        self._schema = to_arrow_schema(row_type)
+
+    def decode(self, values: pa.Array) -> FastResult | None:
+        """The fast path's rows, or None when it cannot take any message of this batch."""
+        if not self._applies or len(values) == 0:
+            return None
+        options = self._options
+        columns, vouched, leftover = _native.decode_json(
+            native_arrays.message_buffers(values), self._description,
+            options.fail_on_missing_field, options.timestamp_format == "ISO-8601", options.keep_lone_surrogates)
+        vouched, leftover = np.frombuffer(vouched, dtype=np.int64), np.frombuffer(leftover, dtype=np.int64)
+        if len(vouched) == 0:
+            return None
+        arrays = [native_arrays.column(arrow, len(vouched), column) for arrow, column in zip(self._arrow, columns)]
+        batch = pa.RecordBatch.from_arrays(arrays, schema=self._schema)
+        return FastResult(batch, pa.array(vouched), pa.array(leftover) if len(leftover) else None)
+
+
 def decode(values: pa.Array, row_type: DataType, options: JsonOptions) -> FastResult | None:
     """The fast path's rows, or None when it cannot take any message of this batch."""
-    if not applies(row_type, options) or len(values) == 0 or not row_type.fields:
-        return None
-    columns, vouched, leftover = _native.decode_json(
-        native_arrays.message_buffers(values), _describe(row_type, options.read_fields),
-        options.fail_on_missing_field, options.timestamp_format == "ISO-8601", options.keep_lone_surrogates)
-    vouched, leftover = np.frombuffer(vouched, dtype=np.int64), np.frombuffer(leftover, dtype=np.int64)
-    if len(vouched) == 0:
-        return None
-    arrays = [native_arrays.column(to_arrow(f.type), len(vouched), column)
-              for f, column in zip(row_type.fields, columns)]
-    batch = pa.RecordBatch.from_arrays(arrays, schema=to_arrow_schema(row_type))
-    return FastResult(batch, pa.array(vouched), pa.array(leftover) if len(leftover) else None)
-
+    return FastDecoder(row_type, options).decode(values)

@@ -29,6 +29,9 @@ VALUE = "value"
 #: (int32, the index in the input batch of the message each row came from).
 MESSAGE = "$message"
 MESSAGE_FIELD = pa.field(MESSAGE, pa.int32(), nullable=False)
+#: DataFusion's batch size: above the operator's batches (`accelerator.batch.size`, 16384 messages
+#: by default), so a plan answers a batch with one.
+BATCH_ROWS = 1 << 16
 
 
 class PlanError(ValueError):
@@ -65,30 +68,36 @@ class StagePlan:
         # One partition: with more, DataFusion deals the batch's chunks round-robin to parallel
         # partitions and collect() returns them partition by partition, so rows come back out of
         # order (the Kafka sink would then write them in an order stock Flink never does).
-        self._ctx = SessionContext(SessionConfig().with_target_partitions(1))
+        # One output batch per input batch up to BATCH_ROWS rows: below it, DataFusion's filter cuts
+        # its output into batches of its default 8192 rows, which `execute` then copies together.
+        self._ctx = SessionContext(SessionConfig().with_target_partitions(1).with_batch_size(BATCH_ROWS))
         for function in flink_udfs():
             self._ctx.register_udf(function)
         # Fail at open time, not on the first batch, if DataFusion cannot take the plan.
         self.execute(pa.RecordBatch.from_pylist([], schema=self.decoded_schema))
 
-    def execute(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+    def execute(self, batch: pa.RecordBatch, nested_nulls: bool = False) -> pa.RecordBatch:
         """The plan's result on `batch` (columns as in `decoded_schema`), as one batch of
-        `output_schema`; an empty batch gives an empty batch."""
+        `output_schema`; an empty batch gives an empty batch. `nested_nulls`: every field of a
+        NULL ROW in `batch` is NULL already (`nested_fields.with_parent_nulls` was applied, or the
+        decoder made it so)."""
         if batch.schema != self.decoded_schema:
             batch = batch.cast(self.decoded_schema)
-        batch = nested_fields.with_parent_nulls(batch)
+        if not nested_nulls:
+            batch = nested_fields.with_parent_nulls(batch)
         self._ctx.register_record_batches(DECODED, [[batch]])
         try:
             frame = self._ctx.create_dataframe_from_logical_plan(Consumer.from_substrait_plan(self._ctx, self._plan))
             result = frame.collect()
         finally:
             self._ctx.deregister_table(DECODED)
-        rows = sum(b.num_rows for b in result)
-        if rows == 0:
+        result = [b for b in result if b.num_rows]
+        if not result:
             return pa.RecordBatch.from_pylist([], schema=self.output_schema)
-        batch = pa.Table.from_batches([b for b in result if b.num_rows]).combine_chunks().to_batches()[0]
+        batch = result[0] if len(result) == 1 else pa.Table.from_batches(result).combine_chunks().to_batches()[0]
         columns = [timestamps.zero_parts_under_nulls(c) for c in batch.columns]
-        return pa.RecordBatch.from_arrays(columns, names=self.output_schema.names).cast(self.output_schema)
+        batch = pa.RecordBatch.from_arrays(columns, names=self.output_schema.names)
+        return batch if batch.schema == self.output_schema else batch.cast(self.output_schema)
 
 
 def is_rows_stage(descriptor: dict[str, Any]) -> bool:

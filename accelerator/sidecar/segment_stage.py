@@ -26,7 +26,7 @@ import pyarrow.compute as pc
 
 from accelerator.exchange.split import Exchange
 from accelerator.formats import FormatError, native_arrays, timestamps, types
-from accelerator.plans import read_fields, udfs
+from accelerator.plans import nested_fields, read_fields, udfs
 from accelerator.plans.stage import MESSAGE, MESSAGE_FIELD, StagePlan, branch_plans, is_rows_stage, watermark_plan, written_metadata
 from accelerator.sidecar import kafka_rows
 from accelerator.sidecar.sink_checks import SinkChecks
@@ -79,7 +79,7 @@ class Format:
 
 FORMATS: dict[str, Format] = {
     "json": Format(lambda: importlib.import_module("accelerator.formats.json"),
-                   lambda m, t, o: lambda values: m.decode(values, t, o),
+                   lambda m, t, o: m.JsonDecoder(t, o).decode,
                    lambda m, t, o: lambda batch: m.encode(batch, t, o), checked=False),
     "avro": Format(lambda: importlib.import_module("accelerator.formats.avro"),
                    lambda m, t, o: m.AvroDecoder(t, o).decode,
@@ -254,7 +254,7 @@ class SegmentStage:
             table_in = self._table(batch, decoded)
             udfs.BATCH.lone_surrogates_possible = any(_may_hold_lone_surrogates(batch.column(c))
                                                       for c in self._surrogate_columns)
-            answers = [self._run(table_in)] + [p.execute(table_in) for p in self._branches]
+            answers = [self._run(table_in)] + [p.execute(table_in, nested_nulls=True) for p in self._branches]
             answers = [local.partials(rows, batch.num_rows) if local else rows
                        for rows, local in zip(answers, self._local_phases)]
             counts = {key: str(n).encode() for key, n in ((SKIPPED_METADATA, skipped),
@@ -268,7 +268,8 @@ class SegmentStage:
 
     def _table(self, batch: pa.RecordBatch, decoded) -> pa.RecordBatch:
         """The table the plans read: the decoded rows with the batch's metadata columns (and, in a
-        rows stage, `MESSAGE`)."""
+        rows stage, `MESSAGE`), every field of a NULL ROW NULL (done here once for all the plans
+        over it, unless the decoder's rows are so already)."""
         columns = list(decoded.batch.columns)
         names = list(decoded.batch.schema.names)
         for name in self._metadata:
@@ -279,11 +280,12 @@ class SegmentStage:
             columns.append(pa.array(np.arange(batch.num_rows, dtype=np.int32)) if decoded.kept is None
                            else decoded.kept.cast(pa.int32()))
             names.append(MESSAGE)
-        return pa.RecordBatch.from_arrays(columns, names=names)
+        table = pa.RecordBatch.from_arrays(columns, names=names)
+        return table if getattr(decoded, "nested_nulls", False) else nested_fields.with_parent_nulls(table)
 
     def _run(self, table_in: pa.RecordBatch) -> pa.RecordBatch:
         """The encoded messages of the decoded rows, or a rows stage's result rows."""
-        result = self._plan.execute(table_in)
+        result = self._plan.execute(table_in, nested_nulls=True)
         if self._exchange:
             return self._exchange.split(result, MESSAGE)
         return result if self._rows else self._encoder.encode(result)
@@ -292,7 +294,7 @@ class SegmentStage:
         """One row per message of the batch: each watermark plan column's value for the message's
         last row, in epoch milliseconds (floored, as Flink's TimestampData.getMillisecond()), null
         when the value is null or the message made no row."""
-        result = self._watermarks.execute(table_in)
+        result = self._watermarks.execute(table_in, nested_nulls=True)
         message = result.column(MESSAGE).to_numpy()
         rows = np.arange(len(message))
         if len(message) > 1 and not np.all(message[1:] >= message[:-1]):

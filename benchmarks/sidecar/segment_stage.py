@@ -73,7 +73,7 @@ def main() -> None:
                 table = timed("table", stage._table, batch, decoded)
                 udfs.BATCH.lone_surrogates_possible = timed("surrogate check", lambda: any(
                     _may_hold_lone_surrogates(batch.column(c)) for c in stage._surrogate_columns))
-                result = timed("plan", stage._plan.execute, table)
+                result = timed("plan", stage._plan.execute, table, True)
                 messages = timed("encode", stage._encoder.encode, result)
                 timed("answer", serialize, [messages])
     messages = args.repeat * len(values)

@@ -730,3 +730,34 @@ def test_an_unread_column_is_built_once_and_sliced_for_each_batch():
         assert [b.address for b in later.buffers() if b is not None] == \
                [b.address for b in earlier.buffers() if b is not None], f"column {name!r} was built again"
     from_batch(NATIVE, second.batch)  # the timestamp layout: zeroed parts under the nulls
+
+
+def _children_as_stored(column: pa.Array) -> list:
+    """A column's values and, for a struct, each field's stored values at any depth (Array.equals
+    skips a struct's fields under its NULL rows; these do not)."""
+    if not pa.types.is_struct(column.type):
+        return [column]
+    return [column.is_valid()] + [c for i in range(column.type.num_fields) for c in _children_as_stored(column.field(i))]
+
+
+@pytest.mark.parametrize("read", [None, {"bid": {"inner": None}}, {"person": {"dateTime": None}, "event_type": None}])
+def test_fast_path_rows_hold_null_fields_under_null_rows(read):
+    """The decoder says its fast path's rows need no `with_parent_nulls` (a stage's plans then skip
+    it): every field of a NULL ROW, read or not, must be NULL there already."""
+    from accelerator.formats.json_decoder import JsonDecoder
+    from accelerator.plans.nested_fields import with_parent_nulls
+    values = pa.array([
+        b'{"event_type":2,"person":null,"bid":{"auction":7,"price":1.25,"flag":true,'
+        b'"inner":{"t":"00:00:01","d":"2026-01-01"}}}',
+        b'{"event_type":0,"person":{"id":1,"name":"x","dateTime":"2026-01-01 00:00:00"},"bid":null}',
+        b'{"event_type":1,"person":null,"bid":{"auction":8,"price":null,"flag":false,"inner":null}}',
+        b'{"event_type":1}',
+    ], pa.binary())
+    result = JsonDecoder(NESTED_ROWS, replace(parse_options({}), read_fields=read)).decode(values)
+    assert result.nested_nulls and result.kept is None
+    nulled = with_parent_nulls(result.batch)
+    for column, expected in zip(result.batch.columns, nulled.columns):
+        for stored, want in zip(_children_as_stored(column), _children_as_stored(expected)):
+            assert stored.equals(want)
+    # A message only the exact path reads (a float for an INT, which Flink reads as 1) makes no such promise.
+    assert not JsonDecoder(NESTED_ROWS, parse_options({})).decode(pa.array([b'{"event_type":1.0}'], pa.binary())).nested_nulls

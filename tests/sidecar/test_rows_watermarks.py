@@ -138,7 +138,7 @@ def test_a_message_with_several_rows_takes_its_last_rows_values():
          timestamps.from_epoch_nanos([1, 2, 3, 4, 5]),
          pa.array([1, 0, 1, 1, 0], pa.int32())],
         names=["watermark", "rowtime", MESSAGE])
-    stage._watermarks.execute = lambda table: result
+    stage._watermarks.execute = lambda table, **_: result
     marks = stage._marks(None, 3)
     assert marks.column("watermark").to_pylist() == [9, None, None]
     assert marks.column("rowtime").to_pylist() == [0, 0, None]
@@ -150,7 +150,7 @@ def test_marks_hold_flinks_whole_range_as_the_floored_milliseconds():
     result = pa.RecordBatch.from_arrays(
         [timestamps.from_epoch_nanos([first, last]), timestamps.from_epoch_nanos([last, None]),
          pa.array([0, 1], pa.int32())], names=["watermark", "rowtime", MESSAGE])
-    stage._watermarks.execute = lambda table: result
+    stage._watermarks.execute = lambda table, **_: result
     marks = stage._marks(None, 2)
     assert marks.column("watermark").to_pylist() == [-62_167_219_200_000, 253_402_300_799_999]
     assert marks.column("rowtime").to_pylist() == [253_402_300_799_999, None]
