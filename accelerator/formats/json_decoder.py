@@ -95,8 +95,8 @@ class JsonDecoder:
                 first_null_row = i
             rows.extend(emitted)
             sources.extend([i] * len(emitted))
-        exact = pa.RecordBatch.from_arrays([_column([r[i] for r in rows], f.type) for i, f in enumerate(produced.fields)],
-                                           schema=schema)
+        exact = pa.RecordBatch.from_arrays(
+            [_column([r[i] for r in rows], f.type) for i, f in enumerate(produced.fields)], schema=schema)
         if fast is None:
             batch, kept = exact, pa.array(sources, pa.int32())
         else:

@@ -15,8 +15,9 @@ from accelerator.bench import nexmark
 from accelerator.bench.formats import inputs
 from accelerator.formats import FormatError, java_hash_map, json_fast_path, types
 from accelerator.formats.json_converters import MessageDecoder, Unreproducible
-from accelerator.formats.json_decoder import decode, project
+from accelerator.formats.json_decoder import JsonDecoder, decode, project
 from accelerator.formats.json_options import parse_options
+from accelerator.plans.nested_fields import with_parent_nulls
 from accelerator.testing.flink_oracle import JsonDeserializer, JsonSerializer
 from messages import messages
 from native_messages import native_messages
@@ -737,15 +738,14 @@ def _children_as_stored(column: pa.Array) -> list:
     skips a struct's fields under its NULL rows; these do not)."""
     if not pa.types.is_struct(column.type):
         return [column]
-    return [column.is_valid()] + [c for i in range(column.type.num_fields) for c in _children_as_stored(column.field(i))]
+    return [column.is_valid()] + [c for i in range(column.type.num_fields)
+                                  for c in _children_as_stored(column.field(i))]
 
 
 @pytest.mark.parametrize("read", [None, {"bid": {"inner": None}}, {"person": {"dateTime": None}, "event_type": None}])
 def test_fast_path_rows_hold_null_fields_under_null_rows(read):
     """The decoder says its fast path's rows need no `with_parent_nulls` (a stage's plans then skip
     it): every field of a NULL ROW, read or not, must be NULL there already."""
-    from accelerator.formats.json_decoder import JsonDecoder
-    from accelerator.plans.nested_fields import with_parent_nulls
     values = pa.array([
         b'{"event_type":2,"person":null,"bid":{"auction":7,"price":1.25,"flag":true,'
         b'"inner":{"t":"00:00:01","d":"2026-01-01"}}}',
@@ -760,4 +760,5 @@ def test_fast_path_rows_hold_null_fields_under_null_rows(read):
         for stored, want in zip(_children_as_stored(column), _children_as_stored(expected)):
             assert stored.equals(want)
     # A message only the exact path reads (a float for an INT, which Flink reads as 1) makes no such promise.
-    assert not JsonDecoder(NESTED_ROWS, parse_options({})).decode(pa.array([b'{"event_type":1.0}'], pa.binary())).nested_nulls
+    exact = JsonDecoder(NESTED_ROWS, parse_options({})).decode(pa.array([b'{"event_type":1.0}'], pa.binary()))
+    assert exact.exact_path == 1 and not exact.nested_nulls
