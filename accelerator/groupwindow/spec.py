@@ -116,7 +116,7 @@ def _parse(descriptor: dict, name: str | None, refuse: Refuse) -> GroupWindowSpe
         expected = types.TIMESTAMP_LTZ if prop == "window_proctime" else "TIMESTAMP"
         if field_type.root != expected or field_type.params != (3,):
             raise refuse(f"window property {prop!r} as {field_type.serializable()}; Flink emits {expected}(3) for"
-                         f" it over a TIMESTAMP rowtime")
+                         f" it, over event and processing time alike")
     state = descriptor.get("state") or {}
     return GroupWindowSpec(name, window, pa.schema([types.to_arrow_field(n, t) for n, t in fields]),
                            tuple(aggregates), tuple(zero_based), properties, tuple(types.to_arrow_field(n, t) for n, t in output),
