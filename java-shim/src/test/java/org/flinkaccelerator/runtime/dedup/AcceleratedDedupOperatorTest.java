@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
@@ -15,6 +13,7 @@ import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.util.ExceptionUtils;
+import org.flinkaccelerator.runtime.state.BarrierPoints;
 import org.flinkaccelerator.runtime.state.RescaledRun;
 import org.flinkaccelerator.runtime.state.StockKeyedOperator;
 import org.flinkaccelerator.runtime.windowagg.WindowAggHarnesses;
@@ -79,11 +78,7 @@ class AcceleratedDedupOperatorTest {
         for (String order : new String[] {"pt DESC", "ts DESC"}) {
             DedupHarnesses.Planned planned = DedupHarnesses.plan(DedupHarnesses.query(order), false);
             List<DedupHarnesses.Event> events = DedupHarnesses.stream(planned.stock().inputType(), 5, 600, 60);
-            Random random = new Random(5);
-            List<Integer> barriers = new ArrayList<>();
-            for (int i = 0; i < events.size(); i += 1 + random.nextInt(150)) {
-                barriers.add(i);
-            }
+            List<Integer> barriers = BarrierPoints.random(events.size());
             assertEquals(run(planned, planned.stock().newStock(), events, barriers),
                     run(planned, planned.newAccelerated(), events, barriers), order);
         }

@@ -3,10 +3,9 @@ package org.flinkaccelerator.runtime.groupagg;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.stream.Stream;
+import org.flinkaccelerator.runtime.state.BarrierPoints;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -91,11 +90,7 @@ class AcceleratedGroupAggDistinctTest {
     void barriersAtRandomPointsGiveStockOutput(String query) throws Exception {
         GroupAggHarnesses.Planned planned = plan(query, GroupAggHarnesses.Sink.RETRACT, "");
         List<GroupAggHarnesses.Event> events = events(planned, 5, 600);
-        Random random = new Random(5);
-        List<Integer> barriers = new ArrayList<>();
-        for (int i = 0; i < events.size(); i += 1 + random.nextInt(150)) {
-            barriers.add(i);
-        }
+        List<Integer> barriers = BarrierPoints.random(events.size());
         assertEquals(AcceleratedGroupAggOperatorTest.run(planned, planned.stock().newStock(), events, barriers),
                 AcceleratedGroupAggOperatorTest.run(planned, planned.newAccelerated(), events, barriers));
     }

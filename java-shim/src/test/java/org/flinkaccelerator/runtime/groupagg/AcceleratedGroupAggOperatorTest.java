@@ -3,15 +3,14 @@ package org.flinkaccelerator.runtime.groupagg;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.RowData;
+import org.flinkaccelerator.runtime.state.BarrierPoints;
 import org.flinkaccelerator.runtime.state.RescaledRun;
 import org.flinkaccelerator.runtime.state.StockKeyedOperator;
 import org.junit.jupiter.api.Test;
@@ -132,11 +131,7 @@ class AcceleratedGroupAggOperatorTest {
     void barriersAtRandomPointsGiveStockOutput(String query) throws Exception {
         GroupAggHarnesses.Planned planned = GroupAggHarnesses.plan(query, GroupAggHarnesses.Sink.RETRACT, "");
         List<GroupAggHarnesses.Event> events = GroupAggHarnesses.stream(planned.stock().inputType(), 5, 600);
-        Random random = new Random(5);
-        List<Integer> barriers = new ArrayList<>();
-        for (int i = 0; i < events.size(); i += 1 + random.nextInt(150)) {
-            barriers.add(i);
-        }
+        List<Integer> barriers = BarrierPoints.random(events.size());
         assertEquals(run(planned, planned.stock().newStock(), events, barriers),
                 run(planned, planned.newAccelerated(), events, barriers));
     }

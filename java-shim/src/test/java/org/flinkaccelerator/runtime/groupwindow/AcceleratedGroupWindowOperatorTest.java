@@ -3,14 +3,13 @@ package org.flinkaccelerator.runtime.groupwindow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.function.Supplier;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.flinkaccelerator.runtime.state.BarrierPoints;
 import org.flinkaccelerator.runtime.state.RegisteredMetrics;
 import org.flinkaccelerator.runtime.state.RescaledRun;
 import org.flinkaccelerator.runtime.state.StockKeyedOperator;
@@ -131,11 +130,7 @@ class AcceleratedGroupWindowOperatorTest {
         for (String window : WINDOWS) {
             GroupWindowHarnesses.Planned planned = GroupWindowHarnesses.plan(GroupWindowHarnesses.query(window));
             List<GroupWindowHarnesses.Event> events = GroupWindowHarnesses.stream(planned.stock().inputType(), 5, 800);
-            Random random = new Random(5);
-            List<Integer> barriers = new ArrayList<>();
-            for (int i = 0; i < events.size(); i += 1 + random.nextInt(150)) {
-                barriers.add(i);
-            }
+            List<Integer> barriers = BarrierPoints.random(events.size());
             assertEquals(run(planned, planned.stock().newStock(), events, barriers),
                     run(planned, planned.newAccelerated(), events, barriers), window);
         }

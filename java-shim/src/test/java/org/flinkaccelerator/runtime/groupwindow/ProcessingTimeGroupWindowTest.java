@@ -16,6 +16,7 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
+import org.flinkaccelerator.runtime.state.BarrierPoints;
 import org.flinkaccelerator.runtime.state.RescaledRun;
 import org.flinkaccelerator.runtime.state.StockKeyedOperator;
 import org.flinkaccelerator.runtime.windowagg.WindowAggHarnesses;
@@ -121,11 +122,7 @@ class ProcessingTimeGroupWindowTest {
     void barriersAtRandomPointsGiveStockOutput(String window) throws Exception {
         GroupWindowHarnesses.Planned planned = GroupWindowHarnesses.plan(query(window));
         List<Event> events = stream(planned.stock().inputType(), 5, 1_000);
-        Random random = new Random(5);
-        List<Integer> barriers = new ArrayList<>();
-        for (int i = 0; i < events.size(); i += 1 + random.nextInt(150)) {
-            barriers.add(i);
-        }
+        List<Integer> barriers = BarrierPoints.random(events.size());
         assertEquals(run(planned, planned.stock().newStock(), events, barriers),
                 run(planned, planned.newAccelerated(), events, barriers), window);
     }

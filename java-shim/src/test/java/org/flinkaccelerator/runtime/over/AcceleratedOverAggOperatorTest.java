@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.function.Supplier;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -15,6 +13,7 @@ import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.flinkaccelerator.planner.OverFunctionV2OfThisLine;
+import org.flinkaccelerator.runtime.state.BarrierPoints;
 import org.flinkaccelerator.runtime.state.RescaledRun;
 import org.flinkaccelerator.runtime.state.StockKeyedOperator;
 import org.flinkaccelerator.runtime.windowagg.WindowAggHarnesses;
@@ -116,11 +115,7 @@ class AcceleratedOverAggOperatorTest {
         for (String frame : new String[] {"ROWS", "RANGE"}) {
             OverAggHarnesses.Planned planned = OverAggHarnesses.plan(OverAggHarnesses.query(frame));
             List<OverAggHarnesses.Event> events = OverAggHarnesses.stream(planned.stock().inputType(), 5, 800);
-            Random random = new Random(5);
-            List<Integer> barriers = new ArrayList<>();
-            for (int i = 0; i < events.size(); i += 1 + random.nextInt(150)) {
-                barriers.add(i);
-            }
+            List<Integer> barriers = BarrierPoints.random(events.size());
             assertEquals(run(planned, planned.stock().newStock(), events, barriers),
                     run(planned, planned.newAccelerated(), events, barriers), frame);
         }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
@@ -14,6 +13,7 @@ import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.TimestampData;
 import org.flinkaccelerator.planner.AsyncStateOfThisLine;
+import org.flinkaccelerator.runtime.state.BarrierPoints;
 import org.flinkaccelerator.runtime.state.RescaledRun;
 import org.flinkaccelerator.runtime.state.StockKeyedOperator;
 import org.flinkaccelerator.runtime.windowagg.WindowAggHarnesses;
@@ -114,11 +114,7 @@ class AcceleratedRankOperatorTest {
             RankHarnesses.Planned planned = RankHarnesses.plan(RankHarnesses.query("a DESC, s ASC", 3, rowNumber),
                     PRINT);
             List<RankHarnesses.Event> events = RankHarnesses.stream(planned.stock().inputType(), 5, 600, 60);
-            Random random = new Random(5);
-            List<Integer> barriers = new ArrayList<>();
-            for (int i = 0; i < events.size(); i += 1 + random.nextInt(150)) {
-                barriers.add(i);
-            }
+            List<Integer> barriers = BarrierPoints.random(events.size());
             assertEquals(run(planned, planned.stock().newStock(), events, barriers),
                     run(planned, planned.newAccelerated(), events, barriers), "row number " + rowNumber);
         }
