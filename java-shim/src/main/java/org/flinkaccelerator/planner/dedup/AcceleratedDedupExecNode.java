@@ -3,7 +3,9 @@ package org.flinkaccelerator.planner.dedup;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.types.logical.RowType;
+import org.flinkaccelerator.planner.exchange.BatchReadingNode;
 import org.flinkaccelerator.planner.replace.SidecarStateExecNode;
 import org.flinkaccelerator.runtime.dedup.AcceleratedDedupOperator;
 import org.flinkaccelerator.runtime.dedup.DedupSpec;
@@ -12,7 +14,7 @@ import org.flinkaccelerator.runtime.dedup.DedupSpec;
  * The ExecNode of an accelerated deduplication, running {@link AcceleratedDedupOperator} with an
  * OPERATOR weight for its state. Its uid ends in {@value #UID_NAME}, never stock's {@code deduplicate}.
  */
-public final class AcceleratedDedupExecNode extends SidecarStateExecNode<DedupSpec> {
+public final class AcceleratedDedupExecNode extends SidecarStateExecNode<DedupSpec> implements BatchReadingNode {
     static final String CONTEXT = "accelerated-deduplicate_1";
     static final String UID_NAME = "accelerated-deduplicate";
     /** The managed-memory weight declared for the sidecar's state (stock's deduplication keeps it on heap). */
@@ -25,5 +27,13 @@ public final class AcceleratedDedupExecNode extends SidecarStateExecNode<DedupSp
     @Override
     protected OneInputStreamOperator<RowData, RowData> createOperator() {
         return new AcceleratedDedupOperator(spec());
+    }
+
+    @Override
+    public ExecNode<?> withDescriptor(String descriptorJson, ReadableConfig config) {
+        DedupSpec s = spec();
+        return new AcceleratedDedupExecNode(config, new DedupSpec(descriptorJson, s.inputType(), s.pythonExecutable(), s.batchSize(),
+                s.batchBytes(), s.maxDelay(), s.sidecarTimeout(), s.arrowLimit()), keys().get(0),
+                (RowType) getOutputType());
     }
 }

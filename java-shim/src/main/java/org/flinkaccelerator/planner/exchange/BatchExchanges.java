@@ -15,16 +15,10 @@ import org.apache.flink.table.planner.plan.nodes.exec.InputProperty;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecExchange;
 import org.apache.flink.table.types.logical.RowType;
 import org.flinkaccelerator.planner.ExecNodes;
-import org.flinkaccelerator.planner.dedup.AcceleratedDedupExecNode;
-import org.flinkaccelerator.planner.groupagg.AcceleratedGroupAggExecNode;
-import org.flinkaccelerator.planner.rank.AcceleratedRankExecNode;
 import org.flinkaccelerator.planner.replace.AcceleratedExecNode;
 import org.flinkaccelerator.planner.replace.SidecarStateExecNode;
 import org.flinkaccelerator.runtime.AcceleratedSegmentSpec;
-import org.flinkaccelerator.runtime.dedup.DedupSpec;
 import org.flinkaccelerator.runtime.exchange.ExchangeTarget;
-import org.flinkaccelerator.runtime.groupagg.GroupAggSpec;
-import org.flinkaccelerator.runtime.rank.RankSpec;
 import org.flinkaccelerator.runtime.state.ChangelogSpec;
 
 /**
@@ -48,8 +42,7 @@ public final class BatchExchanges {
         List<Outcome> outcomes = new ArrayList<>();
         List<ExecNode<?>> nodes = ExecNodes.reachable(graph);
         for (ExecNode<?> node : nodes) {
-            if (node instanceof AcceleratedGroupAggExecNode || node instanceof AcceleratedDedupExecNode
-                    || node instanceof AcceleratedRankExecNode) {
+            if (node instanceof BatchReadingNode) {
                 outcomes.add(consider(nodes, (SidecarStateExecNode<? extends ChangelogSpec>) node, config));
             }
         }
@@ -83,7 +76,8 @@ public final class BatchExchanges {
         BatchExchangeExecNode batchExchange = new BatchExchangeExecNode(config, rowType,
                 "BatchExchange(" + rowsStage + " -> " + operator + ")");
         batchExchange.setInputEdges(List.of(ExecEdge.builder().source(batchedRows).target(batchExchange).build()));
-        ExecNode<?> batchedConsumer = readingBatches(consumer, keys, config);
+        ExecNode<?> batchedConsumer = ((BatchReadingNode) consumer).withDescriptor(
+                batched(consumer.spec().descriptorJson()), config);
         batchedConsumer.setInputEdges(List.of(ExecEdge.builder().source(batchExchange).target(batchedConsumer)
                 .build()));
         for (ExecNode<?> node : nodes) {
@@ -97,30 +91,6 @@ public final class BatchExchanges {
             }
         }
         return new Outcome(operator, rowsStage, null);
-    }
-
-    /** A copy of {@code operator} (a group aggregate, deduplication or Top-N) reading batch records. */
-    private static ExecNode<?> readingBatches(SidecarStateExecNode<? extends ChangelogSpec> operator, int[] keys,
-            ReadableConfig config) {
-        RowType outputType = (RowType) operator.getOutputType();
-        ChangelogSpec spec = operator.spec();
-        String descriptor = batched(spec.descriptorJson());
-        if (spec instanceof GroupAggSpec s) {
-            return new AcceleratedGroupAggExecNode(config, new GroupAggSpec(descriptor, s.inputType(),
-                    s.pythonExecutable(), s.batchSize(), s.batchBytes(), s.maxDelay(), s.sidecarTimeout(),
-                    s.arrowLimit()), keys, outputType);
-        }
-        if (spec instanceof DedupSpec s) {
-            return new AcceleratedDedupExecNode(config, new DedupSpec(descriptor, s.inputType(), s.pythonExecutable(),
-                    s.batchSize(), s.batchBytes(), s.maxDelay(), s.sidecarTimeout(), s.arrowLimit()), keys,
-                    outputType);
-        }
-        if (spec instanceof RankSpec s) {
-            return new AcceleratedRankExecNode(config, new RankSpec(descriptor, s.inputType(), s.pythonExecutable(),
-                    s.batchSize(), s.batchBytes(), s.maxDelay(), s.sidecarTimeout(), s.arrowLimit()), keys,
-                    outputType);
-        }
-        throw new IllegalArgumentException(operator.getDescription() + " reads no batch records");
     }
 
     /** Why the operator keeps the per-row exchange, or null. */

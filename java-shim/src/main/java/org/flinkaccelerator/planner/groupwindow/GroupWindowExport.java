@@ -45,6 +45,7 @@ import org.flinkaccelerator.planner.stage.StatefulFields;
 import org.flinkaccelerator.planner.windowagg.AggregateFunctions;
 import org.flinkaccelerator.planner.windowagg.AggregateSpec;
 import org.flinkaccelerator.planner.windowagg.StateFingerprint;
+import org.flinkaccelerator.runtime.groupwindow.GroupWindowSpec;
 import org.flinkaccelerator.stage.JsonText;
 
 /**
@@ -67,11 +68,10 @@ public record GroupWindowExport(String name, Map<String, Object> descriptor, Lis
     static final String AGGREGATES = "aggregates";
     static final String EMIT = "emit";
     /**
-     * The window tree's entry of a processing-time window ({@value #PROCESSING_TIME}); an event-time
-     * window has none, so its descriptor and state fingerprint are those of before.
+     * The window tree's entry of a processing-time window ({@link GroupWindowSpec#PROCESSING_TIME}); an
+     * event-time window has none, so its descriptor and state fingerprint are those of before.
      */
     static final String TIME_DOMAIN = "time";
-    static final String PROCESSING_TIME = "processing";
 
     public GroupWindowExport {
         fallback = List.copyOf(fallback);
@@ -104,7 +104,7 @@ public record GroupWindowExport(String name, Map<String, Object> descriptor, Lis
                 reasons.add(new FallbackReason(WINDOW, "processing-time windows in table.local-time-zone '" + zone
                         + "' start and end at that zone's local times; only a zone at UTC+0 all year is accelerated"));
             }
-            windowTree.put(TIME_DOMAIN, PROCESSING_TIME);
+            windowTree.put(TIME_DOMAIN, GroupWindowSpec.PROCESSING_TIME);
         }
         int rowtimeIndex = input.getFieldNames().indexOf(time.getName());
         LogicalType timeType = rowtimeIndex < 0 ? null : input.getTypeAt(rowtimeIndex);

@@ -3,7 +3,9 @@ package org.flinkaccelerator.planner.rank;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.types.logical.RowType;
+import org.flinkaccelerator.planner.exchange.BatchReadingNode;
 import org.flinkaccelerator.planner.replace.SidecarStateExecNode;
 import org.flinkaccelerator.runtime.rank.AcceleratedRankOperator;
 import org.flinkaccelerator.runtime.rank.RankSpec;
@@ -12,7 +14,7 @@ import org.flinkaccelerator.runtime.rank.RankSpec;
  * The ExecNode of an accelerated Top-N, running {@link AcceleratedRankOperator} with an OPERATOR
  * weight for its state. Its uid ends in {@value #UID_NAME}, never stock's {@code rank}.
  */
-public final class AcceleratedRankExecNode extends SidecarStateExecNode<RankSpec> {
+public final class AcceleratedRankExecNode extends SidecarStateExecNode<RankSpec> implements BatchReadingNode {
     static final String CONTEXT = "accelerated-top-n_1";
     static final String UID_NAME = "accelerated-top-n";
     /** The managed-memory weight declared for the sidecar's state (stock's Top-N keeps it on heap). */
@@ -25,5 +27,13 @@ public final class AcceleratedRankExecNode extends SidecarStateExecNode<RankSpec
     @Override
     protected OneInputStreamOperator<RowData, RowData> createOperator() {
         return new AcceleratedRankOperator(spec());
+    }
+
+    @Override
+    public ExecNode<?> withDescriptor(String descriptorJson, ReadableConfig config) {
+        RankSpec s = spec();
+        return new AcceleratedRankExecNode(config, new RankSpec(descriptorJson, s.inputType(), s.pythonExecutable(), s.batchSize(),
+                s.batchBytes(), s.maxDelay(), s.sidecarTimeout(), s.arrowLimit()), keys().get(0),
+                (RowType) getOutputType());
     }
 }

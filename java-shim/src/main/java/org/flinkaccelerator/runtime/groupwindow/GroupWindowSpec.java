@@ -34,7 +34,7 @@ public record GroupWindowSpec(String descriptorJson, RowType inputType, int rowt
      */
     static final int TRANSPORT_COLUMNS = 3;
     /** The descriptor's {@code window.time} of a processing-time window (an event-time one has none). */
-    static final String PROCESSING_TIME = "processing";
+    public static final String PROCESSING_TIME = "processing";
 
     /** With the defaults of the accelerator's options for the batch and memory limits. */
     public GroupWindowSpec(String descriptorJson, RowType inputType, int rowtimeIndex, String pythonExecutable) {
