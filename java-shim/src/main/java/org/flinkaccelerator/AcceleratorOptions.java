@@ -251,9 +251,9 @@ public final class AcceleratorOptions {
     public static final ConfigOption<Boolean> EXCHANGE_BATCHED =
             key("accelerator.exchange.batched.enabled")
                     .booleanType()
-                    .defaultValue(false)
+                    .defaultValue(true)
                     .withDescription(
-                            "When true, the keyed shuffle between a rows stage (a Kafka source and its Calcs in"
+                            "When true (the default), the keyed shuffle between a rows stage (a Kafka source and its Calcs in"
                                     + " the sidecar) and an accelerated group aggregate, deduplication or Top-N carries"
                                     + " Arrow batches instead of one row per record: the rows stage's sidecar computes"
                                     + " each row's key group as Flink's keyed shuffle does and splits its batch by"
@@ -264,7 +264,9 @@ public final class AcceleratorOptions {
                                     + " without partition keys keep the per-row shuffle ('accelerator explain' says"
                                     + " why); with unaligned checkpoints on, this edge's barriers stay aligned. Has no"
                                     + " effect unless 'accelerator.group-aggregate.enabled',"
-                                    + " 'accelerator.deduplicate.enabled' or 'accelerator.top-n.enabled' is true.");
+                                    + " 'accelerator.deduplicate.enabled' or 'accelerator.top-n.enabled' is true. False"
+                                    + " keeps Flink's per-row hash exchange (same state: a savepoint taken either way"
+                                    + " restores either way).");
 
     public static final ConfigOption<Boolean> WINDOW_JOIN =
             key("accelerator.window-join.enabled")
