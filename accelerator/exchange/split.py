@@ -4,8 +4,11 @@ the subtask Flink's keyed shuffle would send it to (`$channel`), grouped by that
 
 The descriptor's `exchange` section names the key fields (in key order, with their Flink types)
 and the consumer's batch fields; the operator adds, when it opens the stage, the consumer's
-parallelism and max parallelism. Rows keep their order within each subtask (a stable sort), and
-`$message` stays, so the operator can cut every subtask's rows where a watermark goes out.
+parallelism and max parallelism. Over a shared source each output has its own section (the
+descriptor's for the stage's own output, a `branches` entry's for that branch), and each output
+with one answers its rows split for its own consumer. Rows keep their order within each subtask
+(a stable sort), and `$message` stays, so the operator can cut every subtask's rows where a
+watermark goes out.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ import pyarrow as pa
 from accelerator.exchange import key_groups, key_rows
 from accelerator.formats import types
 
+#: The descriptor's (or a branch's) section naming the exchange an output feeds.
+SECTION = "exchange"
 CHANNEL = "$channel"
 KEY = "$key"
 KEY_GROUP = "$key_group"

@@ -24,7 +24,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from accelerator.exchange.split import Exchange
+from accelerator.exchange.split import SECTION as EXCHANGE_SECTION, Exchange
 from accelerator.formats import FormatError, native_arrays, timestamps, types
 from accelerator.plans import nested_fields, read_fields, udfs
 from accelerator.plans.stage import MESSAGE, MESSAGE_FIELD, StagePlan, branch_plans, is_rows_stage, watermark_plan, written_metadata
@@ -218,23 +218,29 @@ class SegmentStage:
             if functions & set(_SURROGATE_SENSITIVE) else []
         self._encoder = None if self._rows else MessageEncoder(self.name, descriptor)
         self._output_schema = self._plan.output_schema if self._rows else self._encoder.schema
-        #: A rows stage feeding a batch exchange: its rows go out split by the keyed operator's subtask.
-        self._exchange = None
-        if self._rows and descriptor.get("exchange"):
-            if self._branches:
-                raise DescriptorError(f"stage {self.name!r}: a batch exchange takes a rows stage of one output")
-            self._exchange = Exchange.parse(self.name, descriptor["exchange"])
-            self._output_schema = self._exchange.schema(MESSAGE_FIELD)
-        #: Per output of a rows stage, the local window aggregate folded into it (None: its rows go out).
+        #: Per output of a rows stage (the stage's own, then each branch's), the local window
+        #: aggregate folded into it (None: its rows go out).
         self._local_phases = [local_phase.of(self.name, descriptor.get(local_phase.SECTION), self._plan.output_schema)
                               if self._rows else None]
         self._local_phases += [local_phase.of(self.name, spec.get(local_phase.SECTION), plan.output_schema)
                                for spec, plan in zip(descriptor.get("branches") or [], self._branches)]
-        if self._exchange and self._local_phases[0]:
-            raise DescriptorError(f"stage {self.name!r}: a batch exchange takes rows, not a local window aggregate's"
-                                  f" partials")
-        if self._local_phases[0]:
-            self._output_schema = self._local_phases[0].schema
+        #: Per output of a rows stage, the batch exchange it feeds (None: its rows go out one by
+        #: one): its rows go out split by the keyed operator's subtask.
+        sections = [descriptor.get(EXCHANGE_SECTION)] + [spec.get(EXCHANGE_SECTION)
+                                                          for spec in descriptor.get("branches") or []]
+        self._exchanges = [Exchange.parse(self.name if b == 0 else f"{self.name}/branch-{b}", section)
+                           if self._rows and section else None for b, section in enumerate(sections)]
+        for b, (exchange, local) in enumerate(zip(self._exchanges, self._local_phases)):
+            if exchange and local:
+                raise DescriptorError(f"stage {self.name!r}: output {b} feeds a batch exchange, which takes rows,"
+                                      f" not a local window aggregate's partials")
+        plans = [self._plan] + self._branches
+        #: Per output, the schema of its answer: the rows, the exchange's split rows or the partials.
+        self._answer_schemas = [exchange.schema(MESSAGE_FIELD) if exchange else local.schema if local
+                                else plan.output_schema
+                                for plan, exchange, local in zip(plans, self._exchanges, self._local_phases)]
+        if self._rows:
+            self._output_schema = self._answer_schemas[0]
         #: With a watermark section: one int64 column of epoch milliseconds per watermark plan column.
         self._marks_schema = pa.schema([pa.field(f.name, pa.int64()) for f in self._watermarks.output_schema
                                         if f.name != MESSAGE]) if self._watermarks else None
@@ -247,16 +253,15 @@ class SegmentStage:
                              f" input fields {self._input_names}")
         if batch.num_rows == 0:
             answers = [pa.RecordBatch.from_pylist([], schema=self._output_schema)]
-            answers += [pa.RecordBatch.from_pylist([], schema=local.schema if local else p.output_schema)
-                        for p, local in zip(self._branches, self._local_phases[1:])]
+            answers += [pa.RecordBatch.from_pylist([], schema=schema) for schema in self._answer_schemas[1:]]
         else:
             decoded, skipped, exact_path = self._decode(batch)
             table_in = self._table(batch, decoded)
             udfs.BATCH.lone_surrogates_possible = any(_may_hold_lone_surrogates(batch.column(c))
                                                       for c in self._surrogate_columns)
             answers = [self._run(table_in)] + [p.execute(table_in, nested_nulls=True) for p in self._branches]
-            answers = [local.partials(rows, batch.num_rows) if local else rows
-                       for rows, local in zip(answers, self._local_phases)]
+            if self._rows:
+                answers = [self._output(b, rows, batch.num_rows) for b, rows in enumerate(answers)]
             counts = {key: str(n).encode() for key, n in ((SKIPPED_METADATA, skipped),
                                                           (EXACT_PATH_METADATA, exact_path)) if n}
             if counts:
@@ -286,9 +291,16 @@ class SegmentStage:
     def _run(self, table_in: pa.RecordBatch) -> pa.RecordBatch:
         """The encoded messages of the decoded rows, or a rows stage's result rows."""
         result = self._plan.execute(table_in, nested_nulls=True)
-        if self._exchange:
-            return self._exchange.split(result, MESSAGE)
         return result if self._rows else self._encoder.encode(result)
+
+    def _output(self, output: int, rows: pa.RecordBatch, messages: int) -> pa.RecordBatch:
+        """What output `output` of a rows stage answers for its result `rows` of a batch of
+        `messages` messages: the rows, split for the batch exchange it feeds, or the partials of
+        the local window aggregate folded into it."""
+        exchange, local = self._exchanges[output], self._local_phases[output]
+        if exchange:
+            return exchange.split(rows, MESSAGE)
+        return local.partials(rows, messages) if local else rows
 
     def _marks(self, table_in: pa.RecordBatch, messages: int) -> pa.RecordBatch:
         """One row per message of the batch: each watermark plan column's value for the message's

@@ -61,3 +61,75 @@ def test_an_empty_batch_has_the_exchange_schema():
 def test_a_key_type_without_a_layout_is_refused_at_open():
     with pytest.raises(ExchangeError, match="DOUBLE"):
         stages.create(descriptor(keys=[{"name": "channel", "type": "DOUBLE"}]))
+
+
+# A rows stage over a shared source: each output feeds its own consumer, through a batch exchange
+# or one row at a time.
+
+def shared_source(main=None, branch=None):
+    """The golden shared-source stage (two outputs of (auction BIGINT, EXPR$1 BIGINT)) with an
+    exchange on `auction` for the outputs given a (parallelism, max parallelism)."""
+    d = json.loads((GOLDEN / "rows_shared_source.json").read_text(encoding="utf-8"))
+    for section, target in ((d, main), (d["branches"][0], branch)):
+        if target:
+            section["exchange"] = {"keys": [{"name": "auction", "type": "BIGINT"}],
+                                   "fields": [{"name": "$key", "type": "VARBINARY(2147483647) NOT NULL"},
+                                              {"name": "$key_group", "type": "INT NOT NULL"},
+                                              {"name": "EXPR$1", "type": "BIGINT"}],
+                                   "parallelism": target[0], "max_parallelism": target[1]}
+    return d
+
+
+def shared_bids(n):
+    """Bids both outputs keep some of (price > 100; channel <> 'b'), NULL auctions among them."""
+    return pa.RecordBatch.from_arrays([pa.array(
+        [json.dumps({"auction": None if i % 7 == 3 else i % 11, "price": 30 * i, "channel": "ab"[i % 2]}).encode()
+         for i in range(n)], pa.binary())], names=["value"])
+
+
+def assert_split(out, plain, parallelism, max_parallelism):
+    """`out` is `plain` (the output's rows without an exchange) as the exchange's rows: each row's
+    key bytes and key group as Flink computes them, grouped by subtask, arrival order within one."""
+    assert out.schema.names == [MESSAGE, "$channel", "$key", "$key_group", "EXPR$1"]
+    assert out.num_rows == plain.num_rows > 0
+    keys = key_rows.binary_key_rows([plain.column("auction")], [types.parse("BIGINT")])
+    groups = key_groups.key_groups(keys, max_parallelism)
+    expected = sorted(zip(key_groups.operator_indexes(groups, max_parallelism, parallelism).tolist(),
+                          plain.column(MESSAGE).to_pylist(), keys.to_pylist(), groups.tolist(),
+                          plain.column("EXPR$1").to_pylist()))
+    got = list(zip(*(out.column(c).to_pylist() for c in ["$channel", MESSAGE, "$key", "$key_group", "EXPR$1"])))
+    assert got == expected  # grouped by subtask, each subtask's rows in message order
+    assert parallelism == 1 or len({c for c, *_ in got}) > 1  # the rows do go to several subtasks
+
+
+@pytest.mark.parametrize("parallelism", [1, 2, 3])
+def test_a_branch_feeding_a_batch_exchange_is_split_while_the_other_output_keeps_its_rows(parallelism):
+    plain_main, plain_branch = stages.create(shared_source()).process(shared_bids(60))
+    main, branch = stages.create(shared_source(branch=(parallelism, 128))).process(shared_bids(60))
+    assert main == plain_main
+    assert_split(branch, plain_branch, parallelism, 128)
+
+
+def test_each_output_is_split_for_its_own_consumer():
+    plain_main, plain_branch = stages.create(shared_source()).process(shared_bids(60))
+    main, branch = stages.create(shared_source(main=(2, 128), branch=(3, 256))).process(shared_bids(60))
+    assert_split(main, plain_main, 2, 128)
+    assert_split(branch, plain_branch, 3, 256)
+    main, branch = stages.create(shared_source(main=(3, 128))).process(shared_bids(60))
+    assert_split(main, plain_main, 3, 128)
+    assert branch == plain_branch
+
+
+def test_an_empty_batch_answers_each_output_in_its_own_schema():
+    empty = pa.RecordBatch.from_arrays([pa.array([], pa.binary())], names=["value"])
+    main, branch = stages.create(shared_source(branch=(2, 128))).process(empty)
+    assert main.num_rows == branch.num_rows == 0
+    assert main.schema.names == ["auction", "EXPR$1", MESSAGE]
+    assert branch.schema.names == [MESSAGE, "$channel", "$key", "$key_group", "EXPR$1"]
+
+
+def test_a_branch_exchange_with_a_key_type_without_a_layout_is_refused_at_open_naming_the_branch():
+    d = shared_source(branch=(2, 128))
+    d["branches"][0]["exchange"]["keys"][0]["type"] = "DOUBLE"
+    with pytest.raises(ExchangeError, match="branch-1.*DOUBLE"):
+        stages.create(d)

@@ -23,6 +23,7 @@ import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
 import org.apache.flink.util.IOUtils;
+import org.apache.flink.util.OutputTag;
 import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
 import org.flinkaccelerator.runtime.exchange.BatchParts;
 import org.flinkaccelerator.runtime.exchange.ExchangeTarget;
@@ -87,8 +88,10 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
     private transient SidecarMetrics metrics;
     /** A rows stage's watermarks, when it replaces a watermarked source; else null. */
     private transient WatermarkedRows watermarked;
-    /** A rows stage's batch exchange, when it feeds one; else null. */
-    private transient BatchParts parts;
+    /** Per output of a rows stage (main, then side outputs): the side output's tag (null for the main output). */
+    private transient List<OutputTag<RowData>> sideOutputs;
+    /** Per output of a rows stage: the batch exchange it feeds, or null where its rows go out one by one. */
+    private transient BatchParts[] parts;
 
     public AcceleratedOperator(AcceleratedSegmentSpec spec) {
         this.spec = spec;
@@ -136,11 +139,19 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
                 SidecarSettings.DEFAULT_START_TIMEOUT,
                 SidecarSettings.requestRegionBytes(spec.batchBytes(), spec.batchSize()));
         String descriptorJson = spec.descriptorJson();
-        if (ExchangeTarget.feedsExchange(descriptorJson)) {
-            ExchangeTarget target = ExchangeTarget.of(spec.operatorName(), getOperatorConfig(), getUserCodeClassloader(),
-                    getContainingTask().getEnvironment().getAllWriters());
-            descriptorJson = target.into(descriptorJson);
-            parts = new BatchParts(spec.operatorName(), allocator, output, target.parallelism());
+        sideOutputs = new ArrayList<>();
+        parts = new BatchParts[outputRows().size()];
+        boolean batched = false;
+        for (int b = 0; b < parts.length; b++) {
+            OutputTag<RowData> tag = b == 0 ? null : spec.sideOutput(b);
+            sideOutputs.add(tag);
+            if (ExchangeTarget.feedsExchange(descriptorJson, b)) {
+                ExchangeTarget target = ExchangeTarget.of(spec.operatorName(), tag, getOperatorConfig(),
+                        getUserCodeClassloader(), getContainingTask().getEnvironment().getAllWriters());
+                descriptorJson = target.into(descriptorJson, b);
+                parts[b] = new BatchParts(spec.operatorName(), allocator, output, tag, target.parallelism());
+                batched = true;
+            }
         }
         sidecar = SidecarProcess.start(settings, SharedMemoryBudget.ofTaskManager(
                 getContainingTask().getEnvironment().getTaskManagerInfo().getConfiguration()));
@@ -154,8 +165,8 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
             watermarked = new WatermarkedRows(spec.watermarks(), spec.coordinates(), output, getMetricGroup(),
                     getProcessingTimeService(), getExecutionConfig().getAutoWatermarkInterval(),
                     getContainingTask().getEnvironment().getMetricGroup().getIOMetricGroup());
-            if (parts != null) {
-                watermarked.beforeEvents(parts::release);
+            if (batched) {
+                watermarked.beforeEvents(this::releaseParts);
             }
         }
         LOG.info("{} (subtask {}): sidecar pid {} runs stage {}; batches of up to {} rows, at most {} ms apart;"
@@ -343,67 +354,75 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
      * Emits a rows stage's answer for a batch of {@code messages} messages, message by message:
      * each message's rows of every output in turn (main, then side outputs), each with its
      * message's record timestamp; with marks (a watermarked rows stage), through the source's
-     * event-time logic.
+     * event-time logic. An output that feeds a batch exchange sends instead, per subtask, the rows
+     * of the messages replayed so far, before each watermark and at the end ({@link BatchParts}).
      */
     private void emitRows(SidecarStage.RowsAnswer answer, int messages) {
-        if (parts != null) {
-            emitParts(answer, messages);
-            return;
-        }
         List<RowType> types = outputRows();
-        List<BranchRows> branches = new ArrayList<>();
-        for (int b = 0; b < types.size(); b++) {
-            branches.add(new BranchRows(answer.branches().get(b), types.get(b), b == 0 ? null : spec.sideOutput(b),
-                    rowCopiers.get(b), partialOutputs[b], spec.operatorName()));
-        }
+        BranchRows[] branches = new BranchRows[types.size()];
         try {
+            for (int b = 0; b < types.size(); b++) {
+                if (parts[b] != null) {
+                    parts[b].start(answer.branches().get(b), messages);
+                } else {
+                    branches[b] = new BranchRows(answer.branches().get(b), types.get(b), sideOutputs.get(b),
+                            rowCopiers.get(b), partialOutputs[b], spec.operatorName());
+                }
+            }
             if (answer.marks() != null) {
                 watermarked.emit(answer.marks(), messages, m -> timestamps.get(m, TimestampAssigner.NO_TIMESTAMP),
                         (message, stamped) -> {
-                            for (BranchRows branch : branches) {
-                                branch.emit(message, output, r -> r.setTimestamp(stamped.getTimestamp()));
+                            for (int b = 0; b < branches.length; b++) {
+                                if (branches[b] != null) {
+                                    branches[b].emit(message, output, r -> r.setTimestamp(stamped.getTimestamp()));
+                                } else {
+                                    parts[b].stamp(message, stamped.hasTimestamp(), stamped.getTimestamp());
+                                }
                             }
                         });
             } else {
                 for (int message = 0; message < messages; message++) {
                     int m = message;
-                    for (BranchRows branch : branches) {
-                        branch.emit(m, output, r -> timestamps.stamp(r, m));
+                    for (int b = 0; b < branches.length; b++) {
+                        if (branches[b] != null) {
+                            branches[b].emit(m, output, r -> timestamps.stamp(r, m));
+                        } else {
+                            parts[b].stamp(m, timestamps.has(m), timestamps.get(m, 0L));
+                        }
                     }
                 }
             }
-            for (BranchRows branch : branches) {
-                branch.finish(messages);
-            }
-        } catch (IllegalArgumentException e) {
-            throw new SidecarException(spec.operatorName() + ": the sidecar's answer breaks the stage contract: "
-                    + e.getMessage(), e);
-        }
-    }
-
-    /**
-     * Sends a rows stage's answer through a batch exchange: per subtask, the rows of the messages
-     * replayed so far, before each watermark and at the end ({@link BatchParts}).
-     */
-    private void emitParts(SidecarStage.RowsAnswer answer, int messages) {
-        try {
-            parts.start(answer.branches().get(0), messages);
-            if (answer.marks() != null) {
-                watermarked.emit(answer.marks(), messages, m -> timestamps.get(m, TimestampAssigner.NO_TIMESTAMP),
-                        (message, stamped) -> parts.stamp(message, stamped.hasTimestamp(), stamped.getTimestamp()));
-            } else {
-                for (int message = 0; message < messages; message++) {
-                    parts.stamp(message, timestamps.has(message), timestamps.get(message, 0L));
+            for (int b = 0; b < branches.length; b++) {
+                if (branches[b] != null) {
+                    branches[b].finish(messages);
+                } else {
+                    parts[b].finish();
                 }
             }
-            parts.finish();
         } catch (IllegalArgumentException e) {
-            parts.abandon();
+            abandonParts();
             throw new SidecarException(spec.operatorName() + ": the sidecar's answer breaks the stage contract: "
                     + e.getMessage(), e);
         } catch (RuntimeException e) {
-            parts.abandon();
+            abandonParts();
             throw e;
+        }
+    }
+
+    /** Sends, for each output feeding a batch exchange, the rows replayed so far: before a watermark or status. */
+    private void releaseParts() {
+        for (BatchParts part : parts) {
+            if (part != null) {
+                part.release();
+            }
+        }
+    }
+
+    private void abandonParts() {
+        for (BatchParts part : parts) {
+            if (part != null) {
+                part.abandon();
+            }
         }
     }
 

@@ -12,6 +12,8 @@ import org.apache.flink.util.OutputTag;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
 import org.flinkaccelerator.AcceleratorOptions;
+import org.flinkaccelerator.runtime.exchange.BatchRecords;
+import org.flinkaccelerator.runtime.exchange.ExchangeTarget;
 import org.flinkaccelerator.runtime.watermarks.WatermarkSpec;
 
 /**
@@ -107,14 +109,16 @@ public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, 
     /**
      * The side output of branch {@code branch} (1 for the descriptor's first {@code branches}
      * entry): its tag's id names the stage and the branch, so the operator and the node that
-     * selects it agree.
+     * selects it agree. It carries the branch's rows, or, when the branch feeds a batch exchange
+     * (its {@code branches} entry has an {@code exchange} section), {@link BatchRecords}.
      */
     public OutputTag<RowData> sideOutput(int branch) {
         if (branch < 1 || branch > sideRows.size()) {
             throw new IndexOutOfBoundsException("branch " + branch + " of a stage with " + sideRows.size()
                     + " side outputs");
         }
-        return new OutputTag<>(segmentName + "-branch-" + branch, InternalTypeInfo.of(sideRows.get(branch - 1)));
+        return new OutputTag<>(segmentName + "-branch-" + branch, InternalTypeInfo.of(
+                ExchangeTarget.feedsExchange(descriptorJson, branch) ? BatchRecords.TYPE : sideRows.get(branch - 1)));
     }
 
     /** True for an encode stage: the operator reads rows of {@link #consumes}, not Kafka message bytes. */

@@ -114,7 +114,7 @@ public final class SegmentReplacement {
             return rowsStage;
         }
         SideOutputExecNode side = new SideOutputExecNode(config, rowsStage.spec().sideOutput(branch),
-                rowsStage.spec().sideRows().get(branch - 1));
+                rowsStage.spec().sideRows().get(branch - 1), branch);
         connect(rowsStage, side);
         return side;
     }

@@ -26,15 +26,28 @@ public final class SideOutputExecNode extends ExecNodeBase<RowData>
     private static final String CONTEXT = "accelerated-side-output_1";
 
     private final OutputTag<RowData> tag;
+    private final int branch;
 
-    public SideOutputExecNode(ReadableConfig config, OutputTag<RowData> tag, RowType rows) {
-        this(ExecNodeContext.newNodeId(), config, tag, rows);
+    /**
+     * @param tag the stage's side output ({@code AcceleratedSegmentSpec.sideOutput(branch)})
+     * @param rows the branch's row type (what the graph's nodes and EXPLAIN see, also where the
+     *     side output carries batch records for a batch exchange)
+     * @param branch the branch of the stage whose rows it is, from 1
+     */
+    public SideOutputExecNode(ReadableConfig config, OutputTag<RowData> tag, RowType rows, int branch) {
+        this(ExecNodeContext.newNodeId(), config, tag, rows, branch);
     }
 
-    private SideOutputExecNode(int id, ReadableConfig config, OutputTag<RowData> tag, RowType rows) {
+    private SideOutputExecNode(int id, ReadableConfig config, OutputTag<RowData> tag, RowType rows, int branch) {
         super(id, new ExecNodeContext(CONTEXT).withId(id), config, List.of(InputProperty.DEFAULT), rows,
                 "SideOutput[" + tag.getId() + "]");
         this.tag = tag;
+        this.branch = branch;
+    }
+
+    /** The branch of the rows stage whose rows this is (1 for the descriptor's first {@code branches} entry). */
+    public int branch() {
+        return branch;
     }
 
     @Override

@@ -18,10 +18,12 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.flink.streaming.api.operators.Output;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.util.OutputTag;
 import org.flinkaccelerator.sidecar.SidecarException;
 
 /**
- * The sending half of a batch exchange: a rows stage's answer for one batch of messages, its rows
+ * The sending half of a batch exchange: one output's answer of a rows stage for one batch of
+ * messages (the main output's, or a shared source's branch's on its side output), its rows
  * already the keyed operator's {@code update} rows and grouped by target subtask
  * ({@code accelerator/exchange/split.py}), goes out as one {@link BatchRecords} record per subtask
  * and stretch of messages, each row with its message's record timestamp ({@link #TIMESTAMP}).
@@ -42,6 +44,8 @@ public final class BatchParts {
     private final String operator;
     private final BufferAllocator allocator;
     private final Output<StreamRecord<RowData>> output;
+    /** The side output the records go to; null for the main output. */
+    private final OutputTag<RowData> tag;
     private final int channels;
     private final StreamRecord<RowData> outRecord = new StreamRecord<>(null);
 
@@ -56,10 +60,17 @@ public final class BatchParts {
     private boolean[] messageHasTimestamp = new boolean[64];
     private int released;
 
-    public BatchParts(String operator, BufferAllocator allocator, Output<StreamRecord<RowData>> output, int channels) {
+    /**
+     * @param tag the side output of the rows stage's branch whose rows these are; null for the
+     *     main output
+     * @param channels the consumer's parallelism
+     */
+    public BatchParts(String operator, BufferAllocator allocator, Output<StreamRecord<RowData>> output,
+            OutputTag<RowData> tag, int channels) {
         this.operator = operator;
         this.allocator = allocator;
         this.output = output;
+        this.tag = tag;
         this.channels = channels;
     }
 
@@ -174,8 +185,14 @@ public final class BatchParts {
             writer.end();
         } catch (IOException e) {
             throw new SidecarException(operator + ": writing " + (to - from) + " rows for subtask " + channel
-                    + " of the batch exchange failed: " + e.getMessage(), e);
+                    + " of the batch exchange" + (tag == null ? "" : " of side output " + tag.getId()) + " failed: "
+                    + e.getMessage(), e);
         }
-        output.collect(outRecord.replace(BatchRecords.of(channel, bytes.toByteArray())));
+        StreamRecord<RowData> record = outRecord.replace(BatchRecords.of(channel, bytes.toByteArray()));
+        if (tag == null) {
+            output.collect(record);
+        } else {
+            output.collect(tag, record);
+        }
     }
 }
