@@ -9,6 +9,13 @@ descriptor's for the stage's own output, a `branches` entry's for that branch), 
 with one answers its rows split for its own consumer. Rows keep their order within each subtask
 (a stable sort), and `$message` stays, so the operator can cut every subtask's rows where a
 watermark goes out.
+
+A consumer field is the rows' column of its name, or one the stage computes from them (a window
+operator's `$time`): `"from": <column>`, that column of the rows as it is (a local window
+aggregate's slice end); `"millis_of": <column>`, the epoch milliseconds of a TIMESTAMP column (as
+Flink's `TimestampData.getMillisecond()`; a NULL fails the batch naming its message, as the
+operator's `RowTime field should not be null` fails stock's), or `"arrival": true`, zeros the
+operator overwrites with the processing time at which the batch arrives.
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ import numpy as np
 import pyarrow as pa
 
 from accelerator.exchange import key_groups, key_rows
-from accelerator.formats import types
+from accelerator.formats import FormatError, timestamps, types
 
 #: The descriptor's (or a branch's) section naming the exchange an output feeds.
 SECTION = "exchange"
@@ -38,6 +45,9 @@ class Exchange:
     key_types: tuple[types.DataType, ...]
     #: The consumer's batch fields after `$key` and `$key_group`: (name, Flink type).
     columns: tuple[tuple[str, types.DataType], ...]
+    #: How the stage computes a consumer field that is no column of the rows: name -> the field's
+    #: section (`from`, `millis_of` or `arrival`).
+    derived: dict
     max_parallelism: int
     parallelism: int
 
@@ -59,7 +69,8 @@ class Exchange:
         if not 0 < parallelism <= max_parallelism:
             raise ExchangeError(f"stage {stage!r}: parallelism {parallelism} is not within max parallelism"
                                 f" {max_parallelism}")
-        return cls(keys, key_types, tuple(fields[2:]), max_parallelism, parallelism)
+        derived = {f["name"]: f for f in section["fields"] if "from" in f or "millis_of" in f or f.get("arrival")}
+        return cls(keys, key_types, tuple(fields[2:]), derived, max_parallelism, parallelism)
 
     def schema(self, message: pa.Field) -> pa.Schema:
         """The answer's columns: `$message`, `$channel`, `$key`, `$key_group`, the consumer's."""
@@ -74,6 +85,25 @@ class Exchange:
         channels = key_groups.operator_indexes(groups, self.max_parallelism, self.parallelism)
         order = pa.array(np.argsort(channels, kind="stable"))
         columns = [result.column(message), pa.array(channels, pa.int32()), keys.cast(pa.binary()),
-                   pa.array(groups, pa.int32())] + [result.column(name) for name, _ in self.columns]
+                   pa.array(groups, pa.int32())] + [self._column(result, name, message) for name, _ in self.columns]
         schema = self.schema(result.schema.field(message))
         return pa.RecordBatch.from_arrays([c.take(order) for c in columns], schema=schema)
+
+    def _column(self, result: pa.RecordBatch, name: str, message: str) -> pa.Array:
+        """The consumer's column `name` of `result`: the rows' own, or the one derived from them."""
+        field = self.derived.get(name)
+        if field is None:
+            return result.column(name)
+        if "from" in field:
+            return result.column(field["from"])
+        if field.get("arrival"):
+            return pa.array(np.zeros(result.num_rows, dtype=np.int64))
+        time = result.column(field["millis_of"])
+        if time.null_count:
+            row = int(np.flatnonzero(time.is_null().to_numpy(zero_copy_only=False))[0])
+            raise FormatError(int(result.column(message)[row].as_py()),
+                              f"the rowtime {field['millis_of']!r} of a row of this message is NULL: Flink's window"
+                              f" operator fails the job on it (\"RowTime field should not be null, please convert it"
+                              f" to a non-null long value.\")",
+                              "give the row a rowtime, or filter out rows without one before the window")
+        return timestamps.millis(time).cast(pa.int64())

@@ -230,12 +230,8 @@ class SegmentStage:
                                                           for spec in descriptor.get("branches") or []]
         self._exchanges = [Exchange.parse(self.name if b == 0 else f"{self.name}/branch-{b}", section)
                            if self._rows and section else None for b, section in enumerate(sections)]
-        for b, (exchange, local) in enumerate(zip(self._exchanges, self._local_phases)):
-            if exchange and local:
-                raise DescriptorError(f"stage {self.name!r}: output {b} feeds a batch exchange, which takes rows,"
-                                      f" not a local window aggregate's partials")
         plans = [self._plan] + self._branches
-        #: Per output, the schema of its answer: the rows, the exchange's split rows or the partials.
+        #: Per output, the schema of its answer: the rows, the partials, or either split for the exchange.
         self._answer_schemas = [exchange.schema(MESSAGE_FIELD) if exchange else local.schema if local
                                 else plan.output_schema
                                 for plan, exchange, local in zip(plans, self._exchanges, self._local_phases)]
@@ -295,12 +291,12 @@ class SegmentStage:
 
     def _output(self, output: int, rows: pa.RecordBatch, messages: int) -> pa.RecordBatch:
         """What output `output` of a rows stage answers for its result `rows` of a batch of
-        `messages` messages: the rows, split for the batch exchange it feeds, or the partials of
-        the local window aggregate folded into it."""
+        `messages` messages: the rows, or the partials of the local window aggregate folded into
+        it, split for the batch exchange it feeds if it feeds one (the partials cross the
+        exchange as they cross stock's)."""
         exchange, local = self._exchanges[output], self._local_phases[output]
-        if exchange:
-            return exchange.split(rows, MESSAGE)
-        return local.partials(rows, messages) if local else rows
+        answer = local.partials(rows, messages) if local else rows
+        return exchange.split(answer, MESSAGE) if exchange else answer
 
     def _marks(self, table_in: pa.RecordBatch, messages: int) -> pa.RecordBatch:
         """One row per message of the batch: each watermark plan column's value for the message's

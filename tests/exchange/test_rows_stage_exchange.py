@@ -8,7 +8,7 @@ import pytest
 
 from accelerator.exchange import key_groups, key_rows
 from accelerator.exchange.split import ExchangeError
-from accelerator.formats import types
+from accelerator.formats import FormatError, types
 from accelerator.plans.stage import MESSAGE
 from accelerator.sidecar import stages
 from accelerator.testing import locations
@@ -133,3 +133,48 @@ def test_a_branch_exchange_with_a_key_type_without_a_layout_is_refused_at_open_n
     d["branches"][0]["exchange"]["keys"][0]["type"] = "DOUBLE"
     with pytest.raises(ExchangeError, match="branch-1.*DOUBLE"):
         stages.create(d)
+
+
+def window_descriptor(time_field):
+    """The golden rows stage over bids feeding a group window's batch exchange on `bidder`."""
+    d = json.loads((GOLDEN / "rows_regexp.json").read_text(encoding="utf-8"))
+    d["exchange"] = {"keys": [{"name": "bidder", "type": "BIGINT"}],
+                     "fields": [{"name": "$key", "type": "VARBINARY(2147483647) NOT NULL"},
+                                {"name": "$key_group", "type": "INT NOT NULL"},
+                                dict({"name": "$time", "type": "BIGINT NOT NULL"}, **time_field),
+                                {"name": "price", "type": "BIGINT"}],
+                     "max_parallelism": 128, "parallelism": 2}
+    return d
+
+
+def timed_bids(times):
+    return pa.RecordBatch.from_arrays([pa.array(
+        [json.dumps({"auction": 1, "bidder": i % 3, "price": i, "channel": "c", "url": "u", "dateTime": t,
+                     "extra": ""}).encode() for i, t in enumerate(times)], pa.binary())], names=["value"])
+
+
+def test_a_window_operators_time_is_the_rowtimes_epoch_millisecond():
+    times = ["1969-12-31 23:59:59.999", "1970-01-01 00:00:00.000", "2024-02-29 12:00:00.123"]
+    out = stages.create(window_descriptor({"millis_of": "dateTime"})).process(timed_bids(times))
+    assert out.schema.field("$time").type == pa.int64()
+    by_message = dict(zip(out.column(MESSAGE).to_pylist(), out.column("$time").to_pylist()))
+    assert by_message == {0: -1, 1: 0, 2: 1709208000123}
+
+
+def test_a_processing_time_windows_time_waits_for_the_operator():
+    out = stages.create(window_descriptor({"arrival": True})).process(timed_bids(["2024-02-29 12:00:00.123"] * 4))
+    assert out.column("$time").to_pylist() == [0] * 4
+
+
+def test_a_null_rowtime_fails_naming_its_message():
+    batch = pa.RecordBatch.from_arrays([pa.array(
+        [json.dumps({"auction": 1, "bidder": 1, "price": 1, "dateTime": t}).encode()
+         for t in ["2024-02-29 12:00:00.000", None]], pa.binary())], names=["value"])
+    with pytest.raises(FormatError, match="RowTime field should not be null") as failure:
+        stages.create(window_descriptor({"millis_of": "dateTime"})).process(batch)
+    assert failure.value.row == 1
+
+
+def test_a_consumer_field_can_be_another_column_of_the_rows():
+    out = stages.create(window_descriptor({"from": "auction"})).process(timed_bids(["2024-02-29 12:00:00.123"] * 3))
+    assert out.column("$time").to_pylist() == [1, 1, 1]

@@ -13,11 +13,13 @@ import org.apache.flink.table.planner.plan.nodes.exec.ExecNode;
 import org.apache.flink.table.planner.plan.nodes.exec.ExecNodeGraph;
 import org.apache.flink.table.planner.plan.nodes.exec.InputProperty;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecExchange;
+import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecLocalWindowAggregate;
 import org.apache.flink.table.types.logical.RowType;
 import org.flinkaccelerator.planner.ExecNodes;
 import org.flinkaccelerator.planner.replace.AcceleratedExecNode;
 import org.flinkaccelerator.planner.replace.SideOutputExecNode;
 import org.flinkaccelerator.planner.replace.SidecarStateExecNode;
+import org.flinkaccelerator.planner.stage.StageDescriptor;
 import org.flinkaccelerator.runtime.AcceleratedSegmentSpec;
 import org.flinkaccelerator.runtime.exchange.ExchangeTarget;
 import org.flinkaccelerator.runtime.state.ChangelogSpec;
@@ -25,12 +27,12 @@ import org.flinkaccelerator.runtime.state.ChangelogSpec;
 /**
  * Finds where a rows stage, or one branch of a rows stage over a shared source, feeds an
  * accelerated keyed operator that reads its input as {@code update} rows (a group aggregate, a
- * deduplication, a Top-N) through stock's hash exchange on the operator's keys, and puts a batch
- * exchange there: the branch's output in the rows stage's descriptor gets an {@code exchange}
- * section (the key fields and the operator's batch fields), the operator's {@code "exchange":
- * "batched"}, and a {@link BatchExchangeExecNode} replaces stock's exchange. The other outputs of
- * the stage keep what they had (rows one by one, or their own batch exchange). Every such operator
- * it passes over gets the reason it keeps the per-row exchange.
+ * deduplication, a Top-N, a window or group window aggregate) through stock's hash exchange on the
+ * operator's keys, and puts a batch exchange there: the branch's output in the rows stage's
+ * descriptor gets an {@code exchange} section (the key fields and the operator's batch fields), the
+ * operator's {@code "exchange": "batched"}, and a {@link BatchExchangeExecNode} replaces stock's
+ * exchange. The other outputs of the stage keep what they had (rows one by one, or their own batch
+ * exchange). Every such operator it passes over gets the reason it keeps the per-row exchange.
  */
 public final class BatchExchanges {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -40,21 +42,19 @@ public final class BatchExchanges {
 
     private BatchExchanges() {}
 
-    /** Rewires {@code graph} in place; one outcome per accelerated group aggregate, deduplication and Top-N. */
+    /** Rewires {@code graph} in place; one outcome per accelerated operator that can read batches ({@link BatchReadingNode}). */
     public static List<Outcome> apply(ExecNodeGraph graph, ReadableConfig config) {
         List<Outcome> outcomes = new ArrayList<>();
         for (ExecNode<?> node : ExecNodes.reachable(graph)) {
             if (node instanceof BatchReadingNode) {
                 // Each batch exchange replaces the rows stage it reads: look at the graph as it is now.
-                outcomes.add(consider(ExecNodes.reachable(graph), (SidecarStateExecNode<? extends ChangelogSpec>) node,
-                        config));
+                outcomes.add(consider(ExecNodes.reachable(graph), (SidecarStateExecNode<?>) node, config));
             }
         }
         return outcomes;
     }
 
-    private static Outcome consider(List<ExecNode<?>> nodes, SidecarStateExecNode<? extends ChangelogSpec> consumer,
-            ReadableConfig config) {
+    private static Outcome consider(List<ExecNode<?>> nodes, SidecarStateExecNode<?> consumer, ReadableConfig config) {
         String operator = consumer.spec().operatorName();
         ExecNode<?> before = consumer.getInputEdges().get(0).getSource();
         if (!(before instanceof StreamExecExchange exchange)) {
@@ -62,6 +62,10 @@ public final class BatchExchanges {
         }
         // The rows the exchange reads: a rows stage's main output, or one branch's side output.
         ExecNode<?> output = exchange.getInputEdges().get(0).getSource();
+        if (output instanceof StreamExecLocalWindowAggregate) {
+            return new Outcome(operator, null, "its exchange reads the stock local window aggregate, which was not"
+                    + " folded into a rows stage (its reason is among the stock parts)");
+        }
         int branch = output instanceof SideOutputExecNode side ? side.branch() : 0;
         ExecNode<?> source = branch == 0 ? output : output.getInputEdges().get(0).getSource();
         if (!(source instanceof AcceleratedExecNode rows) || !rows.spec().emitsRows()) {
@@ -77,7 +81,8 @@ public final class BatchExchanges {
         }
         AcceleratedExecNode batchedRows = new AcceleratedExecNode(config,
                 withDescriptor(rows.spec(), withExchange(rows.spec().descriptorJson(), branch, rowType, keys,
-                        consumer.spec().descriptorJson())));
+                        ((BatchReadingNode) consumer).exchangeFields(
+                                parse(consumer.spec().descriptorJson()).path("input").path("fields")))));
         batchedRows.setInputEdges(List.of(ExecEdge.builder().source(rows.getInputEdges().get(0).getSource())
                 .target(batchedRows).shuffle(rows.getInputEdges().get(0).getShuffle())
                 .exchangeMode(rows.getInputEdges().get(0).getExchangeMode()).build()));
@@ -115,7 +120,7 @@ public final class BatchExchanges {
     }
 
     /** Why the operator keeps the per-row exchange, or null; {@code output} is the rows stage's output its exchange reads. */
-    private static String refusal(List<ExecNode<?>> nodes, SidecarStateExecNode<? extends ChangelogSpec> consumer,
+    private static String refusal(List<ExecNode<?>> nodes, SidecarStateExecNode<?> consumer,
             StreamExecExchange exchange, AcceleratedExecNode rows, ExecNode<?> output, RowType rowType, int[] keys) {
         if (keys.length == 0) {
             return "without keys (a global aggregate or Top-N) one subtask reads every row; nothing to split";
@@ -132,7 +137,7 @@ public final class BatchExchanges {
         if (readers(nodes, exchange) != 1) {
             return "its exchange has other consumers";
         }
-        if (consumer.spec().updatingInput()) {
+        if (consumer.spec() instanceof ChangelogSpec changelog && changelog.updatingInput()) {
             return "its input is updating";
         }
         for (int key : keys) {
@@ -163,17 +168,19 @@ public final class BatchExchanges {
     /**
      * The rows stage's descriptor with an exchange section for output {@code branch} (0: the
      * stage's own output, i: its {@code branches} entry i): the key fields and the consumer's
-     * batch fields.
+     * batch fields. Where a local window aggregate is folded into that output, its partial rows
+     * are what cross the exchange.
      */
     static String withExchange(String rowsDescriptor, int branch, RowType rowType, int[] keys,
-            String consumerDescriptor) {
+            JsonNode consumerFields) {
         ObjectNode descriptor = (ObjectNode) parse(rowsDescriptor);
         JsonNode output = branch == 0 ? descriptor : descriptor.path(ExchangeTarget.BRANCHES).path(branch - 1);
         if (!(output instanceof ObjectNode section) || section.has(ExchangeTarget.SECTION)) {
             throw new IllegalStateException("output " + branch + " of the rows stage " + descriptor.path("name")
                     + " is missing or already feeds a batch exchange");
         }
-        JsonNode rowsFields = section.path("output").path("fields");
+        JsonNode local = section.path(StageDescriptor.LOCAL_PHASE);
+        JsonNode rowsFields = (local.isObject() ? local : section).path("output").path("fields");
         ObjectNode exchange = section.putObject(ExchangeTarget.SECTION);
         ArrayNode keyFields = exchange.putArray("keys");
         for (int key : keys) {
@@ -184,7 +191,7 @@ public final class BatchExchanges {
             }
             keyFields.add(field.deepCopy());
         }
-        exchange.set("fields", parse(consumerDescriptor).path("input").path("fields").deepCopy());
+        exchange.set("fields", consumerFields.deepCopy());
         return descriptor.toString();
     }
 

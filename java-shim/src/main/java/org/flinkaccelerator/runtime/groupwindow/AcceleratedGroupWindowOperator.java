@@ -7,6 +7,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.IntFunction;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.TinyIntVector;
@@ -17,6 +18,7 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.flink.api.common.TaskInfo;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
@@ -36,6 +38,7 @@ import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.types.RowKind;
 import org.flinkaccelerator.runtime.FieldGetters;
 import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
+import org.flinkaccelerator.runtime.exchange.BatchInput;
 import org.flinkaccelerator.runtime.state.EventTimeSidecarOperator;
 import org.flinkaccelerator.runtime.state.TimersOutsideRawState;
 import org.flinkaccelerator.sidecar.SidecarException;
@@ -65,6 +68,12 @@ import org.flinkaccelerator.sidecar.SidecarStage;
  * timer its rows make is due. So Flink adds and polls the timers in stock's order. When a timer fires
  * whose window the last {@code fire} did not answer, {@code fire} at the timer's time answers every
  * window due then; no row is late, and watermarks pass through as stock's operator passes them.
+ *
+ * <p>Behind a batch exchange ({@link GroupWindowSpec#batchedInput}) each record is a run of rows the
+ * rows stage already wrote as {@code update} rows ({@code $time} the rowtime's millisecond); it goes
+ * to the sidecar as one {@code update} at the timer service's watermark, as the same rows arriving
+ * one by one before the next watermark would. Over processing time its rows arrived together, so
+ * each gets the processing time at which the record arrives.
  */
 public final class AcceleratedGroupWindowOperator
         extends EventTimeSidecarOperator<GroupWindowSpec, GroupWindowCalls, TimeWindow>
@@ -104,6 +113,9 @@ public final class AcceleratedGroupWindowOperator
     private transient long firedAt;
 
     private transient Counter numLateRecordsDropped;
+
+    /** Reads batch records when the input is a batch exchange's ({@link GroupWindowSpec#batchedInput}); else null. */
+    private transient BatchInput batchInput;
 
     public AcceleratedGroupWindowOperator(GroupWindowSpec spec) {
         super(spec);
@@ -175,6 +187,26 @@ public final class AcceleratedGroupWindowOperator
         // As stock's WindowOperator.open.
         numLateRecordsDropped = lateRowsCounter(LATE_ELEMENTS_DROPPED, LATE_ELEMENTS_DROPPED_RATE);
         registerWatermarkLatency(timerService);
+        if (spec.batchedInput()) {
+            TaskInfo task = getRuntimeContext().getTaskInfo();
+            batchInput = new BatchInput(name, allocator(), KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
+                    task.getMaxNumberOfParallelSubtasks(), task.getNumberOfParallelSubtasks(),
+                    task.getIndexOfThisSubtask()), keyArity);
+        }
+    }
+
+    /** A batch record has no key of its own: its rows carry theirs, and nothing reads Flink's keyed state. */
+    @Override
+    @SuppressWarnings("rawtypes")
+    public void setKeyContextElement1(StreamRecord record) throws Exception {
+        if (!spec.batchedInput()) {
+            super.setKeyContextElement1(record);
+        }
+    }
+
+    @Override
+    public boolean hasKeyContext1() {
+        return !spec.batchedInput() && super.hasKeyContext1();
     }
 
     // -- rows ------------------------------------------------------------------------------------
@@ -182,6 +214,10 @@ public final class AcceleratedGroupWindowOperator
     @Override
     public void processElement(StreamRecord<RowData> element) throws Exception {
         RowData row = element.getValue();
+        if (batchInput != null) {
+            batchInput.process(row, this::sendPart);
+            return;
+        }
         if (row.getRowKind() != RowKind.INSERT) {
             throw new SidecarException(name + ": received a " + row.getRowKind() + " row, but the accelerated group"
                     + " window aggregate takes an insert-only input; run the job with"
@@ -219,12 +255,7 @@ public final class AcceleratedGroupWindowOperator
      * sure the batch is handed over by the time the first timer of the row's windows is due.
      */
     private long arrivalTime() {
-        long now = timerService.currentProcessingTime();
-        if (now < 0) {
-            throw new SidecarException(name + ": the processing time is " + now + " ms, before 1970; the accelerated"
-                    + " processing-time group window aggregate takes times from 1970 on (set the clock, or run the"
-                    + " job with accelerator.group-window-aggregate.enabled: false)");
-        }
+        long now = processingTimeNow();
         // The first window holding `now` (TUMBLE: its window; HOP: its earliest) ends first; its timer is at end - 1.
         long firstStart = now - sizeMs - Math.floorMod(now - sizeMs, slideMs) + slideMs;
         long due = firstStart + sizeMs - 1;
@@ -233,6 +264,17 @@ public final class AcceleratedGroupWindowOperator
             flushesDue.add(due);
             // The service hands the batch over before running the callback.
             getProcessingTimeService().registerTimer(due, time -> flushesDue.remove(due));
+        }
+        return now;
+    }
+
+    /** The processing time now, as stock's {@code processElement} reads it; from 1970 on. */
+    private long processingTimeNow() {
+        long now = timerService.currentProcessingTime();
+        if (now < 0) {
+            throw new SidecarException(name + ": the processing time is " + now + " ms, before 1970; the accelerated"
+                    + " processing-time group window aggregate takes times from 1970 on (set the clock, or run the"
+                    + " job with accelerator.group-window-aggregate.enabled: false)");
         }
         return now;
     }
@@ -252,6 +294,43 @@ public final class AcceleratedGroupWindowOperator
         } finally {
             batchWriter.reset();
             batchBytes = 0;
+        }
+        try (changes) {
+            long dropped = GroupWindowCalls.dropped(changes);
+            if (dropped > 0) {
+                numLateRecordsDropped.inc(dropped);
+            }
+            applyTimerChanges(changes);
+        }
+    }
+
+    /**
+     * Hands the rows of a batch record to the sidecar as one {@code update}, after any buffered rows,
+     * and makes the timer changes it answers. Over processing time every row gets the time the record
+     * arrived ({@code $time} comes as zeros). Neither the keys nor the timestamps are read: the
+     * answer names each timer's key, and the windows' rows leave without a timestamp.
+     */
+    private void sendPart(VectorSchemaRoot part, IntFunction<RowData> keys, long[] timestamps, boolean[] hasTimestamp)
+            throws Exception {
+        sendBatch();
+        int rows = part.getRowCount();
+        if (rows == 0) {
+            return;
+        }
+        if (processingTime()) {
+            // Sent at once: no timer can be due while they wait, so no flush callback is needed.
+            long now = processingTimeNow();
+            BigIntVector times = (BigIntVector) part.getVector(GroupWindowCalls.TIME);
+            for (int i = 0; i < rows; i++) {
+                times.set(i, now);
+            }
+        }
+        VectorSchemaRoot changes;
+        try {
+            changes = calls.update(part, timerService.currentWatermark());
+        } catch (SidecarException e) {
+            throw new SidecarException(name + ": update of a batch of " + rows + " rows from the batch exchange failed: "
+                    + e.getMessage(), e);
         }
         try (changes) {
             long dropped = GroupWindowCalls.dropped(changes);

@@ -15,6 +15,8 @@ final class GroupWindowCalls implements SidecarStateCalls {
     static final String PROGRESS = "accelerator.progress";
     static final String WATERMARK = "accelerator.watermark";
     static final String DROPPED = "accelerator.dropped";
+    /** The batch column of each row's time: its rowtime's epoch millisecond, or the processing time it arrived at. */
+    static final String TIME = "$time";
     /** Answer columns: the key's bytes, the timer change (update), the window's start and end, the timer's time (update). */
     static final String KEY = "$key";
     static final String OP = "$op";

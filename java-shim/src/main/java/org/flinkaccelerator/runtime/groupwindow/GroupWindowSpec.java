@@ -81,6 +81,14 @@ public record GroupWindowSpec(String descriptorJson, RowType inputType, int rowt
         return descriptor().path("state").path("fingerprint").asText();
     }
 
+    /**
+     * Whether the input arrives as batch records of a batch exchange ({@code runtime/exchange}), their
+     * rows already the stage's {@code update} rows, instead of one row per record.
+     */
+    public boolean batchedInput() {
+        return ChangelogSpec.BATCHED.equals(descriptor().path(ChangelogSpec.EXCHANGE).asText());
+    }
+
     /** {@code $key}, {@code $key_group}, {@code $time}, then the arguments. */
     @Override
     public RowType batchType() {

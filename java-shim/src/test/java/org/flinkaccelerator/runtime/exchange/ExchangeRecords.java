@@ -35,16 +35,41 @@ public final class ExchangeRecords {
 
     private ExchangeRecords() {}
 
+    /** The values of an input row's batch row after {@code $key} and {@code $key_group}, as its operator writes them. */
+    @FunctionalInterface
+    public interface BatchColumns {
+        Object[] of(RowData row);
+    }
+
+    /** The batch columns of a {@link ChangelogSpec}'s operator: the input columns the spec names. */
+    public static BatchColumns columns(ChangelogSpec spec) {
+        int[] indexes = spec.columnIndexes();
+        return row -> {
+            Object[] values = new Object[indexes.length];
+            for (int i = 0; i < indexes.length; i++) {
+                LogicalType type = spec.inputType().getTypeAt(indexes[i]);
+                values[i] = RowData.createFieldGetter(type, indexes[i]).getFieldOrNull(row);
+            }
+            return values;
+        };
+    }
+
     /**
      * The records subtask {@code subtask} of {@code parallelism} receives for {@code events}: at most
      * {@code rowsPerRecord} rows each, cut at every watermark.
      */
     public static List<Object> records(ChangelogSpec spec, KeySelector<RowData, RowData> keySelector,
             int maxParallelism, List<Input> events, int parallelism, int subtask, int rowsPerRecord) throws Exception {
-        List<RowType.RowField> fields = new ArrayList<>(spec.batchType().getFields());
+        return records(spec.batchType(), columns(spec), keySelector, maxParallelism, events, parallelism, subtask,
+                rowsPerRecord);
+    }
+
+    /** As above, for an operator whose batch rows are {@code batchType}, their columns after the key group {@code columns}. */
+    public static List<Object> records(RowType batchType, BatchColumns columns, KeySelector<RowData, RowData> keySelector,
+            int maxParallelism, List<Input> events, int parallelism, int subtask, int rowsPerRecord) throws Exception {
+        List<RowType.RowField> fields = new ArrayList<>(batchType.getFields());
         fields.add(new RowType.RowField(BatchParts.TIMESTAMP, new BigIntType(true)));
         RowType recordType = new RowType(fields);
-        int[] columns = spec.columnIndexes();
         List<Object> out = new ArrayList<>();
         List<GenericRowData> pending = new ArrayList<>();
         for (Input event : events) {
@@ -61,10 +86,9 @@ public final class ExchangeRecords {
             GenericRowData row = new GenericRowData(recordType.getFieldCount());
             row.setField(0, BinarySegmentUtils.copyToBytes(key.getSegments(), key.getOffset(), key.getSizeInBytes()));
             row.setField(1, group);
-            for (int i = 0; i < columns.length; i++) {
-                LogicalType type = spec.inputType().getTypeAt(columns[i]);
-                row.setField(ChangelogSpec.TRANSPORT_COLUMNS + i,
-                        RowData.createFieldGetter(type, columns[i]).getFieldOrNull(event.row()));
+            Object[] values = columns.of(event.row());
+            for (int i = 0; i < values.length; i++) {
+                row.setField(2 + i, values[i]);
             }
             row.setField(recordType.getFieldCount() - 1, event.timestamp());
             pending.add(row);

@@ -11,6 +11,7 @@ import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
 import org.flinkaccelerator.runtime.state.ChangelogSpec;
 import org.flinkaccelerator.runtime.state.RescaledRun;
 import org.flinkaccelerator.runtime.state.StockKeyedOperator;
@@ -20,7 +21,7 @@ import org.flinkaccelerator.runtime.windowagg.WindowAggHarnesses;
  * A keyed operator's input switching between the per-row and the batch exchange across
  * checkpoints, as a job switching {@code accelerator.exchange.batched.enabled} between savepoints
  * does: per-row at parallelism 1, checkpoint, batched at 2 (restored from it), checkpoint, per-row
- * at 3 (restored from both batched subtasks).
+ * at 3 (restored from both batched subtasks). Watermarks reach every subtask.
  */
 public final class PathSwitchRun {
     private static final int MAX_PARALLELISM = StockKeyedOperator.MAX_PARALLELISM;
@@ -34,6 +35,14 @@ public final class PathSwitchRun {
      */
     public static <E> List<String> rows(StockKeyedOperator stock, ChangelogSpec spec,
             Supplier<OneInputStreamOperator<RowData, RowData>> perRow,
+            Supplier<OneInputStreamOperator<RowData, RowData>> batched, List<E> events,
+            Function<E, ExchangeRecords.Input> input, RescaledRun.Feed<E> feed) throws Exception {
+        return rows(stock, spec.batchType(), ExchangeRecords.columns(spec), perRow, batched, events, input, feed);
+    }
+
+    /** As above, for an operator whose batch rows are {@code batchType}, their columns after the key group {@code columns}. */
+    public static <E> List<String> rows(StockKeyedOperator stock, RowType batchType,
+            ExchangeRecords.BatchColumns columns, Supplier<OneInputStreamOperator<RowData, RowData>> perRow,
             Supplier<OneInputStreamOperator<RowData, RowData>> batched, List<E> events,
             Function<E, ExchangeRecords.Input> input, RescaledRun.Feed<E> feed) throws Exception {
         int cut1 = events.size() / 3;
@@ -57,8 +66,8 @@ public final class PathSwitchRun {
                 harness.initializeState(AbstractStreamOperatorTestHarness.repartitionOperatorState(state,
                         MAX_PARALLELISM, 1, 2, subtask));
                 harness.open();
-                for (Object record : ExchangeRecords.records(spec, stock.keySelector(), MAX_PARALLELISM, second, 2,
-                        subtask, 17)) {
+                for (Object record : ExchangeRecords.records(batchType, columns, stock.keySelector(), MAX_PARALLELISM,
+                        second, 2, subtask, 17)) {
                     ExchangeRecords.feed(harness, record);
                 }
                 harness.prepareSnapshotPreBarrier(2);
@@ -81,6 +90,11 @@ public final class PathSwitchRun {
                 if (row != null) {
                     feed.feed(last.get(KeyGroupRangeAssignment.assignKeyToParallelOperator(
                             stock.keySelector().getKey(row), MAX_PARALLELISM, 3)), event);
+                } else {
+                    // A watermark reaches every subtask, as the keyed exchange broadcasts it.
+                    for (var harness : last) {
+                        feed.feed(harness, event);
+                    }
                 }
             }
             for (var harness : last) {
