@@ -14,6 +14,9 @@ TIMERS = b"accelerator.timers"
 
 #: update answer: rows dropped as late (`numLateRecordsDropped`).
 DROPPED = b"accelerator.dropped"
+#: update answer: rows accepted, and the smallest slice end they went to (Long.MAX_VALUE for none).
+ACCEPTED = b"accelerator.accepted"
+SMALLEST_END = b"accelerator.smallest_end"
 #: fire answer: windows removed without a row (their COUNT(*) is 0: stock's timer emits nothing).
 EMPTY = b"accelerator.empty"
 

@@ -8,7 +8,11 @@ batch is one call, named in its schema metadata (`protocol`):
 - `update`: rows in arrival order; each is dropped if its slice's last window is fired at
   `progress`, else accumulated into its slice (phase single) or buffered as a partial (phase
   global); a row whose slice fired before its last window did registers that window's timer
-  (a CUMULATE row then goes into its window's first slice, as stock's does).
+  (a CUMULATE row then goes into its window's first slice, as stock's does). Answers, in its
+  metadata, the rows `dropped` as late, the rows `accepted` and the `smallest_end` of the slices
+  they went to (what stock's buffer keeps to decide its next flush: the JVM reads them for rows
+  it did not look at, from a batch exchange) and, while the JVM keeps Flink's timers, the timers
+  those arrivals register, in row order (`$key`, `$window_end`).
 - `flush`: stock's buffer flush point. Phase global merges the buffered partials into state;
   both answer the (key, slice) pairs that received rows since the last flush and are not fired
   at the timer watermark, in first-occurrence order, for the JVM to register their timers in
@@ -108,14 +112,19 @@ class WindowAggStage:
             self.state.open_buffers(slots)
             for column, aggregate in zip(self.state.buffers, self.spec.aggregates):
                 column.merge(slots, [rows.column(name) for name in _partial_columns(aggregate)])
+        arrivals = _NO_PAIRS
         if behind.any():
             mask = pa.array(behind)
-            timers = self.state.slots(keys.filter(mask), key_groups[behind],
-                                      windows.first_unfired(ends[behind], window, progress))
+            firsts = windows.first_unfired(ends[behind], window, progress)
+            timers = self.state.slots(keys.filter(mask), key_groups[behind], firsts)
             self.state.timer[timers] = True
             self._register(timers)
+            if self.timers is None:
+                arrivals = pa.RecordBatch.from_arrays([keys.filter(mask).cast(pa.binary()), pa.array(firsts, pa.int64())],
+                                                      schema=PAIRS_SCHEMA)
         self._check_budget(batch)
-        return state_calls.answer(EMPTY, dropped=dropped)
+        smallest = int(targets.min()) if len(targets) else np.iinfo(np.int64).max
+        return state_calls.answer(arrivals, dropped=dropped, accepted=len(targets), smallest_end=smallest)
 
     # -- flush and fire ----------------------------------------------------------------------
 

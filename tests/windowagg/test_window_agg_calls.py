@@ -109,8 +109,12 @@ def test_update_answers_its_dropped_count_and_state_gauges_in_metadata(sidecar):
     batch = stage.rows([row("a", 5), row("a", 15_000), row("b", 15_000)])
     answer = sidecar.call(stage.stage_id, batch.replace_schema_metadata(
         {b"accelerator.call": b"update", b"accelerator.progress": b"9999", b"accelerator.state_budget": b"1000000"}))
-    assert answer.num_rows == 0 and answer.num_columns == 0
+    # No timer on arrival (a TUMBLE row's slice is its window: late once fired).
+    assert answer.num_rows == 0 and answer.schema.names == ["$key", "$window_end"]
     assert answer.schema.metadata[b"accelerator.dropped"] == b"1"
+    # What stock's buffer holds after the batch: two rows, the smallest slice ending at 20 s.
+    assert answer.schema.metadata[b"accelerator.accepted"] == b"2"
+    assert answer.schema.metadata[b"accelerator.smallest_end"] == b"20000"
     assert answer.schema.metadata[b"accelerator.state_entries"] == b"2"
     assert int(answer.schema.metadata[b"accelerator.state_bytes"]) > 0
 

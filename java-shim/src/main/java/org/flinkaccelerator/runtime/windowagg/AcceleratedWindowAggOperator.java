@@ -7,9 +7,11 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.flink.api.common.TaskInfo;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
@@ -35,6 +37,7 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 import org.flinkaccelerator.runtime.FieldGetters;
 import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
+import org.flinkaccelerator.runtime.exchange.BatchInput;
 import org.flinkaccelerator.runtime.state.EventTimeSidecarOperator;
 import org.flinkaccelerator.runtime.state.FiredKey;
 import org.flinkaccelerator.runtime.state.TimersOutsideRawState;
@@ -65,6 +68,14 @@ import org.slf4j.LoggerFactory;
  * into raw keyed state ({@link WindowAggStateFormat}), the stage's timers with it (in the order the
  * backend writes its own, so a restore at any parallelism rebuilds the queue Flink's would); the
  * queue they were written from is named in operator state ({@link WindowTimerQueue#STATE}).
+ *
+ * <p>Behind a batch exchange ({@link WindowAggSpec#batchedInput}) each record is a run of rows the
+ * rows stage already wrote as {@code update} rows ({@code $time} the rowtime's millisecond, or the
+ * local phase's slice end); it goes to the sidecar as one {@code update} at the current progress, as
+ * the same rows arriving one by one before the next watermark would, and the operator takes from
+ * the answer what it would have read of each row: the late rows, what the flush model's buffer
+ * holds ({@link StockFlushModel#accepted}) and, on Flink's timer service, the timers registered on
+ * arrival, in row order.
  */
 public final class AcceleratedWindowAggOperator extends EventTimeSidecarOperator<WindowAggSpec, WindowAggCalls, Long>
         implements OneInputStreamOperator<RowData, RowData> {
@@ -109,6 +120,9 @@ public final class AcceleratedWindowAggOperator extends EventTimeSidecarOperator
     private transient ListState<Long> watermarkState;
 
     private transient Counter numLateRecordsDropped;
+
+    /** Reads batch records when the input is a batch exchange's ({@link WindowAggSpec#batchedInput}); else null. */
+    private transient BatchInput batchInput;
 
     /** Keeps the timers on Flink's timer service whatever the backend (tests of that path). */
     private boolean flinkTimers;
@@ -228,6 +242,26 @@ public final class AcceleratedWindowAggOperator extends EventTimeSidecarOperator
             firedKey = new BinaryRowData(keyArity);
             registerWatermarkLatency(() -> currentWatermark);
         }
+        if (spec.batchedInput()) {
+            TaskInfo task = getRuntimeContext().getTaskInfo();
+            batchInput = new BatchInput(name, allocator(), KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
+                    task.getMaxNumberOfParallelSubtasks(), task.getNumberOfParallelSubtasks(),
+                    task.getIndexOfThisSubtask()), keyArity);
+        }
+    }
+
+    /** A batch record has no key of its own: its rows carry theirs, and nothing reads Flink's keyed state. */
+    @Override
+    @SuppressWarnings("rawtypes")
+    public void setKeyContextElement1(StreamRecord record) throws Exception {
+        if (!spec.batchedInput()) {
+            super.setKeyContextElement1(record);
+        }
+    }
+
+    @Override
+    public boolean hasKeyContext1() {
+        return !spec.batchedInput() && super.hasKeyContext1();
     }
 
     // -- rows ------------------------------------------------------------------------------------
@@ -235,6 +269,10 @@ public final class AcceleratedWindowAggOperator extends EventTimeSidecarOperator
     @Override
     public void processElement(StreamRecord<RowData> element) throws Exception {
         RowData row = element.getValue();
+        if (batchInput != null) {
+            batchInput.process(row, this::sendPart);
+            return;
+        }
         if (row.isNullAt(spec.timeIndex())) {
             throw new NullPointerException("RowTime field should not be null, please convert it to a non-null long"
                     + " value.");
@@ -290,6 +328,46 @@ public final class AcceleratedWindowAggOperator extends EventTimeSidecarOperator
                     + " stock Flink drops " + batchDropped + "; its window rules disagree with Flink's");
         }
         batchDropped = 0;
+    }
+
+    /**
+     * Hands the rows of a batch record to the sidecar as one {@code update}, after any buffered rows,
+     * and takes from its answer what the per-row path reads of each row: the late rows, the rows the
+     * flush model's buffer now holds and, on Flink's timer service, the timers stock registers as the
+     * rows arrive (under each row's key, in row order). The windows' rows leave without a timestamp,
+     * so the rows' timestamps are not read.
+     */
+    private void sendPart(VectorSchemaRoot part, IntFunction<RowData> keys, long[] timestamps, boolean[] hasTimestamp)
+            throws Exception {
+        sendBatch();
+        int rows = part.getRowCount();
+        if (rows == 0) {
+            return;
+        }
+        VectorSchemaRoot answer;
+        try {
+            answer = calls.updateAnswer(part, model.currentProgress());
+        } catch (SidecarException e) {
+            throw new SidecarException(name + ": update of a batch of " + rows + " rows from the batch exchange failed: "
+                    + e.getMessage(), e);
+        }
+        try (answer) {
+            numLateRecordsDropped.inc(WindowAggCalls.number(answer, WindowAggCalls.DROPPED));
+            model.accepted(WindowAggCalls.number(answer, WindowAggCalls.ACCEPTED),
+                    WindowAggCalls.number(answer, WindowAggCalls.SMALLEST_END));
+            if (timerService != null && answer.getRowCount() > 0) {
+                VarBinaryVector timerKeys = (VarBinaryVector) column(answer, WindowAggCalls.KEY);
+                BigIntVector windows = (BigIntVector) column(answer, WindowAggCalls.WINDOW_END);
+                for (int i = 0; i < answer.getRowCount(); i++) {
+                    byte[] bytes = timerKeys.get(i);
+                    BinaryRowData key = new BinaryRowData(keyArity);
+                    key.pointTo(MemorySegmentFactory.wrap(bytes), 0, bytes.length);
+                    setCurrentKey(key);
+                    long window = windows.get(i);
+                    timerService.registerEventTimeTimer(window, model.triggerTime(window));
+                }
+            }
+        }
     }
 
     // -- watermarks and timers -------------------------------------------------------------------

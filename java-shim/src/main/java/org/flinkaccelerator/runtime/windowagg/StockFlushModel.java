@@ -15,7 +15,8 @@ import org.apache.flink.table.runtime.util.TimeWindowUtil;
  * the windows ending at its end and the following slice ends up to its last window:
  * {@code size / slide - 1} of them (HOP), or those of its max-size window (CUMULATE).
  *
- * <p>The operator feeds it every row's time ({@link #accept}); at an advancing watermark
+ * <p>The operator feeds it every row's time ({@link #accept}), or what the sidecar accepted of a
+ * batch it did not look at ({@link #accepted}); at an advancing watermark
  * {@link #advance} says whether stock flushes its buffer there. A checkpoint barrier always
  * flushes ({@link #flushed}).
  */
@@ -75,6 +76,18 @@ public final class StockFlushModel {
         smallestPendingEnd = Math.min(smallestPendingEnd, intoFirstSlice ? windowStart(sliceEnd) + slide : sliceEnd);
         pendingRows++;
         return true;
+    }
+
+    /**
+     * Takes {@code rows} rows the sidecar accepted from one batch, the smallest slice end any went to
+     * being {@code smallestEnd} (a CUMULATE row whose slice fired: its window's first slice), as
+     * {@link #accept} of each would leave the buffer.
+     */
+    public void accepted(long rows, long smallestEnd) {
+        if (rows > 0) {
+            smallestPendingEnd = Math.min(smallestPendingEnd, smallestEnd);
+            pendingRows += rows;
+        }
     }
 
     /**

@@ -28,6 +28,8 @@ public final class WindowAggCalls implements SidecarStateCalls {
     public static final String STATE_FINGERPRINT = "accelerator.state_fingerprint";
     public static final String STATE_BUDGET = "accelerator.state_budget";
     static final String DROPPED = "accelerator.dropped";
+    static final String ACCEPTED = "accelerator.accepted";
+    static final String SMALLEST_END = "accelerator.smallest_end";
     static final String EMPTY = "accelerator.empty";
     public static final String STATE_ENTRIES = "accelerator.state_entries";
     public static final String STATE_BYTES = "accelerator.state_bytes";
@@ -49,10 +51,20 @@ public final class WindowAggCalls implements SidecarStateCalls {
 
     /** Accumulates {@code batch} (rows of the descriptor's input) at {@code progress}; returns the rows dropped as late. */
     public long update(VectorSchemaRoot batch, long progress) {
-        try (VectorSchemaRoot answer = call(batch, "update",
-                Map.of(PROGRESS, Long.toString(progress), STATE_BUDGET, stateBudget))) {
+        try (VectorSchemaRoot answer = updateAnswer(batch, progress)) {
             return number(answer, DROPPED);
         }
+    }
+
+    /**
+     * {@link #update}'s whole answer, which the caller closes: in its metadata the rows dropped as
+     * late ({@link #DROPPED}), the rows accepted ({@link #ACCEPTED}) and the smallest slice end they
+     * went to ({@link #SMALLEST_END}, Long.MAX_VALUE for none); while the operator keeps Flink's
+     * timers, its rows are the timers stock registers as those rows arrive, in row order
+     * ({@link #KEY}, {@link #WINDOW_END}).
+     */
+    public VectorSchemaRoot updateAnswer(VectorSchemaRoot batch, long progress) {
+        return call(batch, "update", Map.of(PROGRESS, Long.toString(progress), STATE_BUDGET, stateBudget));
     }
 
     /** The (key, window) pairs new since the last flush, in first-occurrence order ({@link #KEY}, {@link #WINDOW_END}); the caller closes it. */

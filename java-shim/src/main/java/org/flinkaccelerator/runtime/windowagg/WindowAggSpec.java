@@ -7,6 +7,7 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.table.types.logical.RowType;
 import org.flinkaccelerator.AcceleratorOptions;
 import org.flinkaccelerator.runtime.SidecarLimits;
+import org.flinkaccelerator.runtime.state.ChangelogSpec;
 import org.flinkaccelerator.runtime.state.SidecarStateSpec;
 import org.flinkaccelerator.runtime.state.StateStageDescriptor;
 
@@ -136,6 +137,14 @@ public record WindowAggSpec(String descriptorJson, RowType inputType, int timeIn
     /** The operator's output row: the key fields, then {@link #valuesType()}. */
     public RowType outputType() {
         return StateStageDescriptor.fieldsType(descriptor().path("output").path("fields"), 0);
+    }
+
+    /**
+     * Whether the input arrives as batch records of a batch exchange ({@code runtime/exchange}), their
+     * rows already the stage's {@code update} rows, instead of one row per record.
+     */
+    public boolean batchedInput() {
+        return ChangelogSpec.BATCHED.equals(descriptor().path(ChangelogSpec.EXCHANGE).asText());
     }
 
     /** The operator's name in the job graph and the web UI. */
