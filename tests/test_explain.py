@@ -231,3 +231,39 @@ def test_deduplications_are_accelerated_only_with_their_option(tmp_path):
         "deduplication bid_d-dedup: deduplicate: an event-time first row is not accelerated: stock Flink runs"
         " RowTimeDeduplicateKeepFirstRowFunction (insert-only, each key's first row emitted on a watermark); the"
         " event-time last row and both processing-time deduplications are"], stock_parts
+
+
+WINDOWS_BATCHED = """
+SET 'accelerator.window-aggregate.enabled' = 'true';
+SET 'accelerator.group-window-aggregate.enabled' = 'true';
+SET 'accelerator.exchange.batched.enabled' = 'true';
+CREATE TABLE bid_w (auction BIGINT, price BIGINT, d DOUBLE, ts TIMESTAMP(3),
+  WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH (
+  'connector' = 'kafka', 'topic' = 'bids', 'properties.bootstrap.servers' = 'localhost:1',
+  'scan.startup.mode' = 'earliest-offset', 'format' = 'json');
+CREATE TABLE out_w (k BIGINT, n BIGINT) WITH (
+  'connector' = 'kafka', 'topic' = 'out', 'properties.bootstrap.servers' = 'localhost:1', 'format' = 'json');
+CREATE TABLE out_wd (k DOUBLE, n BIGINT) WITH (
+  'connector' = 'kafka', 'topic' = 'out', 'properties.bootstrap.servers' = 'localhost:1', 'format' = 'json');
+INSERT INTO out_w SELECT auction, COUNT(*) FROM TABLE(HOP(TABLE bid_w, DESCRIPTOR(ts), INTERVAL '2' SECOND,
+  INTERVAL '10' SECOND)) WHERE price > 0 GROUP BY auction, window_start, window_end;
+INSERT INTO out_w SELECT auction, COUNT(*) FROM bid_w WHERE price > 0 GROUP BY auction, SESSION(ts, INTERVAL '10' SECOND);
+INSERT INTO out_wd SELECT d, COUNT(*) FROM bid_w WHERE price > 0 GROUP BY d, TUMBLE(ts, INTERVAL '10' SECOND);
+INSERT INTO out_wd SELECT d, COUNT(*) FROM TABLE(TUMBLE(TABLE bid_w, DESCRIPTOR(ts), INTERVAL '10' SECOND))
+  WHERE price > 0 GROUP BY d, window_start, window_end;
+"""
+
+
+def test_window_aggregates_and_group_windows_read_batches_or_say_why_not(tmp_path):
+    """accelerator.exchange.batched.enabled: the window aggregate's global phase reads the folded local
+    phase's partials in batches, the group window its rows; a DOUBLE key, and a local phase that stays
+    stock, keep the per-row exchange with the reason under "Keyed exchanges"."""
+    result = explain(tmp_path, WINDOWS_BATCHED)
+    assert result.returncode == 0, result.stderr
+    hop, session, group_double, window_double = result.stdout.split("\n== ")
+    assert "Accelerated[bid_w-window-agg]: batches from Accelerated[bid_w-rows]" in hop, hop
+    assert "Accelerated[bid_w-group-window]: batches from Accelerated[bid_w-rows]" in session, session
+    assert "Accelerated[bid_w-group-window]: per-row exchange: key d of type DOUBLE: the sidecar builds key rows" \
+           in group_double, group_double
+    assert "Accelerated[bid_w-window-agg]: per-row exchange: its exchange reads the stock local window aggregate," \
+           " which was not folded into a rows stage" in window_double, window_double
