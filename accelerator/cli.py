@@ -46,7 +46,8 @@ def _compat(args: argparse.Namespace) -> int:
     return runner.main(case_dirs, args.filter, Path(args.report) if args.report else None,
                        parallelism=args.parallelism, workers=args.workers,
                        summary=Path(args.summary) if args.summary else None,
-                       other_reports=[Path(r) for r in args.other_reports])
+                       other_reports=[Path(r) for r in args.other_reports],
+                       flink_config=_key_values(args.flink_config))
 
 
 def _explain(args: argparse.Namespace) -> int:
@@ -141,6 +142,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="reports of runs on other Flink releases: one summary row each in --summary")
     compat.add_argument("--parallelism", type=int, default=1, help="Flink parallelism of each job")
     compat.add_argument("--workers", type=int, default=2, help="cases run at the same time")
+    compat.add_argument("--flink-config", metavar="KEY=VALUE", action="append", default=[],
+                        help="added to the cluster's Flink configuration (repeatable), e.g. an accelerator option"
+                             " every case runs with unless its script SETs it")
     compat.set_defaults(run=_compat)
 
     from accelerator.bench.queries import DEFAULT as BENCH_QUERIES

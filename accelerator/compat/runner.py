@@ -329,15 +329,17 @@ def _root_cause(stacktrace: str) -> str:
 
 
 def run_suite(case_list: list[cases.Case], *, workers: int = 2, parallelism: int = 1,
-              report: Path | None = None, out=print, python_executable: str = sys.executable) -> list[CaseResult]:
+              report: Path | None = None, out=print, python_executable: str = sys.executable,
+              flink_config: dict[str, str] | None = None) -> list[CaseResult]:
     """Runs the cases on one broker and one stock distribution with the jar; the sidecars run on
-    `python_executable` (the suite's own interpreter unless a test swaps it)."""
+    `python_executable` (the suite's own interpreter unless a test swaps it). `flink_config` is
+    added to the cluster's configuration (an option under test, for every case)."""
     jar = locations.shim_jar()
     slots = max(2, workers * parallelism * 2)
     with KafkaBroker() as broker, FlinkCluster(
             slots_per_taskmanager=slots, extra_jars=[jar] if jar.exists() else [],
             config={"taskmanager.memory.process.size": "2560m",
-                    "accelerator.python.executable": python_executable}) as cluster:
+                    "accelerator.python.executable": python_executable, **(flink_config or {})}) as cluster:
         gateway = SqlGateway(cluster).start()
         started = time.monotonic()
         with ThreadPoolExecutor(max_workers=1) as planner, ThreadPoolExecutor(max_workers=workers) as pool:
@@ -375,12 +377,12 @@ def read_report(path: Path) -> tuple[str, list[CaseResult]]:
 
 
 def main(case_dirs: list[Path], pattern: str, report: Path | None, parallelism: int, workers: int,
-         summary: Path | None = None, other_reports: list[Path] = ()) -> int:
+         summary: Path | None = None, other_reports: list[Path] = (), flink_config: dict[str, str] | None = None) -> int:
     case_list = cases.discover(case_dirs, pattern)
     if not case_list:
         print(f"no cases matching {pattern!r} under {', '.join(map(str, case_dirs))}")
         return 1
-    results = run_suite(case_list, workers=workers, parallelism=parallelism, report=report)
+    results = run_suite(case_list, workers=workers, parallelism=parallelism, report=report, flink_config=flink_config)
     if summary is not None:
         from accelerator.compat import summary as markdown
 

@@ -13,6 +13,10 @@ Fixed-width values sit in the low bytes of their slot. A string of at most 7 UTF
 its bytes, then `0x80 | length` in the slot's last byte; a longer one is `(offset << 32) | length`
 in the slot and its bytes, zero-padded to 8, in the variable part, in field order.
 
+`key_columns` reads such rows back into key columns: an accelerated keyed operator whose stage
+encodes its sink's messages itself (`sidecar/fused_encode.py`) writes each output row's key from
+them, as the stock operator joins its key row with the values.
+
 Types taken (`supported`): BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, DATE, CHAR/VARCHAR and
 TIMESTAMP/TIMESTAMP_LTZ of precision 0-3 (compact: the epoch milliseconds as a long); any other key
 type keeps the per-row exchange.
@@ -22,8 +26,10 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
-from accelerator.formats.types import DataType
+from accelerator.formats import timestamps
+from accelerator.formats.types import DataType, to_arrow
 
 #: Flink type root -> width in bytes of the value in its slot.
 _FIXED = {"BOOLEAN": 1, "TINYINT": 1, "SMALLINT": 2, "INTEGER": 4, "INT": 4, "DATE": 4, "BIGINT": 8}
@@ -146,3 +152,69 @@ def _copy_ragged(source: np.ndarray, starts: np.ndarray, target: np.ndarray, to:
     np.cumsum(lengths[:-1], out=begin[1:])
     within = np.arange(total, dtype=np.int64) - np.repeat(begin, lengths)
     target[np.repeat(to, lengths) + within] = source[np.repeat(starts, lengths) + within]
+
+
+def key_columns(rows: pa.Array, key_types: list[DataType]) -> list[pa.Array]:
+    """The key columns (in key order, each in the Arrow layout of its type, `types.to_arrow`) of
+    Flink `BinaryRowData` key rows of `key_types`: what `binary_key_rows` built them from, or what
+    Flink's key selector wrote for the rows of a keyed operator (its `$key`).
+
+    Raises ValueError for a key type outside `supported`, or for a string key whose stored bytes
+    are not UTF-8 (Flink's `BinaryStringData.toString()` would decode them with replacements).
+    """
+    if isinstance(rows, pa.ChunkedArray):
+        rows = rows.combine_chunks()
+    rows = rows.cast(pa.large_binary())
+    n = len(rows)
+    buffers = rows.buffers()
+    offsets = np.frombuffer(buffers[1], dtype=np.int64)[rows.offset:rows.offset + n + 1]
+    data = np.frombuffer(buffers[2], dtype=np.uint8) if buffers[2] is not None else np.zeros(0, np.uint8)
+    starts = offsets[:-1]
+    header = header_bytes(len(key_types))
+    columns = []
+    for i, t in enumerate(key_types):
+        if not supported(t):
+            raise ValueError(f"key field {i} of type {t.serializable()} has no key-row layout here")
+        null_bit = 8 + i
+        nulls = (data[starts + (null_bit >> 3)] & np.uint8(1 << (null_bit & 7))) != 0 if n else np.zeros(0, bool)
+        slot = starts + header + 8 * i
+        slot_bytes = data[slot[:, None] + np.arange(8)[None, :]] if n else np.zeros((0, 8), np.uint8)
+        if t.root in _STRINGS:
+            columns.append(_strings(data, starts, slot, slot_bytes, nulls, i))
+            continue
+        mask = nulls if nulls.any() else None
+        if t.root in _TIMESTAMPS:
+            millis = np.ascontiguousarray(slot_bytes).view("<i8").reshape(n)
+            columns.append(timestamps.from_parts(millis, np.zeros(n, np.int32), ~nulls))
+            continue
+        width = _FIXED[t.root]
+        values = np.ascontiguousarray(slot_bytes[:, :width]).view(f"<i{width}").reshape(n)
+        arrow_type = to_arrow(t)
+        if pa.types.is_boolean(arrow_type):
+            values = values != 0
+        column = pa.array(values, mask=mask)
+        columns.append(column.view(arrow_type) if pa.types.is_date32(arrow_type) else column.cast(arrow_type))
+    return columns
+
+
+def _strings(data: np.ndarray, starts: np.ndarray, slot: np.ndarray, slot_bytes: np.ndarray, nulls: np.ndarray,
+             field: int) -> pa.Array:
+    """A string key field: inline strings from their slot, the others from the row's variable part."""
+    n = len(starts)
+    inline = (slot_bytes[:, _INLINE] & 0x80) != 0
+    pointers = np.ascontiguousarray(slot_bytes).view("<u8").reshape(n)
+    lengths = np.where(inline, slot_bytes[:, _INLINE] & 0x7F, pointers & np.uint64(0xFFFFFFFF)).astype(np.int64)
+    lengths[nulls] = 0
+    sources = np.where(inline, slot, starts + (pointers >> np.uint64(32)).astype(np.int64))
+    out_offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(lengths, out=out_offsets[1:])
+    out = np.zeros(int(out_offsets[-1]), dtype=np.uint8)
+    _copy_ragged(data, sources, out, out_offsets[:-1], lengths)
+    column = pa.Array.from_buffers(pa.large_string(), n, [None, pa.py_buffer(out_offsets), pa.py_buffer(out)])
+    try:
+        column.validate(full=True)
+    except pa.ArrowInvalid as e:
+        raise ValueError(f"key field {field} holds a string whose stored bytes are not UTF-8 ({e})") from e
+    if nulls.any():
+        column = pc.if_else(pa.array(nulls), pa.scalar(None, pa.large_string()), column)
+    return column.cast(pa.string())

@@ -7,7 +7,8 @@ schema's metadata as every stateful stage's are (`accelerator.sidecar.state_call
 
 - `update`: rows in arrival order (over an updating input each with its RowKind byte, `$kind`);
   answers `$row` (the batch row), `$kind` (RowKind byte) and the values of every row to emit, in
-  emission order.
+  emission order; with a `fused_encode` section, the sink's messages of those rows instead
+  (`sidecar.fused_encode`).
 - `snapshot` / `restore`: the state as Arrow rows, one per key (`$key_group`, `$key`, `$acc<i>` per
   aggregate and `$acc<i>.1` for AVG's and a retracting SUM's count, as the window aggregate's, then
   `$distinct<d>` per DISTINCT argument: the list of the key's values and their bitmasks,
@@ -23,7 +24,8 @@ import pyarrow as pa
 from accelerator.formats import types
 from accelerator.groupagg import emission, spec as specs
 from accelerator.groupagg.state import GroupAggState
-from accelerator.sidecar import keyed_state
+from accelerator.exchange import key_rows
+from accelerator.sidecar import fused_encode, keyed_state
 from accelerator.sidecar.stages import register
 from accelerator.windowagg.stage import operand, state_fields
 
@@ -49,7 +51,10 @@ class GroupAggStage:
             + self.state.distinct.state_fields())
         self.answer_schema = pa.schema([pa.field(ROW, pa.int32(), nullable=False),
                                         pa.field(CHANGE, pa.int8(), nullable=False)] + list(self.spec.output_fields))
-        self._calls = {"update": self.update, "snapshot": self.snapshot, "restore": self.restore}
+        self._key_types = [types.parse(f["type"]) for f in descriptor["output"]["fields"][:len(descriptor.get("keys", []))]]
+        fused = fused_encode.of(self.name, descriptor, self._output_rows)
+        self._calls = {"update": fused_encode.update(self.update, fused), "snapshot": self.snapshot,
+                       "restore": self.restore}
 
     def process(self, batch: pa.RecordBatch) -> pa.RecordBatch:
         return keyed_state.run_call(self.name, KIND, self._calls, self.state, batch)
@@ -71,6 +76,11 @@ class GroupAggStage:
         columns += [pa.concat_arrays([prev, new]).take(sources) for prev, new in zip(changes.before, changes.after)]
         self._check_budget(batch)
         return pa.RecordBatch.from_arrays(columns, schema=self.answer_schema)
+
+    def _output_rows(self, batch: pa.RecordBatch, changes: pa.RecordBatch) -> list[pa.Array]:
+        """The output rows stock emits (its key row joined with the values), as columns, for a fused encoding."""
+        keys = key_rows.key_columns(batch.column(specs.KEY).take(changes.column(ROW)), self._key_types)
+        return keys + changes.columns[2:]
 
     def _retractions(self, batch: pa.RecordBatch) -> np.ndarray:
         """Per row, whether it retracts (-U, -D); none of an insert-only input's rows do."""

@@ -26,6 +26,16 @@ class EncodeStage:
         self._plan = StagePlan(descriptor)
         self._encoder = segment_stage.MessageEncoder(self.name, descriptor)
 
+    @property
+    def input_names(self) -> list[str]:
+        """The stage's input fields: the columns of the rows it encodes, in order."""
+        return list(self._input_names)
+
+    @property
+    def schema(self) -> pa.Schema:
+        """The answer's columns: the value bytes, the key bytes when the sink writes keys, the written metadata."""
+        return self._encoder.schema
+
     def process(self, batch: pa.RecordBatch) -> pa.RecordBatch:
         if batch.schema.names != self._input_names:
             raise ValueError(f"stage {self.name!r}: batch columns {batch.schema.names} are not the stage's"

@@ -69,3 +69,27 @@ def test_a_key_type_without_a_layout_is_refused():
     assert not key_rows.supported(types.parse("TIMESTAMP(6)"))
     with pytest.raises(ValueError, match="DOUBLE"):
         key_rows.binary_key_rows([pa.array([1.0])], [types.parse("DOUBLE")])
+
+
+@pytest.mark.parametrize("case", GOLDEN["cases"], ids=lambda c: ",".join(c["key_types"]))
+def test_key_columns_read_flinks_key_rows_back(case):
+    key_types, columns = _case_columns(case)
+    flink_rows = pa.array([bytes.fromhex(row["bytes"]) for row in case["rows"]], pa.binary())
+    read = key_rows.key_columns(flink_rows, key_types)
+    assert [c.type for c in read] == [types.to_arrow(t) for t in key_types]
+    assert [c.to_pylist() for c in read] == [c.to_pylist() for c in columns]
+
+
+def test_key_columns_of_a_sliced_batch_and_of_none():
+    case = next(c for c in GOLDEN["cases"] if c["key_types"] == ["VARCHAR(2147483647)", "BIGINT", "INT"])
+    key_types, columns = _case_columns(case)
+    rows = key_rows.binary_key_rows(columns, key_types).slice(37, 50)
+    assert [c.to_pylist() for c in key_rows.key_columns(rows, key_types)] == [c.slice(37, 50).to_pylist() for c in columns]
+    assert [c.to_pylist() for c in key_rows.key_columns(rows.slice(0, 0), key_types)] == [[], [], []]
+
+
+def test_a_string_key_whose_stored_bytes_are_not_utf8_is_refused():
+    # One VARCHAR field: the 8-byte header, then the slot holding 0xFF inline (length 1).
+    row = bytes(8) + b"\xff" + bytes(6) + bytes([0x81])
+    with pytest.raises(ValueError, match="not UTF-8"):
+        key_rows.key_columns(pa.array([row], pa.binary()), [types.parse("VARCHAR(2147483647)")])

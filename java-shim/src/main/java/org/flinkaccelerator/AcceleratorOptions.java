@@ -126,6 +126,17 @@ public final class AcceleratorOptions {
                                     + " TaskManager's 'accelerator.shared-memory.budget' like every stage's. Set"
                                     + " false to keep such sinks stock.");
 
+    public static final ConfigOption<Boolean> FUSED_ENCODE_STAGES =
+            key("accelerator.encode-stages.fused.enabled")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "When true, an encode stage whose rows come only from an accelerated group aggregate"
+                                    + " is folded into that operator: its sidecar encodes the sink's messages of"
+                                    + " the rows it computes in the same call, and the operator emits them to the"
+                                    + " sink (no rows, no second sidecar). Keys of a type the sidecar cannot read"
+                                    + " back from Flink's key rows keep the encode stage.");
+
     public static final ConfigOption<MemorySize> SHARED_MEMORY_BUDGET =
             key("accelerator.shared-memory.budget")
                     .memoryType()
@@ -294,7 +305,8 @@ public final class AcceleratorOptions {
     /** All options, in the order the documentation lists them. */
     public static List<ConfigOption<?>> all() {
         return List.of(ENABLED, PYTHON_EXECUTABLE, BATCH_SIZE, BATCH_MAX_BYTES, BATCH_MAX_DELAY, MEMORY_ARROW_LIMIT,
-                SHARED_MEMORY_BUDGET, SIDECAR_TIMEOUT, SIDECAR_HEARTBEAT_INTERVAL, ENCODE_STAGES, UPSERT_ENCODE_STAGES, WINDOW_AGGREGATE,
+                SHARED_MEMORY_BUDGET, SIDECAR_TIMEOUT, SIDECAR_HEARTBEAT_INTERVAL, ENCODE_STAGES, UPSERT_ENCODE_STAGES, FUSED_ENCODE_STAGES,
+                WINDOW_AGGREGATE,
                 WINDOW_AGGREGATE_LOCAL_PHASE,
                 GROUP_AGGREGATE, DEDUPLICATE, TOP_N, JOIN, OVER_AGGREGATE, GROUP_WINDOW_AGGREGATE, WINDOW_JOIN, EXCHANGE_BATCHED, FAIL_ON_FALLBACK);
     }

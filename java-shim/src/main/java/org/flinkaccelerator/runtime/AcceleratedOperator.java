@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.OutOfMemoryException;
-import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.eventtime.TimestampAssigner;
@@ -17,14 +16,12 @@ import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
-import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
 import org.apache.flink.util.IOUtils;
 import org.apache.flink.util.OutputTag;
-import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
 import org.flinkaccelerator.runtime.exchange.BatchParts;
 import org.flinkaccelerator.runtime.exchange.ExchangeTarget;
 import org.flinkaccelerator.runtime.watermarks.WatermarkedRows;
@@ -73,13 +70,8 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
     private transient MessageTimestamps timestamps;
     /** Per output of a rows stage, whether it carries a folded local window aggregate's partials (no timestamps). */
     private transient boolean[] partialOutputs;
-    /** Fields of each row emitted for the raw sink: value, key when written, the written metadata. */
-    private transient int writtenArity;
-    /** True when the sidecar's answer holds message keys (read from the descriptor once, not per batch). */
-    private transient boolean writesKeys;
-    /** The Kafka metadata the sink writes, handed through by the sidecar after the message bytes. */
-    private transient WrittenColumns.Reader writtenMetadata;
-    private transient StreamRecord<RowData> outRecord;
+    /** Emits the messages of a stage that writes them (not a rows stage): value, key when written, written metadata. */
+    private transient EncodedMessages messages;
     /** Per output of a rows stage (main, then side outputs): copies each emitted row when object reuse lets the next operator keep it (else null). */
     private transient List<RowDataSerializer> rowCopiers;
     private transient ScheduledFuture<?> delayTimer;
@@ -112,11 +104,7 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
                 : new ValueBatch(allocator, MetadataColumns.create(spec.descriptorJson(), allocator));
         coordinates = new RecordCoordinates(spec.coordinates());
         timestamps = new MessageTimestamps();
-        RowType written = spec.emitsRows() ? RowType.of() : spec.writtenRow();
-        writtenArity = written.getFieldCount();
-        writesKeys = spec.writesKeys();
-        writtenMetadata = new WrittenColumns.Reader(written);
-        outRecord = new StreamRecord<>(null);
+        messages = spec.emitsRows() ? null : new EncodedMessages(spec.operatorName(), spec.writtenRow());
         // Emitted rows are views of the sidecar's batch. Without object reuse Flink copies them
         // before the next operator sees them; with it, that operator may keep the row itself, as
         // it may keep a stock decoder's, so it gets a copy of its own.
@@ -438,22 +426,6 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
      * row i, so an upsert twin writes a tombstone for a DELETE or UPDATE_BEFORE as stock does.
      */
     private void emit(VectorSchemaRoot result, byte[] kinds, long sequence) {
-        VarBinaryVector values = (VarBinaryVector) result.getVector(ValueBatch.VALUE);
-        if (values == null) {
-            throw new SidecarException(spec.operatorName() + ": the sidecar's answer has no '" + ValueBatch.VALUE
-                    + "' column: " + result.getSchema());
-        }
-        VarBinaryVector keys = writesKeys ? (VarBinaryVector) result.getVector(ValueBatch.KEY) : null;
-        if (writesKeys && keys == null) {
-            throw new SidecarException(spec.operatorName() + ": the sidecar's answer has no '" + ValueBatch.KEY
-                    + "' column: " + result.getSchema());
-        }
-        ArrowRowBatch metadata;
-        try {
-            metadata = writtenMetadata.isEmpty() ? null : writtenMetadata.view(result);
-        } catch (IllegalArgumentException e) {
-            throw new SidecarException(spec.operatorName() + ": the sidecar's answer cannot be read: " + e.getMessage(), e);
-        }
         int count = result.getRowCount();
         if (kinds != null && kinds.length != count) {
             throw new SidecarException(spec.operatorName() + ": the sidecar answered batch " + sequence + " of "
@@ -461,20 +433,7 @@ public final class AcceleratedOperator extends AbstractStreamOperator<RowData>
                     + " must give one message to carry its change kind (the planner keeps filtering Calcs before"
                     + " an upsert sink stock). Run this job without the accelerator (accelerator.enabled: false)");
         }
-        for (int i = 0; i < count; i++) {
-            // A new row per message, never touched again: the edge to the sink hands it over
-            // uncopied (HandedOverRowTypeInfo), so it must not be reused.
-            GenericRowData row = new GenericRowData(writtenArity);
-            row.setRowKind(kinds == null ? RowKind.INSERT : RowKind.fromByteValue(kinds[i]));
-            row.setField(0, values.get(i));
-            if (keys != null) {
-                row.setField(1, keys.get(i));
-            }
-            if (metadata != null) {
-                writtenMetadata.copy(metadata, i, row);
-            }
-            output.collect(outRecord.replace(row));
-        }
+        messages.emit(result, i -> kinds == null ? RowKind.INSERT : RowKind.fromByteValue(kinds[i]), output);
     }
 
     /**

@@ -9,8 +9,6 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.OutputTag;
-import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
-import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
 import org.flinkaccelerator.AcceleratorOptions;
 import org.flinkaccelerator.runtime.exchange.BatchRecords;
 import org.flinkaccelerator.runtime.exchange.ExchangeTarget;
@@ -128,27 +126,10 @@ public record AcceleratedSegmentSpec(String segmentName, String descriptorJson, 
 
     /**
      * The row a stage that writes messages emits to its raw twin sink: value bytes, key bytes when
-     * it writes keys, then the Kafka metadata columns the sink writes ({@link WrittenColumns}).
+     * it writes keys, then the Kafka metadata columns the sink writes ({@link EncodedMessages#row}).
      */
     public RowType writtenRow() {
-        return WrittenColumns.row(descriptorJson);
-    }
-
-    /**
-     * True when the descriptor's output holds message keys besides the values (the sink writes keys).
-     * Parses the descriptor: read it once per operator, not per batch.
-     */
-    public boolean writesKeys() {
-        try {
-            for (JsonNode field : new ObjectMapper().readTree(descriptorJson).path("output").path("fields")) {
-                if (ValueBatch.KEY.equals(field.path("name").asText())) {
-                    return true;
-                }
-            }
-            return false;
-        } catch (java.io.IOException e) {
-            throw new IllegalArgumentException("the stage descriptor is not JSON: " + e.getMessage(), e);
-        }
+        return EncodedMessages.row(descriptorJson);
     }
 
     /** The operator's name in the job graph and the web UI. */

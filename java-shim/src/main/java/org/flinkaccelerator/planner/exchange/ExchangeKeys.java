@@ -7,13 +7,14 @@ import org.apache.flink.table.types.logical.TimestampType;
 /**
  * The key types whose Flink key rows the sidecar builds for a batch exchange
  * ({@code accelerator/exchange/key_rows.py}, checked against Flink's key selector by
- * {@code FlinkKeyGroupsTest}); a key of any other type keeps the per-row exchange.
+ * {@code FlinkKeyGroupsTest}) and reads back ({@code key_columns}, for an encoding fused into a
+ * group aggregate); a key of any other type keeps the per-row exchange, or the encode stage.
  */
-final class ExchangeKeys {
+public final class ExchangeKeys {
     private ExchangeKeys() {}
 
     /** Why a key of {@code type} keeps the per-row exchange, or null when the sidecar builds its rows. */
-    static String refusal(String name, LogicalType type) {
+    public static String refusal(String name, LogicalType type) {
         switch (type.getTypeRoot()) {
             case BOOLEAN:
             case TINYINT:

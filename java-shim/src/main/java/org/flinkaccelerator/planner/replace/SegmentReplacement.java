@@ -35,7 +35,9 @@ import org.flinkaccelerator.runtime.watermarks.WatermarkSpec;
  * a watermark pushed into the original source is not carried over: a segment drops it, a rows
  * stage generates it in its operator (docs/architecture.md, "Watermarks"). A rows stage ({@link #buildRows}) is the raw source and the accelerated operator
  * only; its caller points the replaced nodes' consumers at the operator. An encode stage
- * ({@link #buildEncode}) is the accelerated operator, fed by a stock node, and the raw sink.
+ * ({@link #buildEncode}) is the accelerated operator, fed by a stock node, and the raw sink; one
+ * fused into the accelerated keyed operator before it ({@link #buildFusedEncode}) is that
+ * operator's encoding copy and the raw sink.
  * New nodes only; the original graph is not touched here.
  */
 public final class SegmentReplacement {
@@ -74,7 +76,24 @@ public final class SegmentReplacement {
         return rawSink(original, sinkFormat, accelerated, config);
     }
 
-    private static StreamExecSink rawSink(StreamExecSink original, String sinkFormat, AcceleratedExecNode input,
+    /**
+     * The sink node that ends an encode stage fused into the accelerated operator it read
+     * ({@link MessageEncodingNode}): {@code feeder}'s copy that encodes the messages, reading what
+     * {@code feeder} read, feeds the sink's raw-value twin as the encode stage did.
+     */
+    public static StreamExecSink buildFusedEncode(ExecNode<?> feeder, MessageEncodingNode encoding, StreamExecSink original,
+            String descriptorJson, String sinkFormat, ReadableConfig config) {
+        ExecNodeBase<?> fused = (ExecNodeBase<?>) encoding.encoding(descriptorJson, config);
+        List<ExecEdge> inputs = new ArrayList<>();
+        for (ExecEdge edge : feeder.getInputEdges()) {
+            inputs.add(ExecEdge.builder().source(edge.getSource()).target(fused).shuffle(edge.getShuffle())
+                    .exchangeMode(edge.getExchangeMode()).build());
+        }
+        fused.setInputEdges(inputs);
+        return rawSink(original, sinkFormat, fused, config);
+    }
+
+    private static StreamExecSink rawSink(StreamExecSink original, String sinkFormat, ExecNode<?> input,
             ReadableConfig config) {
         ContextResolvedTable sinkTable = original.getTableSinkSpec().getContextResolvedTable();
         WrittenMetadata written = WrittenMetadata.of(original);

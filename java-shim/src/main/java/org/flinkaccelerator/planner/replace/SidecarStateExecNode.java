@@ -2,6 +2,7 @@ package org.flinkaccelerator.planner.replace;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.dag.Transformation;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.core.memory.ManagedMemoryUseCase;
@@ -26,6 +27,7 @@ import org.apache.flink.table.planner.plan.utils.KeySelectorUtil;
 import org.apache.flink.table.runtime.keyselector.RowDataKeySelector;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
+import org.flinkaccelerator.runtime.handover.HandedOverRowTypeInfo;
 import org.flinkaccelerator.runtime.state.SidecarStateSpec;
 
 /**
@@ -116,7 +118,9 @@ public abstract class SidecarStateExecNode<S extends SidecarStateSpec> extends E
                     keys.get(i), InternalTypeInfo.of(inputType)));
         }
         TransformationMetadata meta = createTransformationMeta(uidName, config);
-        InternalTypeInfo<RowData> output = InternalTypeInfo.of((RowType) getOutputType());
+        // A row per message is new and never touched again: the sink's raw twin takes it uncopied.
+        TypeInformation<RowData> output = spec.encodesMessages() ? HandedOverRowTypeInfo.of((RowType) getOutputType())
+                : InternalTypeInfo.of((RowType) getOutputType());
         int parallelism = inputs.get(0).getParallelism();
         Transformation<RowData> transformation;
         if (inputs.size() == 1) {

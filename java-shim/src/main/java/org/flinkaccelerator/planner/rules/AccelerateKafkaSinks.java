@@ -14,6 +14,7 @@ import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecCalc;
 import org.apache.flink.table.planner.plan.nodes.exec.stream.StreamExecSink;
 import org.flinkaccelerator.AcceleratorOptions;
 import org.flinkaccelerator.planner.replace.AcceleratedExecNode;
+import org.flinkaccelerator.planner.replace.MessageEncodingNode;
 import org.flinkaccelerator.planner.replace.SegmentReplacement;
 import org.flinkaccelerator.planner.report.AccelerationReport;
 import org.flinkaccelerator.planner.segment.SinkChain;
@@ -34,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * sink. Runs after {@link AccelerateKafkaSources}, so a stock operator it reads may be fed by a
  * rows stage. One INFO line per plan names the encode stages and why each part before them (or
  * each sink) stays stock. New nodes only: the nodes that stay keep their edges. Applies only with
- * {@code accelerator.encode-stages.enabled}.
+ * {@code accelerator.encode-stages.enabled}. With {@code accelerator.encode-stages.fused.enabled}, an
+ * encode stage whose only feeder is an accelerated operator that can encode messages itself
+ * ({@link MessageEncodingNode}) is folded into a copy of that operator, which feeds the raw sink.
  */
 public final class AccelerateKafkaSinks implements RewriteRule {
     private static final Logger LOG = LoggerFactory.getLogger(AccelerateKafkaSinks.class);
@@ -82,13 +85,18 @@ public final class AccelerateKafkaSinks implements RewriteRule {
                 ExecEdge input = (calcs.isEmpty() ? chain.sink() : calcs.get(0)).getInputEdges().get(0);
                 // A stock Calc left before the stage is in the chain, so the stage is its only reader.
                 boolean soleConsumer = calcs.size() < chain.calcs().size() || chain.feederConsumers() == 1;
-                StreamExecSink sink = SegmentReplacement.buildEncode(input, soleConsumer, chain.sink(), name,
-                        encode.export().toJson(), encode.export().descriptor().encode().format(), encode.keepsLoneSurrogates(),
-                        config);
+                String sinkFormat = encode.export().descriptor().encode().format();
+                MessageEncodingNode encoding = fusedInto(input, chain, config, summary, table);
+                StreamExecSink sink = encoding != null
+                        ? SegmentReplacement.buildFusedEncode(input.getSource(), encoding, chain.sink(),
+                                encode.export().toJson(), sinkFormat, config)
+                        : SegmentReplacement.buildEncode(input, soleConsumer, chain.sink(), name, encode.export().toJson(),
+                                sinkFormat, encode.keepsLoneSurrogates(), config);
                 replaced.put(chain.sink(), sink);
                 List<ExecNode<?>> nodes = new ArrayList<>(calcs);
                 nodes.add(chain.sink());
-                String operator = "Accelerated[" + name + "]";
+                String operator = encoding != null ? sink.getInputEdges().get(0).getSource().getDescription()
+                        + " (the encode stage " + name + " fused into it)" : "Accelerated[" + name + "]";
                 List<String> stoppedBy = encode.stoppedBy().stream().map(FallbackReason::toString).toList();
                 report.encoding(name, nodes, operator, stoppedBy);
                 if (AcceleratedUpstream.of(input.getSource())) {
@@ -107,5 +115,27 @@ public final class AccelerateKafkaSinks implements RewriteRule {
             LOG.info("flink-accelerator: partial acceleration at sinks: {}", String.join("; ", summary));
         }
         return ReplacedRoots.of(graph, replaced);
+    }
+
+    /**
+     * The accelerated operator an encode stage reading {@code input} is folded into, with
+     * {@code accelerator.encode-stages.fused.enabled}: the stage's only feeder, read directly (no
+     * stock Calc, exchange or other consumer between), whose stage can encode its rows' messages;
+     * else null, the reason a fusion was refused added to {@code summary}.
+     */
+    private static MessageEncodingNode fusedInto(ExecEdge input, SinkChain chain, ReadableConfig config,
+            List<String> summary, String table) {
+        // A stock Calc left before the stage is the source of input, never such a node.
+        if (!config.get(AcceleratorOptions.FUSED_ENCODE_STAGES) || !(input.getSource() instanceof MessageEncodingNode node)
+                || chain.feederConsumers() != 1) {
+            return null;
+        }
+        String refusal = node.encodingRefusal();
+        if (refusal != null) {
+            summary.add("the encode stage of sink " + table + " stays beside " + input.getSource().getDescription()
+                    + ": " + refusal);
+            return null;
+        }
+        return node;
     }
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.table.types.logical.RowType;
+import org.flinkaccelerator.runtime.EncodedMessages;
 import org.flinkaccelerator.runtime.SidecarLimits;
 
 /**
@@ -49,6 +50,23 @@ public interface ChangelogSpec extends SidecarStateSpec {
     @Override
     default RowType batchType() {
         return StateStageDescriptor.fieldsType(descriptor().path("input").path("fields"), 0);
+    }
+
+    /**
+     * The descriptor's section holding the descriptor of the encode stage the planner fused into
+     * the operator: the stage answers the sink's messages of its changelog rows
+     * ({@code accelerator/sidecar/fused_encode.py}), the operator emits them to the sink's raw twin.
+     */
+    String FUSED_ENCODE = "fused_encode";
+
+    @Override
+    default boolean encodesMessages() {
+        return descriptor().has(FUSED_ENCODE);
+    }
+
+    /** The row emitted per message when the operator encodes its sink's messages ({@link EncodedMessages#row}). */
+    default RowType writtenRow() {
+        return EncodedMessages.row(descriptor().path(FUSED_ENCODE).toString());
     }
 
     /** The descriptor's entry that makes the operator read batch records from a batch exchange. */

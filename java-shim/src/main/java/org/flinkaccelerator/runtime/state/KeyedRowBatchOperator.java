@@ -20,6 +20,7 @@ import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinarySegmentUtils;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.types.RowKind;
+import org.flinkaccelerator.runtime.EncodedMessages;
 import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
 import org.flinkaccelerator.sidecar.SidecarException;
 import org.flinkaccelerator.sidecar.SidecarStage;
@@ -54,6 +55,8 @@ public abstract class KeyedRowBatchOperator<S extends ChangelogSpec> extends Sid
     private transient RowDataSerializer outCopier;
     /** Writes each output row as stock's operator emits it (forwardedColumns), else null. */
     private transient ForwardedInputRows forwardedRows;
+    /** Emits the sink's messages the answer holds when the stage encodes them (an encoding fused into it), else null. */
+    private transient EncodedMessages messages;
     /** Watermarks that arrived while rows were buffered, and how many buffered rows preceded each. */
     private transient List<Watermark> heldWatermarks;
     private transient List<Integer> heldAfterRows;
@@ -101,6 +104,7 @@ public abstract class KeyedRowBatchOperator<S extends ChangelogSpec> extends Sid
         outCopier = getExecutionConfig().isObjectReuseEnabled() ? new RowDataSerializer(spec.outputType()) : null;
         forwardedRows = forwardedColumns() == 0 ? null : new ForwardedInputRows(spec.outputType(), forwardedColumns(),
                 getExecutionConfig().isObjectReuseEnabled());
+        messages = spec.encodesMessages() ? new EncodedMessages(name, spec.writtenRow()) : null;
         delayFlush = time -> {
             delayFlushScheduled = false;
             sendBatch();
@@ -205,6 +209,12 @@ public abstract class KeyedRowBatchOperator<S extends ChangelogSpec> extends Sid
 
     private void emit(VectorSchemaRoot answer, int rows, IntFunction<RowData> keys, long[] timestamps,
             boolean[] hasTimestamp) throws Exception {
+        if (messages != null) {
+            // The held watermarks follow the batch's messages (sendBatch): the Kafka writer reads none.
+            TinyIntVector messageKinds = (TinyIntVector) column(answer, ChangelogCalls.KIND);
+            messages.emit(answer, i -> RowKind.fromByteValue(messageKinds.get(i)), output);
+            return;
+        }
         IntVector rowIds = (IntVector) column(answer, ChangelogCalls.ROW);
         TinyIntVector kinds = (TinyIntVector) column(answer, ChangelogCalls.KIND);
         List<FieldVector> vectors = answer.getFieldVectors();

@@ -29,4 +29,13 @@ public interface SidecarStateSpec extends Serializable {
     Duration sidecarTimeout();
 
     long arrowLimit();
+
+    /**
+     * Whether the operator emits its sink's Kafka messages instead of its own rows (an encode stage
+     * fused into it, {@link ChangelogSpec#FUSED_ENCODE}): one new row per message, which the edge to
+     * the sink's raw twin hands over uncopied.
+     */
+    default boolean encodesMessages() {
+        return false;
+    }
 }

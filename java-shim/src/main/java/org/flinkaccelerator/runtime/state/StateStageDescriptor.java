@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
@@ -24,6 +25,13 @@ public final class StateStageDescriptor {
         } catch (IOException e) {
             throw new IllegalArgumentException("the " + kind + " descriptor is not JSON: " + e.getMessage(), e);
         }
+    }
+
+    /** {@code json}, a descriptor of stage kind {@code kind}, with the JSON {@code sectionJson} as its entry {@code name}. */
+    public static String withSection(String json, String kind, String name, String sectionJson) {
+        ObjectNode descriptor = (ObjectNode) parse(json, kind);
+        descriptor.set(name, parse(sectionJson, name));
+        return descriptor.toString();
     }
 
     /** Fails unless {@code descriptor} is of stage kind {@code kind}. */
