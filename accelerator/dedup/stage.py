@@ -19,7 +19,7 @@ import pyarrow as pa
 
 from accelerator.dedup import choice, spec as specs
 from accelerator.dedup.state import DedupState
-from accelerator.sidecar import keyed_state
+from accelerator.sidecar import fused_encode, keyed_state
 from accelerator.sidecar.stages import register
 
 KIND = "deduplicate"
@@ -43,7 +43,10 @@ class DedupStage:
         self.state_schema = pa.schema(key_fields + (row_fields if self.spec.keeps_rows else []))
         self.answer_schema = pa.schema([pa.field(ROW, pa.int32(), nullable=False),
                                         pa.field(CHANGE, pa.int8(), nullable=False)] + list(self.spec.row_schema))
-        self._calls = {"update": self.update, "snapshot": self.snapshot, "restore": self.restore}
+        # Its output rows are the answer's values: a fused encoding encodes them as they are.
+        fused = fused_encode.of(self.name, descriptor, lambda batch, changes: changes.columns[2:])
+        self._calls = {"update": fused_encode.update(self.update, fused), "snapshot": self.snapshot,
+                       "restore": self.restore}
 
     def process(self, batch: pa.RecordBatch) -> pa.RecordBatch:
         return keyed_state.run_call(self.name, KIND, self._calls, self.state, batch)

@@ -131,11 +131,12 @@ public final class AcceleratorOptions {
                     .booleanType()
                     .defaultValue(false)
                     .withDescription(
-                            "When true, an encode stage whose rows come only from an accelerated group aggregate"
-                                    + " is folded into that operator: its sidecar encodes the sink's messages of"
-                                    + " the rows it computes in the same call, and the operator emits them to the"
-                                    + " sink (no rows, no second sidecar). Keys of a type the sidecar cannot read"
-                                    + " back from Flink's key rows keep the encode stage.");
+                            "When true, an encode stage whose rows come only from an accelerated group"
+                                    + " aggregate, deduplication or Top-N is folded into that operator: its sidecar"
+                                    + " encodes the sink's messages of the rows it computes in the same call, and the"
+                                    + " operator emits them to the sink (no rows, no second sidecar). A group"
+                                    + " aggregate's keys of a type the sidecar cannot read back from Flink's key rows"
+                                    + " keep the encode stage.");
 
     public static final ConfigOption<MemorySize> SHARED_MEMORY_BUDGET =
             key("accelerator.shared-memory.budget")

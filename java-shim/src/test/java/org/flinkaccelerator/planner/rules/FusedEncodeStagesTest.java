@@ -32,18 +32,27 @@ class FusedEncodeStagesTest {
     private static final String BID = "CREATE TABLE bid (auction BIGINT, price BIGINT, `dateTime` TIMESTAMP(3)) WITH ("
             + TABLE + ", 'topic' = 'bid', 'scan.startup.mode' = 'earliest-offset', 'format' = 'json');";
 
-    /** Per chained operator (ids dropped), in job-graph order: its name and its output serializer's simple name. */
+    private static final String ORDERS = "CREATE TABLE orders (`user` STRING, amount INT, cat STRING, ts TIMESTAMP(3),"
+            + " WATERMARK FOR ts AS ts - INTERVAL '2' SECOND) WITH (" + TABLE + ", 'topic' = 'orders',"
+            + " 'scan.startup.mode' = 'earliest-offset', 'format' = 'json');";
+    private static final String UPSERT = TABLE.replace("'kafka'", "'upsert-kafka'")
+            + ", 'key.format' = 'json', 'value.format' = 'json'";
+
+    /** Per accelerated operator of the group aggregate's job: its name and its output serializer's simple name. */
     private static Map<String, String> operators(boolean fused, String keyType) throws Exception {
-        SqlPlans plans = new SqlPlans();
-        plans.set(AcceleratorOptions.GROUP_AGGREGATE.key(), "true");
-        plans.set(AcceleratorOptions.FUSED_ENCODE_STAGES.key(), String.valueOf(fused));
-        String script = String.join("\n", BID,
+        return operators(fused, AcceleratorOptions.GROUP_AGGREGATE.key(), String.join("\n", BID,
                 "CREATE TABLE per_day (k " + keyType + ", `day` VARCHAR, total_bids BIGINT, max_price BIGINT,",
-                "  avg_price BIGINT, PRIMARY KEY (k, `day`) NOT ENFORCED) WITH (" + TABLE.replace("'kafka'", "'upsert-kafka'")
-                        + ", 'topic' = 'per_day', 'key.format' = 'json', 'value.format' = 'json');",
+                "  avg_price BIGINT, PRIMARY KEY (k, `day`) NOT ENFORCED) WITH (" + UPSERT + ", 'topic' = 'per_day');",
                 "INSERT INTO per_day SELECT CAST(auction AS " + keyType + "), DATE_FORMAT(`dateTime`, 'yyyy-MM-dd'),",
                 "  COUNT(*), MAX(price), AVG(price) FROM bid",
-                "  GROUP BY CAST(auction AS " + keyType + "), DATE_FORMAT(`dateTime`, 'yyyy-MM-dd');");
+                "  GROUP BY CAST(auction AS " + keyType + "), DATE_FORMAT(`dateTime`, 'yyyy-MM-dd');"));
+    }
+
+    /** Per accelerated operator (chained ones included) of {@code script}: its name and its output serializer's simple name. */
+    private static Map<String, String> operators(boolean fused, String family, String script) throws Exception {
+        SqlPlans plans = new SqlPlans();
+        plans.set(family, "true");
+        plans.set(AcceleratorOptions.FUSED_ENCODE_STAGES.key(), String.valueOf(fused));
         List<Transformation<?>> roots = plans.translate(new GraphRewriter(RewriteRules.all())
                 .rewrite(plans.plan(script), plans.config()));
         JobGraph job = StreamingJobGraphGenerator.createJobGraph(
@@ -82,5 +91,24 @@ class FusedEncodeStagesTest {
         Map<String, String> operators = operators(true, "DOUBLE");
         assertTrue(operators.containsKey("Accelerated[bid-group-agg]"), operators.toString());
         assertTrue(operators.containsKey("Accelerated[per_day-encode]"), operators.toString());
+    }
+
+    /** A deduplication's and a Top-N's stage answer their whole output rows: both fold their encode stage in. */
+    @Test
+    void theEncodeStageIsFoldedIntoADeduplicationAndATopN() throws Exception {
+        Map<String, String> dedup = operators(true, AcceleratorOptions.DEDUPLICATE.key(), String.join("\n", ORDERS,
+                "CREATE TABLE results (`user` STRING, amount INT, PRIMARY KEY (`user`) NOT ENFORCED) WITH (" + UPSERT
+                        + ", 'topic' = 'results');",
+                "INSERT INTO results SELECT `user`, amount FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY `user`",
+                "  ORDER BY ts DESC) AS rn FROM orders) WHERE rn = 1;"));
+        assertEquals("HandedOverRowSerializer", dedup.get("Accelerated[orders-dedup]"), dedup.toString());
+        assertFalse(dedup.containsKey("Accelerated[results-encode]"), dedup.toString());
+        Map<String, String> topN = operators(true, AcceleratorOptions.TOP_N.key(), String.join("\n", ORDERS,
+                "CREATE TABLE top2 (cat STRING, rn BIGINT, `user` STRING, amount INT, PRIMARY KEY (cat, rn) NOT ENFORCED)",
+                "  WITH (" + UPSERT + ", 'topic' = 'top2');",
+                "INSERT INTO top2 SELECT cat, rn, `user`, amount FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY cat",
+                "  ORDER BY amount DESC) AS rn FROM orders) WHERE rn <= 2;"));
+        assertEquals("HandedOverRowSerializer", topN.get("Accelerated[orders-top-n]"), topN.toString());
+        assertFalse(topN.containsKey("Accelerated[top2-encode]"), topN.toString());
     }
 }
