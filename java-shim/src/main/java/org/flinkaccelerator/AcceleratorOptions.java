@@ -265,20 +265,20 @@ public final class AcceleratorOptions {
                     .booleanType()
                     .defaultValue(true)
                     .withDescription(
-                            "When true (the default), the keyed shuffle between a rows stage (a Kafka source and its Calcs in"
-                                    + " the sidecar) and an accelerated group aggregate, deduplication or Top-N carries"
-                                    + " Arrow batches instead of one row per record: the rows stage's sidecar computes"
-                                    + " each row's key group as Flink's keyed shuffle does and splits its batch by"
-                                    + " target subtask, and the operator hands each part to its own sidecar. State and"
-                                    + " savepoints are those of the per-row path, and watermarks keep their place among"
-                                    + " the rows. Keys of other types than BOOLEAN, TINYINT to BIGINT, DATE, CHAR,"
-                                    + " VARCHAR and TIMESTAMP(0-3), a shared source, a global aggregate and a Top-N"
-                                    + " without partition keys keep the per-row shuffle ('accelerator explain' says"
-                                    + " why); with unaligned checkpoints on, this edge's barriers stay aligned. Has no"
-                                    + " effect unless 'accelerator.group-aggregate.enabled',"
-                                    + " 'accelerator.deduplicate.enabled' or 'accelerator.top-n.enabled' is true. False"
-                                    + " keeps Flink's per-row hash exchange (same state: a savepoint taken either way"
-                                    + " restores either way).");
+                            "When true (the default), the keyed shuffle between a rows stage (a Kafka source and"
+                                    + " its Calcs in the sidecar; over a shared source, one of its branches) and an"
+                                    + " accelerated group aggregate, deduplication, Top-N, window aggregate or group"
+                                    + " window aggregate carries Arrow batches instead of one row per record: the rows"
+                                    + " stage's sidecar computes each row's key group as Flink's keyed shuffle does and"
+                                    + " splits its batch by target subtask, and the operator hands each part to its own"
+                                    + " sidecar. State and savepoints are those of the per-row path, and watermarks keep"
+                                    + " their place among the rows. Keys of other types than BOOLEAN, TINYINT to BIGINT,"
+                                    + " DATE, CHAR, VARCHAR and TIMESTAMP(0-3), a source branch whose rows also go"
+                                    + " elsewhere, an operator without keys and a local window aggregate that stays"
+                                    + " stock keep the per-row shuffle ('accelerator explain' says why); with unaligned"
+                                    + " checkpoints on, this edge's barriers stay aligned. Acts only on the operators"
+                                    + " the stateful operator options accelerate. False keeps Flink's per-row hash"
+                                    + " exchange (same state: a savepoint taken either way restores either way).");
 
     public static final ConfigOption<Boolean> WINDOW_JOIN =
             key("accelerator.window-join.enabled")
