@@ -19,8 +19,7 @@ from typing import Callable
 import numpy as np
 import pyarrow as pa
 
-from accelerator.sidecar import keyed_state
-from accelerator.sidecar.encode_stage import EncodeStage
+from accelerator.sidecar import encode_stage, keyed_state  # the modules: encode_stage imports the stages
 
 SECTION = "fused_encode"
 #: The option that turns the fusion off, named by every error it causes.
@@ -34,7 +33,7 @@ RowsOf = Callable[[pa.RecordBatch, pa.RecordBatch], list[pa.Array]]
 class FusedEncode:
     def __init__(self, stage: str | None, section: dict, rows_of: RowsOf):
         self._stage = stage
-        self._encode = EncodeStage(section)
+        self._encode = encode_stage.EncodeStage(section)
         self._names = self._encode.input_names
         self._rows_of = rows_of
         self.schema = pa.schema([pa.field(keyed_state.CHANGE, pa.int8(), nullable=False)] + list(self._encode.schema))
