@@ -23,9 +23,9 @@ import org.flinkaccelerator.runtime.state.KeyedRowBatchOperator;
  * at its first match, with the kinds the stage answers), in input order, on the state backend the
  * planner saw (hashmap or RocksDB, whose orders of a key's rows differ; docs/design/stateful-joins.md).
  * Batching and emission are {@link KeyedRowBatchOperator}'s: both inputs' rows go into one batch in
- * arrival order, each with its input ({@code $side}) and its binary row ({@code $order}), by whose
- * bytes RocksDB orders a key's rows and whose hash places it in the hashmap backend's HashMap. A row
- * whose key has a NULL where the join compares with {@code =} never joins, as stock's null filter
+ * arrival order, the inputs' combined watermark held among them, each row with its input
+ * ({@code $side}) and its binary row ({@code $order}), by whose bytes RocksDB orders a key's rows
+ * and whose hash places it in the hashmap backend's HashMap. A row whose key has a NULL where the join compares with {@code =} never joins, as stock's null filter
  * drops every pair with it: it is not sent, unless stock emits its input's unmatched rows (an outer
  * side null-padded, an anti join's left input as it is). Like stock's, the joined rows carry no timestamp. A checkpoint writes the sidecar's state
  * per key group into raw keyed state ({@link JoinStateFormat}).
@@ -144,11 +144,6 @@ public final class AcceleratedJoinOperator extends KeyedRowBatchOperator<JoinSpe
     protected VectorSchemaRoot restoredEntries(VectorSchemaRoot frame, int keyGroup) {
         return stateRows.complete(frame, allocator(), keyGroup, (KeySelector<RowData, ?>) getStateKeySelector1(),
                 (KeySelector<RowData, ?>) getStateKeySelector2());
-    }
-
-    @Override
-    protected boolean holdsWatermarks() {
-        return false;
     }
 
     @Override

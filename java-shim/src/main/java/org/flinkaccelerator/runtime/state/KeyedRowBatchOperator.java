@@ -10,10 +10,14 @@ import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.flink.api.common.operators.ProcessingTimeService.ProcessingTimeCallback;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.graph.StreamConfig;
+import org.apache.flink.streaming.api.operators.Output;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.runtime.tasks.StreamTask;
 import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
@@ -21,6 +25,7 @@ import org.apache.flink.table.data.binary.BinarySegmentUtils;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.types.RowKind;
 import org.flinkaccelerator.runtime.EncodedMessages;
+import org.apache.flink.util.function.ThrowingRunnable;
 import org.flinkaccelerator.runtime.arrow.ArrowRowBatch;
 import org.flinkaccelerator.sidecar.SidecarException;
 import org.flinkaccelerator.sidecar.SidecarStage;
@@ -32,11 +37,14 @@ import org.flinkaccelerator.sidecar.SidecarStage;
  * <p>A subclass fills {@code batchRow}'s columns after the transport ones and calls
  * {@link #bufferRow}, which adds {@code $key} (the key's binary row bytes) and {@code $key_group};
  * the rows are sent as one {@code update} batch when the batch is full, when its first row has
- * waited {@code accelerator.batch.max-delay}, before a watermark status change, before a
+ * waited {@code accelerator.batch.max-delay}, before a watermark status goes out, before a
  * checkpoint barrier and at the end of the input. A watermark that arrives while rows are buffered
- * is held at its place between them (a two-input operator sends them instead, {@link #holdsWatermarks}) and forwarded when the answer's rows reach that place, so
- * records and watermarks leave in stock's order without a batch per watermark (a source's periodic
- * watermarks would otherwise cut the batches to a handful of rows). The answer holds every output
+ * (the combined watermark of a two-input operator's inputs) is held at its place between them and
+ * forwarded when the answer's rows reach that place, so records and watermarks leave in stock's
+ * order without a batch per watermark (a source's periodic watermarks would otherwise cut the
+ * batches to a handful of rows). Flink emits a two-input operator's watermark status from final
+ * methods, straight to the operator's output: that output is wrapped ({@link #setup}) so a status
+ * first sends the buffered rows and the watermarks held among them. The answer holds every output
  * row in order: {@code $row} (the batch row it belongs to), {@code $kind} (the RowKind byte) and
  * the values; each output row carries its input row's timestamp when the subclass asked for it.
  *
@@ -45,7 +53,13 @@ import org.flinkaccelerator.sidecar.SidecarStage;
 public abstract class KeyedRowBatchOperator<S extends ChangelogSpec> extends SidecarStateOperator<S, ChangelogCalls> {
     private static final long serialVersionUID = 1L;
 
+    /** Counters in the operator's group (docs/metrics.md): {@code update} calls and the rows they sent. */
+    public static final String UPDATE_BATCHES = "updateBatches";
+    public static final String UPDATE_ROWS = "updateRows";
+
     private transient long batchBytes;
+    private transient Counter updateBatches;
+    private transient Counter updateRows;
     /** Per buffered row: its key (Flink's key object, copied) and its timestamp, for the output rows. */
     private transient List<RowData> batchKeys;
     private transient long[] batchTimestamps;
@@ -105,6 +119,8 @@ public abstract class KeyedRowBatchOperator<S extends ChangelogSpec> extends Sid
         forwardedRows = forwardedColumns() == 0 ? null : new ForwardedInputRows(spec.outputType(), forwardedColumns(),
                 getExecutionConfig().isObjectReuseEnabled());
         messages = spec.encodesMessages() ? new EncodedMessages(name, spec.writtenRow()) : null;
+        updateBatches = metrics.counter(UPDATE_BATCHES);
+        updateRows = metrics.counter(UPDATE_ROWS);
         delayFlush = time -> {
             delayFlushScheduled = false;
             sendBatch();
@@ -166,6 +182,7 @@ public abstract class KeyedRowBatchOperator<S extends ChangelogSpec> extends Sid
             batchWriter.reset();
             batchBytes = 0;
         }
+        count(rows);
         try (answer) {
             emit(answer, rows, batchKeys::get, batchTimestamps, batchHasTimestamp);
         } finally {
@@ -194,9 +211,15 @@ public abstract class KeyedRowBatchOperator<S extends ChangelogSpec> extends Sid
             throw new SidecarException(name + ": update of a batch of " + rows + " rows from the batch exchange failed: "
                     + e.getMessage(), e);
         }
+        count(rows);
         try (answer) {
             emit(answer, rows, keys, timestamps, hasTimestamp);
         }
+    }
+
+    private void count(int rows) {
+        updateBatches.inc();
+        updateRows.inc(rows);
     }
 
     /** Forwards the held watermarks that followed at most {@code rows} buffered rows, in order. */
@@ -243,8 +266,7 @@ public abstract class KeyedRowBatchOperator<S extends ChangelogSpec> extends Sid
     @Override
     public void processWatermark(Watermark mark) throws Exception {
         int buffered = batchWriter == null ? 0 : batchWriter.rowCount();
-        if (buffered == 0 || !holdsWatermarks()) {
-            sendBatch();
+        if (buffered == 0) {
             super.processWatermark(mark);
         } else {
             heldWatermarks.add(mark);
@@ -253,18 +275,26 @@ public abstract class KeyedRowBatchOperator<S extends ChangelogSpec> extends Sid
     }
 
     /**
-     * Whether a watermark waits among the buffered rows rather than sending them. Only a one-input
-     * operator can: a status change must send them first, and Flink forwards the combined status of
-     * two inputs from a method no subclass can override on every supported Flink line.
+     * Wraps Flink's output so a watermark status sends the buffered rows and held watermarks first:
+     * Flink emits a status straight to the output, from methods no subclass can override on every
+     * supported Flink line ({@code processWatermarkStatus1} and {@code 2} are final).
      */
-    protected boolean holdsWatermarks() {
-        return true;
+    @Override
+    public void setup(StreamTask<?, ?> containingTask, StreamConfig config, Output<StreamRecord<RowData>> output) {
+        super.setup(containingTask, config, new SendingBeforeStatus(output));
     }
 
-    @Override
-    public void processWatermarkStatus(WatermarkStatus status) throws Exception {
-        sendBatch();
-        super.processWatermarkStatus(status);
+    /** Flink's output, sending the buffered rows (and the watermarks held among them) before a watermark status. */
+    private final class SendingBeforeStatus extends ForwardingOutput {
+        SendingBeforeStatus(Output<StreamRecord<RowData>> output) {
+            super(output);
+        }
+
+        @Override
+        public void emitWatermarkStatus(WatermarkStatus status) {
+            ThrowingRunnable.unchecked(KeyedRowBatchOperator.this::sendBatch).run();
+            output.emitWatermarkStatus(status);
+        }
     }
 
     @Override

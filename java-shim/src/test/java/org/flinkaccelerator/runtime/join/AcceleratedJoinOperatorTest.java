@@ -11,6 +11,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import org.apache.flink.api.dag.Transformation;
 import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.operators.SimpleOperatorFactory;
 import org.apache.flink.streaming.api.transformations.TwoInputTransformation;
@@ -21,6 +22,7 @@ import org.flinkaccelerator.planner.AsyncStateOfThisLine;
 import org.flinkaccelerator.planner.report.AccelerationReport;
 import org.flinkaccelerator.planner.rules.AccelerateJoins;
 import org.flinkaccelerator.planner.stage.SqlPlans;
+import org.flinkaccelerator.runtime.state.KeyedRowBatchOperator;
 import org.flinkaccelerator.runtime.state.StockKeyedOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -88,6 +90,47 @@ class AcceleratedJoinOperatorTest {
             int calls = made.get(run[0]).restoreCalls();
             assertTrue(calls > 20, run[0] + " -> " + run[1] + " subtasks: " + calls + " restore calls");
         }
+    }
+
+    /**
+     * Watermarks of both inputs after most rows, inputs going idle and active again (the operator's
+     * status changing when both are idle), barriers at random points: the accelerated join holds
+     * the combined watermark among its buffered rows and sends them before a status, so rows,
+     * watermarks and statuses leave in stock's order, for an inner and an outer join, batches of
+     * every size, restores and rescales.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {" JOIN ", " FULL JOIN "})
+    void watermarksAndStatusesOfBothInputsLeaveInStocksOrderAmongTheRows(String join) throws Exception {
+        JoinHarnesses.Planned planned = JoinHarnesses.plan(JoinHarnesses.QUERY.replace(" JOIN ", join), "hashmap");
+        List<JoinHarnesses.Event> events = JoinHarnesses.watermarkedStream(planned, 37, 600, 40, true);
+        List<String> stock = planned.run(planned::newStock, events, List.of(), events.size() / 2, 1, 1);
+        assertTrue(stock.stream().filter(l -> l.equals("WatermarkStatus(IDLE)")).count() > 1, stock.toString());
+        assertTrue(stock.stream().filter(l -> l.startsWith("watermark")).count() > 100, stock.toString());
+        assertSameOutputAsStock(planned, events, 1);
+    }
+
+    /**
+     * A watermark of either input no longer sends the buffered rows: 600 rows with a watermark after
+     * most of them go to the sidecar in one {@code update} at the end of the inputs (the counters
+     * {@code updateBatches} and {@code updateRows}), every row whose key can join in it.
+     */
+    @Test
+    void watermarksOfBothInputsNoLongerCutTheBatches() throws Exception {
+        JoinHarnesses.Planned planned = JoinHarnesses.plan(JoinHarnesses.QUERY, "hashmap");
+        List<JoinHarnesses.Event> events = JoinHarnesses.watermarkedStream(planned, 41, 600, 40, false);
+        long watermarks = events.stream().filter(e -> e.row() == null).count();
+        assertTrue(watermarks > 400, watermarks + " watermarks");
+        long joinable = 0;
+        for (JoinHarnesses.Event event : events) {
+            if (event.row() != null && !((org.apache.flink.table.data.binary.BinaryRowData)
+                    (event.left() ? planned.leftKeys() : planned.rightKeys()).getKey(event.row())).anyNull()) {
+                joinable++;
+            }
+        }
+        var metrics = planned.metricsAtEnd(planned.newAccelerated(10_000), events);
+        assertEquals(1, ((Counter) metrics.get(KeyedRowBatchOperator.UPDATE_BATCHES)).getCount());
+        assertEquals(joinable, ((Counter) metrics.get(KeyedRowBatchOperator.UPDATE_ROWS)).getCount());
     }
 
     /** @param joinedPerEvent stock must emit more joined rows than this many per event: the streams reach the order */

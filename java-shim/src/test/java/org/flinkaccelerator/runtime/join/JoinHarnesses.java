@@ -19,6 +19,7 @@ import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
 import org.apache.flink.streaming.api.transformations.TwoInputTransformation;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
 import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
 import org.apache.flink.table.data.GenericRowData;
@@ -221,6 +222,16 @@ public final class JoinHarnesses {
             }
         }
 
+        /** The metrics {@code operator} registered, by name, one subtask, after {@code events} and the end of both inputs. */
+        Map<String, Metric> metricsAtEnd(TwoInputStreamOperator<RowData, RowData, RowData> operator,
+                List<Event> events) throws Exception {
+            return after(operator, events, harness -> {
+                harness.endInput1();
+                harness.endInput2();
+                return RegisteredMetrics.of(harness.getOperator());
+            });
+        }
+
         /** How many records stock emits for each of {@code events}, on one subtask without checkpoints. */
         int[] stockRecordsPerEvent(List<Event> events) throws Exception {
             int[] out = new int[events.size()];
@@ -237,8 +248,20 @@ public final class JoinHarnesses {
             return out;
         }
 
-        private void route(List<KeyedTwoInputStreamOperatorTestHarness<RowData, RowData, RowData, RowData>> subtasks,
+        /** Hands {@code event} to the subtask of {@code subtasks} owning its row's key, a watermark or status to all. */
+        void route(List<KeyedTwoInputStreamOperatorTestHarness<RowData, RowData, RowData, RowData>> subtasks,
                 Event event) throws Exception {
+            if (event.idle() != null) {
+                WatermarkStatus status = event.idle() ? WatermarkStatus.IDLE : WatermarkStatus.ACTIVE;
+                for (var harness : subtasks) {
+                    if (event.left()) {
+                        harness.processWatermarkStatus1(status);
+                    } else {
+                        harness.processWatermarkStatus2(status);
+                    }
+                }
+                return;
+            }
             if (event.row() == null) {
                 for (var harness : subtasks) {
                     if (event.left()) {
@@ -352,8 +375,19 @@ public final class JoinHarnesses {
                 (TypeInformation<RowData>) found.getStateKeyType(), leftType, rightType, outputType, spec, backend);
     }
 
-    /** One input event: a row or a watermark ({@code row} null) of the left input or the right one. */
-    public record Event(boolean left, RowData row, Long timestamp, Long watermark) {}
+    /**
+     * One input event: a row, a watermark ({@code row} null) or a watermark status ({@code idle}
+     * not null: IDLE or ACTIVE) of the left input or the right one.
+     */
+    public record Event(boolean left, RowData row, Long timestamp, Long watermark, Boolean idle) {
+        public Event(boolean left, RowData row, Long timestamp, Long watermark) {
+            this(left, row, timestamp, watermark, null);
+        }
+
+        static Event status(boolean left, boolean idle) {
+            return new Event(left, null, null, null, idle);
+        }
+    }
 
     /** Strings of several lengths (inline in the binary row up to 7 bytes, else in its variable part). */
     private static final String[] STRINGS = {"", "a", "b", "ab", "bidder", "\u00fcn\u00efcode", "a longer item name",
@@ -427,6 +461,40 @@ public final class JoinHarnesses {
             throw new IllegalStateException("only " + largest.size() + " distinct rows share a bucket, not " + crowd);
         }
         return new ArrayList<>(largest.subList(0, crowd));
+    }
+
+    /**
+     * As {@link #stream(Planned, long, int, int)}, with a watermark of either input after three
+     * rows in four (each input's rising) and, with {@code statuses}, an input going idle now and
+     * then (no watermarks while idle; both idle at times, when the operator's status changes) and
+     * active again before its next row, as Flink's input valve marks it.
+     */
+    static List<Event> watermarkedStream(Planned planned, long seed, int rows, int distinct, boolean statuses) {
+        Random random = new Random(seed);
+        List<RowData> leftPool = pool(planned.leftType(), random, distinct);
+        List<RowData> rightPool = pool(planned.rightType(), random, distinct);
+        boolean[] idle = new boolean[2];
+        List<Event> out = new ArrayList<>();
+        for (int i = 0; i < rows; i++) {
+            boolean left = random.nextBoolean();
+            if (idle[left ? 0 : 1]) {
+                idle[left ? 0 : 1] = false;
+                out.add(Event.status(left, false));
+            }
+            List<RowData> pool = left ? leftPool : rightPool;
+            out.add(new Event(left, pool.get(random.nextInt(pool.size())), random.nextInt(10) == 0 ? null : 1_000L + i,
+                    null));
+            int marked = random.nextInt(2);
+            if (random.nextInt(4) != 0 && !idle[marked]) {
+                out.add(new Event(marked == 0, null, null, 1_000L + i));
+            }
+            int going = random.nextInt(2);
+            if (statuses && random.nextInt(4) == 0 && !idle[going]) {
+                idle[going] = true;
+                out.add(Event.status(going == 0, true));
+            }
+        }
+        return out;
     }
 
     private static List<Event> stream(Random random, int rows, List<RowData> leftPool, List<RowData> rightPool) {
