@@ -3,7 +3,8 @@ after the shuffle (`$key`, `$key_group`, then the columns that operator's stage 
 the subtask Flink's keyed shuffle would send it to (`$channel`), grouped by that subtask.
 
 The descriptor's `exchange` section names the key fields (in key order, with their Flink types)
-and the consumer's batch fields; the operator adds, when it opens the stage, the consumer's
+and the consumer's batch fields (for one input of a regular join, its `join` part says how they
+are made, `join_input`); the operator adds, when it opens the stage, the consumer's
 parallelism and max parallelism. Over a shared source each output has its own section (the
 descriptor's for the stage's own output, a `branches` entry's for that branch), and each output
 with one answers its rows split for its own consumer. Rows keep their order within each subtask
@@ -26,6 +27,7 @@ import numpy as np
 import pyarrow as pa
 
 from accelerator.exchange import key_groups, key_rows
+from accelerator.exchange.join_input import JoinInput
 from accelerator.formats import FormatError, timestamps, types
 
 #: The descriptor's (or a branch's) section naming the exchange an output feeds.
@@ -50,6 +52,8 @@ class Exchange:
     derived: dict
     max_parallelism: int
     parallelism: int
+    #: For one input of a regular join: how its rows become the join's update rows; else None.
+    join: JoinInput | None = None
 
     @classmethod
     def parse(cls, stage: str, section: dict) -> "Exchange":
@@ -70,7 +74,8 @@ class Exchange:
             raise ExchangeError(f"stage {stage!r}: parallelism {parallelism} is not within max parallelism"
                                 f" {max_parallelism}")
         derived = {f["name"]: f for f in section["fields"] if "from" in f or "millis_of" in f or f.get("arrival")}
-        return cls(keys, key_types, tuple(fields[2:]), derived, max_parallelism, parallelism)
+        join = JoinInput.parse(stage, section["join"], len(fields) - 4) if "join" in section else None
+        return cls(keys, key_types, tuple(fields[2:]), derived, max_parallelism, parallelism, join)
 
     def schema(self, message: pa.Field) -> pa.Schema:
         """The answer's columns: `$message`, `$channel`, `$key`, `$key_group`, the consumer's."""
@@ -80,13 +85,20 @@ class Exchange:
 
     def split(self, result: pa.RecordBatch, message: str) -> pa.RecordBatch:
         """`result` (a rows stage's rows, with `message`) as the exchange's rows, grouped by subtask."""
-        keys = key_rows.binary_key_rows([result.column(name) for name in self.keys], list(self.key_types))
+        key_columns = [result.column(name) for name in self.keys]
+        joins = self.join.joins(key_columns) if self.join else None
+        if joins is not None:
+            result = result.filter(pa.array(joins))
+            key_columns = [result.column(name) for name in self.keys]
+        keys = key_rows.binary_key_rows(key_columns, list(self.key_types))
         groups = key_groups.key_groups(keys, self.max_parallelism)
         channels = key_groups.operator_indexes(groups, self.max_parallelism, self.parallelism)
         order = pa.array(np.argsort(channels, kind="stable"))
-        columns = [result.column(message), pa.array(channels, pa.int32()), keys.cast(pa.binary()),
-                   pa.array(groups, pa.int32())] + [self._column(result, name, message) for name, _ in self.columns]
         schema = self.schema(result.schema.field(message))
+        consumer = self.join.columns(result, list(schema)[4:]) if self.join \
+            else [self._column(result, name, message) for name, _ in self.columns]
+        columns = [result.column(message), pa.array(channels, pa.int32()), keys.cast(pa.binary()),
+                   pa.array(groups, pa.int32())] + consumer
         return pa.RecordBatch.from_arrays([c.take(order) for c in columns], schema=schema)
 
     def _column(self, result: pa.RecordBatch, name: str, message: str) -> pa.Array:

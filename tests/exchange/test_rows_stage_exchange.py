@@ -143,6 +143,21 @@ def window_descriptor(time_field):
                                 {"name": "$key_group", "type": "INT NOT NULL"},
                                 dict({"name": "$time", "type": "BIGINT NOT NULL"}, **time_field),
                                 {"name": "price", "type": "BIGINT"}],
+
+
+def join_descriptor(side, null_filtered):
+    """The rows stage feeding one input of a regular join of (channel, $f1) with a two-field other input."""
+    d = json.loads((GOLDEN / "rows_group_aggregate.json").read_text(encoding="utf-8"))
+    row = [{"name": "channel", "type": "VARCHAR(2147483647)"}, {"name": "$f1", "type": "BIGINT"}]
+    other = [{"name": "id", "type": "BIGINT"}, {"name": "name", "type": "VARCHAR(2147483647)"}]
+    mine = [{"name": "l_channel", "type": "VARCHAR(2147483647)"}, {"name": "l_f1", "type": "BIGINT"}]
+    joined = mine + other if side == 0 else other + mine
+    d["exchange"] = {"keys": [row[0]],
+                     "fields": [{"name": "$key", "type": "VARBINARY(2147483647) NOT NULL"},
+                                {"name": "$key_group", "type": "INT NOT NULL"},
+                                {"name": "$side", "type": "TINYINT NOT NULL"},
+                                {"name": "$order", "type": "VARBINARY(2147483647) NOT NULL"}] + joined,
+                     "join": {"side": side, "left_arity": 2, "row": row, "null_filtered": null_filtered},
                      "max_parallelism": 128, "parallelism": 2}
     return d
 
@@ -178,3 +193,28 @@ def test_a_null_rowtime_fails_naming_its_message():
 def test_a_consumer_field_can_be_another_column_of_the_rows():
     out = stages.create(window_descriptor({"from": "auction"})).process(timed_bids(["2024-02-29 12:00:00.123"] * 3))
     assert out.column("$time").to_pylist() == [1, 1, 1]
+
+
+@pytest.mark.parametrize("side", [0, 1])
+@pytest.mark.parametrize("null_filtered", [[0], []])
+def test_a_join_input_gets_its_side_binary_rows_and_the_other_input_null(side, null_filtered):
+    out = stages.create(join_descriptor(side, null_filtered)).process(bids(40))
+    plain = stages.create(json.loads((GOLDEN / "rows_group_aggregate.json").read_text())).process(bids(40))
+    by_message = {m: (c, v) for m, c, v in zip(plain.column(MESSAGE).to_pylist(), plain.column("channel").to_pylist(),
+                                               plain.column("$f1").to_pylist())}
+    # A NULL channel (the key) joins nothing: left out where the join would not send it.
+    expected = sorted(m for m, (c, _) in by_message.items() if c is not None or not null_filtered)
+    assert sorted(out.column(MESSAGE).to_pylist()) == expected
+    assert out.schema.names[4:6] == ["$side", "$order"]
+    assert set(out.column("$side").to_pylist()) == {side}
+    mine = ["l_channel", "l_f1"]
+    other = ["id", "name"]
+    assert all(out.column(n).null_count == out.num_rows for n in other)
+    row_types = [types.parse("VARCHAR(2147483647)"), types.parse("BIGINT")]
+    for i, m in enumerate(out.column(MESSAGE).to_pylist()):
+        channel, f1 = by_message[m]
+        assert [out.column(n)[i].as_py() for n in mine] == [channel, f1]
+        order = key_rows.binary_key_rows([pa.array([channel], pa.string()), pa.array([f1], pa.int64())], row_types)
+        assert out.column("$order")[i].as_py() == order[0].as_py()
+        key = key_rows.binary_key_rows([pa.array([channel], pa.string())], row_types[:1])
+        assert out.column("$key")[i].as_py() == key[0].as_py()

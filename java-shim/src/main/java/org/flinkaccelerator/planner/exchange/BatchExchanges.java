@@ -27,62 +27,115 @@ import org.flinkaccelerator.runtime.state.ChangelogSpec;
 /**
  * Finds where a rows stage, or one branch of a rows stage over a shared source, feeds an
  * accelerated keyed operator that reads its input as {@code update} rows (a group aggregate, a
- * deduplication, a Top-N, a window or group window aggregate) through stock's hash exchange on the
- * operator's keys, and puts a batch exchange there: the branch's output in the rows stage's
- * descriptor gets an {@code exchange} section (the key fields and the operator's batch fields), the
- * operator's {@code "exchange": "batched"}, and a {@link BatchExchangeExecNode} replaces stock's
- * exchange. The other outputs of the stage keep what they had (rows one by one, or their own batch
- * exchange). Every such operator it passes over gets the reason it keeps the per-row exchange.
+ * deduplication, a Top-N, a window or group window aggregate, either input of a regular join)
+ * through stock's hash exchange on the operator's keys, and puts a batch exchange there: the
+ * branch's output in the rows stage's descriptor gets an {@code exchange} section (the key fields,
+ * the operator's batch fields, what else the operator needs: {@link BatchReadingNode#describeInput}),
+ * the operator's descriptor says which inputs read batches ({@link BatchReadingNode#readBatches}),
+ * and a {@link BatchExchangeExecNode} replaces stock's exchange. The other outputs of the stage keep
+ * what they had (rows one by one, or their own batch exchange). Every such input it passes over
+ * gets the reason it keeps the per-row exchange.
  */
 public final class BatchExchanges {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** What became of one accelerated keyed operator: its name, and a reason when it kept the per-row exchange. */
-    public record Outcome(String operator, String rowsStage, String perRowReason) {}
+    /** The words after a two-input operator's name in its inputs' outcomes. */
+    private static final String[] INPUT_NAMES = {" (left input)", " (right input)"};
+
+    /**
+     * What became of one input of an accelerated keyed operator: the operator's name (and the
+     * input's, for two inputs), and a reason when it kept the per-row exchange, else its batch exchange.
+     */
+    public record Outcome(String operator, String rowsStage, String perRowReason, ExecNode<?> exchange) {}
 
     private BatchExchanges() {}
 
-    /** Rewires {@code graph} in place; one outcome per accelerated operator that can read batches ({@link BatchReadingNode}). */
+    /** Rewires {@code graph} in place; one outcome per input of each accelerated operator that reads batches. */
     public static List<Outcome> apply(ExecNodeGraph graph, ReadableConfig config) {
         List<Outcome> outcomes = new ArrayList<>();
         for (ExecNode<?> node : ExecNodes.reachable(graph)) {
             if (node instanceof BatchReadingNode) {
-                // Each batch exchange replaces the rows stage it reads: look at the graph as it is now.
-                outcomes.add(consider(ExecNodes.reachable(graph), (SidecarStateExecNode<?>) node, config));
+                outcomes.addAll(consider(graph, (SidecarStateExecNode<?>) node, config));
             }
         }
         return outcomes;
     }
 
-    private static Outcome consider(List<ExecNode<?>> nodes, SidecarStateExecNode<?> consumer, ReadableConfig config) {
-        String operator = consumer.spec().operatorName();
-        ExecNode<?> before = consumer.getInputEdges().get(0).getSource();
+    /**
+     * Puts a batch exchange before each input of {@code consumer} a rows stage feeds as it can; the
+     * other inputs keep their per-row exchange. Input by input, each batched input replacing the
+     * consumer (and the rows stage it reads) in the graph at once, so that the next input, which
+     * may read another branch of the same rows stage, sees the graph as it is now.
+     */
+    private static List<Outcome> consider(ExecNodeGraph graph, SidecarStateExecNode<?> consumer,
+            ReadableConfig config) {
+        int inputs = consumer.getInputEdges().size();
+        List<Outcome> outcomes = new ArrayList<>();
+        ObjectNode descriptor = (ObjectNode) parse(consumer.spec().descriptorJson());
+        ExecNode<?> current = consumer;
+        for (int input = 0; input < inputs; input++) {
+            String operator = consumer.spec().operatorName() + (inputs == 1 ? "" : INPUT_NAMES[input]);
+            List<ExecNode<?>> nodes = ExecNodes.reachable(graph);
+            Outcome outcome = consider(nodes, consumer, current, input, operator, config);
+            outcomes.add(outcome);
+            if (outcome.exchange() == null) {
+                continue;
+            }
+            ((BatchReadingNode) consumer).readBatches(descriptor, input);
+            ExecNode<?> batchedConsumer = ((BatchReadingNode) consumer).withDescriptor(descriptor.toString(), config);
+            List<ExecEdge> batchedEdges = new ArrayList<>();
+            for (int i = 0; i < inputs; i++) {
+                ExecEdge old = current.getInputEdges().get(i);
+                batchedEdges.add(i == input
+                        ? ExecEdge.builder().source(outcome.exchange()).target(batchedConsumer).build()
+                        : ExecEdge.builder().source(old.getSource()).target(batchedConsumer).shuffle(old.getShuffle())
+                                .exchangeMode(old.getExchangeMode()).build());
+            }
+            batchedConsumer.setInputEdges(batchedEdges);
+            for (ExecNode<?> node : nodes) {
+                replaceSource(node, current, batchedConsumer);
+            }
+            current = batchedConsumer;
+        }
+        return outcomes;
+    }
+
+    /**
+     * Input {@code input} of {@code current} (the consumer as the graph holds it now): its batch
+     * exchange, after which the rows stage that feeds it is replaced by one answering that input's
+     * batches, or why it keeps the per-row exchange.
+     */
+    private static Outcome consider(List<ExecNode<?>> nodes, SidecarStateExecNode<?> consumer, ExecNode<?> current,
+            int input, String operator, ReadableConfig config) {
+        ExecNode<?> before = current.getInputEdges().get(input).getSource();
         if (!(before instanceof StreamExecExchange exchange)) {
-            return new Outcome(operator, null, "its input is no exchange of its own");
+            return new Outcome(operator, null, "its input is no exchange of its own", null);
         }
         // The rows the exchange reads: a rows stage's main output, or one branch's side output.
         ExecNode<?> output = exchange.getInputEdges().get(0).getSource();
         if (output instanceof StreamExecLocalWindowAggregate) {
             return new Outcome(operator, null, "its exchange reads the stock local window aggregate, which was not"
-                    + " folded into a rows stage (its reason is among the stock parts)");
+                    + " folded into a rows stage (its reason is among the stock parts)", null);
         }
         int branch = output instanceof SideOutputExecNode side ? side.branch() : 0;
         ExecNode<?> source = branch == 0 ? output : output.getInputEdges().get(0).getSource();
         if (!(source instanceof AcceleratedExecNode rows) || !rows.spec().emitsRows()) {
-            return new Outcome(operator, null, "no rows stage feeds its exchange");
+            return new Outcome(operator, null, "no rows stage feeds its exchange", null);
         }
         String rowsStage = rows.spec().operatorName() + (rows.spec().sideRows().isEmpty() ? ""
                 : " (branch " + (branch + 1) + " of " + (rows.spec().sideRows().size() + 1) + ")");
-        int[] keys = consumer.keys().get(0);
+        int[] keys = consumer.keys().get(input);
         RowType rowType = (RowType) output.getOutputType();
         String why = refusal(nodes, consumer, exchange, rows, output, rowType, keys);
+        if (why == null) {
+            why = ((BatchReadingNode) consumer).refusal(input, rowType);
+        }
         if (why != null) {
-            return new Outcome(operator, rowsStage, why);
+            return new Outcome(operator, rowsStage, why, null);
         }
         AcceleratedExecNode batchedRows = new AcceleratedExecNode(config,
                 withDescriptor(rows.spec(), withExchange(rows.spec().descriptorJson(), branch, rowType, keys,
-                        ((BatchReadingNode) consumer).exchangeFields(
-                                parse(consumer.spec().descriptorJson()).path("input").path("fields")))));
+                        consumer.spec().descriptorJson(), (BatchReadingNode) consumer, input)));
         batchedRows.setInputEdges(List.of(ExecEdge.builder().source(rows.getInputEdges().get(0).getSource())
                 .target(batchedRows).shuffle(rows.getInputEdges().get(0).getShuffle())
                 .exchangeMode(rows.getInputEdges().get(0).getExchangeMode()).build()));
@@ -95,28 +148,26 @@ public final class BatchExchanges {
         BatchExchangeExecNode batchExchange = new BatchExchangeExecNode(config, rowType,
                 "BatchExchange(" + rowsStage + " -> " + operator + ")");
         batchExchange.setInputEdges(List.of(ExecEdge.builder().source(batchedOutput).target(batchExchange).build()));
-        ExecNode<?> batchedConsumer = ((BatchReadingNode) consumer).withDescriptor(
-                batched(consumer.spec().descriptorJson()), config);
-        batchedConsumer.setInputEdges(List.of(ExecEdge.builder().source(batchExchange).target(batchedConsumer)
-                .build()));
-        // The consumer's readers read its batch-reading copy; whatever else read the rows stage
-        // (its other outputs' side outputs and consumers) reads the stage's replacement.
+        // Whatever else read the rows stage (its other outputs' side outputs and consumers) reads
+        // the stage's replacement.
         for (ExecNode<?> node : nodes) {
-            if (node == exchange || node == output) {
-                continue;
-            }
-            List<ExecEdge> edges = node.getInputEdges();
-            for (int i = 0; i < edges.size(); i++) {
-                ExecEdge old = edges.get(i);
-                ExecNode<?> replacement = old.getSource() == consumer ? batchedConsumer
-                        : old.getSource() == rows ? batchedRows : null;
-                if (replacement != null) {
-                    node.replaceInputEdge(i, ExecEdge.builder().source(replacement).target(node)
-                            .shuffle(old.getShuffle()).exchangeMode(old.getExchangeMode()).build());
-                }
+            if (node != exchange && node != output) {
+                replaceSource(node, rows, batchedRows);
             }
         }
-        return new Outcome(operator, rowsStage, null);
+        return new Outcome(operator, rowsStage, null, batchExchange);
+    }
+
+    /** Points {@code node}'s input edges from {@code old} to {@code replacement}, keeping their shuffle. */
+    private static void replaceSource(ExecNode<?> node, ExecNode<?> old, ExecNode<?> replacement) {
+        List<ExecEdge> edges = node.getInputEdges();
+        for (int i = 0; i < edges.size(); i++) {
+            ExecEdge edge = edges.get(i);
+            if (edge.getSource() == old) {
+                node.replaceInputEdge(i, ExecEdge.builder().source(replacement).target(node)
+                        .shuffle(edge.getShuffle()).exchangeMode(edge.getExchangeMode()).build());
+            }
+        }
     }
 
     /** Why the operator keeps the per-row exchange, or null; {@code output} is the rows stage's output its exchange reads. */
@@ -167,12 +218,12 @@ public final class BatchExchanges {
 
     /**
      * The rows stage's descriptor with an exchange section for output {@code branch} (0: the
-     * stage's own output, i: its {@code branches} entry i): the key fields and the consumer's
-     * batch fields. Where a local window aggregate is folded into that output, its partial rows
-     * are what cross the exchange.
+     * stage's own output, i: its {@code branches} entry i): the key fields, the consumer's batch
+     * fields and what else the consumer's input {@code input} needs. Where a local window aggregate
+     * is folded into that output, its partial rows are what cross the exchange.
      */
     static String withExchange(String rowsDescriptor, int branch, RowType rowType, int[] keys,
-            JsonNode consumerFields) {
+            String consumerDescriptor, BatchReadingNode consumer, int input) {
         ObjectNode descriptor = (ObjectNode) parse(rowsDescriptor);
         JsonNode output = branch == 0 ? descriptor : descriptor.path(ExchangeTarget.BRANCHES).path(branch - 1);
         if (!(output instanceof ObjectNode section) || section.has(ExchangeTarget.SECTION)) {
@@ -186,19 +237,17 @@ public final class BatchExchanges {
         for (int key : keys) {
             JsonNode field = rowsFields.path(key);
             if (!rowType.getFieldNames().get(key).equals(field.path("name").asText())) {
-                throw new IllegalStateException("field " + key + " of output " + branch + " of the rows stage is "
-                        + field + ", not " + rowType.getFieldNames().get(key));
+                throw new IllegalStateException("rows field " + key + " is " + field + ", not "
+                        + rowType.getFieldNames().get(key));
             }
             keyFields.add(field.deepCopy());
         }
-        exchange.set("fields", consumerFields.deepCopy());
-        return descriptor.toString();
-    }
-
-    /** The consumer's descriptor reading batch records. */
-    static String batched(String consumerDescriptor) {
-        ObjectNode descriptor = (ObjectNode) parse(consumerDescriptor);
-        descriptor.put(ChangelogSpec.EXCHANGE, ChangelogSpec.BATCHED);
+        exchange.set("fields", consumer.exchangeFields(parse(consumerDescriptor).path("input").path("fields")).deepCopy());
+        ArrayNode rowFields = JSON.createArrayNode();
+        for (int i = 0; i < rowType.getFieldCount(); i++) {
+            rowFields.add(rowsFields.path(i).deepCopy());
+        }
+        consumer.describeInput(exchange, input, rowFields);
         return descriptor.toString();
     }
 

@@ -2,6 +2,7 @@ package org.flinkaccelerator.planner.exchange;
 
 import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.TimestampType;
 
 /**
@@ -33,6 +34,20 @@ public final class ExchangeKeys {
                 return "key " + name + " of type " + type.asSummaryString() + ": the sidecar builds key rows of"
                         + " BOOLEAN, TINYINT to BIGINT, DATE, CHAR, VARCHAR and TIMESTAMP(0-3) keys only";
         }
+    }
+
+    /**
+     * Why rows of {@code rows} get no binary rows in the sidecar (a regular join's {@code $order}:
+     * each field laid out as a key field is), or null.
+     */
+    public static String rowRefusal(RowType rows) {
+        for (int i = 0; i < rows.getFieldCount(); i++) {
+            String refused = refusal(rows.getFieldNames().get(i), rows.getTypeAt(i));
+            if (refused != null) {
+                return "its rows' binary form: " + refused.replaceFirst("^key ", "field ");
+            }
+        }
+        return null;
     }
 
     private static String precision(String name, LogicalType type) {

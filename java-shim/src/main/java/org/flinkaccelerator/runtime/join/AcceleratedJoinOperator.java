@@ -1,7 +1,10 @@
 package org.flinkaccelerator.runtime.join;
 
+import java.util.function.IntFunction;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.flink.api.common.TaskInfo;
 import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.streaming.api.operators.BoundedMultiInput;
 import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
@@ -13,6 +16,7 @@ import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
 import org.flinkaccelerator.runtime.FieldGetters;
+import org.flinkaccelerator.runtime.exchange.BatchInput;
 import org.flinkaccelerator.runtime.state.KeyedRowBatchOperator;
 
 /**
@@ -42,6 +46,10 @@ public final class AcceleratedJoinOperator extends KeyedRowBatchOperator<JoinSpe
     private transient Side right;
     private transient int[] nullFilteredKeys;
     private transient JoinStateRows stateRows;
+    /** Per input, whether it arrives as batch records of a batch exchange ({@link JoinSpec#batchedInput}). */
+    private transient boolean[] batched;
+    /** Reads the batch records of the batched inputs; null when neither is. */
+    private transient BatchInput batchInput;
 
     /**
      * One input: its fields' getters, where they go in a batch row, its rows' binary form, and
@@ -105,17 +113,73 @@ public final class AcceleratedJoinOperator extends KeyedRowBatchOperator<JoinSpe
             }
         }
         stateRows = new JoinStateRows(spec.operatorName(), spec);
+        batched = new boolean[] {spec.batchedInput(0), spec.batchedInput(1)};
         initializeBatches();
     }
 
     @Override
+    public void open() throws Exception {
+        super.open();
+        if (batched[0] || batched[1]) {
+            TaskInfo task = getRuntimeContext().getTaskInfo();
+            batchInput = new BatchInput(name, allocator(), KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
+                    task.getMaxNumberOfParallelSubtasks(), task.getNumberOfParallelSubtasks(),
+                    task.getIndexOfThisSubtask()), spec.keyArity());
+        }
+    }
+
+    /** A batch record has no key of its own: its rows carry theirs, and nothing reads Flink's keyed state. */
+    @Override
+    @SuppressWarnings("rawtypes")
+    public void setKeyContextElement1(StreamRecord record) throws Exception {
+        if (!batched[0]) {
+            super.setKeyContextElement1(record);
+        }
+    }
+
+    @Override
+    @SuppressWarnings("rawtypes")
+    public void setKeyContextElement2(StreamRecord record) throws Exception {
+        if (!batched[1]) {
+            super.setKeyContextElement2(record);
+        }
+    }
+
+    @Override
+    public boolean hasKeyContext1() {
+        return !spec.batchedInput(0) && super.hasKeyContext1();
+    }
+
+    @Override
+    public boolean hasKeyContext2() {
+        return !spec.batchedInput(1) && super.hasKeyContext2();
+    }
+
+    @Override
     public void processElement1(StreamRecord<RowData> element) throws Exception {
-        process(element, left);
+        if (batched[0]) {
+            batchInput.process(element.getValue(), this::sendUnstamped);
+        } else {
+            process(element, left);
+        }
     }
 
     @Override
     public void processElement2(StreamRecord<RowData> element) throws Exception {
-        process(element, right);
+        if (batched[1]) {
+            batchInput.process(element.getValue(), this::sendUnstamped);
+        } else {
+            process(element, right);
+        }
+    }
+
+    /**
+     * Sends the rows of a batch record (already this input's update rows) as one call; like
+     * stock's, the joined rows carry no timestamp.
+     */
+    private void sendUnstamped(VectorSchemaRoot update, IntFunction<RowData> keys, long[] timestamps,
+            boolean[] hasTimestamp) throws Exception {
+        sendPart(update, keys, timestamps, new boolean[hasTimestamp.length]);
     }
 
     private void process(StreamRecord<RowData> element, Side side) throws Exception {

@@ -87,6 +87,18 @@ public record JoinSpec(String descriptorJson, RowType leftType, RowType rightTyp
         return type.equals("RIGHT") || type.equals("FULL");
     }
 
+    /** The descriptor's {@code exchange} entry of each input that reads batch records: {@code {"left": "batched"}}. */
+    public static final String[] INPUTS = {"left", "right"};
+
+    /**
+     * Whether input {@code input} (0 the left, 1 the right) arrives as batch records of a batch
+     * exchange ({@code runtime/exchange}), their rows already the stage's {@code update} rows of
+     * that input, instead of one row per record.
+     */
+    public boolean batchedInput(int input) {
+        return BATCHED.equals(descriptor().path(EXCHANGE).path(INPUTS[input]).asText());
+    }
+
     /** The state backend ({@code state.backend.type}) whose order of a key's rows the stage reproduces. */
     public String backend() {
         return descriptor().path("state").path("backend").asText();

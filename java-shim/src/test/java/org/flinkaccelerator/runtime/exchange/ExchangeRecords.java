@@ -114,6 +114,12 @@ public final class ExchangeRecords {
         if (rows.isEmpty()) {
             return;
         }
+        out.add(batchRecord(recordType, rows));
+        rows.clear();
+    }
+
+    /** The batch record of {@code rows} ({@code recordType}: the update rows' fields, then {@link BatchParts#TIMESTAMP}). */
+    public static RowData batchRecord(RowType recordType, List<? extends RowData> rows) throws Exception {
         try (BufferAllocator allocator = new RootAllocator();
                 VectorSchemaRoot root = RowDataArrowWriter.createRoot(recordType, allocator)) {
             RowDataArrowWriter writer = new RowDataArrowWriter(recordType, root);
@@ -125,8 +131,7 @@ public final class ExchangeRecords {
                 ipc.writeBatch();
                 ipc.end();
             }
-            out.add(BatchRecords.of(0, bytes.toByteArray()));
+            return BatchRecords.of(0, bytes.toByteArray());
         }
-        rows.clear();
     }
 }
