@@ -143,6 +143,8 @@ def window_descriptor(time_field):
                                 {"name": "$key_group", "type": "INT NOT NULL"},
                                 dict({"name": "$time", "type": "BIGINT NOT NULL"}, **time_field),
                                 {"name": "price", "type": "BIGINT"}],
+                     "max_parallelism": 128, "parallelism": 2}
+    return d
 
 
 def join_descriptor(side, null_filtered):
