@@ -18,7 +18,6 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
-import org.apache.flink.api.common.TaskInfo;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
@@ -188,10 +187,7 @@ public final class AcceleratedGroupWindowOperator
         numLateRecordsDropped = lateRowsCounter(LATE_ELEMENTS_DROPPED, LATE_ELEMENTS_DROPPED_RATE);
         registerWatermarkLatency(timerService);
         if (spec.batchedInput()) {
-            TaskInfo task = getRuntimeContext().getTaskInfo();
-            batchInput = new BatchInput(name, allocator(), KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
-                    task.getMaxNumberOfParallelSubtasks(), task.getNumberOfParallelSubtasks(),
-                    task.getIndexOfThisSubtask()), keyArity);
+            batchInput = batchInput(keyArity);
         }
     }
 

@@ -2,9 +2,7 @@ package org.flinkaccelerator.runtime.join;
 
 import java.util.function.IntFunction;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.flink.api.common.TaskInfo;
 import org.apache.flink.api.java.functions.KeySelector;
-import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.streaming.api.operators.BoundedMultiInput;
 import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
@@ -121,10 +119,7 @@ public final class AcceleratedJoinOperator extends KeyedRowBatchOperator<JoinSpe
     public void open() throws Exception {
         super.open();
         if (batched[0] || batched[1]) {
-            TaskInfo task = getRuntimeContext().getTaskInfo();
-            batchInput = new BatchInput(name, allocator(), KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
-                    task.getMaxNumberOfParallelSubtasks(), task.getNumberOfParallelSubtasks(),
-                    task.getIndexOfThisSubtask()), spec.keyArity());
+            batchInput = batchInput(spec.keyArity());
         }
     }
 

@@ -1,7 +1,5 @@
 package org.flinkaccelerator.runtime.state;
 
-import org.apache.flink.api.common.TaskInfo;
-import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -53,10 +51,7 @@ public abstract class ChangelogBatchOperator<S extends ChangelogSpec> extends Ke
     public void open() throws Exception {
         super.open();
         if (batched) {
-            TaskInfo task = getRuntimeContext().getTaskInfo();
-            batchInput = new BatchInput(name, allocator(), KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
-                    task.getMaxNumberOfParallelSubtasks(), task.getNumberOfParallelSubtasks(),
-                    task.getIndexOfThisSubtask()), spec.keyArity());
+            batchInput = batchInput(spec.keyArity());
         }
     }
 

@@ -23,6 +23,7 @@ import org.apache.flink.table.runtime.operators.TableStreamOperator;
 import org.apache.flink.util.IOUtils;
 import org.flinkaccelerator.runtime.ArrowMemory;
 import org.flinkaccelerator.runtime.arrow.RowDataArrowWriter;
+import org.flinkaccelerator.runtime.exchange.BatchInput;
 import org.flinkaccelerator.runtime.windowagg.WindowAggCalls;
 import org.flinkaccelerator.sidecar.SharedMemoryBudget;
 import org.flinkaccelerator.sidecar.SidecarException;
@@ -304,6 +305,11 @@ public abstract class SidecarStateOperator<S extends SidecarStateSpec, C extends
         var task = getRuntimeContext().getTaskInfo();
         return KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(task.getMaxNumberOfParallelSubtasks(),
                 task.getNumberOfParallelSubtasks(), task.getIndexOfThisSubtask());
+    }
+
+    /** What reads the batch records of a batch exchange into this subtask (open), checking their key groups. */
+    protected final BatchInput batchInput(int keyArity) {
+        return new BatchInput(name, allocator, keyGroupRange(), keyArity);
     }
 
     /** The operator's Arrow allocator (open), for batches it reads itself. */

@@ -11,7 +11,6 @@ import java.util.function.IntFunction;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.flink.api.common.TaskInfo;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
@@ -243,10 +242,7 @@ public final class AcceleratedWindowAggOperator extends EventTimeSidecarOperator
             registerWatermarkLatency(() -> currentWatermark);
         }
         if (spec.batchedInput()) {
-            TaskInfo task = getRuntimeContext().getTaskInfo();
-            batchInput = new BatchInput(name, allocator(), KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
-                    task.getMaxNumberOfParallelSubtasks(), task.getNumberOfParallelSubtasks(),
-                    task.getIndexOfThisSubtask()), keyArity);
+            batchInput = batchInput(keyArity);
         }
     }
 
