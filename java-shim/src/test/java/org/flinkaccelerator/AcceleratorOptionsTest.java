@@ -22,6 +22,7 @@ class AcceleratorOptionsTest {
                 "accelerator.shared-memory.budget",
                 "accelerator.sidecar.timeout", "accelerator.sidecar.heartbeat-interval",
                 "accelerator.encode-stages.enabled", "accelerator.encode-stages.upsert.enabled",
+                "accelerator.encode-stages.fused.enabled",
                 "accelerator.window-aggregate.enabled", "accelerator.window-aggregate.local-phase.enabled",
                 "accelerator.group-aggregate.enabled", "accelerator.deduplicate.enabled",
                 "accelerator.top-n.enabled", "accelerator.join.enabled", "accelerator.over-aggregate.enabled",
