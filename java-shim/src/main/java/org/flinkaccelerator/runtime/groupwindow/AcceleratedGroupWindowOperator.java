@@ -191,18 +191,9 @@ public final class AcceleratedGroupWindowOperator
         }
     }
 
-    /** A batch record has no key of its own: its rows carry theirs, and nothing reads Flink's keyed state. */
     @Override
-    @SuppressWarnings("rawtypes")
-    public void setKeyContextElement1(StreamRecord record) throws Exception {
-        if (!spec.batchedInput()) {
-            super.setKeyContextElement1(record);
-        }
-    }
-
-    @Override
-    public boolean hasKeyContext1() {
-        return !spec.batchedInput() && super.hasKeyContext1();
+    protected boolean readsBatches(int input) {
+        return input == 0 && spec.batchedInput();
     }
 
     // -- rows ------------------------------------------------------------------------------------

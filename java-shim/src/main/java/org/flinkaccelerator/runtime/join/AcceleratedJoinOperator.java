@@ -123,31 +123,9 @@ public final class AcceleratedJoinOperator extends KeyedRowBatchOperator<JoinSpe
         }
     }
 
-    /** A batch record has no key of its own: its rows carry theirs, and nothing reads Flink's keyed state. */
     @Override
-    @SuppressWarnings("rawtypes")
-    public void setKeyContextElement1(StreamRecord record) throws Exception {
-        if (!batched[0]) {
-            super.setKeyContextElement1(record);
-        }
-    }
-
-    @Override
-    @SuppressWarnings("rawtypes")
-    public void setKeyContextElement2(StreamRecord record) throws Exception {
-        if (!batched[1]) {
-            super.setKeyContextElement2(record);
-        }
-    }
-
-    @Override
-    public boolean hasKeyContext1() {
-        return !spec.batchedInput(0) && super.hasKeyContext1();
-    }
-
-    @Override
-    public boolean hasKeyContext2() {
-        return !spec.batchedInput(1) && super.hasKeyContext2();
+    protected boolean readsBatches(int input) {
+        return spec.batchedInput(input);
     }
 
     @Override

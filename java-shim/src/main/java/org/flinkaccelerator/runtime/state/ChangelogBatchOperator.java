@@ -55,18 +55,9 @@ public abstract class ChangelogBatchOperator<S extends ChangelogSpec> extends Ke
         }
     }
 
-    /** A batch record has no key of its own: its rows carry theirs, and nothing reads Flink's keyed state. */
     @Override
-    @SuppressWarnings("rawtypes")
-    public void setKeyContextElement1(StreamRecord record) throws Exception {
-        if (!batched) {
-            super.setKeyContextElement1(record);
-        }
-    }
-
-    @Override
-    public boolean hasKeyContext1() {
-        return !spec.batchedInput() && super.hasKeyContext1();
+    protected boolean readsBatches(int input) {
+        return input == 0 && spec.batchedInput();
     }
 
     @Override

@@ -17,6 +17,7 @@ import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.KeyGroupStatePartitionStreamProvider;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.operators.TableStreamOperator;
@@ -305,6 +306,38 @@ public abstract class SidecarStateOperator<S extends SidecarStateSpec, C extends
         var task = getRuntimeContext().getTaskInfo();
         return KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(task.getMaxNumberOfParallelSubtasks(),
                 task.getNumberOfParallelSubtasks(), task.getIndexOfThisSubtask());
+    }
+
+    /** Whether input {@code input} (0 or 1) reads batch records of a batch exchange ({@link #batchInput}). */
+    protected boolean readsBatches(int input) {
+        return false;
+    }
+
+    /** A batch record has no key of its own: its rows carry theirs, and nothing reads Flink's keyed state. */
+    @Override
+    @SuppressWarnings("rawtypes")
+    public void setKeyContextElement1(StreamRecord record) throws Exception {
+        if (!readsBatches(0)) {
+            super.setKeyContextElement1(record);
+        }
+    }
+
+    @Override
+    @SuppressWarnings("rawtypes")
+    public void setKeyContextElement2(StreamRecord record) throws Exception {
+        if (!readsBatches(1)) {
+            super.setKeyContextElement2(record);
+        }
+    }
+
+    @Override
+    public boolean hasKeyContext1() {
+        return !readsBatches(0) && super.hasKeyContext1();
+    }
+
+    @Override
+    public boolean hasKeyContext2() {
+        return !readsBatches(1) && super.hasKeyContext2();
     }
 
     /** What reads the batch records of a batch exchange into this subtask (open), checking their key groups. */
